@@ -1,0 +1,3 @@
+from cardsmith.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""Command modules; see cardsmith/cli.py."""

@@ -1,0 +1,3 @@
+"""Foundation commands: validate, list, new, build, schema."""
+
+COMMANDS: list = []

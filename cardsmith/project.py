@@ -1,0 +1,88 @@
+"""Where things are: the project's sets, templates, fonts and output folders.
+
+A project is the current folder: `cards/` holds its sets, `output/` receives what cardsmith writes,
+`templates/` and `fonts/` may override the ones cardsmith ships. A set can also be named by path.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _bundled(name: str) -> Path:
+    """A folder shipped with cardsmith: inside the wheel, or at the top of a source checkout."""
+    inside = PACKAGE_DIR / "_data" / name
+    return inside if inside.is_dir() else PACKAGE_DIR.parent / name
+
+
+BUNDLED_TEMPLATES = _bundled("templates")
+BUNDLED_FONTS = _bundled("fonts")
+BUNDLED_CARDS = _bundled("cards")
+
+
+class SetNotFound(LookupError):
+    """A set name or path that names no set folder."""
+
+
+@dataclass(frozen=True)
+class Project:
+    """The folders of one project (by default the current directory)."""
+
+    root: Path
+
+    @classmethod
+    def current(cls) -> "Project":
+        return cls(Path(os.environ.get("CARDSMITH_PROJECT", ".")).resolve())
+
+    @property
+    def cards_dir(self) -> Path:
+        return self.root / "cards"
+
+    @property
+    def output_dir(self) -> Path:
+        return self.root / "output"
+
+    @property
+    def template_dirs(self) -> list[Path]:
+        """Where layouts are looked up, the project's first, then cardsmith's own."""
+        return _unique([self.root / "templates", BUNDLED_TEMPLATES])
+
+    @property
+    def font_dirs(self) -> list[Path]:
+        return _unique([self.root / "fonts", BUNDLED_FONTS])
+
+    def set_dirs(self) -> list[Path]:
+        """Every set folder under `cards/` (a folder holding set.yaml), by name."""
+        if not self.cards_dir.is_dir():
+            return []
+        return sorted(p for p in self.cards_dir.iterdir() if (p / "set.yaml").is_file())
+
+    def resolve_set(self, name: str) -> Path:
+        """A set named by its folder name under `cards/` or by a path to its folder or set.yaml."""
+        given = Path(name)
+        candidates = [given, self.cards_dir / name]
+        if given.name == "set.yaml":
+            candidates.insert(0, given.parent)
+        for c in candidates:
+            if (c / "set.yaml").is_file():
+                return c.resolve()
+        known = [p.name for p in self.set_dirs()]
+        hint = f" Sets here: {', '.join(known)}." if known else " There is no cards/ folder with sets here."
+        raise SetNotFound(f"no set named '{name}': neither {given} nor {self.cards_dir / name} holds a set.yaml.{hint}")
+
+    def set_output(self, set_id: str) -> Path:
+        """`output/<set>/`, where every stage writes what it makes of a set."""
+        return self.output_dir / set_id
+
+
+def _unique(paths: list[Path]) -> list[Path]:
+    seen: list[Path] = []
+    for p in paths:
+        r = p.resolve()
+        if r not in seen:
+            seen.append(r)
+    return seen
