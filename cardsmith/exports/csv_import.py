@@ -1,0 +1,528 @@
+"""Create or update card files from a spreadsheet (CSV) export, the way nanDECK and Squib users work.
+
+The CSV has one row per card and a header row naming columns: the keys every card may carry (`id`,
+`name`, `type`, `race`, `keywords`, `text`, ...) and the fields the set's types declare (`attack`,
+`class`, ...); `cardsmith export SET --csv` writes exactly this shape. Column names are matched
+without regard to case.
+
+- A row whose id is already a card of the set updates that card in the file where it lives: the
+  columns the CSV has overwrite the card's keys (an empty cell removes the key), the others stay.
+- A row with a new id becomes a new card in the target file (`<csv name>.yaml` unless told).
+- Cards the CSV does not mention are left alone.
+
+Everything is checked before anything is written: unknown columns, missing or repeated ids, bad
+numbers, unknown types, races, keywords or enum values are reported per row and column; then the
+changed set is validated like any other (in a scratch copy), and only a clean result is written.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from cardsmith.atomic import write_text
+from cardsmith.diagnostics import did_you_mean
+from cardsmith.errors import CardsmithError
+from cardsmith.exports.data import BASE_COLUMNS, field_columns
+from cardsmith.loader import load_yaml
+from cardsmith.model import CardSet, FieldSpec
+
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+TRUE = {"true", "yes", "y", "1", "x"}
+FALSE = {"false", "no", "n", "0", ""}
+MAX_PROBLEMS_SHOWN = 50
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One bad cell (or row, or column) of the CSV."""
+
+    row: int  # spreadsheet row number: the header is row 1
+    column: str  # column name, "" for the whole row
+    letter: str  # spreadsheet column letter, "" for the whole row
+    message: str
+
+    def format(self, csv_name: str) -> str:
+        where = f"{csv_name} row {self.row}"
+        if self.column:
+            where += f", column {self.letter} ({self.column})"
+        return f"{where}: {self.message}"
+
+
+class CsvImportError(CardsmithError):
+    """The CSV has problems; nothing was written."""
+
+    def __init__(self, csv_path: Path, problems: list[Problem] | list[str]):
+        lines = [p.format(csv_path.name) if isinstance(p, Problem) else p for p in problems]
+        shown = lines[:MAX_PROBLEMS_SHOWN]
+        more = f"\n  ... and {len(lines) - len(shown)} more" if len(lines) > len(shown) else ""
+        super().__init__(f"{csv_path}: {len(lines)} problem(s), nothing was written:\n  " + "\n  ".join(shown) + more,
+                         hint="fix the spreadsheet (or the cells named above) and import again")
+        self.problems = problems
+
+
+@dataclass
+class ImportResult:
+    """What an import did (or, with dry_run, would do)."""
+
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)  # card files written
+
+
+def column_letter(index: int) -> str:
+    """0 -> A, 25 -> Z, 26 -> AA (as spreadsheets name columns)."""
+    letters = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+def read_csv(path: Path) -> tuple[list[str], list[list[str]]]:
+    """The header and the rows; the delimiter (comma, semicolon or tab) is detected from the header."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as e:
+        raise CardsmithError(f"cannot read {path}: {e.strerror}", hint="check the file name") from e
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        raise CardsmithError(f"{path}: line {line} is not UTF-8 text",
+                             hint="save the spreadsheet as 'CSV UTF-8' (Excel) or pick UTF-8 when exporting") from None
+    if not text.strip():
+        raise CardsmithError(f"{path} is empty", hint="export the spreadsheet with a header row and one row per card")
+    first = text.splitlines()[0]
+    delimiter = max(",;\t", key=first.count) if any(d in first for d in ",;\t") else ","
+    try:
+        rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    except csv.Error as e:
+        raise CardsmithError(f"{path}: not a readable CSV file: {e}", hint="export the sheet again as CSV") from e
+    header, body = [h.strip() for h in rows[0]], rows[1:]
+    return header, body
+
+
+def _match(value: str, options: dict[str, str]) -> str | None:
+    """An id from `options` (lower-case id or name -> id) for a cell value, ignoring case."""
+    return options.get(value.strip().lower())
+
+
+def _choices(groups: Any) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for g in groups.values():
+        out[g.name.lower()] = g.id
+        out[g.id.lower()] = g.id
+    return out
+
+
+class _RowParser:
+    """Turn one CSV row into card keys, collecting problems instead of stopping at the first."""
+
+    def __init__(self, cardset: CardSet, header: list[str], columns: dict[int, str]):
+        self.cardset = cardset
+        self.header = header
+        self.columns = columns  # index -> canonical column name
+        self.types = _choices(cardset.types)
+        self.races = _choices(cardset.races)
+        self.factions = _choices(cardset.factions)
+        self.keywords = _choices(cardset.keywords)
+        self.problems: list[Problem] = []
+
+    def problem(self, row: int, idx: int | None, message: str) -> None:
+        if idx is None:
+            self.problems.append(Problem(row, "", "", message))
+        else:
+            self.problems.append(Problem(row, self.columns.get(idx, self.header[idx]), column_letter(idx), message))
+
+    def parse(self, rownum: int, cells: list[str], type_default: str | None) -> dict[str, Any] | None:
+        """The card keys the row sets (None = empty cell), or None when the row is unusable."""
+        values: dict[str, Any] = {}
+        index = {name: i for i, name in self.columns.items()}
+        get = lambda name: cells[index[name]].strip() if name in index and index[name] < len(cells) else ""
+        before = len(self.problems)
+
+        card_id = get("id")
+        if not card_id:
+            self.problem(rownum, index.get("id"), "missing id: every card needs an id (a slug such as 'tcs-13-rapier')")
+            return None
+        if not SLUG.match(card_id):
+            suggestion = re.sub(r"[^a-z0-9]+", "-", card_id.lower()).strip("-")
+            self.problem(rownum, index["id"], f"id '{card_id}' is not a slug (lower-case letters, digits, single hyphens); "
+                                              f"try '{suggestion}'")
+        values["id"] = card_id
+
+        type_id = type_default
+        if "type" in index:
+            raw = get("type")
+            if raw:
+                type_id = _match(raw, self.types)
+                if type_id is None:
+                    hint = did_you_mean(raw, list(self.cardset.types)) or f"types: {', '.join(self.cardset.types)}"
+                    self.problem(rownum, index["type"], f"unknown type '{raw}'; {hint}")
+                values["type"] = type_id
+            else:
+                values["type"] = None
+        ctype = self.cardset.types.get(type_id) if type_id else None
+
+        for name, groups, table in (("race", self.races, self.cardset.races), ("faction", self.factions, self.cardset.factions)):
+            if name in index:
+                raw = get(name)
+                if raw and _match(raw, groups) is None:
+                    hint = did_you_mean(raw, list(table)) or (f"known: {', '.join(table)}" if table else f"the set declares no {name}s")
+                    self.problem(rownum, index[name], f"unknown {name} '{raw}'; {hint}")
+                values[name] = _match(raw, groups) if raw else None
+
+        if "copies" in index:
+            raw = get("copies")
+            if raw:
+                n = _int(raw)
+                if n is None or n < 1:
+                    self.problem(rownum, index["copies"], f"copies must be a whole number of at least 1, not '{raw}'")
+                values["copies"] = n
+            else:
+                values["copies"] = None
+
+        if "keywords" in index:
+            values["keywords"] = self._keywords(rownum, index["keywords"], get("keywords")) or None
+        if "tags" in index:
+            values["tags"] = _split(get("tags")) or None
+        for name in ("name", "text", "flavor", "art", "back"):
+            if name in index:
+                raw = cells[index[name]] if index[name] < len(cells) else ""
+                values[name] = raw.strip() if name != "text" and name != "flavor" else raw.strip("\n") or None
+                values[name] = values[name] or None
+
+        for name, i in index.items():
+            if name in BASE_COLUMNS:
+                continue
+            raw = get(name)
+            spec = ctype.fields.get(name) if ctype else None
+            if spec is None:
+                if raw and ctype is not None:
+                    self.problem(rownum, i, f"cards of type '{ctype.id}' have no field '{name}'; leave the cell empty")
+                values[name] = None
+                continue
+            values[name] = self._field(rownum, i, spec, raw)
+        return values if len(self.problems) == before or values.get("id") else None
+
+    def _keywords(self, rownum: int, idx: int, raw: str) -> list[str]:
+        out = []
+        for item in _split(raw, extra=","):
+            m = re.match(r"^(.*?)(?:\s+([+-]?\d+))?$", item)
+            name, number = m.group(1).strip(), m.group(2)
+            kid = _match(name, self.keywords)
+            if kid is None:
+                kid = _match(item, self.keywords)  # a keyword whose name ends in a number
+                number = None
+            if kid is None:
+                hint = did_you_mean(name, [k.name for k in self.cardset.keywords.values()]) or \
+                    f"keywords: {', '.join(k.name for k in self.cardset.keywords.values())}"
+                self.problem(rownum, idx, f"unknown keyword '{item}'; {hint}")
+                continue
+            kw = self.cardset.keywords[kid]
+            if kw.param and number is None:
+                self.problem(rownum, idx, f"keyword '{kw.name}' takes a number, like '{kw.name} 3'")
+                continue
+            if not kw.param and number is not None:
+                self.problem(rownum, idx, f"keyword '{kw.name}' takes no number")
+                continue
+            out.append(kw.name if number is None else f"{kw.name} {int(number)}")
+        return out
+
+    def _field(self, rownum: int, idx: int, spec: FieldSpec, raw: str) -> Any:
+        if raw == "":
+            return None
+        if spec.kind == "int":
+            n = _int(raw)
+            if n is None:
+                self.problem(rownum, idx, f"'{raw}' is not a whole number")
+                return None
+            if spec.minimum is not None and n < spec.minimum or spec.maximum is not None and n > spec.maximum:
+                self.problem(rownum, idx, f"{n} is outside {spec.minimum if spec.minimum is not None else '...'}"
+                                          f"..{spec.maximum if spec.maximum is not None else '...'}")
+            return n
+        if spec.kind == "enum":
+            match = {v.lower(): v for v in spec.values}.get(raw.lower())
+            if match is None:
+                hint = did_you_mean(raw, spec.values) or f"one of: {', '.join(spec.values)}"
+                self.problem(rownum, idx, f"'{raw}' is not allowed; {hint}")
+            return match
+        if spec.kind == "bool":
+            if raw.lower() in TRUE:
+                return True
+            if raw.lower() in FALSE:
+                return False
+            self.problem(rownum, idx, f"'{raw}' is not true or false")
+            return None
+        if spec.kind == "list":
+            items = _split(raw)
+            bad = [i for i in items if spec.values and i not in spec.values]
+            if bad:
+                self.problem(rownum, idx, f"{', '.join(bad)} not among: {', '.join(spec.values)}")
+            return items
+        return raw
+
+
+def _int(raw: str) -> int | None:
+    try:
+        return int(raw.strip())
+    except ValueError:
+        try:  # spreadsheets like to write 3 as 3.0
+            f = float(raw)
+        except ValueError:
+            return None
+        return int(f) if f.is_integer() else None
+
+
+def _split(raw: str, extra: str = "") -> list[str]:
+    seps = ";" + extra
+    return [p.strip() for p in re.split(f"[{re.escape(seps)}]", raw or "") if p.strip()]
+
+
+def _header_columns(cardset: CardSet, header: list[str]) -> tuple[dict[int, str], list[Problem]]:
+    known = list(BASE_COLUMNS) + field_columns(cardset)
+    lookup = {k.lower(): k for k in known}
+    # Labels the set declares ("Attack bonus") are accepted for their field.
+    for ctype in cardset.types.values():
+        for spec in ctype.fields.values():
+            if spec.label:
+                lookup.setdefault(spec.label.lower(), spec.name)
+    derived = {"type_name", "group_name"}  # written by the JSON export; harmless if present
+    columns: dict[int, str] = {}
+    problems: list[Problem] = []
+    seen: dict[str, int] = {}
+    for i, name in enumerate(header):
+        key = lookup.get(name.lower())
+        if key is None:
+            if name.lower() in derived or name == "":
+                continue
+            hint = did_you_mean(name, known) or f"columns: {', '.join(known)}"
+            problems.append(Problem(1, name, column_letter(i), f"unknown column '{name}'; {hint}"))
+            continue
+        if key in seen:
+            problems.append(Problem(1, name, column_letter(i), f"column '{key}' appears twice (also column {column_letter(seen[key])})"))
+            continue
+        seen[key] = i
+        columns[i] = key
+    if "id" not in seen:
+        problems.append(Problem(1, "", "", "the header has no 'id' column; every card needs a stable id"))
+    return columns, problems
+
+
+# ---------------------------------------------------------------------------------------------- files
+
+def _card_files(cardset: CardSet) -> dict[str, Path]:
+    """Card id -> the card file it lives in."""
+    return {c.id: Path(c.source.file).resolve() for c in cardset.cards if c.source is not None}
+
+
+def _read_card_file(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        return {"cards": []}
+    data = load_yaml(path, allow_empty=True).data or {}
+    if not isinstance(data, dict) or not isinstance(data.get("cards", []), list):
+        raise CardsmithError(f"{path} is not a card file (no 'cards:' list)", hint="name another file with --file")
+    data.setdefault("cards", [])
+    return data
+
+
+def _apply(raw_card: dict[str, Any], values: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    """The card's YAML map after the CSV row: CSV columns overwrite, empty cells remove, others stay."""
+    card = dict(raw_card)
+    for key, value in values.items():
+        if value is None or (key in defaults and defaults[key] == value):
+            card.pop(key, None)
+        elif _same(card.get(key), value):
+            continue  # keep the author's own spelling ("shield 3" vs "Shield 3")
+        else:
+            card[key] = value
+    order = ["id", "name", "type", "race", "faction"]
+    head = {k: card[k] for k in order if k in card}
+    tail = {k: v for k, v in card.items() if k not in head}
+    return head | tail
+
+
+def _same(old: Any, new: Any) -> bool:
+    norm = lambda v: [str(x).lower() for x in v] if isinstance(v, (list, tuple)) else str(v).lower() if isinstance(v, str) else v
+    return norm(old) == norm(new)
+
+
+def _shadow(set_dir: Path, tmp: Path, writes: dict[Path, str]) -> Path:
+    """A scratch copy of the set with `writes` applied: YAML copied, other things linked, so validation sees the result."""
+    shadow = tmp / set_dir.name
+    write_rel = {p.relative_to(set_dir) for p in writes}
+    needed_dirs = {parent for rel in write_rel for parent in rel.parents if str(parent) != "."}
+
+    def walk(src: Path, dst: Path) -> None:
+        dst.mkdir(parents=True, exist_ok=True)
+        for entry in src.iterdir():
+            rel = entry.relative_to(set_dir)
+            target = dst / entry.name
+            if entry.is_dir():
+                if rel in needed_dirs or entry.name in ("decks",):
+                    walk(entry, target)
+                else:
+                    target.symlink_to(entry.resolve(), target_is_directory=True)
+            elif entry.suffix in (".yaml", ".yml"):
+                shutil.copy2(entry, target)
+            else:
+                target.symlink_to(entry.resolve())
+
+    walk(set_dir, shadow)
+    for path, text in writes.items():
+        out = shadow / path.relative_to(set_dir)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    return shadow
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100, default_flow_style=None)
+
+
+def import_csv(csv_path: Path, cardset: CardSet, *, target: Path | None = None, dry_run: bool = False) -> ImportResult:
+    """Create or update the set's card files from a CSV; raises `CsvImportError` and writes nothing on any problem.
+
+    `target` is the card file that receives new cards (default: `<set>/<csv stem>.yaml`).
+    """
+    csv_path = Path(csv_path)
+    set_dir = Path(cardset.path).resolve()
+    target = (Path(target) if target else set_dir / f"{csv_path.stem}.yaml")
+    if not target.is_absolute():
+        target = set_dir / target if not target.parent.parts else Path.cwd() / target
+    target = target.resolve()
+    if target.suffix not in (".yaml", ".yml"):
+        raise CardsmithError(f"the target card file must end in .yaml, not '{target.name}'", hint="--file cards.yaml")
+    try:
+        target.relative_to(set_dir)
+    except ValueError:
+        raise CardsmithError(f"{target} is not inside the set folder {set_dir}", hint="card files live in the set folder") from None
+    if target.name == "set.yaml" or "decks" in target.relative_to(set_dir).parts:
+        raise CardsmithError(f"{target.name} is not a card file", hint="name a card file such as imported.yaml")
+
+    header, rows = read_csv(csv_path)
+    columns, problems = _header_columns(cardset, header)
+    parser = _RowParser(cardset, header, columns)
+    parser.problems.extend(problems)
+    if problems:
+        raise CsvImportError(csv_path, parser.problems)
+
+    homes = _card_files(cardset)
+    by_id = cardset.by_id()
+    files: dict[Path, dict[str, Any]] = {}
+
+    def doc(path: Path) -> dict[str, Any]:
+        if path not in files:
+            files[path] = _read_card_file(path)
+        return files[path]
+
+    id_index = next(i for i, c in columns.items() if c == "id")
+    seen: dict[str, int] = {}
+    parsed: list[tuple[int, dict[str, Any]]] = []
+    for n, cells in enumerate(rows, start=2):
+        if not any(c.strip() for c in cells):
+            continue
+        if len(cells) > len(header) and any(c.strip() for c in cells[len(header):]):
+            parser.problem(n, None, f"the row has {len(cells)} cells but the header names {len(header)} columns")
+        existing_id = cells[id_index].strip() if id_index < len(cells) else ""
+        home = homes.get(existing_id, target)
+        defaults = doc(home).get("defaults") or {}
+        type_default = by_id[existing_id].type if existing_id in by_id else defaults.get("type")
+        values = parser.parse(n, cells, type_default)
+        if values is None:
+            continue
+        cid = values["id"]
+        if cid in seen:
+            parser.problem(n, id_index, f"id '{cid}' is also on row {seen[cid]}; ids must be unique")
+            continue
+        seen[cid] = n
+        if cid not in by_id and not values.get("name"):
+            parser.problem(n, None, f"new card '{cid}' needs a name (the 'name' column is empty or missing)")
+        if cid not in by_id and not values.get("type") and not defaults.get("type"):
+            parser.problem(n, None, f"new card '{cid}' needs a type (the 'type' column is empty or missing)")
+        parsed.append((n, values))
+    if parser.problems:
+        raise CsvImportError(csv_path, parser.problems)
+
+    result = ImportResult()
+    row_of: dict[str, int] = {}
+    for n, values in parsed:
+        cid = values["id"]
+        row_of[cid] = n
+        home = homes.get(cid, target)
+        data = doc(home)
+        defaults = data.get("defaults") or {}
+        cards = data["cards"]
+        at = next((i for i, c in enumerate(cards) if isinstance(c, dict) and c.get("id") == cid), None)
+        if at is None:
+            cards.append(_apply({}, values, defaults))
+            result.created.append(cid)
+        else:
+            new = _apply(cards[at], values, defaults)
+            if new == cards[at]:
+                result.unchanged.append(cid)
+            else:
+                cards[at] = new
+                result.updated.append(cid)
+
+    writes: dict[Path, str] = {}
+    for path, data in files.items():
+        if path.is_file():
+            changed = any(homes.get(cid) == path for cid in result.updated)
+            if not changed and not any(homes.get(cid, target) == path for cid in result.created):
+                continue
+        elif not data["cards"]:
+            continue
+        writes[path] = _dump(data)
+    _validate(cardset, set_dir, csv_path, writes, row_of)
+    result.files = sorted(writes)
+    if not dry_run:
+        for path, text in writes.items():
+            write_text(path, text)
+    return result
+
+
+def _validate(cardset: CardSet, set_dir: Path, csv_path: Path, writes: dict[Path, str], row_of: dict[str, int]) -> None:
+    """Validate the set as it would be after the import, in a scratch copy; errors name the CSV row where they can."""
+    if not writes:
+        return
+    from cardsmith.validate import check_set
+
+    with tempfile.TemporaryDirectory(prefix="cardsmith-import-") as tmp:
+        shadow = _shadow(set_dir, Path(tmp), writes)
+        _, diagnostics = check_set(shadow)
+        errors = [d for d in diagnostics if d.is_error]
+        if not errors:
+            return
+        lines = []
+        for d in errors:
+            file = Path(d.file) if d.file else None
+            shown = file
+            if file is not None:
+                try:
+                    shown = set_dir / Path(file).resolve().relative_to(shadow.resolve())
+                except ValueError:
+                    shown = file
+            text = f"{shown}:{d.line}:{d.column}: {d.message}"
+            m = re.match(r"^cards\[(\d+)\]", d.path or "")
+            if m and file is not None and (set_dir / Path(file).resolve().relative_to(shadow.resolve())) in writes:
+                data = yaml.safe_load(writes[set_dir / Path(file).resolve().relative_to(shadow.resolve())])
+                idx = int(m.group(1))
+                cid = data["cards"][idx].get("id") if idx < len(data["cards"]) else None
+                if cid in row_of:
+                    text = f"row {row_of[cid]} (card {cid}): {d.message}"
+            if d.hint:
+                text += f" ({d.hint})"
+            lines.append(text)
+        raise CsvImportError(csv_path, lines)

@@ -1,0 +1,131 @@
+"""A set's cards as JSON (for programs) and CSV (for spreadsheets, one row per card, fields flattened).
+
+The CSV is what `cardsmith import-csv` reads back: columns are the keys every card may carry, then
+every field the set's types declare, in declaration order. Lists (keywords, tags, list fields) are
+joined with "; ", booleans are `true`/`false`, and an empty cell means "no value".
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from cardsmith.atomic import write_text
+from cardsmith.model import Card, CardSet
+
+LIST_SEP = "; "
+# The keys every card may carry, in the order a spreadsheet shows them.
+BASE_COLUMNS = ("id", "name", "type", "race", "faction", "copies", "keywords", "text", "flavor", "art", "tags", "back")
+
+
+def field_columns(cardset: CardSet) -> list[str]:
+    """Every field the set's types declare, each once, in declaration order."""
+    seen: dict[str, None] = {}
+    for ctype in cardset.types.values():
+        for name in ctype.fields:
+            if name not in BASE_COLUMNS:
+                seen.setdefault(name, None)
+    return list(seen)
+
+
+def columns(cardset: CardSet) -> list[str]:
+    """The CSV header: base card keys, then the set's declared fields."""
+    used = {"race": bool(cardset.races) or any(c.race for c in cardset.cards),
+            "faction": bool(cardset.factions) or any(c.faction for c in cardset.cards)}
+    return [c for c in BASE_COLUMNS if used.get(c, True)] + field_columns(cardset)
+
+
+def _art(card: Card, cardset: CardSet) -> str:
+    if card.art is None:
+        return ""
+    art = Path(card.art)
+    try:
+        return art.resolve().relative_to(Path(cardset.path).resolve()).as_posix()
+    except ValueError:
+        return art.as_posix()
+
+
+def card_record(card: Card, cardset: CardSet) -> dict[str, Any]:
+    """One card as plain JSON data (keywords as "Shield 3" strings, art relative to the set folder)."""
+    group = cardset.group_of(card)
+    record: dict[str, Any] = {
+        "id": card.id, "name": card.name, "type": card.type,
+        "type_name": cardset.types[card.type].name if card.type in cardset.types else card.type,
+        "race": card.race, "faction": card.faction, "group_name": group.name if group else None,
+        "copies": card.copies,
+        "keywords": [keyword_text(k.id, k.value, cardset) for k in card.keywords],
+        "text": card.text, "flavor": card.flavor, "art": _art(card, cardset) or None,
+        "tags": list(card.tags), "back": card.back,
+        "fields": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in card.fields.items()},
+    }
+    return record
+
+
+def keyword_text(keyword_id: str, value: int | None, cardset: CardSet) -> str:
+    """'Shield 3' for a keyword use, by the keyword's declared name."""
+    kw = cardset.keywords.get(keyword_id)
+    name = kw.name if kw else keyword_id
+    return name if value is None else f"{name} {value}"
+
+
+def set_record(cardset: CardSet) -> dict[str, Any]:
+    """The whole set as JSON data: declarations a reader needs to understand the cards, then the cards."""
+    return {
+        "id": cardset.id, "name": cardset.name, "version": cardset.version, "description": cardset.description,
+        "card_size_mm": list(cardset.card_size),
+        "types": {t.id: {"name": t.name, "fields": {f.name: {"kind": f.kind, "label": f.label or f.name}
+                                                     for f in t.fields.values()}}
+                  for t in cardset.types.values()},
+        "races": {g.id: {"name": g.name, "color": g.color} for g in cardset.races.values()},
+        "factions": {g.id: {"name": g.name, "color": g.color} for g in cardset.factions.values()},
+        "keywords": {k.id: {"name": k.name, "reminder": k.reminder, "param": k.param} for k in cardset.keywords.values()},
+        "cards": [card_record(c, cardset) for c in cardset.cards],
+    }
+
+
+def cell(value: Any) -> str:
+    """A value as a CSV cell."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return LIST_SEP.join(cell(v) for v in value)
+    return str(value)
+
+
+def card_row(card: Card, cardset: CardSet, header: list[str]) -> dict[str, str]:
+    rec = card_record(card, cardset)
+    row: dict[str, str] = {}
+    for col in header:
+        if col in card.fields:
+            row[col] = cell(card.fields[col])
+        elif col in BASE_COLUMNS:
+            row[col] = cell(rec.get(col))
+        else:
+            row[col] = ""
+    return row
+
+
+def csv_text(cardset: CardSet) -> str:
+    """The set's cards as CSV text, one row per card."""
+    header = columns(cardset)
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=header, lineterminator="\n")
+    writer.writeheader()
+    for card in cardset.cards:
+        writer.writerow(card_row(card, cardset, header))
+    return buf.getvalue()
+
+
+def export_json(cardset: CardSet, target: Path) -> Path:
+    """Write the set as JSON to `target`."""
+    return write_text(target, json.dumps(set_record(cardset), indent=2, ensure_ascii=False) + "\n")
+
+
+def export_csv(cardset: CardSet, target: Path) -> Path:
+    """Write the set's cards as CSV to `target` (UTF-8 with a byte-order mark, so Excel reads accents)."""
+    return write_text(target, "\ufeff" + csv_text(cardset))
