@@ -1,0 +1,323 @@
+"""A static, self-contained HTML gallery of a set, and an index page linking every set's gallery.
+
+`output/<set>/gallery/index.html` holds everything inline (CSS, script, card data); images sit beside
+it (`thumbs/`, `large/`, `icons/`, `compare/`) and are referenced by relative paths, so the folder works
+from `file://`, can be zipped and sent, and never touches the network. Filtering, search, sorting and
+the large view run in the page's own small script; without script the grid and alt texts still show.
+
+With a comparison (`--compare OLD`, see `cardsmith.compare`) cards are marked added, removed or
+changed, and the large view shows the card before and after.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from PIL import Image
+
+from cardsmith import __version__
+from cardsmith.atomic import atomic_path, write_text
+from cardsmith.exports.data import card_record, keyword_text
+from cardsmith.exports.images import RenderedSet, fit_width, trimmed
+from cardsmith.model import Card, CardSet
+
+THUMB_WIDTH = 300
+LARGE_WIDTH = 750
+GALLERY_JSON = "gallery.json"  # metadata for the index page and for later comparisons
+
+
+@dataclass
+class Change:
+    """How a card differs from an earlier build."""
+
+    status: str  # "added", "removed", "changed" or "same"
+    before: Path | None = None  # the earlier image (trimmed or not; see `before_trimmed`)
+    before_record: dict[str, Any] | None = None
+    what: list[str] = field(default_factory=list)  # human-readable differences ("attack 2 -> 3", "image")
+
+
+@dataclass
+class Comparison:
+    """A whole earlier build compared with this one."""
+
+    label: str  # what was compared against, for the page ("v1.0 build", "git HEAD~3")
+    changes: dict[str, Change] = field(default_factory=dict)
+    old_rendered: RenderedSet | None = None
+
+    def counts(self) -> dict[str, int]:
+        out = {"added": 0, "removed": 0, "changed": 0, "same": 0}
+        for ch in self.changes.values():
+            out[ch.status] += 1
+        return out
+
+
+def _asset(name: str) -> str:
+    return resources.files("cardsmith").joinpath("web", name).read_text(encoding="utf-8")
+
+
+def _env() -> jinja2.Environment:
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    return env
+
+
+# ------------------------------------------------------------------------------------------ rich text
+
+def rich_html(text: str, icons: dict[str, str]) -> str:
+    """Card rich text as safe HTML: **bold**, *italic*, line breaks and {X} icons (an image when the set has one)."""
+    out = html.escape(text or "", quote=False)
+    out = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", out, flags=re.S)
+    out = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*", r"<em>\1</em>", out, flags=re.S)
+
+    def icon(m: re.Match) -> str:
+        name = m.group(1)
+        if name in icons:
+            return f'<img class="icon" src="{html.escape(icons[name])}" alt="{html.escape(name)}">'
+        return f'<span class="icon-text">{html.escape(name)}</span>'
+
+    out = re.sub(r"\{([A-Za-z0-9_-]+)\}", icon, out)
+    return out.replace("\n", "<br>")
+
+
+def plain_text(text: str) -> str:
+    text = re.sub(r"\*\*(.+?)\*\*", r"\1", text or "", flags=re.S)
+    text = re.sub(r"(?<![\w*])\*(?!\s)(.+?)\*", r"\1", text, flags=re.S)
+    return re.sub(r"\{([A-Za-z0-9_-]+)\}", r"\1", text)
+
+
+# ------------------------------------------------------------------------------------------ images
+
+class _ImageCache:
+    """Thumbnails and large views made only when their source image changed (by size and mtime)."""
+
+    def __init__(self, gallery: Path):
+        self.gallery = gallery
+        self.index_file = gallery / ".images.json"
+        try:
+            self.index: dict[str, str] = json.loads(self.index_file.read_text())
+        except (OSError, ValueError):
+            self.index = {}
+        self.used: set[str] = set()
+
+    def make(self, src: Path, rel: str, width: int, rs: RenderedSet | None, *, trim: bool = True) -> str:
+        """Write `gallery/rel` (JPEG) from `src`, scaled to `width`, unless it is already current; returns `rel`."""
+        st = src.stat()
+        sig = f"{st.st_mtime_ns}:{st.st_size}:{width}:{trim}"
+        target = self.gallery / rel
+        self.used.add(rel)
+        if self.index.get(rel) == sig and target.is_file():
+            return rel
+        if trim and rs is not None:
+            im = trimmed(src, rs)
+        else:
+            from cardsmith.exports.images import open_rgb
+            im = open_rgb(src)
+        if im.width > width:
+            im = fit_width(im, width)
+        with atomic_path(target) as tmp:
+            im.save(tmp, "JPEG", quality=88, optimize=True)
+        self.index[rel] = sig
+        return rel
+
+    def finish(self, prune: tuple[str, ...] = ("thumbs", "large", "compare")) -> None:
+        """Forget and delete images no card uses any more, then save the index."""
+        for folder in prune:
+            for path in (self.gallery / folder).glob("*.jpg"):
+                rel = f"{folder}/{path.name}"
+                if rel not in self.used:
+                    path.unlink()
+                    self.index.pop(rel, None)
+        write_text(self.index_file, json.dumps(self.index, indent=0, sort_keys=True))
+
+
+def _copy_icons(cardset: CardSet, gallery: Path) -> dict[str, str]:
+    out = {}
+    folder = gallery / "icons"
+    for name, path in cardset.icons.items():
+        src = Path(path) if Path(path).is_absolute() else Path(cardset.path) / path
+        if not src.is_file():
+            continue
+        dst = folder / f"{re.sub(r'[^A-Za-z0-9_-]', '_', name)}{src.suffix.lower()}"
+        if not dst.is_file() or dst.read_bytes() != src.read_bytes():
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            with atomic_path(dst) as tmp:
+                shutil.copyfile(src, tmp)
+        out[name] = f"icons/{dst.name}"
+    return out
+
+
+# ------------------------------------------------------------------------------------------ card data
+
+def _field_rows(card_type: Any, fields: dict[str, Any]) -> list[tuple[str, str]]:
+    rows = []
+    for name, value in fields.items():
+        if value is None or value == [] or value == "":
+            continue
+        spec = card_type.fields.get(name) if card_type else None
+        label = spec.label if spec and spec.label else name.replace("_", " ").capitalize()
+        shown = ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else \
+            ("yes" if value is True else "no" if value is False else str(value))
+        rows.append((label, shown))
+    return rows
+
+
+def alt_text(card: Card, cardset: CardSet) -> str:
+    """What a screen reader says for a card image: name, type and group, fields, keywords, rules text."""
+    ctype = cardset.types.get(card.type)
+    group = cardset.group_of(card)
+    parts = [f"{card.name}: {ctype.name if ctype else card.type}" + (f", {group.name}" if group else "")]
+    stats = ", ".join(f"{label.lower()} {value}" for label, value in _field_rows(ctype, dict(card.fields)))
+    if stats:
+        parts.append(stats)
+    if card.keywords:
+        parts.append(", ".join(keyword_text(k.id, k.value, cardset) for k in card.keywords))
+    if card.text:
+        parts.append(plain_text(card.text).replace("\n", " "))
+    return ". ".join(parts) + "."
+
+
+def _card_entry(card: Card | None, record: dict[str, Any], cardset: CardSet, order: int, icons: dict[str, str],
+                thumb: str, large: str, change: Change | None, before: dict[str, str] | None) -> dict[str, Any]:
+    ctype = cardset.types.get(record["type"])
+    group_id = record.get("race") or record.get("faction") or ""
+    group = (cardset.races.get(group_id) or cardset.factions.get(group_id)) if group_id else None
+    fields = record.get("fields", {})
+    keywords = []
+    for text in record.get("keywords", []):
+        m = re.match(r"^(.*?)(?:\s+(-?\d+))?$", text)
+        kid = next((k.id for k in cardset.keywords.values() if k.name.lower() == m.group(1).lower() or k.id == m.group(1).lower()),
+                   m.group(1).lower())
+        kw = cardset.keywords.get(kid)
+        reminder = re.sub(r"\bX\b", m.group(2), kw.reminder) if kw and kw.reminder and m.group(2) else (kw.reminder if kw else "")
+        keywords.append({"id": kid, "text": text, "reminder": reminder})
+    search = " ".join([record["name"], record["id"], plain_text(record.get("text", "")), plain_text(record.get("flavor", "")),
+                       ctype.name if ctype else record["type"], group.name if group else "",
+                       *(k["text"] for k in keywords), *record.get("tags", []),
+                       *(str(v) for v in fields.values() if isinstance(v, str))])
+    numbers = {k: v for k, v in fields.items() if isinstance(v, int) and not isinstance(v, bool)}
+    entry = {
+        "id": record["id"], "name": record["name"], "order": order,
+        "type": record["type"], "typeName": ctype.name if ctype else record["type"],
+        "group": group_id, "groupName": group.name if group else "", "groupKind": "race" if record.get("race") else "faction" if record.get("faction") else "",
+        "color": group.color if group else "#888888",
+        "keywords": keywords, "fields": _field_rows(ctype, fields), "numbers": numbers,
+        "text": rich_html(record.get("text", ""), icons), "flavor": rich_html(record.get("flavor", ""), icons),
+        "copies": record.get("copies", 1), "tags": record.get("tags", []),
+        "thumb": thumb, "large": large, "search": search.lower(),
+        "alt": alt_text(card, cardset) if card is not None else f"{record['name']} (removed card)",
+        "status": change.status if change else "",
+        "changes": change.what if change else [],
+        "before": before or {},
+    }
+    return entry
+
+
+# ------------------------------------------------------------------------------------------ the page
+
+def gallery_dir(project: Any, cardset: CardSet) -> Path:
+    return project.set_output(cardset.id) / "gallery"
+
+
+def build_gallery(project: Any, cardset: CardSet, rs: RenderedSet, *, comparison: Comparison | None = None,
+                  errors: list[str] | None = None) -> Path:
+    """Write `output/<set>/gallery/index.html` (and its images), then the output index page; returns the gallery page."""
+    gallery = gallery_dir(project, cardset)
+    gallery.mkdir(parents=True, exist_ok=True)
+    cache = _ImageCache(gallery)
+    icons = _copy_icons(cardset, gallery)
+    entries = []
+    for order, card in enumerate(cardset.cards):
+        src = rs.cards[card.id].file
+        thumb = cache.make(src, f"thumbs/{card.id}.jpg", THUMB_WIDTH, rs)
+        large = cache.make(src, f"large/{card.id}.jpg", LARGE_WIDTH, rs)
+        change = comparison.changes.get(card.id) if comparison else None
+        before = None
+        if change and change.status == "changed" and change.before is not None:
+            before = {"large": cache.make(change.before, f"compare/{card.id}-before.jpg", LARGE_WIDTH, comparison.old_rendered)}
+        entries.append(_card_entry(card, card_record(card, cardset), cardset, order, icons, thumb, large, change, before))
+    if comparison:
+        for cid, change in comparison.changes.items():
+            if change.status != "removed" or change.before is None or change.before_record is None:
+                continue
+            thumb = cache.make(change.before, f"compare/{cid}-thumb.jpg", THUMB_WIDTH, comparison.old_rendered)
+            large = cache.make(change.before, f"compare/{cid}-before.jpg", LARGE_WIDTH, comparison.old_rendered)
+            entries.append(_card_entry(None, change.before_record, cardset, len(entries), icons, thumb, large, change, None))
+    cache.finish()
+
+    page = render_page(cardset, entries, comparison=comparison, errors=errors or [])
+    target = write_text(gallery / "index.html", page)
+    meta = {"set": cardset.id, "name": cardset.name, "version": cardset.version, "description": cardset.description,
+            "cards": len(cardset.cards), "cover": entries[0]["thumb"] if entries else None,
+            "records": {c.id: card_record(c, cardset) for c in cardset.cards}}
+    write_text(gallery / GALLERY_JSON, json.dumps(meta, indent=1, ensure_ascii=False))
+    build_index(project)
+    return target
+
+
+def _sort_fields(cardset: CardSet) -> list[tuple[str, str]]:
+    """Numeric fields worth sorting by: (field name, label), each once, in declaration order."""
+    seen: dict[str, str] = {}
+    for ctype in cardset.types.values():
+        for spec in ctype.fields.values():
+            if spec.kind == "int" and spec.name not in seen:
+                seen[spec.name] = spec.label or spec.name.replace("_", " ").capitalize()
+    return list(seen.items())
+
+
+def _facets(entries: list[dict[str, Any]], cardset: CardSet) -> dict[str, list[tuple[str, str]]]:
+    types = [(t.id, t.name) for t in cardset.types.values() if any(e["type"] == t.id for e in entries)]
+    groups = [(g.id, g.name) for g in [*cardset.races.values(), *cardset.factions.values()]
+              if any(e["group"] == g.id for e in entries)]
+    if any(not e["group"] for e in entries):
+        groups.append(("", "Neutral (none)"))
+    keywords = [(k.id, k.name) for k in cardset.keywords.values() if any(k.id in {x["id"] for x in e["keywords"]} for e in entries)]
+    return {"type": types, "group": groups, "keyword": keywords}
+
+
+def render_page(cardset: CardSet, entries: list[dict[str, Any]], *, comparison: Comparison | None,
+                errors: list[str]) -> str:
+    """The gallery page's HTML."""
+    group_word = "race" if cardset.races and not cardset.factions else "faction" if cardset.factions and not cardset.races else "race or faction"
+    data = json.dumps(entries, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    template = _env().from_string(_asset("gallery.html.j2"))
+    return template.render(
+        set=cardset, entries=entries, data=data, facets=_facets(entries, cardset), group_word=group_word,
+        sort_fields=_sort_fields(cardset), comparison=comparison, counts=comparison.counts() if comparison else {},
+        errors=errors, css=_asset("gallery.css"), js=_asset("gallery.js"), version=__version__,
+        thumb_size=(THUMB_WIDTH, round(THUMB_WIDTH * cardset.card_size[1] / cardset.card_size[0])),
+        total_copies=sum(e["copies"] for e in entries if e["status"] != "removed"),
+    )
+
+
+def build_index(project: Any) -> Path:
+    """`output/index.html`: a link to every set's gallery under output/, with its cover and card count."""
+    sets = []
+    for meta_file in sorted(project.output_dir.glob(f"*/gallery/{GALLERY_JSON}")):
+        try:
+            meta = json.loads(meta_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        folder = meta_file.parent.parent.name
+        meta["href"] = f"{folder}/gallery/index.html"
+        meta["cover_href"] = f"{folder}/gallery/{meta['cover']}" if meta.get("cover") else None
+        meta.pop("records", None)
+        sets.append(meta)
+    page = _env().from_string(_asset("index.html.j2")).render(sets=sets, css=_asset("gallery.css"), version=__version__)
+    return write_text(project.output_dir / "index.html", page)
+
+
+def build_stage(ctx: Any) -> None:
+    """Build stage: the set's gallery and the output index page."""
+    from cardsmith.exports.images import rendered_for_build
+
+    rs = rendered_for_build(ctx)
+    page = build_gallery(ctx.project, ctx.cardset, rs)
+    ctx.wrote("gallery", page)
+    ctx.wrote("index of galleries", ctx.project.output_dir / "index.html")
