@@ -333,10 +333,6 @@ def test_set_holds_exactly_the_printed_cards(cardset, expected):
     assert sorted(c.id for c in cardset) == sorted(e.id for e in expected)
 
 
-def _fields_of(card, keys) -> dict:
-    return {k: card.get(k, 0 if k in GIVES else None) for k in keys}
-
-
 @pytest.mark.parametrize("kind", ["ship", "event", "building", "star", "solar_body"])
 def test_every_card_matches_the_text(cardset, expected, kind):
     cards = cardset.by_id()
@@ -347,7 +343,7 @@ def test_every_card_matches_the_text(cardset, expected, kind):
             problems.append(f"{e.id}: missing")
             continue
         got = {"name": card.name, "type": card.type, "race": card.race,
-               "fields": _fields_of(card, e.fields),
+               "fields": dict(card.fields),
                "keywords": {(k.id, k.value) for k in card.keywords},
                "text": card.text, "flavor": card.flavor}
         want = {"name": e.name, "type": e.type, "race": e.race, "fields": e.fields,
@@ -473,6 +469,12 @@ def test_set_validates_clean():
     cardset, diagnostics = check_set(SET_DIR)
     assert cardset is not None
     assert [str(d) for d in diagnostics] == []
+
+
+def test_validate_command_is_clean(cli):
+    result = cli("validate", "--strict", "solar-empires")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "86 cards, 0 error(s), 0 warning(s)" in result.stdout + result.stderr
 
 
 # ---------------------------------------------------------------------------------------------
