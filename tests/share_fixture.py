@@ -11,7 +11,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from cardsmith.model import Card, CardSet, CardType, FieldSpec, Group, Keyword, KeywordUse, SourceRef, frozen_map
+from cardsmith.model import CardSet
+from cardsmith.validate import load_set
 
 SET_YAML = """\
 id: mini
@@ -94,58 +95,15 @@ cards:
 
 COLORS = {"terracorp": (47, 109, 181), "chain": (181, 58, 47), None: (120, 120, 120)}
 
-RACES = {"terracorp": Group("terracorp", "Terracorp", "#2f6db5"), "chain": Group("chain", "The Chain", "#b53a2f")}
-KEYWORDS = {"shield": Keyword("shield", "Shield", "Reduce enemy damage rolls by X.", "int"),
-            "accurate": Keyword("accurate", "Accurate", "Re-roll one miss.")}
-TYPES = {
-    "ship": CardType("ship", "Ship", frozen_map({
-        "class": FieldSpec("class", "enum", True, ("fighter", "cruiser", "battleship")),
-        "attack": FieldSpec("attack", "int", True, minimum=0, maximum=30),
-        "armour": FieldSpec("armour", "int", True, minimum=1, maximum=30),
-        "energy": FieldSpec("energy", "int", False, minimum=0, maximum=9, default=0)})),
-    "event": CardType("event", "Event", frozen_map({"energy": FieldSpec("energy", "int", False, minimum=0, maximum=9, default=0)})),
-}
-
-
-def _cards(set_dir: Path) -> tuple[Card, ...]:
-    ships, events = SourceRef(set_dir / "ships.yaml", 1, 1), SourceRef(set_dir / "events.yaml", 1, 1)
-    kw = KeywordUse
-    return (
-        Card("tcs-13-rapier", "TCS-13 Rapier", "ship", frozen_map({"class": "fighter", "attack": 2, "armour": 6, "energy": 1}),
-             race="terracorp", text="Interceptor of the **home fleet**.", keywords=(kw("shield", 3),), source=ships),
-        Card("tcs-40-broadsword", "TCS-40 Broadsword", "ship", frozen_map({"class": "cruiser", "attack": 5, "armour": 12, "energy": 3}),
-             race="terracorp", copies=2, source=ships),
-        Card("chain-reaver", "Chain Reaver", "ship", frozen_map({"class": "battleship", "attack": 9, "armour": 20, "energy": 5}),
-             race="chain", text="When this ship attacks, draw a card.", flavor="Nothing escapes the Chain.",
-             keywords=(kw("accurate"), kw("shield", 1)), source=ships),
-        Card("chain-skiff", "Chain Skiff", "ship", frozen_map({"class": "fighter", "attack": 1, "armour": 3, "energy": 0}),
-             race="chain", source=ships),
-        Card("solar-flare", "Solar Flare", "event", frozen_map({"energy": 2}),
-             text="Every fighter loses 1 armour.\nThen draw a card.", source=events),
-        Card("blackest-night", "Blackest Night", "event", frozen_map({"energy": 4}), race="chain",
-             text="Destroy a cruiser.", source=events),
-    )
-
 
 def make_set(root: Path) -> tuple[Path, CardSet]:
-    """Write the set folder under `root/cards/mini` and return it with its CardSet."""
+    """Write the set folder under `root/cards/mini` and return it with its validated CardSet."""
     set_dir = root / "cards" / "mini"
     set_dir.mkdir(parents=True, exist_ok=True)
     (set_dir / "set.yaml").write_text(SET_YAML)
     (set_dir / "ships.yaml").write_text(SHIPS_YAML)
     (set_dir / "events.yaml").write_text(EVENTS_YAML)
-    cardset = CardSet("mini", "Mini Empires", set_dir, version="1.0.0", types=frozen_map(TYPES),
-                      races=frozen_map(RACES), keywords=frozen_map(KEYWORDS), cards=_cards(set_dir))
-    return set_dir, cardset
-
-
-def load(set_dir: Path) -> CardSet:
-    """The set as validation reads it (once cardsmith.validate exists), else the hand-built CardSet."""
-    try:
-        from cardsmith.validate import load_set
-    except ImportError:
-        return make_set(set_dir.parent.parent)[1]
-    return load_set(set_dir)
+    return set_dir, load_set(set_dir)
 
 
 def fake_render(out_dir: Path, cardset: CardSet, *, dpi: int = 100, bleed_mm: float = 3.175,

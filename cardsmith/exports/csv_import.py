@@ -61,7 +61,8 @@ class CsvImportError(CardsmithError):
     """The CSV has problems; nothing was written."""
 
     def __init__(self, csv_path: Path, problems: list[Problem] | list[str]):
-        lines = [p.format(csv_path.name) if isinstance(p, Problem) else p for p in problems]
+        ordered = sorted((p for p in problems if isinstance(p, Problem)), key=lambda p: (p.row, len(p.letter), p.letter))
+        lines = [p.format(csv_path.name) for p in ordered] + [p for p in problems if not isinstance(p, Problem)]
         shown = lines[:MAX_PROBLEMS_SHOWN]
         more = f"\n  ... and {len(lines) - len(shown)} more" if len(lines) > len(shown) else ""
         super().__init__(f"{csv_path}: {len(lines)} problem(s), nothing was written:\n  " + "\n  ".join(shown) + more,
@@ -322,6 +323,17 @@ def _header_columns(cardset: CardSet, header: list[str]) -> tuple[dict[int, str]
 
 # ---------------------------------------------------------------------------------------------- files
 
+def _row_cells(card: Any, cardset: CardSet, columns: dict[int, str]) -> list[str]:
+    """The card as the CSV export writes it, in this CSV's column positions."""
+    from cardsmith.exports.data import card_row
+
+    row = card_row(card, cardset, list(columns.values()))
+    cells = [""] * (max(columns) + 1 if columns else 0)
+    for i, name in columns.items():
+        cells[i] = row.get(name, "")
+    return cells
+
+
 def _card_files(cardset: CardSet) -> dict[str, Path]:
     """Card id -> the card file it lives in."""
     return {c.id: Path(c.source.file).resolve() for c in cardset.cards if c.source is not None}
@@ -337,25 +349,53 @@ def _read_card_file(path: Path) -> dict[str, Any]:
     return data
 
 
-def _apply(raw_card: dict[str, Any], values: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
-    """The card's YAML map after the CSV row: CSV columns overwrite, empty cells remove, others stay."""
-    card = dict(raw_card)
+KEY_ORDER = ("id", "name", "type", "race", "faction")
+TAIL_ORDER = ("keywords", "text", "flavor", "art", "copies", "tags", "back")
+
+
+def _ordered(card: dict[str, Any]) -> dict[str, Any]:
+    """Identity first, then the type's fields, then keywords, text and the rest (how people write cards)."""
+    head = {k: card[k] for k in KEY_ORDER if k in card}
+    tail = {k: card[k] for k in TAIL_ORDER if k in card}
+    middle = {k: v for k, v in card.items() if k not in head and k not in tail}
+    return head | middle | tail
+
+
+def _new_card(values: dict[str, Any], defaults: dict[str, Any], cardset: CardSet) -> dict[str, Any]:
+    """A new card's YAML map: only what differs from the file's defaults and the type's field defaults."""
+    ctype = cardset.types.get(values.get("type") or defaults.get("type"))
+    card = {}
     for key, value in values.items():
+        if value is None or (key in defaults and defaults[key] == value) or (key == "copies" and value == 1):
+            continue
+        spec = ctype.fields.get(key) if ctype else None
+        if spec is not None and spec.default is not None and spec.default == value:
+            continue
+        card[key] = value
+    return _ordered(card)
+
+
+def _update_card(raw: dict[str, Any], changed: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    """An existing card's YAML map with the changed keys set (an empty cell removes the key)."""
+    card = dict(raw)
+    for key, value in changed.items():
         if value is None or (key in defaults and defaults[key] == value):
             card.pop(key, None)
-        elif _same(card.get(key), value):
-            continue  # keep the author's own spelling ("shield 3" vs "Shield 3")
         else:
             card[key] = value
-    order = ["id", "name", "type", "race", "faction"]
-    head = {k: card[k] for k in order if k in card}
-    tail = {k: v for k, v in card.items() if k not in head}
-    return head | tail
+    return _ordered(card) if any(k not in raw for k in card) else card
 
 
-def _same(old: Any, new: Any) -> bool:
-    norm = lambda v: [str(x).lower() for x in v] if isinstance(v, (list, tuple)) else str(v).lower() if isinstance(v, str) else v
-    return norm(old) == norm(new)
+class _Dumper(yaml.SafeDumper):
+    """Block style for maps, flow style for short lists of plain values (`keywords: [Shield 3]`)."""
+
+
+def _represent_list(dumper: yaml.SafeDumper, data: list) -> yaml.Node:
+    flow = all(isinstance(x, (str, int, float, bool)) and "\n" not in str(x) for x in data) and len(str(data)) < 80
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+
+_Dumper.add_representer(list, _represent_list)
 
 
 def _shadow(set_dir: Path, tmp: Path, writes: dict[Path, str]) -> Path:
@@ -388,7 +428,7 @@ def _shadow(set_dir: Path, tmp: Path, writes: dict[Path, str]) -> Path:
 
 
 def _dump(data: dict[str, Any]) -> str:
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100, default_flow_style=None)
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100, default_flow_style=False)
 
 
 def import_csv(csv_path: Path, cardset: CardSet, *, target: Path | None = None, dry_run: bool = False) -> ImportResult:
@@ -415,7 +455,7 @@ def import_csv(csv_path: Path, cardset: CardSet, *, target: Path | None = None, 
     columns, problems = _header_columns(cardset, header)
     parser = _RowParser(cardset, header, columns)
     parser.problems.extend(problems)
-    if problems:
+    if "id" not in columns.values():
         raise CsvImportError(csv_path, parser.problems)
 
     homes = _card_files(cardset)
@@ -466,15 +506,20 @@ def import_csv(csv_path: Path, cardset: CardSet, *, target: Path | None = None, 
         cards = data["cards"]
         at = next((i for i, c in enumerate(cards) if isinstance(c, dict) and c.get("id") == cid), None)
         if at is None:
-            cards.append(_apply({}, values, defaults))
+            cards.append(_new_card(values, defaults, cardset))
             result.created.append(cid)
-        else:
-            new = _apply(cards[at], values, defaults)
-            if new == cards[at]:
-                result.unchanged.append(cid)
-            else:
-                cards[at] = new
-                result.updated.append(cid)
+            continue
+        # Compare with the card as it is now, read back through the same parser, so "Fighter" and
+        # "fighter", "4.0" and "4" or a value the card gets from a default are no change.
+        mark = len(parser.problems)
+        current = parser.parse(0, _row_cells(by_id[cid], cardset, columns), by_id[cid].type) or {}
+        del parser.problems[mark:]
+        changed = {k: v for k, v in values.items() if current.get(k) != v}
+        if not changed:
+            result.unchanged.append(cid)
+            continue
+        cards[at] = _update_card(cards[at], changed, defaults)
+        result.updated.append(cid)
 
     writes: dict[Path, str] = {}
     for path, data in files.items():
@@ -521,7 +566,8 @@ def _validate(cardset: CardSet, set_dir: Path, csv_path: Path, writes: dict[Path
                 idx = int(m.group(1))
                 cid = data["cards"][idx].get("id") if idx < len(data["cards"]) else None
                 if cid in row_of:
-                    text = f"row {row_of[cid]} (card {cid}): {d.message}"
+                    lines.append(f"{csv_path.name} row {row_of[cid]} (card {cid}): {d.message}")
+                    continue
             if d.hint:
                 text += f" ({d.hint})"
             lines.append(text)
