@@ -280,18 +280,23 @@ class Watcher:
         self.state.publish(errors)
         self.echo("the set has errors; showing the last good cards until they are fixed:\n" + "\n".join(errors))
 
-    def start_page(self) -> str:
-        return f"/{self.set_dir.name if self.cardset is None else self.cardset.id}/gallery/index.html"
-
     def run(self, host: str = "127.0.0.1", port: int = 8000, stop: threading.Event | None = None,
             on_ready: Callable[[str], None] | None = None) -> None:
         """Build once, serve, then rebuild on every change until `stop` is set (or Ctrl-C)."""
         import watchfiles
 
         self.project.output_dir.mkdir(parents=True, exist_ok=True)
-        self.rebuild(None)
-        server = serve(self.project.output_dir, self.state, self.start_page(), host, port)
-        url = f"http://{host}:{server.server_address[1]}{self.start_page()}"
+        # Take the port before the first (slow) build, so a busy port is reported at once.
+        first, _ = self.check(self.set_dir)
+        page = f"/{first.id if first is not None else self.set_dir.name}/gallery/index.html"
+        server = serve(self.project.output_dir, self.state, page, host, port)
+        url = f"http://{host}:{server.server_address[1]}{page}"
+        try:
+            self.rebuild(None)
+        except BaseException:
+            server.shutdown()
+            server.server_close()
+            raise
         self.echo(f"serving {url}  (Ctrl-C stops)")
         if on_ready:
             on_ready(url)

@@ -11,38 +11,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from PIL import Image
 
-from cardsmith.compare import EarlierBuild, compare, earlier_build
+from cardsmith.compare import compare, earlier_build
 from cardsmith.exports.images import read_manifest
 from cardsmith.gallery import build_gallery
 from cardsmith.project import Project
 from cardsmith.validate import load_set
+from share_browser import Page, browser, shot  # noqa: F401  (browser is a fixture)
 from share_fixture import fake_render, make_set
-
-ROOT = Path(__file__).resolve().parent.parent
-SHOTS = ROOT / "output" / "test-screenshots"
-BROWSERS = ("chromium-headless-shell", "chromium", "chromium-browser")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-
-
-def _browser_path() -> str:
-    for name in BROWSERS:
-        found = shutil.which(name)
-        if found:
-            return found
-    pytest.fail("no headless chromium found: install the Debian package chromium-headless-shell "
-                "(bash scripts/test.sh installs what scripts/system-packages.txt lists)")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install '.[test]' brings playwright")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=_browser_path(), args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -53,37 +29,6 @@ def built(tmp_path_factory):
     fake_render(project.set_output("mini"), cs)
     page = build_gallery(project, cs, read_manifest(project.set_output("mini")))
     return project, cs, page
-
-
-class Page:
-    """A page plus everything it said on the console and every request it made."""
-
-    def __init__(self, browser, url: str, width: int = 1280, height: int = 900):
-        self.context = browser.new_context(viewport={"width": width, "height": height})
-        self.page = self.context.new_page()
-        self.problems: list[str] = []
-        self.requests: list[str] = []
-        self.page.on("console", lambda m: self.problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
-        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        self.page.on("request", lambda r: self.requests.append(r.url))
-        self.page.goto(url)
-        self.page.wait_for_load_state("load")
-
-    def visible_ids(self) -> list[str]:
-        return self.page.eval_on_selector_all("#grid li:not([hidden])", "els => els.map(e => e.dataset.id)")
-
-    def close(self) -> None:
-        self.context.close()
-
-
-def _shot(page, name: str) -> Path:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / name
-    page.screenshot(path=str(path))
-    with Image.open(path) as im:
-        colours = im.convert("RGB").resize((64, 64)).getcolors(64 * 64)
-    assert colours is not None and len(colours) > 20, "the screenshot is blank"
-    return path
 
 
 def test_filters_search_sort_and_large_view(browser, built):
@@ -136,7 +81,7 @@ def test_filters_search_sort_and_large_view(browser, built):
         assert "Shield 1: Reduce enemy damage rolls by 1." in page.inner_text("#v-keywords")
         assert page.inner_text("#v-flavor") == "Nothing escapes the Chain."
         assert page.eval_on_selector("#v-images img", "e => e.complete && e.naturalWidth") > 0
-        _shot(page, "gallery-large-view.png")
+        shot(page, "gallery-large-view.png")
         page.keyboard.press("ArrowRight")
         assert page.inner_text("#v-name") == "Chain Skiff"  # next in the current (name) order
         page.keyboard.press("Escape")
@@ -145,7 +90,7 @@ def test_filters_search_sort_and_large_view(browser, built):
 
         assert p.problems == []
         assert all(u.startswith("file://") for u in p.requests), [u for u in p.requests if not u.startswith("file://")]
-        _shot(page, "gallery-desktop.png")
+        shot(page, "gallery-desktop.png")
     finally:
         p.close()
 
@@ -191,11 +136,11 @@ def test_phone_sized_screen(browser, built):
         assert page.evaluate("document.scrollingElement.scrollWidth") <= 390  # nothing sticks out sideways
         lefts = page.eval_on_selector_all("#grid li", "els => els.slice(0, 3).map(e => [e.offsetLeft, e.offsetTop])")
         assert lefts[0][1] == lefts[1][1] and lefts[2][1] > lefts[0][1]  # two cards a row
-        _shot(page, "gallery-phone.png")
+        shot(page, "gallery-phone.png")
         page.click("#grid li[data-id=chain-reaver] button")
         box = page.eval_on_selector("#view", "e => e.getBoundingClientRect().toJSON()")
         assert box["width"] <= 390 and page.is_visible("#v-close")
-        _shot(page, "gallery-phone-large-view.png")
+        shot(page, "gallery-phone-large-view.png")
         assert p.problems == []
     finally:
         p.close()
@@ -250,7 +195,7 @@ def test_compare_with_a_folder_of_an_earlier_build(browser, tmp_path):
         assert captions == ["Before", "After"]
         assert page.eval_on_selector_all("#v-images img", "els => els.every(e => e.complete && e.naturalWidth > 0)")
         assert "attack: 2 -> 3" in page.inner_text("#v-changes")
-        _shot(page, "gallery-compare.png")
+        shot(page, "gallery-compare.png")
         page.keyboard.press("Escape")
         page.select_option("#f-status", "removed")
         assert p.visible_ids() == ["chain-skiff"]
