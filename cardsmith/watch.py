@@ -256,8 +256,15 @@ class Watcher:
             else:
                 only = sorted(cards_to_render(self.cardset, cardset, changed,
                                               template_dirs=self.project.template_dirs, font_dirs=self.project.font_dirs))
+            warnings: list[str] = []
             if only != []:
-                self.render(self.project, cardset, only)
+                result = self.render(self.project, cardset, only)
+                diagnostics = getattr(result, "diagnostics", None) or []
+                failed = [d.format(self.project.root) for d in diagnostics if d.is_error]
+                if failed:
+                    self._fail(failed)
+                    return False
+                warnings = [d.format(self.project.root) for d in diagnostics if not d.is_error]
             rs = read_manifest(self.project.set_output(cardset.id))
             build_gallery(self.project, cardset, rs)
         except CardsmithError as e:
@@ -267,6 +274,8 @@ class Watcher:
         self.last_rendered = set(only) if only is not None else {c.id for c in cardset.cards}
         self.state.publish([])
         took = time.monotonic() - started
+        for w in warnings:
+            self.echo(w)
         if only is None:
             self.echo(f"built {len(cardset.cards)} cards of {cardset.id} in {took:.1f} s")
         elif only:

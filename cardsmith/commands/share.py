@@ -13,6 +13,14 @@ from cardsmith.errors import UsageError
 from cardsmith.project import Project
 
 
+def _warn(rs) -> None:
+    """Rendering warnings (text that does not fit, missing art) go to stderr, briefly."""
+    for line in rs.warnings[:10]:
+        click.echo(line, err=True)
+    if len(rs.warnings) > 10:
+        click.echo(f"... and {len(rs.warnings) - 10} more warnings: cardsmith render {rs.set_id} lists them all", err=True)
+
+
 @click.command("gallery")
 @click.argument("set_names", metavar="[SET]...", nargs=-1)
 @click.option("--compare", "old", metavar="OLD",
@@ -34,6 +42,7 @@ def gallery_command(set_names: tuple[str, ...], old: str | None, no_render: bool
     for name in names:
         project, cardset = load_named_set(name, project)
         rs = rendered(project, cardset, render=not no_render)
+        _warn(rs)
         if old:
             from cardsmith.compare import compare, earlier_build
             with earlier_build(project, cardset, old) as before:
@@ -64,6 +73,7 @@ def sheet_command(set_name: str, cols: int, rows: int, width: int, no_render: bo
 
     project, cardset = load_named_set(set_name)
     rs = rendered(project, cardset, render=not no_render)
+    _warn(rs)
     pages = contact_sheets(cardset, rs, project.set_output(cardset.id) / "sheets", cols=cols, rows=rows,
                            thumb_width=width, font_dirs=project.font_dirs)
     for page in pages:

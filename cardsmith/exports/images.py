@@ -8,6 +8,7 @@ flatten to RGB, make thumbnails).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +41,7 @@ class RenderedSet:
     bleed_mm: float
     cards: dict[str, RenderedCard] = field(default_factory=dict)
     backs: dict[str, Path] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()  # what rendering warned about just now (text overflow, missing art...)
 
     def back_file(self, back_id: str | None) -> Path | None:
         return self.backs.get(back_id) if back_id else None
@@ -77,9 +79,19 @@ def rendered(project: Any, cardset: Any, *, render: bool = True, only: Iterable[
             if not (out_dir / MANIFEST).is_file():
                 raise CardsmithError("cannot render cards: cardsmith.render is not available", hint=str(e)) from e
         else:
-            render_set(project, cardset, only=list(only) if only is not None else None)
-    rs = read_manifest(out_dir)
-    missing = [c.id for c in cardset.cards if c.id not in rs.cards]
+            result = render_set(project, cardset, only=list(only) if only is not None else None)
+            diagnostics = getattr(result, "diagnostics", [])
+            errors = [d.format(project.root) for d in diagnostics if d.is_error]
+            if errors:
+                raise CardsmithError(f"{len(errors)} card face(s) of {cardset.id} could not be drawn:\n" + "\n".join(errors),
+                                     hint="fix the layout or the card named above, then run the command again")
+            warnings = tuple(d.format(project.root) for d in diagnostics if not d.is_error)
+            return dataclasses.replace(_checked(read_manifest(out_dir), cardset), warnings=warnings)
+    return _checked(read_manifest(out_dir), cardset)
+
+
+def _checked(rs: RenderedSet, cardset: Any) -> RenderedSet:
+    missing = [c.id for c in cardset.cards if c.id not in rs.cards or not rs.cards[c.id].file.is_file()]
     if missing:
         raise CardsmithError(f"{len(missing)} card(s) of {cardset.id} have no rendered image: {', '.join(missing[:5])}",
                              hint="render the set again: cardsmith render SET")
