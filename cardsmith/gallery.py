@@ -26,7 +26,7 @@ from PIL import Image
 from cardsmith import __version__
 from cardsmith.atomic import atomic_path, write_text
 from cardsmith.exports.data import card_record, keyword_text
-from cardsmith.exports.images import RenderedSet, fit_width, trimmed
+from cardsmith.exports.images import RenderedSet, fit_width, open_rgb, trimmed
 from cardsmith.model import Card, CardSet
 
 THUMB_WIDTH = 300
@@ -106,25 +106,24 @@ class _ImageCache:
             self.index = {}
         self.used: set[str] = set()
 
-    def make(self, src: Path, rel: str, width: int, rs: RenderedSet | None, *, trim: bool = True) -> str:
-        """Write `gallery/rel` (JPEG) from `src`, scaled to `width`, unless it is already current; returns `rel`."""
+    def make(self, src: Path, rel: str, width: int, rs: RenderedSet | None) -> str:
+        """Write `gallery/rel` (JPEG) from `src`, cut to its trim and scaled to `width`, unless already current."""
+        return self.make_many(src, rs, [(rel, width)])[0]
+
+    def make_many(self, src: Path, rs: RenderedSet | None, wanted: list[tuple[str, int]]) -> list[str]:
+        """Several sizes of one image, decoding the source once and only if one of them is out of date."""
         st = src.stat()
-        sig = f"{st.st_mtime_ns}:{st.st_size}:{width}:{trim}"
-        target = self.gallery / rel
-        self.used.add(rel)
-        if self.index.get(rel) == sig and target.is_file():
-            return rel
-        if trim and rs is not None:
-            im = trimmed(src, rs)
-        else:
-            from cardsmith.exports.images import open_rgb
-            im = open_rgb(src)
-        if im.width > width:
-            im = fit_width(im, width)
-        with atomic_path(target) as tmp:
-            im.save(tmp, "JPEG", quality=88, optimize=True)
-        self.index[rel] = sig
-        return rel
+        sig = lambda width: f"{st.st_mtime_ns}:{st.st_size}:{width}"
+        stale = [(rel, w) for rel, w in wanted if self.index.get(rel) != sig(w) or not (self.gallery / rel).is_file()]
+        self.used.update(rel for rel, _ in wanted)
+        if stale:
+            im = trimmed(src, rs) if rs is not None else open_rgb(src)
+            for rel, width in stale:
+                out = fit_width(im, width) if im.width > width else im
+                with atomic_path(self.gallery / rel) as tmp:
+                    out.save(tmp, "JPEG", quality=88, optimize=True)
+                self.index[rel] = sig(width)
+        return [rel for rel, _ in wanted]
 
     def finish(self, prune: tuple[str, ...] = ("thumbs", "large", "compare")) -> None:
         """Forget and delete images no card uses any more, then save the index."""
@@ -235,8 +234,7 @@ def build_gallery(project: Any, cardset: CardSet, rs: RenderedSet, *, comparison
     entries = []
     for order, card in enumerate(cardset.cards):
         src = rs.cards[card.id].file
-        thumb = cache.make(src, f"thumbs/{card.id}.jpg", THUMB_WIDTH, rs)
-        large = cache.make(src, f"large/{card.id}.jpg", LARGE_WIDTH, rs)
+        thumb, large = cache.make_many(src, rs, [(f"thumbs/{card.id}.jpg", THUMB_WIDTH), (f"large/{card.id}.jpg", LARGE_WIDTH)])
         change = comparison.changes.get(card.id) if comparison else None
         before = None
         if change and change.status == "changed" and change.before is not None:
@@ -246,8 +244,8 @@ def build_gallery(project: Any, cardset: CardSet, rs: RenderedSet, *, comparison
         for cid, change in comparison.changes.items():
             if change.status != "removed" or change.before is None or change.before_record is None:
                 continue
-            thumb = cache.make(change.before, f"compare/{cid}-thumb.jpg", THUMB_WIDTH, comparison.old_rendered)
-            large = cache.make(change.before, f"compare/{cid}-before.jpg", LARGE_WIDTH, comparison.old_rendered)
+            thumb, large = cache.make_many(change.before, comparison.old_rendered,
+                                           [(f"compare/{cid}-thumb.jpg", THUMB_WIDTH), (f"compare/{cid}-before.jpg", LARGE_WIDTH)])
             entries.append(_card_entry(None, change.before_record, cardset, len(entries), icons, thumb, large, change, None))
     cache.finish()
 
