@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from cardsmith.commands._sets import load_named_set
-from cardsmith.errors import UsageError
+from cardsmith.errors import CardsmithError, UsageError
 
 
 @click.command("export")
@@ -41,7 +41,11 @@ def export_command(set_name: str, tts: bool, deck_file: Path | None, base_url: s
 
         deck = None
         if deck_file is not None:
-            from cardsmith.decks import load_deck
+            try:
+                from cardsmith.decks import load_deck
+            except ImportError:
+                raise CardsmithError("this cardsmith cannot read deck files yet (cardsmith.decks is missing)",
+                                     hint="export the whole set without --deck") from None
             deck = load_deck(deck_file, cardset)
         result = export_tts(cardset, rendered(project, cardset), out / "tts", deck=deck, base_url=base_url)
         cards = sum(len(p.card_ids) for p in result.piles)

@@ -151,8 +151,6 @@ class _RowParser:
         values: dict[str, Any] = {}
         index = {name: i for i, name in self.columns.items()}
         get = lambda name: cells[index[name]].strip() if name in index and index[name] < len(cells) else ""
-        before = len(self.problems)
-
         card_id = get("id")
         if not card_id:
             self.problem(rownum, index.get("id"), "missing id: every card needs an id (a slug such as 'tcs-13-rapier')")
@@ -200,9 +198,7 @@ class _RowParser:
             values["tags"] = _split(get("tags")) or None
         for name in ("name", "text", "flavor", "art", "back"):
             if name in index:
-                raw = cells[index[name]] if index[name] < len(cells) else ""
-                values[name] = raw.strip() if name != "text" and name != "flavor" else raw.strip("\n") or None
-                values[name] = values[name] or None
+                values[name] = get(name) or None
 
         for name, i in index.items():
             if name in BASE_COLUMNS:
@@ -215,7 +211,7 @@ class _RowParser:
                 values[name] = None
                 continue
             values[name] = self._field(rownum, i, spec, raw)
-        return values if len(self.problems) == before or values.get("id") else None
+        return values
 
     def _keywords(self, rownum: int, idx: int, raw: str) -> list[str]:
         out = []
