@@ -165,3 +165,24 @@ def test_cli_export_and_import_as_a_user_runs_them(tmp_path, cli):
     assert "Traceback" not in r.stderr
     r = cli("export", "mini", cwd=tmp_path)
     assert r.returncode == 2 and "--tts, --json or --csv" in r.stderr
+
+
+def test_updates_keep_the_files_comments_and_layout(tmp_path):
+    set_dir, cs = make_set(tmp_path)
+    ships = set_dir / "ships.yaml"
+    ships.write_text("# Ships of the mini set.\n" + ships.read_text().replace(
+        "  - id: chain-reaver\n", "  # The big one\n  - id: chain-reaver\n"))
+    cs = load_set(set_dir)
+    sheet = tmp_path / "edit.csv"
+    sheet.write_text("id,attack,keywords,flavor\n"
+                     "chain-reaver,10,Accurate,\n"          # attack changed, a keyword and the flavour removed
+                     "chain-skiff,1,Shield 1,Fast.\n", encoding="utf-8")  # keyword and flavour added
+    import_csv(sheet, cs)
+    text = ships.read_text()
+    assert text.startswith("# Ships of the mini set.\n") and "  # The big one\n  - id: chain-reaver\n" in text
+    assert "    attack: 10\n" in text and "Nothing escapes" not in text
+    after = load_set(set_dir)
+    assert [str(k) for k in after.card("chain-reaver").keywords] == ["accurate"]
+    skiff = after.card("chain-skiff")
+    assert skiff.keyword_value("shield") == 1 and skiff.flavor == "Fast."
+    assert _plain(after.card("tcs-13-rapier")) == _plain(cs.card("tcs-13-rapier"))
