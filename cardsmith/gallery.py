@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from PIL import Image
 
 from cardsmith import __version__
 from cardsmith.atomic import atomic_path, write_text

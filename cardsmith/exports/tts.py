@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw, ImageFont
 from cardsmith.atomic import atomic_path, write_text
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.exports.data import keyword_text
-from cardsmith.exports.images import RenderedSet, fit_width, open_rgb, trimmed
+from cardsmith.exports.images import RenderedSet, fit_width, trimmed
 from cardsmith.model import Card, CardSet, Deck
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
