@@ -146,11 +146,21 @@ def test_phone_sized_screen(browser, built):
         p.close()
 
 
-def test_index_page_links_every_set(built, tmp_path):
+def test_index_page_links_every_set(browser, built):
     project, cs, page_file = built
     index = project.output_dir / "index.html"
-    text = index.read_text()
-    assert 'href="mini/gallery/index.html"' in text and "Mini Empires" in text and "6 cards" in text
+    p = Page(browser, index.as_uri())
+    try:
+        assert "Mini Empires" in p.page.inner_text(".sets") and "6 cards" in p.page.inner_text(".sets")
+        assert p.page.eval_on_selector(".sets img", "e => e.naturalWidth") > 0  # the cover thumbnail
+        p.page.click(".sets a")
+        p.page.wait_for_load_state("load")
+        assert p.page.url == page_file.as_uri() and p.page.title() == "Mini Empires - card gallery"
+        p.page.click("text=All sets")
+        assert p.page.url == index.as_uri()
+        assert p.problems == []
+    finally:
+        p.close()
 
 
 def _changed_build(root: Path):
