@@ -962,3 +962,15 @@ def test_cards_played_records_cards_put_into_play():
     s, _ = random_game(12)
     played = s.cards_played(0) | s.cards_played(1)
     assert played and all(isinstance(c, str) for c in played)
+
+
+def test_a_combat_nobody_can_win_breaks_off_after_the_shot_cap():
+    s = fresh()
+    a = ship(s, 0, "tcs-39-defender", pos=1)
+    b = ship(s, 1, "hulk", pos=1)
+    s._roll_attack = lambda: setattr(s, "pd_amt", 0)  # as if shields absorbed every shot
+    combat(s, 1)
+    while s.dec == se.D_FIRE:
+        act(s, "fire")
+    assert lines(s, "both fleets break off") and s.ctrl[0] == -1
+    assert a in s.ships[0] and b in s.ships[1] and s.cshots == se.SHOT_CAP

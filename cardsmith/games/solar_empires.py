@@ -30,6 +30,9 @@ DEFAULT_TURN_CAP = 40
 HAND_SIZE = 6
 POSITIONS = 6
 BOMBER_BONUS = 2
+# Invented: a combat in which neither side can hurt the other (a custom set with huge shields) would
+# never end under agents that never withdraw; after this many shots both fleets break off.
+SHOT_CAP = 100
 ORDERINGS = ("shuffled", "curve", "listed")
 
 # Card effects the rules implement, keyed by canonical card id (a card matches by id or by the slug
@@ -138,31 +141,36 @@ class _Static:
 
 
 class Observation:
-    """What one player may know. `hand` and `deck` (top first) are the player's own card ids; the
-    opponent's hand and deck are only counts. `public` summarises the table for readable agents.
-    The masked state inside holds no generator and no opponent hand or deck."""
+    """What one player may know: a copy of the state without the generator, the log, or the
+    opponent's hand and deck (only their sizes). `hand` and `deck` (top first) are the player's own
+    card ids; `public()` summarises the table for readable agents."""
 
-    __slots__ = ("player", "turn", "current_player", "decision", "hand", "deck", "opp_hand", "opp_deck",
-                 "_masked")
+    __slots__ = ("player", "turn", "current_player", "decision", "opp_hand", "opp_deck", "_masked")
 
     def __init__(self, state: "SolarState", player: int):
-        g = state.g
-        info = g.info
         o = 1 - player
         self.player = player
         self.turn = state.turn
         self.current_player = state.current_player
         self.decision = DECISION_NAMES[state.dec]
-        self.hand = tuple(info[i].id for i in state.hand[player])
-        self.deck = tuple(info[i].id for i in reversed(state.deck[player]))
         self.opp_hand = len(state.hand[o])
         self.opp_deck = len(state.deck[o])
-        m = state.clone(keep_log=False)
-        m.rng = None
+        m = state.clone(keep_log=False, keep_rng=False)
         m._legal = None
         m.hand[o] = []
         m.deck[o] = []
         self._masked = m
+
+    @property
+    def hand(self) -> tuple[str, ...]:
+        info = self._masked.g.info
+        return tuple(info[i].id for i in self._masked.hand[self.player])
+
+    @property
+    def deck(self) -> tuple[str, ...]:
+        """The player's own fleet deck, top card first (they chose its order)."""
+        info = self._masked.g.info
+        return tuple(info[i].id for i in reversed(self._masked.deck[self.player]))
 
     def public(self) -> dict[str, Any]:
         """A readable summary of the table (planets, ships in play, discards, counts)."""
@@ -176,6 +184,7 @@ class Observation:
             "ships": [[(info[i].id, s.at[i] + 1 if s.at[i] >= 0 else None, s.dmg[i]) for i in s.ships[p]]
                       for p in (0, 1)],
             "discard": [[info[i].id for i in s.disc[p]] for p in (0, 1)],
+            "hand": list(self.hand), "deck": list(self.deck),
             "hand_counts": [len(s.hand[p]) if p == self.player else self.opp_hand for p in (0, 1)],
             "deck_counts": [len(s.deck[p]) if p == self.player else self.opp_deck for p in (0, 1)],
         }
@@ -215,25 +224,46 @@ class SolarState:
     def cards_played(self, player: int) -> set[str]:
         return set(self.played[player])
 
-    def clone(self, keep_log: bool = True) -> "SolarState":
+    def clone(self, keep_log: bool = True, keep_rng: bool = True) -> "SolarState":
         s = SolarState.__new__(SolarState)
-        s.__dict__.update(self.__dict__)
-        if self.rng is not None:
-            s.rng = random.Random()
-            s.rng.setstate(self.rng.getstate())
-        s.log = list(self.log) if keep_log else []
-        s._legal = self._legal
-        for name in _LIST_PAIRS:
-            a, b = getattr(self, name)
-            setattr(s, name, [a[:], b[:]])
-        for name in _LISTS:
-            setattr(s, name, getattr(self, name)[:])
-        s.played = [set(self.played[0]), set(self.played[1])]
-        s.gaze = dict(self.gaze)
+        d = self.__dict__.copy()
+        s.__dict__ = d
+        if not keep_rng:
+            d["rng"] = None
+        elif self.rng is not None:
+            d["rng"] = r = random.Random()
+            r.setstate(self.rng.getstate())
+        d["log"] = self.log[:] if keep_log else []
+        x = self.deck
+        d["deck"] = [x[0][:], x[1][:]]
+        x = self.hand
+        d["hand"] = [x[0][:], x[1][:]]
+        x = self.disc
+        d["disc"] = [x[0][:], x[1][:]]
+        x = self.ships
+        d["ships"] = [x[0][:], x[1][:]]
+        x = self.events
+        d["events"] = [x[0][:], x[1][:]]
+        d["at"] = self.at[:]
+        d["dmg"] = self.dmg[:]
+        d["planet"] = self.planet[:]
+        d["ctrl"] = self.ctrl[:]
+        d["bldg"] = self.bldg[:]
+        d["removed"] = self.removed[:]
+        d["flare"] = self.flare[:]
+        d["swarm"] = self.swarm[:]
+        d["cpending"] = self.cpending[:]
+        d["ev_done"] = self.ev_done[:]
+        d["sp_done"] = self.sp_done[:]
+        d["cannon_done"] = self.cannon_done[:]
+        d["point"] = self.point[:]
+        d["point_max"] = self.point_max[:]
+        d["played"] = [self.played[0].copy(), self.played[1].copy()]
+        d["gaze"] = self.gaze.copy()
         if self.pick:
-            s.pick = list(self.pick)
-            if isinstance(s.pick[3], list):
-                s.pick[3] = list(s.pick[3])
+            d["pick"] = pk = self.pick[:]
+            if isinstance(pk[3], list):
+                pk[3] = pk[3][:]
         return s
 
     def __repr__(self) -> str:
@@ -873,6 +903,13 @@ class SolarState:
                 self._say(f"  P{self.cfirst} fires first")
                 self.cstage = _CHOICE
             elif cs == _CHOICE:
+                if self.cshots >= SHOT_CAP:
+                    self._say(f"  {SHOT_CAP} shots without a result: both fleets break off; control is unchanged")
+                    for q in (0, 1):
+                        for i in self.fleet_at(q, pos):
+                            self.at[i] = -1
+                    self.cstage = _NEXT
+                    continue
                 a = self.cfirst if self.cshots % 2 == 0 else 1 - self.cfirst
                 self.catt = a
                 if self.cshots >= 2:
@@ -1113,9 +1150,6 @@ class SolarState:
 # turn stages
 _SETUP, _COIN, _TURN, _CON1, _DEPLOY, _SPY, _COMBAT, _CON2, _CLEANUP = range(9)
 
-_LIST_PAIRS = ("deck", "hand", "disc", "ships", "events")
-_LISTS = ("at", "dmg", "planet", "ctrl", "bldg", "removed", "flare", "swarm", "cpending", "ev_done", "sp_done",
-          "cannon_done", "point", "point_max")
 
 
 class SolarEmpires:
