@@ -974,3 +974,15 @@ def test_a_combat_nobody_can_win_breaks_off_after_the_shot_cap():
         act(s, "fire")
     assert lines(s, "both fleets break off") and s.ctrl[0] == -1
     assert a in s.ships[0] and b in s.ships[1] and s.cshots == se.SHOT_CAP
+
+
+def test_last_planet_destroyed_by_the_solaris_cannon_most_ships_wins():
+    s = fresh()
+    rich(s)
+    for i in range(1, 6):
+        s.planet[i] = -1
+    own(s, 0, 1)
+    building(s, 0, "solaris-cannon", 1)
+    ship(s, 1, "infected-rapier")
+    act(s, "fire-cannon", 1)
+    assert s.end_reason == "no planets" and s.winner == 1
