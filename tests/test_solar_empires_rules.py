@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
+import yaml
 
 from cardsmith.engine.core import IllegalAction
 from cardsmith.errors import CardsmithError
 from cardsmith.games import solar_empires as se
-from cardsmith.model import Card, frozen_map
+from cardsmith.model import Card, Deck, frozen_map
 
 from solar_fixture import CHAIN, SHADOW, TERRACORP, deck, solar_set
 
@@ -986,3 +988,45 @@ def test_last_planet_destroyed_by_the_solaris_cannon_most_ships_wins():
     ship(s, 1, "infected-rapier")
     act(s, "fire-cannon", 1)
     assert s.end_reason == "no planets" and s.winner == 1
+
+
+# ---------------------------------------------------------------- the bundled set
+SET_DIR = Path(__file__).resolve().parents[1] / "cards" / "solar-empires"
+
+
+def bundled_decks(cs):
+    """The sample decks (card names -> counts), read with the deck loader when it is available."""
+    try:
+        from cardsmith.decks import load_deck
+        return [load_deck(SET_DIR / "decks" / f"{race}.yaml", cs) for race in ("terracorp", "chain", "shadow")]
+    except ImportError:
+        by_name = {c.name: c.id for c in cs.cards}
+        out = []
+        for race in ("terracorp", "chain", "shadow"):
+            data = yaml.safe_load((SET_DIR / "decks" / f"{race}.yaml").read_text(encoding="utf-8"))
+            out.append(Deck(name=data["name"], set_id=cs.id, zones=frozen_map(
+                {z: {by_name[n]: k for n, k in data[z].items()} for z in ("fleet", "solar_bodies")})))
+        return out
+
+
+@pytest.mark.skipif(not (SET_DIR / "set.yaml").exists(), reason="the bundled set is not in this checkout")
+def test_bundled_set_plays_every_matchup_by_the_rules():
+    from cardsmith.engine.registry import load_game
+    from cardsmith.validate import load_set
+    cs = load_set(SET_DIR)
+    game = load_game(cs)
+    assert game.turn_cap == cs.meta["play"]["turn_cap"]
+    assert any(i["what"].startswith("turn cap") for i in cs.meta["invented"])
+    decks = bundled_decks(cs)
+    ends = Counter()
+    for seed in range(18):
+        pair = [decks[seed % 3], decks[(seed // 3) % 3]]
+        s = game.new_game(pair, seed)
+        sizes = [len(s.g.fleet[0]), len(s.g.fleet[1])]
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            s.apply(rng.choice(s.legal_actions()))
+            if s.dec != se.D_ORDER:
+                check_invariants(s, sizes)
+        ends[s.end_reason] += 1
+    assert ends["conquest"] > 0
