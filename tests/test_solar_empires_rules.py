@@ -136,7 +136,7 @@ def test_solar_system_six_positions_first_star_and_extra_cards_ignored():
     for seed in range(30):
         s = GAME.new_game([deck("a", TERRACORP, {"super-giant": 1, "dyson-sphere": 1, "gas-giant": 4, "starbase": 3}),
                            deck("b", SHADOW, {"white-dwarf": 1, "terra-like-world": 7})], seed)
-        pile = s.g.solar[0] + s.g.solar[1]
+        pile = list(s.g.solar[0] + s.g.solar[1])
         random.Random(seed).shuffle(pile)  # the first chance drawn is the shuffle of both solar decks
         bodies = [i for i in pile if s.g.info[i].type == se.BODY][:6]
         stars = [i for i in pile if s.g.info[i].type == se.STAR]
@@ -1030,3 +1030,10 @@ def test_bundled_set_plays_every_matchup_by_the_rules():
                 check_invariants(s, sizes)
         ends[s.end_reason] += 1
     assert ends["conquest"] > 0
+
+
+def test_engine_contract_conformance():
+    """The engine's own conformance check (legal actions, clones, leaks, determinization, replay)."""
+    checks = pytest.importorskip("cardsmith.engine.checks")
+    problems = checks.protocol_problems(GAME, [deck("t", TERRACORP), deck("s", SHADOW)], seeds=range(2))
+    assert problems == []

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Sequence
+from types import MappingProxyType
+from typing import Any, Mapping, Sequence
 
 from cardsmith.engine.core import IllegalAction
 from cardsmith.errors import CardsmithError
@@ -90,54 +92,70 @@ def _num(text: str, pattern: str, default: int) -> int:
     return int(v) if v.isdigit() else _WORDS.get(v, default)
 
 
+@dataclass(frozen=True, slots=True)
 class _Info:
-    """One card design, precomputed for the rules (shared by every copy, never mutated)."""
+    """One card design, precomputed for the rules (shared by every copy and every game; immutable)."""
 
-    __slots__ = ("id", "name", "type", "cls", "attack", "armour", "cost", "shield", "accurate", "bomber",
-                 "interceptor", "spell", "legendary", "save", "plus", "race", "effect", "p", "star_pos",
-                 "star_res", "star_amt", "value")
+    id: str
+    name: str
+    type: int
+    cls: int
+    attack: int
+    armour: int
+    cost: tuple[int, int, int]
+    shield: int
+    accurate: bool
+    bomber: bool
+    interceptor: bool
+    spell: bool
+    legendary: bool
+    save: int
+    plus: tuple[int, int, int]
+    race: str | None
+    effect: str
+    p: Mapping[str, int]  # the effect's numbers, read from the card text
+    star_pos: int
+    star_res: int
+    star_amt: int
+    value: int  # material worth of a ship for the heuristic
 
-    def __init__(self, card: Card):
+    @classmethod
+    def of(cls, card: Card) -> "_Info":
         f = card.fields
-        self.id = card.id
-        self.name = card.name
-        self.type = TYPE_CODES.get(card.type, -1)
-        self.cls = CLASS_NAMES.index(f["class"]) if f.get("class") in CLASS_NAMES else FIGHTER
-        self.attack = int(f.get("attack") or 0)
-        self.armour = int(f.get("armour") or 1)
-        self.cost = tuple(int(f.get(r) or 0) for r in RESOURCES)
-        self.shield = int(card.keyword_value("shield") or 0) if card.has_keyword("shield") else 0
-        self.accurate = card.has_keyword("accurate")
-        self.bomber = card.has_keyword("bomber")
-        self.interceptor = card.has_keyword("interceptor")
-        self.spell = card.has_keyword("spell")
-        self.legendary = card.has_keyword("legendary")
-        self.save = int(f.get("save") or 1)
-        self.plus = tuple(int(f.get("plus_" + r) or 0) for r in RESOURCES)
-        self.race = card.race
         key = EFFECT_ALIASES.get(card.id, card.id)
         if key not in EFFECT_PARAMS:
             key = EFFECT_ALIASES.get(slug(card.name), slug(card.name))
-        self.effect = key if key in EFFECT_PARAMS else ""
-        self.p = {name: _num(card.text, pat, dflt) for name, (pat, dflt) in EFFECT_PARAMS.get(self.effect, {}).items()}
-        self.star_pos = int(f.get("position") or 0) - 1
-        self.star_res = RESOURCE_ALIASES.get(str(f.get("resource", "")).lower(), -1)
-        self.star_amt = int(f.get("amount") or 0)
-        self.value = self.attack + self.armour  # material worth of a ship for the heuristic
+        effect = key if key in EFFECT_PARAMS else ""
+        attack = int(f.get("attack") or 0)
+        armour = int(f.get("armour") or 1)
+        return cls(
+            id=card.id, name=card.name, type=TYPE_CODES.get(card.type, -1),
+            cls=CLASS_NAMES.index(f["class"]) if f.get("class") in CLASS_NAMES else FIGHTER,
+            attack=attack, armour=armour,
+            cost=tuple(int(f.get(r) or 0) for r in RESOURCES),
+            shield=int(card.keyword_value("shield") or 0) if card.has_keyword("shield") else 0,
+            accurate=card.has_keyword("accurate"), bomber=card.has_keyword("bomber"),
+            interceptor=card.has_keyword("interceptor"), spell=card.has_keyword("spell"),
+            legendary=card.has_keyword("legendary"), save=int(f.get("save") or 1),
+            plus=tuple(int(f.get("plus_" + r) or 0) for r in RESOURCES), race=card.race, effect=effect,
+            p=MappingProxyType({name: _num(card.text, pat, dflt)
+                                for name, (pat, dflt) in EFFECT_PARAMS.get(effect, {}).items()}),
+            star_pos=int(f.get("position") or 0) - 1,
+            star_res=RESOURCE_ALIASES.get(str(f.get("resource", "")).lower(), -1),
+            star_amt=int(f.get("amount") or 0), value=attack + armour)
 
 
+@dataclass(frozen=True, slots=True)
 class _Static:
-    """A game's fixed facts: which card each instance is and who owns it (shared by clones)."""
+    """A game's fixed facts, shared by its states and their clones: which card each instance is
+    (`info`), who owns it, each player's fleet in deck-file order and solar bodies deck."""
 
-    __slots__ = ("info", "owner", "fleet", "solar", "chain", "turn_cap", "names")
-
-    def __init__(self, info, owner, fleet, solar, chain, turn_cap):
-        self.info = info
-        self.owner = owner
-        self.fleet = fleet
-        self.solar = solar
-        self.chain = chain
-        self.turn_cap = turn_cap
+    info: tuple[_Info, ...]
+    owner: tuple[int, ...]
+    fleet: tuple[tuple[int, ...], tuple[int, ...]]
+    solar: tuple[tuple[int, ...], tuple[int, ...]]
+    chain: tuple[bool, bool]
+    turn_cap: int
 
 
 class Observation:
@@ -921,8 +939,10 @@ class SolarState:
                 self._roll_attack()
                 a = self.catt
                 self.pd_forced = -1
-                if any(info[i].interceptor for i in self.fleet_at(a, pos)) and \
-                        any(info[i].cls == FIGHTER for i in self.fleet_at(1 - a, pos)):
+                targets = self.fleet_at(1 - a, pos)
+                # (with one enemy ship left, or no damage, where the damage goes is not a choice)
+                if self.pd_amt > 0 and len(targets) > 1 and any(info[i].cls == FIGHTER for i in targets) \
+                        and any(info[i].interceptor for i in self.fleet_at(a, pos)):
                     self.cstage = _INTERCEPT_WAIT
                     self.dec = D_INTERCEPT
                     self.current_player = a
@@ -1159,7 +1179,7 @@ class SolarEmpires:
 
     def __init__(self, cardset: CardSet):
         self.cardset = cardset
-        self.infos = {c.id: _Info(c) for c in cardset.cards}
+        self.infos = {c.id: _Info.of(c) for c in cardset.cards}
         unknown = sorted(i.name for i in self.infos.values() if i.type == EVENT and not i.effect)
         if unknown:
             raise CardsmithError(
@@ -1193,7 +1213,8 @@ class SolarEmpires:
                     info.append(ci)
                     owner.append(p)
             chain[p] = any(info[i].race == "chain" for i in fleet[p])
-        return _Static(info, owner, fleet, solar, chain, self.turn_cap)
+        return _Static(tuple(info), tuple(owner), (tuple(fleet[0]), tuple(fleet[1])),
+                       (tuple(solar[0]), tuple(solar[1])), (chain[0], chain[1]), self.turn_cap)
 
     def new_game(self, decks: Sequence[Deck], seed: int) -> SolarState:
         """Build the solar system and stop at the first decision (player 0 orders their fleet deck)."""
@@ -1224,7 +1245,7 @@ class SolarEmpires:
         s.cshots = s.cfirst = s.catt = s.pd_amt = s.swarm_i = s.we_count = 0
         s.cwinner = s.cprev = s.pd_forced = -1
         # The solar system: both solar bodies decks shuffled together, turned over one by one.
-        pile = g.solar[0] + g.solar[1]
+        pile = list(g.solar[0] + g.solar[1])
         s.rng.shuffle(pile)
         placed = 0
         for inst in pile:
