@@ -947,6 +947,9 @@ def test_observation_hides_the_opponents_hand_and_deck_and_sampling_is_consisten
     assert obs.hand == tuple(s.g.info[i].id for i in s.hand[0])
     assert obs.deck == tuple(s.g.info[i].id for i in reversed(s.deck[0])), "own deck order is known"
     assert (obs.opp_hand, obs.opp_deck) == (len(s.hand[1]), len(s.deck[1]))
+    table = obs.public()
+    assert len(table["planets"]) == 6 and table["hand_counts"] == [len(s.hand[0]), len(s.hand[1])]
+    assert table["hand"] == list(obs.hand) and "deck" in table
     seen_orders = set()
     for k in range(5):
         t = GAME.sample_state(obs, random.Random(k))

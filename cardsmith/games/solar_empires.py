@@ -46,7 +46,7 @@ _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven
 EFFECT_PARAMS: dict[str, dict[str, tuple[str, int]]] = {
     "solar-flare": {"planets": (r"choose " + _N + r" planets?", 2)},
     "asteroid-swarm": {"planets": (r"choose " + _N + r" planets?", 2), "damage": (r"d6\s*\+\s*(\d+)", 3)},
-    "spy-network": {"ships": (r"on " + _N + r" of your ships", 1)},
+    "spy-network": {},
     "battlefield-reclamation": {"draw": (r"draw " + _N + r" cards?", 1)},
     "sabotage": {"minus": (r"deduct " + _N, 1)},
     "precision-bombing": {},
