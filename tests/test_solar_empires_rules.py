@@ -1040,3 +1040,14 @@ def test_engine_contract_conformance():
     checks = pytest.importorskip("cardsmith.engine.checks")
     problems = checks.protocol_problems(GAME, [deck("t", TERRACORP), deck("s", SHADOW)], seeds=range(2))
     assert problems == []
+
+
+def test_effect_numbers_come_from_the_card_text():
+    def info(cid, text):
+        return se._Info.of(Card(id=cid, name=cid, type="event", fields=frozen_map({}), text=text)).p
+
+    assert info("ion-storm", "Deal 4 damage to up to two fighters.") == {"damage": 4, "count": 2}
+    assert info("hidden-infection", "Deal seven damage to target ship.") == {"damage": 7}
+    assert info("asteroid-swarm", "Choose three planets. Any fleet deployed there takes d6+5 dmg.") == \
+        {"planets": 3, "damage": 5}
+    assert info("ion-storm", "Something else entirely.") == {"damage": 3, "count": 3}, "the source's numbers"

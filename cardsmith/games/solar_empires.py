@@ -67,8 +67,8 @@ EFFECT_PARAMS: dict[str, dict[str, tuple[str, int]]] = {
     "solaris-cannon": {},
     "world-eater": {"count": (r"place " + _N + r" ship", 3)},
 }
-EFFECT_ALIASES = {"flak-load": "flack-load", "command-centre": "command-center",
-                  "pillars-of-flesh": "pillars-of-flesh", "order-one-oh-one": "order-101"}
+# Spellings a set might use for the same card (the source itself wavers between them).
+EFFECT_ALIASES = {"flak-load": "flack-load", "command-centre": "command-center"}
 EVENT_EFFECTS = {k for k in EFFECT_PARAMS if k not in
                  ("support-turrets", "missile-silos", "command-center", "solaris-cannon", "world-eater")}
 
@@ -209,7 +209,16 @@ class Observation:
 
 
 class SolarState:
-    """A Solar Empires game in progress. See the module docstring and the engine contract."""
+    """A Solar Empires game in progress (made by `SolarEmpires.new_game`; see the engine contract).
+
+    Cards are instance numbers (`g.info[i]` is the card, `g.owner[i]` its owner). Per player:
+    `deck` (top card last), `hand`, `disc` (discard pile), `ships` (in play: in reinforcements or
+    deployed), `events` (regular events on the table this turn). Per instance: `at` (position a ship
+    is deployed to, -1 in reinforcements) and `dmg`. Per position 0-5: `planet`, `ctrl` (controller
+    or -1), `bldg` (-1 for none); a destroyed planet is -1. `dec` is the pending decision, `stage`
+    and `cstage` where the turn and the current combat stand. `legal_actions()` returns a cached
+    list: do not change it.
+    """
 
     def __init__(self, g: _Static):
         self.g = g
@@ -243,6 +252,7 @@ class SolarState:
         return set(self.played[player])
 
     def clone(self, keep_log: bool = True, keep_rng: bool = True) -> "SolarState":
+        """An independent copy (card tables are shared: they never change)."""
         s = SolarState.__new__(SolarState)
         d = self.__dict__.copy()
         s.__dict__ = d
