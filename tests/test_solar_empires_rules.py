@@ -864,6 +864,8 @@ def test_bad_turn_cap_and_unknown_event_are_clear_errors():
     odd = Card(id="odd-event", name="Odd Event", type="event", fields=frozen_map({"energy": 1}))
     with pytest.raises(CardsmithError, match="Odd Event"):
         se.make_game(solar_set(extra=[odd]))
+    with pytest.raises(CardsmithError, match="no solar system"):
+        GAME.new_game([deck("a", TOOL0, {"sol-like-star": 1}), deck("b", TOOL1, {"white-dwarf": 1})], 1)
     with pytest.raises(CardsmithError, match="nope"):
         GAME.new_game([deck("a", {"nope": 1}), deck("b", TOOL1)], 1)
 

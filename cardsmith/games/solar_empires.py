@@ -1267,6 +1267,10 @@ class SolarEmpires:
                 placed += 1
             else:
                 s.removed.append(inst)  # drawn with no free space (or a second star): ignored
+        if placed == 0:
+            raise CardsmithError(
+                f"decks '{decks[0].name}' and '{decks[1].name}' bring no solar body cards, so there is no solar system",
+                hint="each deck needs a `solar_bodies:` zone (1 star and 7 solar bodies)")
         s._say("The solar system: " + ", ".join(f"{i + 1}. {g.info[x].name}" for i, x in enumerate(s.planet)
                                                  if x >= 0)
                + (f"; star: {g.info[s.star].name}" if s.star >= 0 else "; no star"))
