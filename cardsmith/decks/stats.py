@@ -92,8 +92,11 @@ def write_chart(stats: DeckStats, target: Path | str) -> Path:
                              hint="pip install matplotlib") from e
     from cardsmith.atomic import atomic_path
 
-    panels = [("Cost curve" + (f" ({' + '.join(stats.cost_fields)})" if stats.cost_fields else ""),
-               {str(k): v for k, v in stats.curve.items()}, "cost", True),
+    from matplotlib.ticker import MaxNLocator
+
+    # Every cost from the cheapest to the dearest, so gaps in the curve show as gaps.
+    curve = {str(k): stats.curve.get(k, 0) for k in range(min(stats.curve), max(stats.curve) + 1)} if stats.curve else {}
+    panels = [("Cost curve" + (f" ({' + '.join(stats.cost_fields)})" if stats.cost_fields else ""), curve, "cost", True),
               ("Card types", stats.types, "", False),
               ("Keywords", stats.keywords, "", False)]
     panels = [p for p in panels if p[1]] or [("Cards per zone", stats.zones, "", False)]
@@ -102,13 +105,16 @@ def write_chart(stats: DeckStats, target: Path | str) -> Path:
     for ax, (title, data, xlabel, vertical), color in zip(axes[0], panels, colors):
         labels, values = list(data), list(data.values())
         if vertical:
-            bars = ax.bar(labels, values, color=color)
+            bars = ax.bar(labels, values, color=color, width=0.7)
             ax.set_xlabel(xlabel)
             ax.set_ylabel("cards")
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         else:
-            bars = ax.barh(labels[::-1], values[::-1], color=color)
+            bars = ax.barh(labels[::-1], values[::-1], color=color, height=0.6)
             ax.set_xlabel("cards")
-        ax.bar_label(bars, padding=2, fontsize=8)
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.set_ylim(len(labels) - max(len(labels), 4) - 0.3, len(labels) - 0.3)  # one bar stays a bar, not a block
+        ax.bar_label(bars, labels=[str(v) if v else "" for v in (values if vertical else values[::-1])], padding=2, fontsize=8)
         ax.set_title(title, fontsize=10)
         ax.spines[["top", "right"]].set_visible(False)
         ax.margins(x=0.12) if not vertical else ax.margins(y=0.12)
