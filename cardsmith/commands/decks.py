@@ -47,9 +47,33 @@ def _load(deck_file: str, set_name: str | None):
     path = Path(deck_file)
     if not path.is_file():
         raise UsageError(f"{path}: no such deck file")
+    try:
+        empty = not path.read_bytes().strip()
+    except OSError as e:
+        raise CardsmithError(f"{path}: cannot read the deck file: {e.strerror}") from None
+    if empty:
+        raise CardsmithError(f"{path}:1:1: the deck file is empty",
+                             hint="list cards as `3x Card name` lines (text) or `zone: {Card name: 3}` (YAML); see docs/decks.md")
     cardset = load_set(_resolve_set_dir(path, set_name))
     rules = parse_rules(cardset)
     return load_deck(path, cardset, rules), cardset, rules
+
+
+def _reported(fn):
+    """Print a deck file's or deck rules' problems as `file:line:col: error: ...` lines and exit 1."""
+    import functools
+
+    from cardsmith.decks import DeckFileError, RulesInvalid
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (DeckFileError, RulesInvalid) as e:
+            from cardsmith.commands.core import print_diagnostics
+            print_diagnostics(e.diagnostics, Path.cwd())
+            return 1
+    return wrapper
 
 
 def _esc(text: str) -> str:
@@ -65,6 +89,7 @@ def deck() -> None:
 @click.argument("deck_file", metavar="DECK")
 @click.option("--set", "set_name", metavar="SET", help="The set to check against (default: the deck's set: or its folder).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
+@_reported
 def check(deck_file: str, set_name: str | None, as_json: bool) -> int:
     """Report every deck rule DECK breaks (exit 1 if it breaks any).
 
@@ -102,6 +127,7 @@ def check(deck_file: str, set_name: str | None, as_json: bool) -> int:
 @click.option("--set", "set_name", metavar="SET", help="The set the deck is built from (default: the deck's set: or its folder).")
 @click.option("--chart", type=click.Path(dir_okay=False), metavar="FILE.png", help="Also draw the cost curve, types and keywords as a PNG.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON on stdout.")
+@_reported
 def stats(deck_file: str, set_name: str | None, chart: str | None, as_json: bool) -> int:
     """Counts per zone, type, race/faction and keyword, and the cost curve of DECK."""
     from cardsmith.decks import deck_stats, write_chart
@@ -140,6 +166,7 @@ def stats(deck_file: str, set_name: str | None, chart: str | None, as_json: bool
 @click.option("--faction", metavar="X", help="Build from this race or faction (and cards of none).")
 @click.option("--out", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the deck here (.yaml, or .txt for a text list) instead of printing it.")
+@_reported
 def random_cmd(set_name: str, seed: int | None, faction: str | None, out: str | None) -> int:
     """Build a random legal deck of SET from its deck rules."""
     from cardsmith.decks import dump_deck, random_deck

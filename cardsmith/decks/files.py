@@ -114,7 +114,7 @@ class _Reader:
                      did_you_mean(name, list(zones) + [z.name for z in zones.values()]) or "use one of those zone names")
         return None
 
-    def card_id(self, name: str, line: int) -> str | None:
+    def card_id(self, name: str, line: int, column: int = 1) -> str | None:
         key = name.strip().lower()
         cid = self.by_key.get(key) or self.by_key.get(slug(key))
         if cid:
@@ -122,11 +122,11 @@ class _Reader:
         other = self.other_sets().get(key) or self.other_sets().get(slug(key))
         if other:
             self.problem(line, f"'{name}' is a card of set {other}, not of {self.cardset.id}",
-                         f"a deck holds cards of one set; remove it, or check the deck's set: (now {self.cardset.id})")
+                         f"a deck holds cards of one set; remove it, or check the deck's set: (now {self.cardset.id})", column)
         else:
             hint = did_you_mean(name, [c.name for c in self.cardset.cards] + [c.id for c in self.cardset.cards])
             self.problem(line, f"no card named '{name}' in set {self.cardset.id}",
-                         hint or f"`cardsmith list {self.cardset.id}` shows the set's cards")
+                         hint or f"`cardsmith list {self.cardset.id}` shows the set's cards", column)
         return None
 
     def other_sets(self) -> dict[str, str]:
@@ -163,7 +163,7 @@ class _Reader:
             self.problem(line, f"{count} copies of '{name}' is more than any deck holds (at most {MAX_COUNT})",
                          "is a digit too many?", column)
             return
-        cid = self.card_id(name, line)
+        cid = self.card_id(name, line, column)
         if cid is None:
             return
         entries = self.zones.setdefault(zone, {})
