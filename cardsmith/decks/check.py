@@ -126,8 +126,10 @@ def _check_rule(rule: Rule, deck: Deck, cardset: CardSet, cards: Mapping[str, Ca
                 sizes[g] += n
         if len(groups) > 1:
             what = ", ".join(f"{sizes[g]} {g}" for g in groups)
+            # The odd ones out (the smaller groups) first: they are what a designer would remove.
+            order = sorted(groups, key=lambda g: sizes[g])
             return [_v(rule, f"cards of more than one {attr}: {what}; a deck holds cards of one {attr} or of none",
-                       [c for ids in groups.values() for c in ids], dict(sizes))]
+                       [c for g in order for c in groups[g]], dict(sizes))]
         return []
     if kind == "limit":
         assert rule.count is not None

@@ -45,6 +45,7 @@ def _resolve_group(cardset: CardSet, rules: DeckRules, faction: str | None, rng:
 class _Builder:
     def __init__(self, cardset: CardSet, rules: DeckRules, attr: str | None, group: str | None, rng: random.Random):
         self.cardset, self.rules, self.rng = cardset, rules, rng
+        self.attr, self.group = attr, group
         self.cards: Mapping[str, Card] = cardset.by_id()
         self.zones: dict[str, Counter] = {z: Counter() for z in rules.zones}
         self.pool = [c for c in cardset.cards if attr is None or getattr(c, attr) in (None, group)]
@@ -74,10 +75,11 @@ class _Builder:
                     return False
             for r in self.limits:
                 assert r.count is not None
+                # Evaluated after the tentative add, so a card that switches on a conditional limit
+                # the deck would then break (a Chain card in a deck with spells) is refused too.
                 if r.count.max is not None and (r.when is None or r.when.ok(self.count(r.when))) \
                         and self.count(r.count) > r.count.max:
                     return False
-                # Adding this card must not switch on a conditional limit the deck already breaks.
             return True
         finally:
             self.zones[zone][cid] -= 1
@@ -102,7 +104,10 @@ class _Builder:
         added = 0
         ids = list(ids)
         while added < want and ids:
-            cid = self.rng.choice(ids)
+            # The chosen race's or faction's own cards come up three times as often as neutral ones,
+            # so a "Chain deck" is mostly Chain cards rather than whatever is neutral.
+            cid = self.rng.choices(ids, weights=[3 if self.group and getattr(self.cards[c], self.attr) == self.group else 1
+                                                 for c in ids])[0]
             if not self.fits(zone, cid):
                 ids.remove(cid)
                 continue
