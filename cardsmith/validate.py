@@ -297,8 +297,9 @@ def _declarations(ck: _Checker, doc: Document) -> _Declarations:
                 ck.error(doc, (key,), str(e))
     for key, target in (("races", decl.races), ("factions", decl.factions)):
         for gid, g in _items(d.get(key)):
-            if isinstance(g, dict) and isinstance(g.get("name"), str):
-                target[gid] = Group(gid, g["name"], g.get("color") or "#777777", g.get("icon"), str(g.get("description", "")))
+            if isinstance(g, dict):  # kept even when malformed, so its cards do not cascade into errors
+                target[gid] = Group(gid, str(g.get("name", gid)), str(g.get("color") or "#777777"), g.get("icon"),
+                                    str(g.get("description", "")))
     for kid, k in _items(d.get("keywords")):
         if isinstance(k, dict):
             decl.keywords[kid] = Keyword(kid, str(k.get("name", kid)), str(k.get("reminder", "")), k.get("param"))
