@@ -20,6 +20,7 @@ from tests.conftest import run_cli
 FIX = Path(__file__).parent / "fixtures" / "decks"
 SPACE = FIX / "cards" / "space"
 TRF = FIX / "cards" / "trf"
+SOLAR = Path(__file__).resolve().parent.parent / "cards" / "solar-empires"
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +31,11 @@ def space():
 @pytest.fixture(scope="module")
 def trf():
     return load_set(TRF)
+
+
+@pytest.fixture(scope="module")
+def solar_empires():
+    return load_set(SOLAR)
 
 
 def deck_of(cardset, **zones) -> Deck:
@@ -125,12 +131,37 @@ def test_deck_for_another_set_is_refused(space):
 
 # ------------------------------------------------------------------------------------ rule kinds
 
+def expected_rules(path: Path) -> set[str]:
+    """A test deck breaks the rule its file is named after, or those its `# breaks: a, b` first line lists."""
+    first = path.read_text().splitlines()[0]
+    return {r.strip() for r in first.split(":", 1)[1].split(",")} if first.startswith("# breaks:") else {path.stem}
+
+
 @pytest.mark.parametrize("path", sorted((FIX / "invalid").glob("*/*")), ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_each_invalid_deck_breaks_exactly_its_rule(path, space, trf):
-    cs = {"space": space, "trf": trf}[path.parent.name]
+def test_each_invalid_deck_breaks_exactly_its_rule(path, space, trf, solar_empires):
+    cs = {"space": space, "trf": trf, "solar-empires": solar_empires}[path.parent.name]
     violations = check_deck(load_deck(path, cs), cs)
-    assert rules_of(violations) == {path.stem}, [v.message for v in violations]
+    assert rules_of(violations) == expected_rules(path), [v.message for v in violations]
     assert all(v.message and v.kind for v in violations)
+
+
+def test_solar_empires_sample_decks_pass_and_random_decks_follow_its_rules(solar_empires):
+    files = sorted((SOLAR / "decks").glob("*.yaml"))
+    assert [f.stem for f in files] == ["chain", "shadow", "terracorp"]
+    for f in files:
+        deck = load_deck(f, solar_empires)
+        assert check_deck(deck, solar_empires) == [], f
+        assert 40 <= deck.count("fleet") <= 60 and deck.count("solar_bodies") == 8
+    for race in ("terracorp", "chain", "shadow"):
+        deck = random_deck(solar_empires, seed=3, faction=race)
+        assert not check_deck(deck, solar_empires)
+        cards = [solar_empires.card(c) for c in deck.cards()]
+        assert {c.race for c in cards} - {None} == {race}
+        assert sum(c.has_keyword("legendary") for c in cards) <= 1
+        assert max(deck.zones["fleet"].values()) <= 4
+        assert [c.type for c in cards if c.type == "star"] == ["star"]
+        if race == "chain":
+            assert not any(c.has_keyword("spell") for c in cards)
 
 
 def test_zone_size_and_accepts(space):
