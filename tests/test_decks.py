@@ -300,10 +300,12 @@ def test_bad_deck_rules_point_at_set_yaml_lines(tmp_path):
     (d / "set.yaml").write_text(text)
     line = next(i for i, l in enumerate(text.splitlines(), 1) if "legendery" in l)
     from cardsmith.validate import check_set
-    cs, _ = check_set(d)
-    with pytest.raises(RulesInvalid) as e:
-        parse_rules(cs)
-    assert f"set.yaml:{line}:" in str(e.value) and "did you mean 'legendary'" in str(e.value)
+    cs, diags = check_set(d)  # `cardsmith validate` reports it, with the line in set.yaml
+    text = "\n".join(x.format() for x in diags)
+    assert cs is None and f"set.yaml:{line}:" in text and "unknown keyword 'legendery'" in text
+    assert "did you mean 'legendary'" in text
+    r = run_cli("validate", str(d))
+    assert r.returncode == 1 and "unknown keyword 'legendery'" in r.stderr
 
 
 # ------------------------------------------------------------------------------ random and stats
