@@ -397,3 +397,18 @@ def test_build_checks_the_decks_folder_but_not_sub_folders(tmp_path):
     shutil.copy(FIX / "invalid" / "space" / "same-race.yaml", tmp_path / "cards" / "space" / "decks")
     r = run_cli("build", "space", cwd=tmp_path)
     assert r.returncode == 1 and "same-race.yaml:3:" in r.stderr and "cards of more than one race" in r.stderr
+
+
+def test_deck_schema_agrees_with_the_reader():
+    """The deck schema editors use accepts the sample decks and rejects bad counts."""
+    from cardsmith.loader import load_yaml
+    from cardsmith.validate import validator
+
+    v = validator("deck")
+    good = sorted(SOLAR.glob("decks/*.yaml")) + sorted(FIX.glob("cards/*/decks/*.yaml")) + sorted(FIX.glob("invalid/*/*.yaml"))
+    assert len(good) > 5
+    for f in good:
+        assert not list(v.iter_errors(load_yaml(f).data)), f
+    for name in ("absurd.yaml", "not-a-number.yaml"):
+        assert list(v.iter_errors(load_yaml(FIX / "bad" / name).data)), name
+    assert list(v.iter_errors({"fleet": {"Drone": -1}}))

@@ -141,18 +141,22 @@ def stats(deck_file: str, set_name: str | None, chart: str | None, as_json: bool
     else:
         out_console.print(f"[bold]{_esc(s.deck)}[/] ({cardset.name}): {s.total} cards"
                           + (f", average cost {s.average_cost}" if s.average_cost is not None else ""))
-        for title, data, key in (("Zone", s.zones, "cards"), ("Type", s.types, "cards"), ("Race/faction", s.groups, "cards"),
-                                 ("Keyword", s.keywords, "cards"),
-                                 (f"Cost ({' + '.join(s.cost_fields)})" if s.cost_fields else "Cost", s.curve, "cards")):
+        from rich import box
+
+        curve = {k: s.curve.get(k, 0) for k in range(min(s.curve), max(s.curve) + 1)} if s.curve else {}
+        cost_title = f"cost curve ({' + '.join(s.cost_fields)})" if s.cost_fields else "cost curve"
+        for title, head, data in (("zones", "zone", s.zones), ("types", "type", s.types),
+                                  ("races/factions", "race/faction", s.groups), ("keywords", "keyword", s.keywords),
+                                  (cost_title, "cost", curve)):
             if not data:
                 continue
-            t = Table(title=None, show_edge=False, pad_edge=False)
-            t.add_column(title)
-            t.add_column(key, justify="right")
-            if title.startswith("Cost"):
-                t.add_column("", no_wrap=True)
+            t = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+            t.add_column(head)
+            t.add_column("cards", justify="right")
+            t.add_column("", no_wrap=True)
             for k, n in data.items():
-                t.add_row(_esc(str(k)), str(n), *(["#" * n] if title.startswith("Cost") else []))
+                t.add_row(_esc(str(k)), str(n), "#" * n)
+            out_console.print()
             out_console.print(t)
     if chart:
         path = write_chart(s, chart)
