@@ -363,7 +363,7 @@ def test_cli_check_exit_codes_and_json():
 
 def test_cli_bad_input_is_an_error_not_a_traceback():
     for args, words in ((["deck", "check", "bad/other-set.yaml"], "bad/other-set.yaml:4:3: error: 'Gash' is a card of set trf"),
-                        (["deck", "check", "bad/empty.yaml"], "bad/empty.yaml:1:1: the deck file is empty"),
+                        (["deck", "check", "bad/empty.yaml"], "bad/empty.yaml:1:1: error: the deck file is empty"),
                         (["deck", "check", "bad/misspelt.txt", "--set", "trf"], "the deck is for set 'space'"),
                         (["deck", "check", "cards/space/decks/chain.txt", "--set", "nope"], "no set named 'nope'"),
                         (["deck", "random", "space", "--faction", "elves"], "has no race or faction 'elves'")):

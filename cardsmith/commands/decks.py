@@ -26,7 +26,7 @@ def _resolve_set_dir(deck_path: Path, set_name: str | None) -> Path:
     home = set_folder_of(deck_path)
     name = set_name or deck_set_name(deck_path)
     if name is not None:
-        if home is not None and name.lower() in (home.name.lower(),):
+        if home is not None and name.lower() in (home.name.lower(), _set_id(home).lower()):
             return home
         try:
             return project.resolve_set(name)
@@ -38,6 +38,17 @@ def _resolve_set_dir(deck_path: Path, set_name: str | None) -> Path:
         return home
     raise UsageError(f"{deck_path}: which set is this deck for?",
                      hint="add `set: <set name>` to the deck file, pass --set SET, or keep the deck in cards/<set>/decks/")
+
+
+def _set_id(set_dir: Path) -> str:
+    """The id a set folder's set.yaml gives (its folder name if it cannot be read)."""
+    from cardsmith.loader import YamlError, load_yaml
+
+    try:
+        data = load_yaml(set_dir / "set.yaml").data
+    except YamlError:
+        return set_dir.name
+    return str(data.get("id") or set_dir.name) if isinstance(data, dict) else set_dir.name
 
 
 def _load(deck_file: str, set_name: str | None):
@@ -52,8 +63,10 @@ def _load(deck_file: str, set_name: str | None):
     except OSError as e:
         raise CardsmithError(f"{path}: cannot read the deck file: {e.strerror}") from None
     if empty:
-        raise CardsmithError(f"{path}:1:1: the deck file is empty",
-                             hint="list cards as `3x Card name` lines (text) or `zone: {Card name: 3}` (YAML); see docs/decks.md")
+        from cardsmith.decks import DeckFileError
+        from cardsmith.diagnostics import Diagnostic
+        raise DeckFileError([Diagnostic("error", path, 1, 1, "the deck file is empty",
+                                        "list cards as `3x Card name` lines (text) or `zone: {Card name: 3}` (YAML); see docs/decks.md")])
     cardset = load_set(_resolve_set_dir(path, set_name))
     rules = parse_rules(cardset)
     return load_deck(path, cardset, rules), cardset, rules

@@ -303,19 +303,27 @@ def load_deck(path: Path | str, cardset: CardSet, rules: DeckRules | None = None
         raise CardsmithError(f"{path}: no such deck file", hint="give the path to a .yaml or .txt deck file")
     rules = rules or parse_rules(cardset)
     reader = _Reader(path, cardset, rules)
+    def fail(message: str, hint: str | None = None, line: int = 1, column: int = 1) -> DeckFileError:
+        return DeckFileError([Diagnostic("error", path, line, column, message, hint)])
+
     if path.suffix.lower() in YAML_SUFFIXES:
-        name, set_name, description = _read_yaml(reader, path)
+        try:
+            name, set_name, description = _read_yaml(reader, path)
+        except YamlError as e:  # malformed or empty YAML: reported like every other deck problem
+            raise fail(e.message, e.hint, e.line, e.column) from None
     else:
-        raw = path.read_bytes()
+        try:
+            raw = path.read_bytes()
+        except OSError as e:
+            raise fail(f"cannot read the file: {e.strerror}") from None
         if b"\x00" in raw[:8192]:
-            raise CardsmithError(f"{path}:1:1: error: the file holds binary data, not a deck list")
+            raise fail("the file holds binary data, not a deck list", "is this the right file?")
         try:
             text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise CardsmithError(f"{path}:1:1: error: the file is not UTF-8 text", hint="save it as UTF-8") from None
+        except UnicodeDecodeError as e:
+            raise fail("the file is not UTF-8 text", "save it as UTF-8 in your editor", raw.count(b"\n", 0, e.start) + 1) from None
         if not text.strip():
-            raise CardsmithError(f"{path}:1:1: error: the file is empty",
-                                 hint="list cards one per line, like `3x Card name`, under [zone] headers")
+            raise fail("the file is empty", "list cards one per line, like `3x Card name`, under [zone] headers")
         name, set_name, description = _read_text(reader, text)
     return reader.finish(name or path.stem, set_name, description)
 

@@ -11,6 +11,7 @@ from cardsmith.decks.files import DECK_SUFFIXES, DeckFileError, LoadedDeck, load
 from cardsmith.decks.rules import RulesInvalid, parse_rules
 from cardsmith.decks.stats import deck_stats
 from cardsmith.diagnostics import Diagnostic
+from cardsmith.model import Deck
 
 
 def deck_files(set_dir: Path) -> list[Path]:
@@ -22,17 +23,16 @@ def deck_files(set_dir: Path) -> list[Path]:
                   if p.is_file() and p.suffix.lower() in DECK_SUFFIXES and not p.name.startswith((".", "_")))
 
 
-def violation_diagnostic(v: Violation, deck: LoadedDeck | None, file: Path | None) -> Diagnostic:
-    """A violation as `file:line: error: message`, at the line of the first card involved."""
+def violation_diagnostic(v: Violation, deck: Deck, file: Path | None) -> Diagnostic:
+    """A violation as `file:line: error: message`, at the line of the first card involved
+    (in the violation's zone if it has one), else of the zone, else line 1."""
     line = 1
     if isinstance(deck, LoadedDeck):
-        for cid in v.cards:
-            if any(c == cid for (_, c) in deck.lines):
-                line = deck.line_of(cid, v.zone if any(z == v.zone for z, _ in deck.lines) else None)
-                break
-        else:
-            if v.zone:
-                line = deck.line_of(None, v.zone)
+        found = [deck.lines.get((v.zone, c)) for c in v.cards] if v.zone else []
+        found += [ln for c in v.cards for (z, cid), ln in deck.lines.items() if cid == c]
+        if not found and v.zone:
+            found = [ln for (z, _), ln in deck.lines.items() if z == v.zone]
+        line = next((ln for ln in found if ln), 1)
     return Diagnostic("error", file, line, 1, v.message, f"deck rule '{v.rule}' of the set (see its set.yaml deck_rules)")
 
 
