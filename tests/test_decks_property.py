@@ -159,6 +159,45 @@ def m_trf_copies(cs, z):
     return take(a, need, lambda c: c != pick and _not_homeworld(z)(c))
 
 
+# The same kinds of mutation on the real Solar Empires set (fleet 40-60, four copies, one race).
+
+def se_fleet_size(cs, z):
+    return take(z["fleet"], sum(z["fleet"].values()) - 39)
+
+
+def se_fleet_cards(cs, z):
+    if not take(z["fleet"], 1):
+        return False
+    z["fleet"]["sol-like-star"] += 1
+    return True
+
+
+def se_copies(cs, z):
+    fleet = z["fleet"]
+    pick = next((c for c in sorted(fleet) if not cs.card(c).has_keyword("legendary")), None)
+    need = 5 - fleet[pick]
+    fleet[pick] = 5
+    return take(fleet, need, lambda c: c != pick)
+
+
+def se_same_race(cs, z):
+    race = race_of(cs, z)
+    if race is None or not take(z["fleet"], 1):
+        return False
+    z["fleet"]["infected-rapier" if race != "shadow" else "tcs-13-rapier"] += 1
+    return True
+
+
+def se_legendary(cs, z):
+    legendary = sum(n for zone in z.values() for c, n in zone.items() if cs.card(c).has_keyword("legendary"))
+    bodies = z["solar_bodies"]
+    add = 2 - legendary
+    if not take(bodies, add, lambda c: cs.card(c).type == "solar_body" and not cs.card(c).has_keyword("legendary")):
+        return False
+    bodies["terracorp-colony"] += add
+    return True
+
+
 MUTATIONS = [
     ("space", "fleet-size", m_fleet_size), ("space", "fleet-cards", m_fleet_cards), ("space", "copies", m_copies),
     ("space", "same-race", m_same_race), ("space", "no-more-than-one-legendary-card", m_legendary),
@@ -166,13 +205,19 @@ MUTATIONS = [
     ("trf", "unique", m_unique), ("trf", "no-more-than-nine-planet-cards", m_planets),
     ("trf", "the-homeworld-is-a-planet-of-your-asset-deck", m_homeworld), ("trf", "account-cards", m_account),
     ("trf", "copies", m_trf_copies),
+    ("solar-empires", "fleet-size", se_fleet_size), ("solar-empires", "fleet-cards", se_fleet_cards),
+    ("solar-empires", "copies", se_copies), ("solar-empires", "same-race", se_same_race),
+    ("solar-empires", "no-more-than-one-legendary-card", se_legendary),
 ]
-SETS = {"space": SPACE, "trf": TRF}
-FACTIONS = {"space": [None, "terracorp", "chain", "shadow"], "trf": [None, "coalition", "jedi", "sith"]}
+SOLAR = load_set(Path(__file__).resolve().parent.parent / "cards" / "solar-empires")
+RULES["solar-empires"] = parse_rules(SOLAR)
+SETS = {"space": SPACE, "trf": TRF, "solar-empires": SOLAR}
+FACTIONS = {"space": [None, "terracorp", "chain", "shadow"], "trf": [None, "coalition", "jedi", "sith"],
+            "solar-empires": [None, "terracorp", "chain", "shadow"]}
 
 
 @SETTINGS
-@given(set_id=st.sampled_from(["space", "trf"]), seed=st.integers(0, 10**6), pick=st.integers(0, 3))
+@given(set_id=st.sampled_from(["space", "trf", "solar-empires"]), seed=st.integers(0, 10**6), pick=st.integers(0, 3))
 def test_random_decks_are_always_legal(set_id, seed, pick):
     cs = SETS[set_id]
     deck = random_deck(cs, seed=seed, faction=FACTIONS[set_id][pick], rules=RULES[set_id])
