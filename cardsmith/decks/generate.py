@@ -158,13 +158,11 @@ def random_deck(cardset: CardSet, seed: int = 0, faction: str | None = None, rul
                              hint="add deck_rules: {zones: ...} to its set.yaml (see docs/decks.md)")
     rng = random.Random(f"{cardset.id}:{seed}:{faction or ''}")
     last: list = []
-    fixed = faction
-    for attempt in range(ATTEMPTS):
-        attr, group = _resolve_group(cardset, rules, fixed, rng)
-        b = _Builder(cardset, rules, attr if (fixed or rules.of_kind("same-race") or rules.of_kind("same-faction")) else None,
-                     group, rng)
+    for _ in range(ATTEMPTS):
+        attr, group = _resolve_group(cardset, rules, faction, rng)
+        b = _Builder(cardset, rules, attr, group, rng)
         b.fill()
-        label = f" ({cardset.races[group].name if attr == 'race' and group in cardset.races else cardset.factions[group].name if group in cardset.factions else group})" if group else ""
+        label = f" ({getattr(cardset, attr + 's')[group].name})" if attr and group else ""
         deck = b.deck(f"Random {cardset.name}{label} deck, seed {seed}")
         last = check_deck(deck, cardset, rules)
         if not last:
