@@ -858,6 +858,27 @@ def test_turn_cap_ends_the_game_as_a_draw():
     assert s.end_reason == "turn cap" and s.winner is None and s.turn == 3
 
 
+def test_a_position_that_can_only_repeat_ends_as_a_stalemate():
+    # both hands: six cards nobody can play (buildings need a planet, these ships cost more than 1 of each)
+    s = fresh()
+    for p, cid in ((0, "tcs-35-broadsword"), (1, "hulk")):
+        clear_hand(s, p)
+        for _ in range(3):
+            to_hand(s, p, cid)
+            to_hand(s, p, "mines")
+    s.stage, s.dec = se._CLEANUP, se.D_NONE
+    s._settle()
+    assert s.end_reason == "stalemate" and s.winner is None and s.turn == 1
+    # one playable card is enough to go on
+    s = fresh()
+    clear_hand(s, 0)
+    for cid in ("tcs-35-broadsword", "tcs-35-broadsword", "tcs-37-battleaxe", "mines", "mines", "tcs-13-rapier"):
+        to_hand(s, 0, cid)
+    s.stage, s.dec = se._CLEANUP, se.D_NONE
+    s._settle()
+    assert not s.end_reason and s.turn == 2
+
+
 def test_bad_turn_cap_and_unknown_event_are_clear_errors():
     with pytest.raises(CardsmithError, match="turn_cap"):
         se.make_game(solar_set(turn_cap=0))
@@ -929,7 +950,7 @@ def test_invariants_after_every_action_in_many_random_games():
             steps += 1
             assert steps < 20000, "the game always ends"
         check_invariants(s, sizes)
-        assert s.end_reason in ("conquest", "exhaustion", "turn cap", "black hole", "no planets")
+        assert s.end_reason in ("conquest", "exhaustion", "turn cap", "black hole", "no planets", "stalemate")
         assert s.turn <= 40
         ends[s.end_reason] += 1
     assert ends["conquest"] > 0

@@ -1146,6 +1146,16 @@ class SolarState:
             else:
                 raise AssertionError(f"unknown stage {st}")
 
+    def _stalemate(self) -> bool:
+        """True when the next turn would repeat this state forever: no ships, no draws (hands full or
+        decks empty), no playable card, and no black hole eating planets."""
+        if self.black_hole or self.ships[0] or self.ships[1]:
+            return False
+        for p in (0, 1):
+            if len(self.hand[p]) < HAND_SIZE and self.deck[p]:
+                return False
+        return all(len(self._construct_actions(p)) == 1 for p in (0, 1))
+
     def _cleanup(self) -> None:
         info = self.g.info
         for p in (0, 1):
@@ -1165,6 +1175,10 @@ class SolarState:
                 if self.end_reason:
                     return
         if self._check_end():
+            return
+        if self._stalemate():
+            self._end(None, "stalemate", "no ships in play, no card either player can play, nothing left to "
+                                         "draw: every turn from now on would be the same")
             return
         if self.turn >= self.g.turn_cap:
             self._end(None, "turn cap", f"turn {self.turn} reached the cap of {self.g.turn_cap}")
