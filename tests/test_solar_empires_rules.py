@@ -1084,3 +1084,27 @@ def test_effect_numbers_come_from_the_card_text():
     assert info("asteroid-swarm", "Choose three planets. Any fleet deployed there takes d6+5 dmg.") == \
         {"planets": 3, "damage": 5}
     assert info("ion-storm", "Something else entirely.") == {"damage": 3, "count": 3}, "the source's numbers"
+
+
+@pytest.mark.skipif(not (SET_DIR / "set.yaml").exists(), reason="the bundled set is not in this checkout")
+def test_invariants_hold_for_random_legal_decks_of_the_bundled_set():
+    hypothesis = pytest.importorskip("hypothesis")
+    decks_mod = pytest.importorskip("cardsmith.decks")
+    from hypothesis import strategies as st
+    from cardsmith.validate import load_set
+    cs = load_set(SET_DIR)
+    game = se.make_game(cs)
+
+    @hypothesis.settings(max_examples=25, deadline=None, database=None)
+    @hypothesis.given(seed=st.integers(0, 10**6), a=st.integers(0, 10**6), b=st.integers(0, 10**6))
+    def play(seed, a, b):
+        s = game.new_game([decks_mod.random_deck(cs, seed=a), decks_mod.random_deck(cs, seed=b)], seed)
+        sizes = [len(s.g.fleet[0]), len(s.g.fleet[1])]
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            s.apply(rng.choice(s.legal_actions()))
+            if s.dec != se.D_ORDER:
+                check_invariants(s, sizes)
+        assert s.turn <= game.turn_cap
+
+    play()
