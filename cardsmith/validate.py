@@ -234,7 +234,15 @@ def check_set(set_dir: Path | str) -> tuple[CardSet | None, list[Diagnostic]]:
     diagnostics = sort_diagnostics(ck.diags)
     if sdoc is None or any(d.is_error for d in diagnostics):
         return None, diagnostics
-    return decl.build(sdoc, tuple(cards)), diagnostics
+    cardset = decl.build(sdoc, tuple(cards))
+    if cardset.deck_rules:
+        # Deck rules name zones, types, races, keywords, fields and cards: check those exist too.
+        from cardsmith.decks.rules import RulesInvalid, parse_rules
+        try:
+            parse_rules(cardset)
+        except RulesInvalid as e:
+            return None, sort_diagnostics(ck.diags + e.diagnostics)
+    return cardset, diagnostics
 
 
 def load_set(set_dir: Path | str) -> CardSet:
