@@ -134,3 +134,20 @@ def test_unknown_deck_card_and_bad_base_url_are_clear_errors(tmp_path):
         export_tts(cs, rs, out / "tts", deck=Deck("x", "mini", frozen_map({"fleet": {"ghost": 1}})))
     with pytest.raises(CardsmithError, match="base-url"):
         export_tts(cs, rs, out / "tts", base_url="example.org")
+
+
+def test_a_solar_empires_deck_file_becomes_fleet_and_solar_body_piles(tmp_path):
+    from cardsmith.decks import load_deck
+    root = Path(__file__).resolve().parent.parent
+    cs = load_set(root / "cards" / "solar-empires")
+    deck = load_deck(root / "cards" / "solar-empires" / "decks" / "chain.yaml", cs)
+    out = fake_render(tmp_path / "output" / cs.id, cs, dpi=40)
+    result = export_tts(cs, read_manifest(out), out / "tts", deck=deck)
+    data = json.loads(result.json_file.read_text())
+    _check_saved_object(data, out / "tts")
+    piles = {o["Nickname"]: o for o in data["ObjectStates"]}
+    assert set(piles) == {"Fleet", "Solar Bodies"}
+    assert len(piles["Fleet"]["DeckIDs"]) == deck.count("fleet") == 48
+    assert len(piles["Solar Bodies"]["DeckIDs"]) == deck.count("solar_bodies")
+    names = [c["Nickname"] for c in piles["Fleet"]["ContainedObjects"]]
+    assert names[:4] == ["Drone"] * 4  # the deck's stacking order, top card first
