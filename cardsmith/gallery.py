@@ -24,7 +24,7 @@ import jinja2
 
 from cardsmith import __version__
 from cardsmith.atomic import atomic_path, write_text
-from cardsmith.exports.data import card_record, keyword_text
+from cardsmith.exports.data import card_record, keyword_text, ordered_fields
 from cardsmith.exports.images import RenderedSet, fit_width, open_rgb, trimmed
 from cardsmith.model import Card, CardSet
 
@@ -171,7 +171,7 @@ def alt_text(card: Card, cardset: CardSet) -> str:
     ctype = cardset.types.get(card.type)
     group = cardset.group_of(card)
     parts = [f"{card.name}: {ctype.name if ctype else card.type}" + (f", {group.name}" if group else "")]
-    stats = ", ".join(f"{label.lower()} {value}" for label, value in _field_rows(ctype, dict(card.fields)))
+    stats = ", ".join(f"{label.lower()} {value}" for label, value in _field_rows(ctype, ordered_fields(card, cardset)))
     if stats:
         parts.append(stats)
     if card.keywords:

@@ -59,9 +59,16 @@ def card_record(card: Card, cardset: CardSet) -> dict[str, Any]:
         "keywords": [keyword_text(k.id, k.value, cardset) for k in card.keywords],
         "text": card.text, "flavor": card.flavor, "art": _art(card, cardset) or None,
         "tags": list(card.tags), "back": card.back,
-        "fields": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in card.fields.items()},
+        "fields": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in ordered_fields(card, cardset).items()},
     }
     return record
+
+
+def ordered_fields(card: Card, cardset: CardSet) -> dict[str, Any]:
+    """The card's field values in the order its type declares them (file defaults may come first otherwise)."""
+    ctype = cardset.types.get(card.type)
+    order = list(ctype.fields) if ctype else []
+    return {k: card.fields[k] for k in [*order, *card.fields] if k in card.fields}
 
 
 def keyword_text(keyword_id: str, value: int | None, cardset: CardSet) -> str:

@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from cardsmith.atomic import atomic_path, write_text
 from cardsmith.errors import CardsmithError, UsageError
-from cardsmith.exports.data import keyword_text
+from cardsmith.exports.data import keyword_text, ordered_fields
 from cardsmith.exports.images import RenderedSet, fit_width, trimmed
 from cardsmith.model import Card, CardSet, Deck
 
@@ -135,7 +135,7 @@ def description(card: Card, cardset: CardSet) -> str:
     group = cardset.group_of(card)
     lines = [" - ".join(x for x in (ctype.name if ctype else card.type, group.name if group else "") if x)]
     stats = []
-    for name, value in card.fields.items():
+    for name, value in ordered_fields(card, cardset).items():
         if value is None or value == "" or value == []:
             continue
         spec = ctype.fields.get(name) if ctype else None
