@@ -25,6 +25,10 @@ def atomic_path(target: Path | str, suffix: str | None = None) -> Iterator[Path]
         raise CardsmithError(f"cannot write {target}: {e.strerror}", hint="check that the folder exists and is writable") from e
     os.close(fd)
     tmp_path = Path(tmp)
+    # mkstemp makes the file private (0600); give it the permissions a plain open() would.
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp_path, 0o666 & ~umask)
     try:
         yield tmp_path
         os.replace(tmp_path, target)
