@@ -10,6 +10,10 @@ from typing import IO, Iterator
 
 from cardsmith.errors import CardsmithError
 
+# Read once at import: os.umask can only be read by setting it, which is not safe once threads run.
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
+
 
 @contextlib.contextmanager
 def atomic_path(target: Path | str, suffix: str | None = None) -> Iterator[Path]:
@@ -25,10 +29,7 @@ def atomic_path(target: Path | str, suffix: str | None = None) -> Iterator[Path]
         raise CardsmithError(f"cannot write {target}: {e.strerror}", hint="check that the folder exists and is writable") from e
     os.close(fd)
     tmp_path = Path(tmp)
-    # mkstemp makes the file private (0600); give it the permissions a plain open() would.
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp_path, 0o666 & ~umask)
+    os.chmod(tmp_path, 0o666 & ~_UMASK)  # mkstemp makes files private (0600); give what open() would
     try:
         yield tmp_path
         os.replace(tmp_path, target)
