@@ -17,6 +17,8 @@ from cardsmith.errors import CardsmithError
 
 COMMAND_MODULES = [
     "cardsmith.commands.core",
+    "cardsmith.commands.pdf",
+    "cardsmith.commands.export",
 ]
 
 
