@@ -258,7 +258,7 @@ def write_pdf(pages: Sequence[Page], images: Mapping[str, Path], target: Path, *
     font = _font()
     with atomic_path(target) as tmp, _no_ascii85():
         c = Canvas(str(tmp), pagesize=(pages[0].width * MM, pages[0].height * MM), invariant=1,
-                   pageCompression=1)
+                   pageCompression=1, initialFontName=font, initialFontSize=6)
         c.setTitle(title)
         c.setSubject(subject)
         c.setCreator("cardsmith")
