@@ -38,13 +38,14 @@ def face(mark: tuple[int, int, int], body: tuple[int, int, int], dpi: int = 100,
     return im
 
 
-def make_rendered(out_dir: Path, n: int = 11, dpi: int = 100, backs: bool = True, types: tuple[str, ...] = ("unit",)) -> dict:
+def make_rendered(out_dir: Path, n: int = 11, dpi: int = 100, backs: bool = True, types: tuple[str, ...] = ("unit",),
+                  ids: list[str] | None = None) -> dict:
     """Write output/<set>/cards/*.png, backs/*.png and cards/manifest.json; return the manifest."""
     (out_dir / "cards").mkdir(parents=True, exist_ok=True)
     (out_dir / "backs").mkdir(parents=True, exist_ok=True)
     cards = {}
-    for i in range(n):
-        cid = f"card-{i:02d}"
+    ids = ids or [f"card-{i:02d}" for i in range(n)]
+    for i, cid in enumerate(ids):
         body = (250, 245 - (i * 9) % 80, 200 + (i * 13) % 50)
         face(RED, body, dpi, cid).save(out_dir / "cards" / f"{cid}.png")
         cards[cid] = {"file": f"cards/{cid}.png", "back": "plain" if backs else None, "name": f"Card {i}",

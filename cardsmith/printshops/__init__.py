@@ -95,7 +95,7 @@ def load_profile(name: str, project_root: Path | None = None) -> Profile:
     if key not in known:
         guess = did_you_mean(key, known)
         raise UsageError(f"no print-shop profile '{name}'",
-                         hint=(f"did you mean {guess}? " if guess else "") + f"profiles: {', '.join(known)} "
+                         hint=(f"{guess} " if guess else "") + f"profiles: {', '.join(known)} "
                          "(add your own as printshops/<name>.yaml in the project)")
     return read_profile(known[key])
 

@@ -1,0 +1,82 @@
+"""`cardsmith pdf`, `cardsmith export --shop` and the build stage, run as a user runs them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.pdf_support import make_rendered
+
+pypdf = pytest.importorskip("pypdf")
+
+
+@pytest.fixture
+def project(demo_set: Path) -> Path:
+    """A project with the scaffolded demo set and card images where rendering puts them."""
+    root = demo_set.parent.parent
+    make_rendered(root / "output" / "demo", ids=["dawn-scout", "lantern-keeper", "night-heron", "eclipse"], dpi=100)
+    return root
+
+
+def test_pdf_writes_the_set_into_output(project: Path, cli):
+    r = cli("pdf", "demo", "--paper", "letter", cwd=project)
+    assert r.returncode == 0, r.stderr
+    path = project / "output" / "demo" / "grid-letter.pdf"
+    assert path.is_file() and str(path.name) in r.stdout
+    reader = pypdf.PdfReader(path)
+    assert len(reader.pages) == 1
+    assert "Demo 0.1.0" in reader.pages[0].extract_text()
+
+
+def test_pdf_only_and_name(project: Path, cli):
+    r = cli("pdf", "demo", "--only", "eclipse,night-heron", "--layout", "single", "--name", "two", cwd=project)
+    assert r.returncode == 0, r.stderr
+    assert len(pypdf.PdfReader(project / "output" / "demo" / "two.pdf").pages) == 2
+
+
+@pytest.mark.parametrize("args,code,words", [
+    (["--only", "dawn-scot"], 2, "did you mean"),
+    (["--paper", "b7-ish"], 2, "unknown paper"),
+    (["--back-offset", "1;2"], 2, "X,Y"),
+    (["--paper", "50x60mm"], 1, "does not fit"),
+    (["--type", "dragon"], 2, "no card type 'dragon'"),
+    (["--deck", "decks/missing.yaml"], 2, "no deck file"),
+])
+def test_bad_input_is_a_message_and_leaves_no_pdf(project: Path, cli, args, code, words):
+    before = set((project / "output" / "demo").glob("*.pdf"))
+    r = cli("pdf", "demo", *args, cwd=project)
+    assert r.returncode == code, (r.stdout, r.stderr)
+    assert words in r.stderr and "Traceback" not in r.stderr
+    assert set((project / "output" / "demo").glob("*.pdf")) == before
+
+
+def test_offset_off_the_page_is_refused(project: Path, cli):
+    r = cli("pdf", "demo", "--backs", "long", "--back-offset", "40,0", cwd=project)
+    assert r.returncode == 1 and "off the page" in r.stderr
+    assert not list((project / "output" / "demo").glob("*.pdf"))
+
+
+def test_calibration_sheet(project: Path, cli):
+    r = cli("pdf", "--calibration", "--paper", "letter", "--backs", "short", cwd=project)
+    assert r.returncode == 0, r.stderr
+    assert len(pypdf.PdfReader(project / "output" / "calibration-letter-short.pdf").pages) == 2
+
+
+def test_export_for_a_shop_and_unknown_shop(project: Path, cli):
+    r = cli("export", "demo", "--shop", "thegamecrafter", cwd=project)
+    assert r.returncode == 0, r.stderr
+    folder = project / "output" / "demo" / "shops" / "thegamecrafter"
+    assert len(list(folder.glob("*-front.png"))) == 4 and (folder / "order.csv").is_file()
+    r = cli("export", "demo", "--shop", "thegamecrafters", cwd=project)
+    assert r.returncode == 2 and "did you mean 'thegamecrafter'" in r.stderr
+    r = cli("export", "--list-shops", cwd=project)
+    assert "drivethrucards" in r.stdout
+
+
+def test_build_writes_a4_and_letter_sheets(project: Path, cli):
+    r = cli("build", "demo", cwd=project)
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = project / "output" / "demo"
+    pdfs = sorted(p.name for p in out.glob("*.pdf"))
+    assert any("a4" in p for p in pdfs) and any("letter" in p for p in pdfs)
