@@ -10,16 +10,15 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-from dataclasses import dataclass, field, replace
+import struct
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from cardsmith.atomic import atomic_path
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.model import CardSet, Deck
-from cardsmith.sheets import (
-    PAPER_SIZES, Label, Line, Page, SheetSpec, calibration_pages, impose, parse_paper, with_footer,
-)
+from cardsmith.sheets import Label, Line, Page, SheetSpec, calibration_pages, impose, parse_paper, with_footer
 
 MM = 72 / 25.4  # points per millimetre
 FONT_NAME = "CardsmithVera"
@@ -169,6 +168,69 @@ def _suggest(name: str, known: Mapping[str, Any]) -> str:
 
 # ---------------------------------------------------------------------------- writing
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png_stream(data: bytes) -> tuple[int, int, int, bytes] | None:
+    """Width, height, colour count and zlib data of an 8-bit RGB or grey, non-interlaced PNG, else None.
+
+    Such a PNG's compressed data is already a valid PDF Flate stream with PNG predictors, so it
+    goes into the PDF as it is: no decoding and recompressing (most of ReportLab's time per card).
+    Palette, alpha, 16-bit and interlaced files return None and are decoded the usual way.
+    """
+    if not data.startswith(PNG_SIGNATURE):
+        return None
+    pos, header, chunks = 8, None, []
+    while pos + 8 <= len(data):
+        length = int.from_bytes(data[pos:pos + 4], "big")
+        kind = data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            chunks.append(body)
+        elif kind in (b"tRNS", b"PLTE"):
+            return None
+        elif kind == b"IEND":
+            break
+    if header is None or not chunks:
+        return None
+    width, height, depth, colour, compression, filtering, interlace = header
+    if depth != 8 or colour not in (0, 2) or compression or filtering or interlace:
+        return None
+    return width, height, 3 if colour == 2 else 1, b"".join(chunks)
+
+
+def _png_xobject(name: str, width: int, height: int, colours: int, stream: bytes) -> Any:
+    from reportlab.pdfbase import pdfdoc
+
+    class PngXObject(pdfdoc.PDFImageXObject):
+        """An image XObject whose data is a PNG's own Flate stream (PNG predictors declared)."""
+
+        def __init__(self) -> None:
+            self.name, self.width, self.height = name, width, height
+            self.bitsPerComponent, self.mask = 8, None
+            self.colorSpace = "DeviceRGB" if colours == 3 else "DeviceGray"
+            self.streamContent = stream
+            self._filters = ("FlateDecode",)
+
+        def format(self, document: Any) -> bytes:
+            s = pdfdoc.PDFStream(content=self.streamContent)
+            d = s.dictionary
+            d["Type"] = pdfdoc.PDFName("XObject")
+            d["Subtype"] = pdfdoc.PDFName("Image")
+            d["Width"], d["Height"], d["BitsPerComponent"] = self.width, self.height, 8
+            d["ColorSpace"] = pdfdoc.PDFName(self.colorSpace)
+            d["Filter"] = pdfdoc.PDFName("FlateDecode")  # a name, not an array: then DecodeParms is one dictionary
+            d["DecodeParms"] = pdfdoc.PDFDictionary(
+                {"Predictor": 15, "Colors": colours, "BitsPerComponent": 8, "Columns": self.width})
+            d["Length"] = len(self.streamContent)
+            return s.format(document)
+
+    return PngXObject()
+
+
 class _Images:
     """One PDF image object per distinct image content, registered on first use.
 
@@ -197,7 +259,8 @@ class _Images:
             reg = doc.getXObjectName(name)
             if reg not in doc.idToObject:
                 try:
-                    obj = pdfdoc.PDFImageXObject(name, str(path))
+                    png = png_stream(data)
+                    obj = _png_xobject(name, *png) if png else pdfdoc.PDFImageXObject(name, str(path))
                 except Exception as e:  # PIL raises many kinds for a damaged file
                     raise CardsmithError(f"cannot use card image {path}: {e}",
                                          hint="render the set again: cardsmith render SET --force") from e

@@ -217,3 +217,26 @@ def test_a_card_larger_than_the_paper_is_refused_before_writing(rendered, tmp_pa
     with pytest.raises(CardsmithError, match="does not fit"):
         print_pdf(select_items(None, huge, out), huge, PdfOptions(paper="a4"), target)
     assert not target.exists()
+
+
+@needs_poppler
+@pytest.mark.parametrize("mode", ["RGB", "L", "RGBA", "P", "I;16"])
+def test_every_kind_of_png_comes_out_pixel_for_pixel(tmp_path, mode):
+    from cardsmith.sheets import Page, Placement, Rect
+    from cardsmith.pdf import png_stream, write_pdf
+
+    im = Image.new("RGB", (40, 30), (200, 40, 40))
+    for x in range(40):
+        im.putpixel((x, x % 30), (x * 6, 255 - x * 6, 90))
+    src = tmp_path / "src.png"
+    converted = im.convert(mode) if mode != "I;16" else im.convert("L").convert("I;16")
+    converted.save(src)
+    assert (png_stream(src.read_bytes()) is not None) == (mode in ("RGB", "L"))  # passed through as it is
+    page = Page(20, 20, "front", 1, (Placement("a", "front", 0, Rect(5, 5, 10, 10), Rect(0, 0, 20, 20), 0),))
+    pdf = write_pdf([page], {"a": src}, tmp_path / "one.pdf")
+    subprocess.run(["pdfimages", "-png", str(pdf), str(tmp_path / "x")], check=True)
+    (out,) = sorted(tmp_path.glob("x-*.png"))[:1]
+    expected = converted.convert("RGB") if mode != "I;16" else im.convert("L").convert("RGB")
+    got = Image.open(out).convert("RGB")
+    assert got.size == expected.size
+    assert got.tobytes() == expected.tobytes()
