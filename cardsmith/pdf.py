@@ -450,6 +450,14 @@ def write_calibration(target: Path, paper: str = "a4", flip: str = "long",
 
 def build_stage(ctx: Any) -> None:
     """`cardsmith build`: grid sheets on A4 and on Letter, duplex backs flipped on the long edge."""
+    import importlib.util
+
+    if importlib.util.find_spec("cardsmith.render") is None and not (ctx.out / "cards" / "manifest.json").is_file():
+        from cardsmith.diagnostics import Diagnostic
+
+        ctx.diagnostics.append(Diagnostic("warning", None, 0, 0, "pdf: skipped, there are no card images to print",
+                                          "this installation has no renderer; put rendered cards in output/<set>/cards/"))
+        return
     manifest = ensure_rendered(ctx.project, ctx.cardset)
     items = select_items(ctx.cardset, manifest, ctx.out)
     backs = "long" if any(it.back for it in items) else "none"
