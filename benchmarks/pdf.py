@@ -6,8 +6,9 @@ Makes `--designs` distinct 300 dpi poker card images (trim + 1/8 in bleed, flat 
 noisy "art" area so they compress like real cards), then times
   baseline: ReportLab's own drawImage(path) in a 3 x 3 grid on A4, one page per 9 cards, defaults;
   cardsmith: `cardsmith.pdf.print_pdf` on the same cards, same grid, with crop marks and footer;
-  cardsmith duplex: the same with a back page per sheet (twice the pages; reported, not targeted).
-Times are the best of `--repeat` runs in this process. Peak memory (max RSS) is measured in a fresh
+  duplex: the same with a back page per sheet (twice the pages; reported, not targeted);
+  decoding: cardsmith with PNG pass-through off (each image decoded and recompressed, as ReportLab does).
+Times are the best of `--repeat` runs in this process. Peak memory (VmHWM, peak resident set) is measured in a fresh
 child process per pipeline, so one pipeline's peak cannot hide another's.
 Targets (issue 4): cardsmith within 1.3x the baseline's time; peak under 400 MB.
 """
@@ -89,22 +90,44 @@ def baseline(folder: Path, manifest: dict, n: int, target: Path) -> None:
     c.save()
 
 
-def cardsmith_pdf(folder: Path, manifest: dict, n: int, target: Path, backs: str = "none") -> None:
+def cardsmith_pdf(folder: Path, manifest: dict, n: int, target: Path, backs: str = "none", passthrough: bool = True) -> None:
+    import cardsmith.pdf
     from cardsmith.pdf import PdfOptions, print_pdf, select_items
+
+    cardsmith.pdf.PNG_PASSTHROUGH = passthrough
 
     items = select_items(None, manifest, folder)
     items = [items[i % len(items)] for i in range(n)]
     print_pdf(items, manifest, PdfOptions(paper="a4", backs=backs), target, title="bench", footer="Bench 1.0")
 
 
+PIPELINES = ("baseline", "cardsmith", "duplex", "decoding")
+
+
+def run(which: str, folder: Path, manifest: dict, n: int, out: Path) -> None:
+    if which == "baseline":
+        baseline(folder, manifest, n, out)
+    else:
+        cardsmith_pdf(folder, manifest, n, out, "long" if which == "duplex" else "none", passthrough=which != "decoding")
+
+
 def _child(which: str, folder: str, n: int, out: str, q) -> None:
     manifest = json.loads((Path(folder) / "cards" / "manifest.json").read_text())
     start = time.perf_counter()
-    if which == "baseline":
-        baseline(Path(folder), manifest, n, Path(out))
-    else:
-        cardsmith_pdf(Path(folder), manifest, n, Path(out), "long" if which == "duplex" else "none")
-    q.put((time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+    run(which, Path(folder), manifest, n, Path(out))
+    q.put((time.perf_counter() - start, _high_water_mb()))
+
+
+def _high_water_mb() -> float:
+    """This process's peak resident memory. VmHWM starts afresh at exec; ru_maxrss on Linux keeps
+    the forked parent's size from before the exec, which would give every child the parent's peak."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def peak(which: str, folder: Path, n: int, out: Path) -> tuple[float, float]:
@@ -128,15 +151,12 @@ def main() -> None:
         t = time.perf_counter()
         manifest = make_cards(folder, args.designs)
         print(f"made {args.designs} card images in {time.perf_counter() - t:.1f} s")
-        times: dict[str, list[float]] = {"baseline": [], "cardsmith": [], "duplex": []}
+        times: dict[str, list[float]] = {w: [] for w in PIPELINES}
         for _ in range(args.repeat):
             for which in times:
                 out = Path(tmp) / f"{which}.pdf"
                 t = time.perf_counter()
-                if which == "baseline":
-                    baseline(folder, manifest, args.cards, out)
-                else:
-                    cardsmith_pdf(folder, manifest, args.cards, out, "long" if which == "duplex" else "none")
+                run(which, folder, manifest, args.cards, out)
                 times[which].append(time.perf_counter() - t)
         sizes = {w: (Path(tmp) / f"{w}.pdf").stat().st_size / 1e6 for w in times}
         peaks = {w: peak(w, folder, args.cards, Path(tmp) / f"peak-{w}.pdf")[1] for w in times}

@@ -169,6 +169,7 @@ def _suggest(name: str, known: Mapping[str, Any]) -> str:
 # ---------------------------------------------------------------------------- writing
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PNG_PASSTHROUGH = True  # False decodes every image the way ReportLab does (benchmarks/pdf.py compares both)
 
 
 def png_stream(data: bytes) -> tuple[int, int, int, bytes] | None:
@@ -259,7 +260,7 @@ class _Images:
             reg = doc.getXObjectName(name)
             if reg not in doc.idToObject:
                 try:
-                    png = png_stream(data)
+                    png = png_stream(data) if PNG_PASSTHROUGH else None
                     obj = _png_xobject(name, *png) if png else pdfdoc.PDFImageXObject(name, str(path))
                 except Exception as e:  # PIL raises many kinds for a damaged file
                     raise CardsmithError(f"cannot use card image {path}: {e}",
