@@ -203,21 +203,33 @@ def png_stream(data: bytes) -> tuple[int, int, int, bytes] | None:
     return width, height, 3 if colour == 2 else 1, b"".join(chunks)
 
 
-def _png_xobject(name: str, width: int, height: int, colours: int, stream: bytes) -> Any:
+def _png_xobject(name: str, path: Path, width: int, height: int, colours: int) -> Any:
     from reportlab.pdfbase import pdfdoc
 
     class PngXObject(pdfdoc.PDFImageXObject):
-        """An image XObject whose data is a PNG's own Flate stream (PNG predictors declared)."""
+        """An image XObject whose data is a PNG's own Flate stream (PNG predictors declared).
+
+        The data is read from the file only when the PDF is written: until then nothing is held,
+        which keeps one copy of the image data out of the peak memory.
+        """
 
         def __init__(self) -> None:
             self.name, self.width, self.height = name, width, height
             self.bitsPerComponent, self.mask = 8, None
             self.colorSpace = "DeviceRGB" if colours == 3 else "DeviceGray"
-            self.streamContent = stream
             self._filters = ("FlateDecode",)
 
+        @property
+        def streamContent(self) -> bytes:  # type: ignore[override]
+            png = png_stream(path.read_bytes())
+            if png is None or png[:3] != (width, height, colours):
+                raise CardsmithError(f"card image {path} changed while the PDF was being written",
+                                     hint="run the command again once rendering has finished")
+            return png[3]
+
         def format(self, document: Any) -> bytes:
-            s = pdfdoc.PDFStream(content=self.streamContent)
+            content = self.streamContent
+            s = pdfdoc.PDFStream(content=content)
             d = s.dictionary
             d["Type"] = pdfdoc.PDFName("XObject")
             d["Subtype"] = pdfdoc.PDFName("Image")
@@ -226,7 +238,7 @@ def _png_xobject(name: str, width: int, height: int, colours: int, stream: bytes
             d["Filter"] = pdfdoc.PDFName("FlateDecode")  # a name, not an array: then DecodeParms is one dictionary
             d["DecodeParms"] = pdfdoc.PDFDictionary(
                 {"Predictor": 15, "Colors": colours, "BitsPerComponent": 8, "Columns": self.width})
-            d["Length"] = len(self.streamContent)
+            d["Length"] = len(content)
             return s.format(document)
 
     return PngXObject()
@@ -261,7 +273,7 @@ class _Images:
             if reg not in doc.idToObject:
                 try:
                     png = png_stream(data) if PNG_PASSTHROUGH else None
-                    obj = _png_xobject(name, *png) if png else pdfdoc.PDFImageXObject(name, str(path))
+                    obj = _png_xobject(name, path, *png[:3]) if png else pdfdoc.PDFImageXObject(name, str(path))
                 except Exception as e:  # PIL raises many kinds for a damaged file
                     raise CardsmithError(f"cannot use card image {path}: {e}",
                                          hint="render the set again: cardsmith render SET --force") from e
