@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "cardsmith.commands.core",
     "cardsmith.commands.pdf",
     "cardsmith.commands.export",
+    "cardsmith.commands.decks",
 ]
 
 
