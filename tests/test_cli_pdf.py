@@ -80,3 +80,19 @@ def test_build_writes_a4_and_letter_sheets(project: Path, cli):
     out = project / "output" / "demo"
     pdfs = sorted(p.name for p in out.glob("*.pdf"))
     assert any("a4" in p for p in pdfs) and any("letter" in p for p in pdfs)
+
+
+def test_pdf_of_a_deck_prints_each_card_as_often_as_the_deck_holds_it(project: Path, cli):
+    (project / "duel.txt").write_text("3x Dawn Scout\n2x Eclipse\n")
+    r = cli("pdf", "demo", "--deck", "duel.txt", "--layout", "single", cwd=project)
+    assert r.returncode == 0, r.stderr
+    path = project / "output" / "demo" / "duel-single-a4.pdf"
+    assert len(pypdf.PdfReader(path).pages) == 5
+
+
+def test_a_deck_naming_unknown_cards_is_an_error_with_its_line(project: Path, cli):
+    (project / "typo.txt").write_text("1x Eclipse\n3x Dawn Scot\n")
+    r = cli("pdf", "demo", "--deck", "typo.txt", cwd=project)
+    assert r.returncode == 1
+    assert "typo.txt:2" in r.stderr and "Dawn Scot" in r.stderr and "Traceback" not in r.stderr
+    assert not list((project / "output" / "demo").glob("*.pdf"))

@@ -28,11 +28,8 @@ def open_deck(path: Path, cardset: CardSet) -> Deck:
     """A deck file read by `cardsmith.decks` (which reports unknown cards with file and line)."""
     if not path.is_file():
         raise UsageError(f"no deck file {path}", hint=f"decks usually live in {cardset.path / 'decks'}")
-    try:
-        from cardsmith.decks import load_deck
-    except ImportError as e:  # the deck module lands separately; say so rather than guess at the format
-        raise CardsmithError("reading deck files needs cardsmith.decks, which this installation lacks",
-                             hint="update cardsmith") from e
+    from cardsmith.decks import load_deck
+
     return load_deck(path, cardset)
 
 
