@@ -99,7 +99,13 @@ def ensure_rendered(project: Any, cardset: CardSet, dpi: int = 300) -> dict[str,
     except ImportError:
         render_set = None
     if render_set is not None:
-        render_set(project, cardset, dpi=dpi)
+        result = render_set(project, cardset, dpi=dpi)
+        errors = [d for d in getattr(result, "diagnostics", []) if d.is_error]
+        if errors:
+            shown = "\n".join(d.format(project.root) for d in errors[:10])
+            more = f"\n... and {len(errors) - 10} more" if len(errors) > 10 else ""
+            raise CardsmithError(f"{len(errors)} card face(s) could not be rendered, so nothing was printed:\n{shown}{more}",
+                                 hint="fix these, or run `cardsmith render SET` to see every problem")
     return load_images(project.set_output(cardset.id))
 
 
