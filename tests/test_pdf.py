@@ -110,7 +110,7 @@ def test_rasterised_backs_land_within_half_a_millimetre_of_their_fronts(rendered
     front_img, back_img = _raster(pdf, tmp_path)
     pages, _ = plan(items, sheet_spec(manifest, options))
     front_page = pages[0]
-    W, H = front_page.width, front_page.height
+    H = front_page.height
     # What lies behind the front, seen through the paper from the front: the back page mirrored the way the sheet turns.
     behind = back_img.transpose(Image.Transpose.FLIP_LEFT_RIGHT if flip == "long" else Image.Transpose.FLIP_TOP_BOTTOM)
     dx, dy = offset

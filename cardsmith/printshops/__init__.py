@@ -356,7 +356,7 @@ def _extend(im: Any, w: int, h: int) -> Any:
 def _export_pdf(profile: Profile, size: ShopSize, cardset: CardSet, manifest: Mapping[str, Any],
                 items: Sequence[Any], folder: Path) -> tuple[list[Path], list[str], int]:
     from cardsmith import pdf
-    from cardsmith.sheets import SheetSpec, impose
+    from cardsmith.sheets import SheetSpec
 
     missing = sorted({it.card_id for it in items if it.back is None})
     if missing:
