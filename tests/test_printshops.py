@@ -133,3 +133,14 @@ def test_cards_without_backs_cannot_go_to_drivethrucards_and_nothing_is_left(pro
         export_for_shop(proj, cardset, "drivethrucards", manifest=manifest)
     shops = proj.set_output("demo") / "shops"
     assert not shops.exists() or not list(shops.iterdir())
+
+
+def test_the_export_folder_is_readable_by_others_like_any_folder(project):
+    import os
+    import stat
+
+    proj, cardset, manifest = project
+    result = export_for_shop(proj, cardset, "printerstudio", manifest=manifest)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(result.folder.stat().st_mode) == 0o777 & ~umask

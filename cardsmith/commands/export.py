@@ -44,7 +44,7 @@ def export_command(set_name: str | None, shops: tuple[str, ...], list_shops: boo
     the_deck = open_deck(deck, cardset) if deck is not None else None
     for profile in profiles:
         result = export_for_shop(project, cardset, profile, deck=the_deck)
-        click.echo(f"{profile.name}: {result.cards} cards -> {result.folder} ({len(result.files)} files, checked against the profile)")
+        click.echo(f"{profile.name}: {result.cards} cards -> {result.folder} ({len(result.files)} file{'s' if len(result.files) != 1 else ''}, checked against the profile)")
         for w in result.warnings:
             click.secho(f"warning: {w}", fg="yellow", err=True)
     return 0

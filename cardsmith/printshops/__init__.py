@@ -213,6 +213,9 @@ def export_for_shop(project: Any, cardset: CardSet, shop: str | Profile, *, deck
     folder = Path(out) if out is not None else out_dir / "shops" / (profile.id if deck is None else f"{profile.id}-{Path(str(deck.name)).stem}")
     folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's folder is private; the export is meant to be shared
     try:
         if profile.kind == "images":
             files, warnings, expected = _export_images(profile, size, cardset, manifest, items, tmp)
