@@ -66,7 +66,7 @@ def make_cards(folder: Path, designs: int) -> dict:
 
 
 def card_files(folder: Path, manifest: dict, n: int) -> list[Path]:
-    names = sorted(manifest["cards"])
+    names = list(manifest["cards"])
     return [folder / manifest["cards"][names[i % len(names)]]["file"] for i in range(n)]
 
 
@@ -145,12 +145,20 @@ def main() -> None:
     ap.add_argument("--cards", type=int, default=360)
     ap.add_argument("--designs", type=int, default=360, help="distinct card images (the rest are copies)")
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--rendered", type=Path, metavar="OUTPUT/SET",
+                    help="use a rendered set (e.g. output/solar-empires after `cardsmith render`) instead of made-up cards")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="cardsmith-bench-") as tmp:
-        folder = Path(tmp) / "bench"
-        t = time.perf_counter()
-        manifest = make_cards(folder, args.designs)
-        print(f"made {args.designs} card images in {time.perf_counter() - t:.1f} s")
+        if args.rendered:
+            folder = args.rendered.resolve()
+            manifest = json.loads((folder / "cards" / "manifest.json").read_text())
+            args.designs = len(manifest["cards"])
+            print(f"using {args.designs} rendered cards from {folder}")
+        else:
+            folder = Path(tmp) / "bench"
+            t = time.perf_counter()
+            manifest = make_cards(folder, args.designs)
+            print(f"made {args.designs} card images in {time.perf_counter() - t:.1f} s")
         times: dict[str, list[float]] = {w: [] for w in PIPELINES}
         for _ in range(args.repeat):
             for which in times:
