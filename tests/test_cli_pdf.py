@@ -96,3 +96,10 @@ def test_a_deck_naming_unknown_cards_is_an_error_with_its_line(project: Path, cl
     assert r.returncode == 1
     assert "typo.txt:2" in r.stderr and "Dawn Scot" in r.stderr and "Traceback" not in r.stderr
     assert not list((project / "output" / "demo").glob("*.pdf"))
+
+
+def test_an_unwritable_output_path_is_a_message(project: Path, cli):
+    (project / "not-a-folder").write_text("")
+    r = cli("pdf", "demo", "--name", "not-a-folder/sheet.pdf", cwd=project)
+    assert r.returncode == 1 and "cannot write" in r.stderr and "Traceback" not in r.stderr
+    assert (project / "not-a-folder").read_text() == ""

@@ -240,3 +240,12 @@ def test_every_kind_of_png_comes_out_pixel_for_pixel(tmp_path, mode):
     got = Image.open(out).convert("RGB")
     assert got.size == expected.size
     assert got.tobytes() == expected.tobytes()
+
+
+def test_the_same_cards_in_another_folder_give_the_same_bytes(rendered, tmp_path):
+    out, manifest = rendered
+    moved = tmp_path / "elsewhere" / "demo"
+    shutil.copytree(out, moved)
+    a = print_pdf(select_items(None, manifest, out), manifest, PdfOptions(backs="long"), tmp_path / "a.pdf")
+    b = print_pdf(select_items(None, manifest, moved), manifest, PdfOptions(backs="long"), tmp_path / "b.pdf")
+    assert a.read_bytes() == b.read_bytes()
