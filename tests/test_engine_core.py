@@ -44,8 +44,11 @@ def test_unknown_rules_module_is_refused_clearly():
 
 
 def test_registry_calls_the_modules_make_game(monkeypatch):
-    monkeypatch.setitem(sys.modules, "cardsmith.games.skirmish", sk)
-    game = load_game(CardSet(id="x", name="X", path=Path("."), rules="skirmish", meta={"play": {"turn_cap": 12}}))
+    import cardsmith.games
+    # Make the test game's module visible as a rules module: cardsmith.games.engine_testgame.
+    monkeypatch.setattr(cardsmith.games, "__path__", [*cardsmith.games.__path__, str(Path(sk.__file__).parent)])
+    monkeypatch.delitem(sys.modules, "cardsmith.games.engine_testgame", raising=False)
+    game = load_game(CardSet(id="x", name="X", path=Path("."), rules="engine_testgame", meta={"play": {"turn_cap": 12}}))
     assert game.name == "skirmish" and game.cap == 12
 
 

@@ -80,9 +80,12 @@ def load_checked_deck(cardset: CardSet, ref: str | Path) -> Deck:
     deck = load_deck(path, cardset)
     problems = check_deck(deck, cardset)
     if problems:
-        lines = "\n".join(f"  - {v.message}" for v in problems)
+        def where(v) -> str:
+            line = deck.line_of(v.cards[0]) if v.cards and hasattr(deck, "line_of") else 0
+            return f"{path}:{line}: " if line else ""
+        lines = "\n".join(f"  - {where(v)}{v.message}" for v in problems)
         raise CardsmithError(f"deck {path} is not legal for {cardset.name}:\n{lines}",
-                             hint=f"fix the deck, then `cardsmith deck check` it; only legal decks are played")
+                             hint=f"fix the deck (`cardsmith deck check {path}` lists every problem); only legal decks are played")
     return deck
 
 
@@ -90,16 +93,12 @@ def random_decks(cardset: CardSet, seed: int) -> list[Deck]:
     """One random legal deck per race or faction (two when the set has neither)."""
     from cardsmith.decks import random_deck
 
-    groups = list(cardset.races) or list(cardset.factions)
-    if not groups:
-        return [_renamed(random_deck(cardset, seed=seed + i), f"random-{i + 1}") for i in range(2)]
-    return [_renamed(random_deck(cardset, seed=seed + i, faction=g), f"random-{g}") for i, g in enumerate(groups)]
-
-
-def _renamed(deck: Deck, name: str) -> Deck:
     from dataclasses import replace
 
-    return deck if deck.name else replace(deck, name=name)
+    groups = list(cardset.races) or list(cardset.factions)
+    if not groups:
+        return [replace(random_deck(cardset, seed=seed + i), name=f"random {i + 1}") for i in range(2)]
+    return [replace(random_deck(cardset, seed=seed, faction=g), name=f"random {g}") for g in groups]
 
 
 def unique_names(decks: Sequence[Deck]) -> list[str]:

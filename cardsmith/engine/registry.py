@@ -36,19 +36,12 @@ def load_game(cardset: CardSet) -> Game:
             hint=f"add `rules: <module>` to set.yaml; rules modules cardsmith has: {known_text}",
         )
     name = cardset.rules.strip().replace("-", "_")
-    module = None
-    if _MODULE_NAME.match(name):
-        qualified = f"cardsmith.games.{name}"
-        try:
-            module = importlib.import_module(qualified)
-        except ModuleNotFoundError as e:
-            if e.name != qualified:  # the rules module exists but imports something missing: a real bug
-                raise
-    if module is None:
+    if not _MODULE_NAME.match(name) or name not in known:
         raise CardsmithError(
             f"set '{cardset.id}' names rules module '{cardset.rules}', which cardsmith does not have ({_where(cardset)})",
             hint=f"rules modules cardsmith has: {known_text}",
         )
+    module = importlib.import_module(f"cardsmith.games.{name}")
     make_game = getattr(module, "make_game", None)
     if make_game is None:
         raise CardsmithError(
@@ -59,5 +52,5 @@ def load_game(cardset: CardSet) -> Game:
 
 
 def has_rules(cardset: CardSet) -> bool:
-    """True when the set names a rules module (the build's balance stage plays only such sets)."""
-    return bool(cardset.rules)
+    """True when the set names a rules module cardsmith has (the build's balance stage uses it)."""
+    return bool(cardset.rules) and cardset.rules.strip().replace("-", "_") in known_games()

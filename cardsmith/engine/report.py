@@ -206,7 +206,17 @@ def build_stage(ctx) -> None:
     from cardsmith.engine.registry import has_rules, load_game
 
     cardset = ctx.cardset
+    if not cardset.rules:
+        return
     if not has_rules(cardset):
+        from cardsmith.diagnostics import Diagnostic
+        from cardsmith.engine.registry import known_games
+
+        where = cardset.source.file if cardset.source else cardset.path / "set.yaml"
+        ctx.diagnostics.append(Diagnostic(
+            "warning", where, cardset.source.line if cardset.source else 0, 0,
+            f"balance: rules module '{cardset.rules}' is not in this cardsmith, so the set is not played",
+            hint="rules modules cardsmith has: " + (", ".join(known_games()) or "none")))
         return
     game = load_game(cardset)
     files = deck_files(cardset)

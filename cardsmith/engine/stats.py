@@ -83,10 +83,14 @@ def length_summary(records: Sequence[GameRecord]) -> dict[str, Any]:
         return {"games": 0}
     q = statistics.quantiles(turns, n=10, method="inclusive") if len(turns) > 1 else [turns[0]] * 9
     return {
-        "games": len(turns), "mean": round(statistics.fmean(turns), 3), "median": statistics.median(turns),
-        "min": turns[0], "max": turns[-1], "p10": q[0], "p90": q[-1],
+        "games": len(turns), "mean": round(statistics.fmean(turns), 3), "median": _tidy(statistics.median(turns)),
+        "min": turns[0], "max": turns[-1], "p10": _tidy(q[0]), "p90": _tidy(q[-1]),
         "histogram": {str(t): c for t, c in sorted(Counter(turns).items())},
     }
+
+
+def _tidy(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else round(x, 2)
 
 
 def match_summary(records: Sequence[GameRecord], deck_names: Sequence[str]) -> dict[str, Any]:
