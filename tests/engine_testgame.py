@@ -84,7 +84,7 @@ class SkirmishState:
             raise IllegalAction(f"{action} is not legal now")
         p, o = self.current_player, 1 - self.current_player
         if action.kind == "end":
-            self.log.append(f"P{p + 1} ends the turn")
+            self.log.append(f"P{p} ends the turn")
             self._next_turn()
             return
         self.hands[p].remove(action.card)
@@ -98,17 +98,17 @@ class SkirmishState:
                 absorbed = min(self.shield[o], damage)
                 self.shield[o] -= absorbed
                 self.life[o] -= damage - absorbed
-                self.log.append(f"P{p + 1} plays {action.card}, rolls {roll}: hits for {damage} ({absorbed} absorbed), P{o + 1} at {self.life[o]}")
+                self.log.append(f"P{p} plays {action.card}, rolls {roll}: hits for {damage} ({absorbed} absorbed), P{o} at {self.life[o]}")
             else:
-                self.log.append(f"P{p + 1} plays {action.card}, rolls {roll}: misses")
+                self.log.append(f"P{p} plays {action.card}, rolls {roll}: misses")
             if self.life[o] <= 0:
                 self._end(p, "knockout")
         elif action.card == "guard":
             self.shield[p] += 2
-            self.log.append(f"P{p + 1} plays guard: shield {self.shield[p]}")
+            self.log.append(f"P{p} plays guard: shield {self.shield[p]}")
         else:
             self.life[p] = min(12, self.life[p] + 2)
-            self.log.append(f"P{p + 1} plays heal: life {self.life[p]}")
+            self.log.append(f"P{p} plays heal: life {self.life[p]}")
 
     def clone(self) -> "SkirmishState":
         c = SkirmishState.__new__(SkirmishState)
@@ -137,7 +137,7 @@ class SkirmishState:
     # -- rules --
     def _end(self, winner: int | None, reason: str) -> None:
         self.winner, self.end_reason = winner, reason
-        self.log.append(f"Game over ({reason}): " + ("draw" if winner is None else f"P{winner + 1} wins"))
+        self.log.append(f"Game over ({reason}): " + ("draw" if winner is None else f"P{winner} wins"))
 
     def _draw(self, p: int) -> None:
         if self.decks[p]:
@@ -151,7 +151,7 @@ class SkirmishState:
         self.current_player = 1 - self.current_player
         self.plays_left = PLAYS_PER_TURN
         p = self.current_player
-        self.log.append(f"-- Turn {self.turn}: P{p + 1} --")
+        self.log.append(f"-- Turn {self.turn}: P{p} --")
         if not self.hands[p] and not self.decks[p]:
             a, b = self.life
             self._end(None if a == b else (0 if a > b else 1), "exhaustion")

@@ -117,6 +117,7 @@ def test_the_runner_hands_agents_observations_only(monkeypatch):
 
     class Spy(RandomAgent):
         name = "spy"
+        needs_observation = True
 
         def act(self, observation, legal_actions, rng):
             received.append(observation)

@@ -51,7 +51,7 @@ def test_play_prints_win_rates_with_intervals(project):
     assert "aggro" in out and "wins" in out and "[" in out and "first player won" in out
     assert "draws" in out and "game length" in out
     log = (project / "game.log").read_text()
-    assert "Seat 1 (goes first): aggro played by greedy" in log and "-- Turn 2" in log and "Result:" in log
+    assert "Seat 0 (goes first): aggro played by greedy" in log and "-- Turn 2" in log and "Result:" in log
 
 
 def test_play_json_is_the_same_whatever_the_number_of_jobs(project):

@@ -31,6 +31,7 @@ class RandomAgent:
     """Picks uniformly among the legal actions."""
 
     name = "random"
+    needs_observation = False  # it never looks, so the runner need not build one (a large share of a fast game)
 
     def __init__(self, game: Game | None = None):
         self.game = game

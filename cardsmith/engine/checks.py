@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import types
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 _ATOMS = (str, bytes, int, float, complex, bool, type(None), range, types.FunctionType, types.BuiltinFunctionType,
           types.ModuleType, type)
@@ -45,24 +45,29 @@ def _children(obj: Any) -> Iterator[Any]:
                 yield getattr(obj, name)
 
 
-def reachable(root: Any) -> dict[int, Any]:
-    """Every object reachable from `root` through containers and attributes, by id."""
+def reachable(root: Any, skip: Iterable[Any] = ()) -> dict[int, Any]:
+    """Every object reachable from `root` through containers and attributes, by id (not into `skip`)."""
     seen: dict[int, Any] = {}
+    skipped = {id(o) for o in skip}
     stack = [root]
     while stack:
         obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, _ATOMS):
+        if id(obj) in seen or id(obj) in skipped or isinstance(obj, _ATOMS):
             continue
         seen[id(obj)] = obj
         stack.extend(_children(obj))
     return seen
 
 
-def observation_leaks(state: Any, observation: Any) -> list[str]:
-    """Descriptions of the mutable objects `observation` shares with `state` (empty: none)."""
-    in_state = {i: o for i, o in reachable(state).items() if _is_mutable(o)}
+def observation_leaks(state: Any, observation: Any, shared_ok: Iterable[Any] = ()) -> list[str]:
+    """Descriptions of the mutable objects `observation` shares with `state` (empty: none).
+
+    `shared_ok`: objects both may hold because they never change during a game and hide nothing
+    (a game's static card table, say); they and what they hold are not searched.
+    """
+    in_state = {i: o for i, o in reachable(state, shared_ok).items() if _is_mutable(o)}
     leaks = []
-    for i, obj in reachable(observation).items():
+    for i, obj in reachable(observation, shared_ok).items():
         if i in in_state:
             what = "the state itself" if obj is state else f"a {type(obj).__name__} of the state"
             leaks.append(f"{what}: {repr(obj)[:80]}")

@@ -105,7 +105,9 @@ def play_game(
         if not legal:
             raise RuntimeError(f"game {index} (seed {seed}): {game.name} offers no legal action to seat {seat} in a game that is not over")
         # The agent gets the observation only: never the state, so it cannot read hidden cards.
-        action = players[seat].act(state.observation(seat), legal, rngs[seat])
+        agent = players[seat]
+        observation = state.observation(seat) if getattr(agent, "needs_observation", True) else None
+        action = agent.act(observation, legal, rngs[seat])
         try:
             state.apply(action)
         except IllegalAction as e:
@@ -138,8 +140,8 @@ def replay_account(game: Game, decks: Sequence[Deck], record: GameRecord) -> str
     state = game.new_game(list(decks), record.seed)
     lines = [
         f"Game {record.index} of {game.name}, seed {record.seed}",
-        f"Seat 1 (goes first): {record.decks[0]} played by {record.agents[0]}",
-        f"Seat 2: {record.decks[1]} played by {record.agents[1]}",
+        f"Seat 0 (goes first): {record.decks[0]} played by {record.agents[0]}",
+        f"Seat 1: {record.decks[1]} played by {record.agents[1]}",
         "",
     ]
     seen = 0
@@ -147,11 +149,11 @@ def replay_account(game: Game, decks: Sequence[Deck], record: GameRecord) -> str
     seen = len(state.log)
     for action in record.actions:
         seat = state.current_player
-        lines.append(f"    > seat {seat + 1} chooses: {action}")
+        lines.append(f"    > seat {seat} chooses: {action}")
         state.apply(action)
         lines += state.log[seen:]
         seen = len(state.log)
-    result = "draw" if record.winner is None else f"seat {record.winner + 1} ({record.decks[record.winner]}) wins"
+    result = "draw" if record.winner is None else f"seat {record.winner} ({record.decks[record.winner]}) wins"
     lines += ["", f"Result: {result}; {record.end_reason}; {record.turns} turns; {len(record.actions)} decisions."]
     return "\n".join(lines) + "\n"
 
