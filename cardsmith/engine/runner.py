@@ -8,6 +8,7 @@ so the same run gives the same records whatever the number of worker processes.
 from __future__ import annotations
 
 import os
+import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
@@ -41,6 +42,10 @@ class GameRecord:
     actions: list = field(default_factory=list)
     ceiling_hits: tuple[int, int] = (0, 0)  # search decisions cut short by the time ceiling, by seat
     log: list[str] | None = None
+    # Timing (machine-dependent, so in no figure): real choices (more than one legal action) each seat
+    # made, and the seconds spent on them.
+    decisions: tuple[int, int] = (0, 0)
+    think_seconds: tuple[float, float] = (0.0, 0.0)
 
     @property
     def winner_deck(self) -> int | None:
@@ -96,6 +101,7 @@ def play_game(
     state = game.new_game(list(decks), seed)
     actions: list[Action] = []
     end_reason = ""
+    decisions, think = [0, 0], [0.0, 0.0]
     while not state.is_terminal():
         if len(actions) >= max_actions:
             end_reason = ACTION_CAP
@@ -106,8 +112,12 @@ def play_game(
             raise RuntimeError(f"game {index} (seed {seed}): {game.name} offers no legal action to seat {seat} in a game that is not over")
         # The agent gets the observation only: never the state, so it cannot read hidden cards.
         agent = players[seat]
+        started = time.perf_counter()
         observation = state.observation(seat) if getattr(agent, "needs_observation", True) else None
         action = agent.act(observation, legal, rngs[seat])
+        if len(legal) > 1:  # a forced move is no decision
+            think[seat] += time.perf_counter() - started
+            decisions[seat] += 1
         try:
             state.apply(action)
         except IllegalAction as e:
@@ -119,7 +129,7 @@ def play_game(
         agents=(str(agents[0]), str(agents[1])), winner=winner, end_reason=end_reason or state.end_reason,
         turns=state.turn, cards_played=tuple(tuple(sorted(state.cards_played(s))) for s in range(2)),
         actions=actions, ceiling_hits=tuple(getattr(p, "ceiling_hits", 0) for p in players),
-        log=list(state.log) if keep_log else None,
+        log=list(state.log) if keep_log else None, decisions=tuple(decisions), think_seconds=tuple(think),
     )
 
 
