@@ -222,3 +222,30 @@ def test_matchup_matrix_is_complementary():
     draws = sum(1 for r in recs if r.winner is None)
     assert m[0][1]["k"] + m[1][0]["k"] + draws == 20 == m[0][1]["n"]
     assert str(Rate(1, 2)).startswith("50.0% [")
+
+
+# ---- the contract, checked by the engine's own conformance check ----
+
+def test_the_test_game_meets_the_engine_contract():
+    from cardsmith.engine.checks import protocol_problems
+
+    assert protocol_problems(make_game(), DECKS, seeds=range(8)) == []
+
+
+def test_the_conformance_check_catches_broken_games():
+    from cardsmith.engine.checks import protocol_problems
+
+    class SharedClone(sk.Skirmish):  # clone() that shares the hands: applying to it changes the original
+        def new_game(self, decks, seed):
+            s = super().new_game(decks, seed)
+            s.clone = lambda s=s: s
+            return s
+
+    class Unseeded(sk.Skirmish):  # dice not drawn from the state's seeded generator
+        def new_game(self, decks, seed):
+            s = super().new_game(decks, seed)
+            s.rng = random.Random()
+            return s
+
+    assert any("clone changed the original" in p for p in protocol_problems(SharedClone(), DECKS, seeds=[1]))
+    assert any("replaying" in p or "different game" in p for p in protocol_problems(Unseeded(), DECKS, seeds=range(3)))
