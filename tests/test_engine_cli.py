@@ -62,7 +62,8 @@ def test_play_json_is_the_same_whatever_the_number_of_jobs(project):
     assert out1 == out2
     figures = json.loads(out1)
     assert figures["games"] == 16 and figures["seed"] == 4
-    assert {"draws", "capped", "first_player_wins", "length", "decks", "card_impact"} <= set(figures)
+    assert {"draws", "capped", "first_player_wins", "length", "decks", "deck_names", "card_impact"} <= set(figures)
+    assert figures["deck_names"] == ["aggro", "turtle"]
 
 
 def test_play_refuses_an_illegal_deck_with_the_checkers_message(project):

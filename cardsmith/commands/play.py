@@ -114,6 +114,9 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     if decks_dir is not None and not decks_dir.is_dir():
         raise CardsmithError(f"--decks {decks_dir}: no such folder")
     files = [] if random_decks else match.deck_files(cardset, decks_dir)
+    if decks_dir is not None and not random_decks and not files:
+        raise CardsmithError(f"--decks {decks_dir}: no deck files (.yaml, .yml, .txt) in it",
+                             hint="point --decks at a folder of deck files, or use --random-decks")
     decks = [match.load_checked_deck(cardset, p) for p in files]
     use_random = random_decks or not files
     if use_random:

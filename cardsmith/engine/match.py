@@ -122,7 +122,7 @@ class MatchResult:
     summary: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"set": self.set_id, "game": self.game, "decks": self.deck_names, "agents": list(self.agents),
+        return {"set": self.set_id, "game": self.game, "deck_names": self.deck_names, "agents": list(self.agents),
                 "seed": self.seed, **self.summary}
 
 
