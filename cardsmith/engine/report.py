@@ -47,13 +47,15 @@ def _colour(v: float) -> str:
 def heatmap_svg(names: Sequence[str], matrix: list[list[dict | None]]) -> str:
     """Matchup heatmap: cell (row, col) is the row deck's win rate against the column deck."""
     k = len(names)
-    label_w, cell = 150, 78
-    w, h = label_w + cell * k + 10, 40 + cell * k + 10
+    label_w, cell, top = 170, 78, 110
+    w, h = label_w + cell * k + 90, top + cell * k + 10
     out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='{h}' viewBox='0 0 {w} {h}' {FONT} role='img' aria-label='matchup heatmap'>"]
     for j, n in enumerate(names):
-        out.append(f"<text x='{label_w + cell * j + cell / 2}' y='30' font-size='12' text-anchor='middle'>{_e(n[:14])}</text>")
+        x = label_w + cell * j + cell / 2
+        # Slanted column labels: deck names are often longer than a cell is wide.
+        out.append(f"<text x='{x}' y='{top - 8}' font-size='12' transform='rotate(-35 {x} {top - 8})'>{_e(n[:24])}</text>")
     for i, n in enumerate(names):
-        y = 40 + cell * i
+        y = top + cell * i
         out.append(f"<text x='{label_w - 8}' y='{y + cell / 2 + 4}' font-size='12' text-anchor='end'>{_e(n[:20])}</text>")
         for j in range(k):
             x = label_w + cell * j
@@ -72,7 +74,7 @@ def heatmap_svg(names: Sequence[str], matrix: list[list[dict | None]]) -> str:
 
 def intervals_svg(rows: Sequence[tuple[str, dict]], reference: float = 0.5) -> str:
     """One row per label: the rate as a dot with its 95% interval as a line, on a 0-100% axis."""
-    label_w, plot_w, row_h = 220, 420, 26
+    label_w, plot_w, row_h = 270, 420, 26
     w, h = label_w + plot_w + 120, 30 + row_h * len(rows) + 24
     x = lambda v: label_w + plot_w * v  # noqa: E731
     out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='{h}' viewBox='0 0 {w} {h}' {FONT} role='img'>"]
@@ -82,7 +84,7 @@ def intervals_svg(rows: Sequence[tuple[str, dict]], reference: float = 0.5) -> s
     out.append(f"<line x1='{x(reference)}' y1='20' x2='{x(reference)}' y2='{h - 20}' stroke='#888' stroke-dasharray='4 3'/>")
     for i, (label, r) in enumerate(rows):
         y = 30 + row_h * i + row_h / 2
-        out.append(f"<text x='{label_w - 8}' y='{y + 4}' font-size='12' text-anchor='end'>{_e(label[:32])}</text>")
+        out.append(f"<text x='{label_w - 8}' y='{y + 4}' font-size='12' text-anchor='end'>{_e(label[:40])}</text>")
         if not r or not r["n"]:
             out.append(f"<text x='{x(0)}' y='{y + 4}' font-size='11' fill='#999'>no games</text>")
             continue
