@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 from pathlib import Path
@@ -201,13 +202,14 @@ def test_card_impact_compares_played_with_not_played():
     assert rows["strike-2"].played.n + rows["strike-2"].not_played.n == 80
     for r in rows.values():
         assert 0.0 <= r.p_value <= 1.0
-        assert r.significant == (r.p_value < 0.05 and r.played.n > 0 and r.not_played.n > 0)
+        assert 0.0 <= r.adjusted_p <= 1.0
+        assert r.significant == (r.adjusted_p < 0.05 and r.played.n > 0 and r.not_played.n > 0)
 
 
 def test_card_impact_flags_a_card_that_decides_games():
     from cardsmith.engine.runner import GameRecord
     # Synthetic: deck 0 wins exactly when it played "bomb".
-    recs = [GameRecord(i, i, (0, 1), ("a", "b"), ("x", "x"), 0 if i % 2 else 1, "knockout", 5,
+    recs = [GameRecord(i, i, (0, 1), ("a", "b"), ("x", "x"), 0 if i % 2 else 1, "knockout", 5 + i % 7,
                        (("bomb",) if i % 2 else (), ())) for i in range(40)]
     deck = sk.deck("a", bomb=1, guard=1)
     rows = {r.card: r for r in card_impact(recs, [deck, TURTLE])}
@@ -249,3 +251,32 @@ def test_the_conformance_check_catches_broken_games():
 
     assert any("clone changed the original" in p for p in protocol_problems(SharedClone(), DECKS, seeds=[1]))
     assert any("replaying" in p or "different game" in p for p in protocol_problems(Unseeded(), DECKS, seeds=range(3)))
+
+
+def test_card_impact_adjusts_for_game_length():
+    from cardsmith.engine.runner import GameRecord
+    # "slow" is played only in long games, and deck 0 wins long games more often - but within games
+    # of the same length, playing it changes nothing. The raw figures blame the card; adjusted, they do not.
+    recs = []
+    for i in range(400):
+        long = i % 2 == 0
+        turns = 20 + i % 5 if long else 5 + i % 5
+        played = long and i % 4 == 0
+        won = (i % 10) < (8 if long else 2)
+        recs.append(GameRecord(i, i, (0, 1), ("a", "b"), ("x", "x"), 0 if won else 1, "k", turns,
+                               (("slow",) if played else (), ())))
+    row = {r.card: r for r in card_impact(recs, [sk.deck("a", slow=1), TURTLE])}["slow"]
+    assert row.p_value < 0.001 and row.difference > 0.2  # raw: looks decisive
+    assert abs(row.adjusted_difference) < 0.05 and row.adjusted_p > 0.05 and not row.significant
+
+
+def test_mantel_haenszel_single_table_is_yates_chi_square_scaled():
+    from cardsmith.engine.stats import mantel_haenszel
+    a, b, c, d = 30, 10, 15, 25
+    n = a + b + c + d
+    yates = n * (abs(a * d - b * c) - n / 2) ** 2 / ((a + b) * (c + d) * (a + c) * (b + d))
+    stat = yates * (n - 1) / n
+    diff, p = mantel_haenszel([(a, b, c, d)])
+    assert diff == pytest.approx(a / (a + b) - c / (c + d))
+    assert p == pytest.approx(math.erfc(math.sqrt(stat / 2)))
+    assert mantel_haenszel([(3, 0, 0, 0)]) == (None, 1.0)

@@ -124,18 +124,26 @@ def histogram_svg(histogram: dict[str, int], label: str = "turns") -> str:
     return "".join(out)
 
 
+def _p(p: float) -> str:
+    return "<0.0001" if p < 1e-4 else f"{p:.3g}"
+
+
+def _pts(d: float | None) -> str:
+    return "n/a" if d is None else f"{100 * d:+.1f} pts"
+
+
 def impact_table(rows: Sequence[dict], card_names: dict[str, str]) -> str:
     """Per-card impact: win rate when played vs not, intervals, sample sizes, significance."""
     head = ("<table class='impact'><thead><tr><th>card</th><th>won when played</th><th>won when not played</th>"
-            "<th>difference</th><th>p (Fisher)</th><th></th></tr></thead><tbody>")
+            "<th>difference</th><th>in games of similar length</th><th>p (adjusted)</th><th></th></tr></thead><tbody>")
     body = []
     for r in rows:
-        d = r["difference"]
         cls = " class='sig'" if r["significant"] else ""
-        flag = "significant" if r["significant"] else ("too few games" if min(r["played"]["n"], r["not_played"]["n"]) < 10 else "")
+        few = min(r["played"]["n"], r["not_played"]["n"]) < 10
+        flag = "significant" if r["significant"] else ("too few games" if few else "")
         body.append(f"<tr{cls}><td>{_e(card_names.get(r['card'], r['card']))}</td><td>{_e(_rate_text(r['played']))}</td>"
-                    f"<td>{_e(_rate_text(r['not_played']))}</td><td>{'n/a' if d is None else f'{100 * d:+.1f} pts'}</td>"
-                    f"<td>{r['p_value']:.3g}</td><td>{flag}</td></tr>")
+                    f"<td>{_e(_rate_text(r['not_played']))}</td><td>{_pts(r['difference'])}</td>"
+                    f"<td>{_pts(r['length_adjusted_difference'])}</td><td>{_p(r['length_adjusted_p_value'])}</td><td>{flag}</td></tr>")
     return head + "".join(body) + "</tbody></table>"
 
 
@@ -185,9 +193,11 @@ def render_html(figures: dict[str, Any], cardset: CardSet) -> str:
         "<h2>Game length</h2>",
         histogram_svg(length.get("histogram", {})),
         "<h2>Per-card impact</h2><p class='note'>For each card, over every game of a deck that holds it: the deck's win "
-        "rate when the card was played against when it was not. Highlighted rows differ significantly (two-sided Fisher "
-        "exact test, p &lt; 0.05). This is a correlation, not a cause: a card played only in long games, or only when "
-        "already ahead, shows up too; and with many cards, about one in twenty is flagged by chance alone.</p>",
+        "rate when the card was played against when it was not, with intervals and sample sizes. Cards come out more "
+        "often in long games, so the raw difference flatters nearly every card; the adjusted column compares only games "
+        "of similar length (Mantel-Haenszel over game-length quartiles), and highlighted rows are those where that "
+        "adjusted difference is significant (p &lt; 0.05). Even so this is a correlation, not a cause: a card played "
+        "only when already ahead shows up too; and with many cards, about one in twenty is flagged by chance alone.</p>",
         impact_table(figures["card_impact"], card_names),
         "</body></html>",
     ]

@@ -126,12 +126,20 @@ def match_summary(records: Sequence[GameRecord], deck_names: Sequence[str]) -> d
 
 @dataclass(frozen=True)
 class CardImpact:
-    """Win rate of a deck's games in which the card was played, against those in which it was not."""
+    """Win rate of a deck's games in which the card was played, against those in which it was not.
+
+    `p_value` is Fisher's exact test on the raw counts; `adjusted_difference` and `adjusted_p` compare
+    only games of similar length (Mantel-Haenszel over game-length strata), since a card that is
+    played at all in short games, and missing from quick losses, looks decisive when it is not.
+    `significant` uses the length-adjusted test.
+    """
 
     card: str
     played: Rate
     not_played: Rate
     p_value: float
+    adjusted_difference: float | None
+    adjusted_p: float
     significant: bool
 
     @property
@@ -141,39 +149,73 @@ class CardImpact:
         return self.played.rate - self.not_played.rate
 
     def to_dict(self) -> dict[str, Any]:
-        d = self.difference
+        d, ad = self.difference, self.adjusted_difference
         return {
             "card": self.card, "played": self.played.to_dict(), "not_played": self.not_played.to_dict(),
             "difference": None if d is None else round(d, 6), "p_value": round(self.p_value, 6),
-            "significant": self.significant,
+            "length_adjusted_difference": None if ad is None else round(ad, 6),
+            "length_adjusted_p_value": round(self.adjusted_p, 6), "significant": self.significant,
         }
+
+
+def mantel_haenszel(tables: Sequence[tuple[int, int, int, int]]) -> tuple[float | None, float]:
+    """Pooled risk difference and the Cochran-Mantel-Haenszel p-value (continuity corrected) of
+    2x2 tables (a, b, c, d) = (played & won, played & lost, not played & won, not played & lost)."""
+    num = den = dev = var = 0.0
+    for a, b, c, d in tables:
+        n1, n0, n = a + b, c + d, a + b + c + d
+        if n1 == 0 or n0 == 0 or n < 2:
+            continue  # a stratum where the card was always (or never) played says nothing
+        num += (a * n0 - c * n1) / n
+        den += n1 * n0 / n
+        dev += a - n1 * (a + c) / n
+        var += n1 * n0 * (a + c) * (b + d) / (n * n * (n - 1))
+    if den == 0:
+        return None, 1.0
+    if var == 0:
+        return num / den, 1.0
+    stat = max(0.0, abs(dev) - 0.5) ** 2 / var
+    return num / den, math.erfc(math.sqrt(stat / 2))
+
+
+def _length_strata(records: Sequence[GameRecord], k: int = 4) -> list[int]:
+    """Cut points splitting games into up to `k` groups of similar length (turns)."""
+    turns = sorted(r.turns for r in records)
+    if len(turns) < 2 * k:
+        return []
+    cuts = sorted({turns[len(turns) * i // k] for i in range(1, k)})
+    return [c for c in cuts if c > turns[0]]
 
 
 def card_impact(records: Sequence[GameRecord], decks: Sequence[Deck], alpha: float = 0.05) -> list[CardImpact]:
     """Per card, over every (game, seat) whose deck holds the card: wins when played vs not played.
 
-    Significance: two-sided Fisher exact test at `alpha`. This is a correlation, not a cause: a card
-    that comes out in long games or when already winning shows up too; read it as "look here".
+    This is a correlation, not a cause (a card played only when already ahead shows up too); read
+    it as "look here". Significance: the length-adjusted Mantel-Haenszel test at `alpha`.
     """
-    counts: dict[str, list[int]] = {}  # card -> [played games, played wins, other games, other wins]
+    import bisect
+
+    cuts = _length_strata(records)
+    strata = len(cuts) + 1
+    # card -> per stratum [played & won, played & lost, not played & won, not played & lost]
+    counts: dict[str, list[list[int]]] = {}
     contents = [set(d.cards()) for d in decks]
     for r in records:
+        stratum = bisect.bisect_right(cuts, r.turns)
         for seat in (0, 1):
             played = set(r.cards_played[seat])
-            won = int(r.winner == seat)
+            lost = int(r.winner != seat)
             for card in contents[r.deck_ids[seat]]:
-                c = counts.setdefault(card, [0, 0, 0, 0])
-                if card in played:
-                    c[0] += 1
-                    c[1] += won
-                else:
-                    c[2] += 1
-                    c[3] += won
+                cell = counts.setdefault(card, [[0, 0, 0, 0] for _ in range(strata)])[stratum]
+                cell[(0 if card in played else 2) + lost] += 1
     rows = []
-    for card, (pn, pk, on, ok) in counts.items():
-        p = fisher_exact(pk, pn - pk, ok, on - ok)
-        rows.append(CardImpact(card, Rate(pk, pn), Rate(ok, on), p, bool(pn and on and p < alpha)))
-    rows.sort(key=lambda x: (-(x.difference if x.difference is not None else -2.0), x.card))
+    for card, tables in counts.items():
+        a, b, c, d = (sum(t[i] for t in tables) for i in range(4))
+        p = fisher_exact(a, b, c, d)
+        adjusted, adjusted_p = mantel_haenszel([tuple(t) for t in tables])
+        rows.append(CardImpact(card, Rate(a, a + b), Rate(c, c + d), p, adjusted, adjusted_p,
+                               bool(a + b and c + d and adjusted is not None and adjusted_p < alpha)))
+    rows.sort(key=lambda x: (-(x.adjusted_difference if x.adjusted_difference is not None else -2.0), x.card))
     return rows
 
 
