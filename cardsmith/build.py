@@ -19,6 +19,7 @@ from cardsmith.project import Project
 
 STAGES: list[tuple[str, str]] = [
     # ("render", "cardsmith.render:build_stage"), ... each issue adds its stage here, in flow order
+    ("decks", "cardsmith.decks:build_stage"),
     ("balance", "cardsmith.engine.report:build_stage"),
 ]
 
