@@ -280,3 +280,15 @@ def test_mantel_haenszel_single_table_is_yates_chi_square_scaled():
     assert diff == pytest.approx(a / (a + b) - c / (c + d))
     assert p == pytest.approx(math.erfc(math.sqrt(stat / 2)))
     assert mantel_haenszel([(3, 0, 0, 0)]) == (None, 1.0)
+
+
+from hypothesis import given, strategies as st
+
+
+@given(st.integers(min_value=1, max_value=100_000).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_wilson_interval_holds_the_observed_rate(kn):
+    k, n = kn
+    lo, hi = wilson(k, n)
+    assert 0.0 <= lo <= k / n <= hi <= 1.0
+    lo4, hi4 = wilson(4 * k, 4 * n)  # four times the games, same rate: a narrower interval
+    assert hi4 - lo4 <= hi - lo + 1e-12
