@@ -24,7 +24,9 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    lo, hi = max(0.0, centre - half), min(1.0, centre + half)
+    # Exact ends: rounding must not put the interval just beside a rate of 0 or 1.
+    return (0.0 if k == 0 else lo, 1.0 if k == n else hi)
 
 
 @dataclass(frozen=True)
