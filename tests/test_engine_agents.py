@@ -171,3 +171,23 @@ def test_stronger_agents_beat_weaker_ones():
         recs = run_tasks(make_game, decks, match_tasks((strong, weak), games, seed=100), jobs=1)
         s = match_summary(recs, ["strong", "weak"])
         assert s["decks"][0]["wins"]["low"] > 0.5, (strong, s["decks"][0]["wins"])
+
+
+def test_search_survives_determinizations_that_disagree_with_its_tree():
+    # A sampler that sometimes deals a state where a recorded action is impossible (an imperfect
+    # rules module): the search drops those iterations and still answers with a legal action.
+    class Flaky(sk.Skirmish):
+        calls = 0
+
+        def sample_state(self, obs, rng):
+            s = super().sample_state(obs, rng)
+            Flaky.calls += 1
+            if Flaky.calls % 3 == 0:
+                s.plays_left = 0  # no card may be played in this dealing
+            return s
+
+    game, state = midgame_state()
+    flaky = Flaky()
+    me = state.current_player
+    action = MCTSAgent(flaky, iterations=60, time=0).act(state.observation(me), state.legal_actions(), random.Random(2))
+    assert action in state.legal_actions()

@@ -150,7 +150,7 @@ class MCTSAgent:
                 self.ceiling_hits += 1
                 break
             self._iterate(root, root_actions, observation, rng)
-        visited = [root.children[a] for a in root_actions if a in root.children]
+        visited = [root.children[a] for a in root_actions if a in root.children and root.children[a].visits]
         if not visited:
             return root_actions[rng.randrange(len(root_actions))]
         most = max(n.visits for n in visited)
@@ -185,7 +185,10 @@ class MCTSAgent:
                 best, best_value = None, -math.inf
                 for a in legal:
                     child = node.children[a]
-                    value = child.reward / child.visits + self.c * math.sqrt(math.log(child.available) / child.visits)
+                    if not child.visits:  # made by an iteration that was then dropped: try it first
+                        value = math.inf
+                    else:
+                        value = child.reward / child.visits + self.c * math.sqrt(math.log(child.available) / child.visits)
                     if value > best_value:
                         best, best_value = child, value
                 state.apply(best.action)
