@@ -115,7 +115,7 @@ class MCTSAgent:
     def __init__(
         self,
         game: Game,
-        iterations: int = 300,
+        iterations: int = 200,
         time: float = 1.0,
         depth: int = 40,
         c: float = 0.7,
