@@ -54,7 +54,7 @@ def skirmish():
 def timed_run(factory, game, decks, agents, games, jobs, seed=1):
     tasks = match_tasks(agents, games, seed)
     started = time.perf_counter()
-    records = run_tasks(factory, decks, tasks, jobs=jobs, game=game if jobs == 1 else None)
+    records = run_tasks(factory, decks, tasks, jobs=jobs, game=game)
     return time.perf_counter() - started, records
 
 

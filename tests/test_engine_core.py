@@ -123,8 +123,10 @@ def test_seats_alternate_between_games_and_agents_follow_their_deck():
 def test_results_do_not_depend_on_the_number_of_jobs():
     tasks = match_tasks(("greedy", "random"), 24, seed=5)
     one = run_tasks(make_game, DECKS, tasks, jobs=1)
-    two = run_tasks(make_game, DECKS, tasks, jobs=2)
+    two = run_tasks(make_game, DECKS, tasks, jobs=2)  # workers make their own game
+    inherited = run_tasks(make_game, DECKS, tasks, jobs=2, game=make_game())  # forked workers inherit it
     assert [r.to_dict(with_actions=True) for r in one] == [r.to_dict(with_actions=True) for r in two]
+    assert [r.to_dict(with_actions=True) for r in one] == [r.to_dict(with_actions=True) for r in inherited]
     assert match_summary(one, ["aggro", "turtle"]) == match_summary(two, ["aggro", "turtle"])
 
 

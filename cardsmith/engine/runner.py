@@ -7,6 +7,7 @@ so the same run gives the same records whatever the number of worker processes.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -183,6 +184,16 @@ def deck_from_data(data: tuple[str, str, dict[str, dict[str, int]]]) -> Deck:
 _WORKER: dict[str, Any] = {}
 
 
+class _Given:
+    """A factory for a game that already exists (only for forked workers, which inherit it)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def __call__(self) -> Game:
+        return self.game
+
+
 def _init_worker(factory: Callable[[], Game], decks_data: list) -> None:
     _WORKER["game"] = factory()
     _WORKER["decks"] = [deck_from_data(d) for d in decks_data]
@@ -215,7 +226,8 @@ def run_tasks(
     """Play every task, over `jobs` processes (default: all cores), records in task order.
 
     `factory` is a picklable callable that makes the Game in each worker (a set's Game may hold data
-    that cannot be pickled); with one job the games run here, with `game` if given.
+    that cannot be pickled). With one job the games run here, with `game` if given; forked workers
+    inherit `game` instead of making their own.
     """
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
@@ -233,6 +245,9 @@ def run_tasks(
             size = max(1, min(50, len(tasks) // (jobs * 8)))
             chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
             data = [deck_to_data(d) for d in decks]
+            if game is not None and multiprocessing.get_start_method(allow_none=False) == "fork":
+                # Forked workers inherit the game already made here; nothing is pickled, nothing reloaded.
+                factory = _Given(game)
             with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=_init_worker, initargs=(factory, data)) as pool:
                 futures = [pool.submit(_play_tasks, chunk) for chunk in chunks]
                 for f in as_completed(futures):
