@@ -443,8 +443,10 @@ def test_set_declarations(cardset, set_yaml):
     assert all(k.reminder.strip() for k in cardset.keywords.values())
     source = cardset.meta["source"]
     assert (source["author"], source["year"], source["file"]) == ("Norgoth", 2009, "002_febf47bf1c0dc9df.txt")
-    assert cardset.meta["invented"] == []
-    for section in ("icons", "layouts", "backs", "play"):  # deck_rules: written by the decks branch
+    # the only invented number is the rules branch's turn cap (play.turn_cap)
+    assert [i["what"] for i in cardset.meta["invented"]] == ["turn cap (play.turn_cap)"]
+    assert cardset.meta["play"] == {"turn_cap": cardset.meta["invented"][0]["value"]}
+    for section in ("icons", "layouts", "backs"):  # deck_rules: decks branch; play: rules branch
         assert section not in set_yaml, f"{section} belongs to another branch"
 
 
