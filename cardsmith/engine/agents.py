@@ -142,6 +142,8 @@ class MCTSAgent:
         if len(legal_actions) == 1:
             return legal_actions[0]
         self.decisions += 1
+        # Each decision is a pure function of (observation, legal actions, rng): nothing carries over.
+        self._scale, self._evals = 0.0, 0
         root = _Node(None, None, -1)
         root_actions = list(legal_actions)
         deadline = time.perf_counter() + self.time_limit if self.time_limit else None
