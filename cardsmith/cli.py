@@ -20,6 +20,7 @@ COMMAND_MODULES = [
     "cardsmith.commands.pdf",
     "cardsmith.commands.export",
     "cardsmith.commands.decks",
+    "cardsmith.commands.play",
 ]
 
 
