@@ -218,3 +218,12 @@ def test_any_grid_stays_on_the_page_without_overlaps_and_its_backs_mirror_onto_s
         r, _ = back_rect(s, g.width, g.height, flip)
         target = g.slots[back_slot(i, g.cols, g.rows, flip)]
         assert r.x == pytest.approx(target.x) and r.y == pytest.approx(target.y)
+
+
+def test_each_card_gets_its_own_back_behind_it():
+    spec = SheetSpec(card=POKER, backs="long")
+    _, back = impose(spec, [("ship", "fleet"), ("planet", "bodies"), ("ship2", "fleet")])
+    g = grid(spec)
+    by_item = {p.item: p for p in back.placements}
+    assert by_item[1].key == "bodies" and by_item[0].key == by_item[2].key == "fleet"
+    assert by_item[1].trim == back_rect(g.slots[1], g.width, g.height, "long")[0]
