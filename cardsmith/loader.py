@@ -25,6 +25,7 @@ MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_NODES = 200_000  # nodes built for one file, aliases counted each time they are used
 
 Path_ = tuple[str | int, ...]
+_PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 
 
 class YamlError(CardsmithError):
@@ -181,6 +182,9 @@ class _Builder:
                             "cardsmith refuses 'alias bombs'; write the data out instead of nesting anchors")
         if path not in self.doc.positions:
             self.doc.positions[path] = _mark(node.start_mark)
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in _PLAIN_TAGS:
+            raise YamlError(self.doc.path, *_mark(node.start_mark), f"invalid YAML: the tag '{node.tag}' is not allowed",
+                            "cardsmith reads plain YAML only: remove the '!tag'")
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, path, depth)
         if isinstance(node, yaml.SequenceNode):

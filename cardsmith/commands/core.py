@@ -1,3 +1,192 @@
 """Foundation commands: validate, list, new, build, schema."""
 
-COMMANDS: list = []
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from cardsmith.build import STAGES, BuildContext, stage_function
+from cardsmith.diagnostics import Diagnostic, diagnostics_json
+from cardsmith.errors import CardsmithError, UsageError
+from cardsmith.project import Project, SetNotFound
+from cardsmith.scaffold import scaffold_set
+from cardsmith.validate import check_set, schema_names, schema_text
+
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def set_dirs(project: Project, names: tuple[str, ...]) -> list[Path]:
+    """The set folders named on the command line, or every set under cards/ when none is named."""
+    if not names:
+        dirs = project.set_dirs()
+        if not dirs:
+            raise UsageError(f"no sets found: {project.cards_dir} has no folder with a set.yaml",
+                             hint="name a set folder (cardsmith validate path/to/set) or create one with `cardsmith new cards/my-set`")
+        return dirs
+    try:
+        return [project.resolve_set(n) for n in names]
+    except SetNotFound as e:
+        raise UsageError(str(e)) from None
+
+
+def print_diagnostics(diags: list[Diagnostic], root: Path) -> None:
+    for d in diags:
+        colour = "red" if d.is_error else "yellow"
+        text = d.format(root)
+        head, _, hint = text.partition("\n")
+        err_console.print(f"[{colour}]{_escape(head)}[/]" + (f"\n[dim]{_escape(hint)}[/]" if hint else ""))
+
+
+def _escape(text: str) -> str:
+    return text.replace("[", "\\[")
+
+
+@click.command()
+@click.argument("sets", nargs=-1)
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--json", "as_json", is_flag=True, help="Print the problems as a JSON list on stdout.")
+def validate(sets: tuple[str, ...], strict: bool, as_json: bool) -> int:
+    """Check sets (default: every set under cards/) and report every problem at once.
+
+    Exit status: 0 clean, 1 errors (or warnings with --strict), 2 bad command line.
+    """
+    project = Project.current()
+    all_diags: list[Diagnostic] = []
+    for d in set_dirs(project, sets):
+        cardset, diags = check_set(d)
+        all_diags.extend(diags)
+        if not as_json:
+            print_diagnostics(diags, Path.cwd())
+            errors = sum(x.is_error for x in diags)
+            warnings = len(diags) - errors
+            name = cardset.id if cardset else d.name
+            count = f"{len(cardset.cards)} cards, " if cardset else ""
+            style = "red" if errors or (strict and warnings) else "green"
+            err_console.print(f"[{style}]{name}: {count}{errors} error(s), {warnings} warning(s)[/]")
+    if as_json:
+        click.echo(diagnostics_json(all_diags, Path.cwd()))
+    failed = any(x.is_error for x in all_diags) or (strict and bool(all_diags))
+    return 1 if failed else 0
+
+
+@click.command("list")
+def list_sets() -> int:
+    """List the sets under cards/ with their card counts per type."""
+    project = Project.current()
+    table = Table(title=None, show_lines=False)
+    for col in ("set", "name", "version", "cards", "by type"):
+        table.add_column(col)
+    status = 0
+    for d in set_dirs(project, ()):
+        cardset, diags = check_set(d)
+        if cardset is None:
+            errors = sum(x.is_error for x in diags)
+            table.add_row(d.name, "", "", "", f"[red]invalid: {errors} error(s), see `cardsmith validate {d.name}`[/]")
+            status = 1
+            continue
+        per_type = Counter(c.type for c in cardset.cards)
+        text = ", ".join(f"{cardset.types[t].name} {n}" for t, n in per_type.items())
+        table.add_row(cardset.id, cardset.name, cardset.version, str(len(cardset.cards)), text)
+    Console(highlight=False).print(table)
+    return status
+
+
+@click.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--name", help="The set's display name (default: from the folder name).")
+def new(directory: Path, name: str | None) -> int:
+    """Create a small valid set in DIRECTORY: set.yaml, a card file and a deck."""
+    written = scaffold_set(directory, name)
+    for p in written:
+        click.echo(f"wrote {p}")
+    click.echo(f"\nNext: cardsmith validate {directory}")
+    return 0
+
+
+@click.command()
+@click.argument("sets", nargs=-1)
+@click.option("--strict", is_flag=True, help="Treat warnings (text overflow, ...) as errors.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
+@click.option("--force", is_flag=True, help="Redo everything, ignoring caches.")
+@click.option("--skip", multiple=True, metavar="STAGE", help="Skip a stage (repeatable): " + ", ".join(n for n, _ in STAGES) + ".")
+def build(sets: tuple[str, ...], strict: bool, jobs: int | None, force: bool, skip: tuple[str, ...]) -> int:
+    """Validate each set, then run every build stage over it, writing into output/<set>/."""
+    project = Project.current()
+    unknown = [s for s in skip if s not in {n for n, _ in STAGES}]
+    if unknown:
+        raise UsageError(f"unknown stage '{unknown[0]}'", hint="stages: " + (", ".join(n for n, _ in STAGES) or "none"))
+    summary: list[tuple[str, str, str, str]] = []
+    status = 0
+    for d in set_dirs(project, sets):
+        started = time.perf_counter()
+        cardset, diags = check_set(d)
+        print_diagnostics(diags, Path.cwd())
+        errors = [x for x in diags if x.is_error or strict]
+        if cardset is None or errors:
+            summary.append((d.name, "validate", f"[red]{len(errors)} error(s)[/]", ""))
+            status = 1
+            continue
+        summary.append((cardset.id, "validate", f"{len(cardset.cards)} cards, {len(diags)} warning(s)", ""))
+        for name, spec in STAGES:
+            if name in skip:
+                continue
+            ctx = BuildContext(project, cardset, {"strict": strict, "jobs": jobs, "force": force})
+            with err_console.status(f"{cardset.id}: {name}...", spinner="dots") as st:
+                ctx.progress = lambda message, _st=st, _n=name: _st.update(f"{cardset.id}: {_n}: {message}")
+                try:
+                    stage_function(spec)(ctx)
+                except CardsmithError as e:
+                    ctx.diagnostics.append(Diagnostic("error", None, 0, 0, f"{name}: {e}"))
+            print_diagnostics(ctx.diagnostics, Path.cwd())
+            bad = [x for x in ctx.diagnostics if x.is_error or strict]
+            if bad:
+                status = 1
+            for what, path in ctx.outputs:
+                summary.append((cardset.id, name, what, _short(path)))
+            if bad:
+                summary.append((cardset.id, name, f"[red]{len(bad)} error(s)[/]", ""))
+        err_console.print(f"[dim]{cardset.id}: done in {time.perf_counter() - started:.1f} s[/]")
+    table = Table(title="cardsmith build")
+    for col in ("set", "stage", "what", "where"):
+        table.add_column(col)
+    for row in summary:
+        table.add_row(*row)
+    Console(highlight=False).print(table)
+    return status
+
+
+def _short(path: Path) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+@click.command()
+@click.argument("name", required=False)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Write every schema into this folder instead.")
+def schema(name: str | None, out: Path | None) -> int:
+    """Print the JSON Schema NAME (set, card, deck, ...) for editor completion, or write all with --out."""
+    from cardsmith.atomic import write_text
+
+    if out is not None:
+        for n in schema_names():
+            target = write_text(out / f"{n}.schema.json", schema_text(n))
+            click.echo(f"wrote {target}")
+        return 0
+    if not name:
+        raise UsageError("name a schema, or give --out DIR to write them all", hint="schemas: " + ", ".join(schema_names()))
+    if name not in schema_names():
+        from cardsmith.diagnostics import did_you_mean
+
+        raise UsageError(f"no schema named '{name}'", hint=did_you_mean(name, schema_names()) or "schemas: " + ", ".join(schema_names()))
+    click.echo(schema_text(name), nl=False)
+    return 0
+
+
+COMMANDS = [validate, list_sets, new, build, schema]

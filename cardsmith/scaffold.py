@@ -1,0 +1,115 @@
+"""`cardsmith new`: a small, valid set to start from."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardsmith.atomic import write_text
+from cardsmith.errors import CardsmithError
+from cardsmith.validate import slugify
+
+SET_YAML = """\
+# yaml-language-server: $schema=https://cardsmith.invalid/schemas/set.schema.json
+# (run `cardsmith schema --out schemas` and point the line above at schemas/set.schema.json)
+id: {id}
+name: {name}
+version: 0.1.0
+description: A new card game.
+card_size: poker          # poker, bridge, tarot, mini-euro, mini-american, square, business
+bleed: 0.125in
+safe: 0.125in
+
+factions:
+  sun: {{name: Sun Court, color: "#d9a021"}}
+  moon: {{name: Moon Court, color: "#4a5fb0"}}
+
+keywords:
+  swift: {{name: Swift, reminder: "Swift creatures may act the turn they arrive."}}
+  ward: {{name: Ward, param: int, reminder: "Prevent the first X damage dealt to this each turn."}}
+
+types:
+  creature:
+    name: Creature
+    fields:
+      cost:   {{kind: int, min: 0, max: 10, required: true}}
+      power:  {{kind: int, min: 0, max: 20, required: true}}
+      health: {{kind: int, min: 1, max: 20, required: true}}
+  spell:
+    name: Spell
+    fields:
+      cost:   {{kind: int, min: 0, max: 10, required: true}}
+      speed:  {{kind: enum, values: [slow, fast], default: slow}}
+
+deck_rules:
+  zones:
+    main:
+      size: {{min: 6, max: 20}}
+  copies: 3
+"""
+
+CARDS_YAML = """\
+defaults:
+  type: creature
+cards:
+  - id: dawn-scout
+    name: Dawn Scout
+    faction: sun
+    cost: 1
+    power: 1
+    health: 2
+    keywords: [Swift]
+    text: When Dawn Scout arrives, look at the top card of your deck.
+    flavor: First to the hill, last to leave.
+  - id: lantern-keeper
+    name: Lantern Keeper
+    faction: sun
+    cost: 3
+    power: 2
+    health: 4
+    keywords: [Ward 1]
+    text: Your other creatures have **Ward 1**.
+  - id: night-heron
+    name: Night Heron
+    faction: moon
+    cost: 2
+    power: 3
+    health: 1
+    keywords: [Swift]
+  - id: eclipse
+    name: Eclipse
+    type: spell
+    faction: moon
+    cost: 4
+    speed: fast
+    text: Every creature gets *-1 power* until the end of the turn.
+"""
+
+DECK_YAML = """\
+name: Starter
+main:
+  Dawn Scout: 3
+  Lantern Keeper: 2
+  Night Heron: 3
+  Eclipse: 2
+"""
+
+
+def scaffold_set(directory: Path, name: str | None = None) -> list[Path]:
+    """Write a new set into `directory` (which must not already hold a set); return the files written."""
+    directory = Path(directory)
+    if (directory / "set.yaml").exists():
+        raise CardsmithError(f"{directory} already holds a set (set.yaml exists)", hint="choose a new folder name")
+    if directory.exists() and not directory.is_dir():
+        raise CardsmithError(f"{directory} exists and is not a folder")
+    set_id = slugify(directory.resolve().name)
+    display = name or directory.resolve().name.replace("-", " ").replace("_", " ").title()
+    display = display.replace('"', "'")
+    files = [
+        (directory / "set.yaml", SET_YAML.format(id=set_id, name=f'"{display}"')),
+        (directory / "cards.yaml", CARDS_YAML),
+        (directory / "decks" / "starter.yaml", DECK_YAML),
+    ]
+    for path, text in files:
+        write_text(path, text)
+    (directory / "art").mkdir(exist_ok=True)
+    return [p for p, _ in files]

@@ -1,0 +1,560 @@
+"""From a set folder to a validated `CardSet`, reporting every problem at once.
+
+`check_set(path)` returns the set (or None when errors make it unusable) and every diagnostic, sorted
+by file and line. `load_set(path)` returns the set or raises `SetInvalid` carrying the diagnostics.
+Validation runs the JSON Schemas first, then what a schema cannot say: duplicate ids, references to
+things the set does not declare, fields a card's type does not declare, files that do not exist.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+import jsonschema
+from referencing import Registry, Resource
+
+from cardsmith.diagnostics import Diagnostic, did_you_mean, path_text, sort_diagnostics
+from cardsmith.errors import CardsmithError
+from cardsmith.loader import Document, YamlError, load_yaml
+from cardsmith.model import (RESERVED_CARD_KEYS, Card, CardSet, CardType, FieldSpec, Group, Keyword,
+                             KeywordUse, SourceRef, frozen_map)
+from cardsmith.units import CARD_SIZES, LengthError, parse_length_mm
+
+SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
+SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+ICON_REF = re.compile(r"(?<!\{)\{([A-Za-z0-9_+-]+)\}(?!\})")
+SKIP_DIRS = {"decks", "art", "icons", "templates", "fonts"}
+
+
+class SetInvalid(CardsmithError):
+    """A set with errors; `diagnostics` holds every problem found."""
+
+    def __init__(self, path: Path, diagnostics: list[Diagnostic]):
+        errors = [d for d in diagnostics if d.is_error]
+        super().__init__(f"the set in {path} has {len(errors)} error(s):\n" + "\n".join(d.format() for d in errors),
+                         hint="run `cardsmith validate` on it to see every problem")
+        self.diagnostics = diagnostics
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON Schemas
+
+def schema_names() -> list[str]:
+    """Names `cardsmith schema NAME` accepts (set, card, deck, ...)."""
+    return sorted(p.name.removesuffix(".schema.json") for p in SCHEMA_DIR.glob("*.schema.json"))
+
+
+def schema_text(name: str) -> str:
+    path = SCHEMA_DIR / f"{name}.schema.json"
+    if not path.is_file():
+        raise CardsmithError(f"no schema named '{name}'", hint=f"choose one of: {', '.join(schema_names())}")
+    return path.read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=None)
+def _registry() -> Registry:
+    resources = []
+    for p in SCHEMA_DIR.glob("*.schema.json"):
+        resources.append((p.name, Resource.from_contents(json.loads(p.read_text(encoding="utf-8")))))
+    return Registry().with_resources(resources)
+
+
+@lru_cache(maxsize=None)
+def validator(name: str) -> jsonschema.Draft202012Validator:
+    schema = json.loads(schema_text(name))
+    return jsonschema.Draft202012Validator(schema, registry=_registry())
+
+
+def schema_diagnostics(doc: Document, name: str) -> list[Diagnostic]:
+    """Every schema error in `doc`, worded for a person, at the line and column of the offending value."""
+    out = []
+    for err in validator(name).iter_errors(doc.data):
+        out.append(_schema_diagnostic(doc, err))
+    return out
+
+
+def _schema_diagnostic(doc: Document, err: jsonschema.ValidationError) -> Diagnostic:
+    path = tuple(err.absolute_path)
+    where = path_text(path) or "the file"
+    line, col = doc.position(path)
+    hint = None
+    v = err.validator
+    if v == "additionalProperties":
+        allowed = list(err.schema.get("properties", {}))
+        extra = [k for k in err.instance if k not in allowed and not any(re.match(p, k) for p in err.schema.get("patternProperties", {}))]
+        key = extra[0] if extra else "?"
+        line, col = doc.position(path + (key,), key=True)
+        msg = f"unknown key '{key}' in {where}"
+        hint = did_you_mean(key, allowed) or f"allowed keys: {', '.join(allowed)}"
+    elif v == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else err.message
+        msg = f"{where} is missing the required key '{missing}'"
+        hint = f"add `{missing}: ...`"
+    elif v == "type":
+        expected = err.validator_value if isinstance(err.validator_value, str) else " or ".join(err.validator_value)
+        words = {"object": "a map (key: value lines)", "array": "a list ('- item' lines or [a, b])", "string": "text",
+                 "integer": "a whole number", "number": "a number", "boolean": "true or false"}
+        expected = " or ".join(words.get(e, e) for e in expected.split(" or "))
+        msg = f"{where} must be {expected}, not {_describe(err.instance)}"
+    elif v == "enum":
+        msg = f"{where}: '{err.instance}' is not one of {', '.join(map(str, err.validator_value))}"
+        hint = did_you_mean(str(err.instance), [str(x) for x in err.validator_value])
+    elif v == "pattern" and path and path[-1] == "id" or (v == "pattern" and err.validator_value == SLUG.pattern):
+        msg = f"{where}: '{err.instance}' is not a slug"
+        hint = f"use lower-case letters, digits and single hyphens, e.g. '{slugify(str(err.instance))}'"
+    elif v == "propertyNames":
+        msg = f"{where}: the key {err.message.split(' does not')[0]} is not a valid name"
+        hint = "use lower-case letters, digits and hyphens (fields: letters, digits and underscores)"
+    elif v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        word = "at least" if "inimum" in v else "at most"
+        msg = f"{where} must be {word} {err.validator_value}, not {err.instance}"
+    elif v == "anyOf" and (fitting := [e for e in err.context if e.validator != "type" and e.validator != "anyOf"]):
+        # the branch whose type fits the value says best what is wrong with it (an enum, a pattern...)
+        return _schema_diagnostic(doc, fitting[0])
+    elif v == "anyOf" and err.schema.get("description"):
+        msg = f"{where}: {err.instance!r} is not valid: {err.schema['description']}"
+    elif v == "minProperties":
+        msg = f"{where} must not be empty"
+    else:
+        msg = f"{where}: {err.message}"
+    return Diagnostic("error", doc.path, line, col, msg, hint, path_text(path))
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing (an empty value)"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a boolean)"
+    if isinstance(value, dict):
+        return "a map"
+    if isinstance(value, list):
+        return "a list"
+    return f"'{value}'" if isinstance(value, str) else str(value)
+
+
+def slugify(text: str) -> str:
+    """'TCS-13 Rapier' -> 'tcs-13-rapier'; '"Streaker" Drone' -> 'streaker-drone'."""
+    return re.sub(r"-+", "-", re.sub(r"[^a-z0-9]+", "-", text.lower())).strip("-") or "card"
+
+
+# ---------------------------------------------------------------------------------------------
+# The set
+
+@dataclass
+class _Checker:
+    root: Path
+    diags: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, doc: Document | Path, path: tuple, message: str, hint: str | None = None, *, key: bool = False,
+              severity: str = "error") -> None:
+        if isinstance(doc, Document):
+            line, col = doc.position(path, key=key)
+            file = doc.path
+        else:
+            line, col, file = 1, 1, doc
+        self.diags.append(Diagnostic(severity, file, line, col, message, hint, path_text(path)))
+
+    def warn(self, doc: Document | Path, path: tuple, message: str, hint: str | None = None, *, key: bool = False) -> None:
+        self.error(doc, path, message, hint, key=key, severity="warning")
+
+    def inside(self, doc: Document, path: tuple, rel: str, what: str) -> Path | None:
+        """The file `rel` inside the set folder, or None after reporting why it cannot be used."""
+        p = Path(rel)
+        target = (self.root / p).resolve()
+        if p.is_absolute() or not target.is_relative_to(self.root.resolve()):
+            self.error(doc, path, f"{what} '{rel}' is outside the set folder", f"put the file inside {self.root} and give its path relative to that folder")
+            return None
+        if not target.is_file():
+            near = None
+            if target.parent.is_dir():
+                near = did_you_mean(p.name, [f.name for f in target.parent.iterdir()])
+            self.error(doc, path, f"{what} '{rel}' does not exist", near or f"the path is relative to the set folder {self.root}")
+            return None
+        return target
+
+
+def card_files(set_dir: Path) -> list[Path]:
+    """The set's card files: every .yaml/.yml file except set.yaml and those under decks/, art/, icons/, _x/ or .x/."""
+    files = []
+    for p in sorted(set_dir.rglob("*")):
+        if p.suffix not in (".yaml", ".yml") or not p.is_file() or p.name in ("set.yaml", "set.yml"):
+            continue
+        parts = p.relative_to(set_dir).parts[:-1]
+        if any(part in SKIP_DIRS or part.startswith(("_", ".")) for part in parts):
+            continue
+        files.append(p)
+    return files
+
+
+def check_set(set_dir: Path | str) -> tuple[CardSet | None, list[Diagnostic]]:
+    """Validate a set folder: the set (None if errors) and every problem found, sorted by file and line."""
+    set_dir = Path(set_dir).resolve()
+    ck = _Checker(set_dir)
+    set_file = set_dir / "set.yaml"
+    try:
+        sdoc = load_yaml(set_file)
+    except YamlError as e:
+        ck.diags.append(Diagnostic("error", e.file, e.line, e.column, e.message, e.hint))
+        sdoc = None
+    if sdoc is not None and not isinstance(sdoc.data, dict):
+        ck.error(sdoc, (), "set.yaml must be a map of keys (id, name, types, ...)", "see docs/set-format.md")
+        sdoc = None
+    decl = _Declarations(set_dir, {})
+    if sdoc is not None:
+        ck.diags.extend(schema_diagnostics(sdoc, "set"))
+        decl = _declarations(ck, sdoc)
+
+    cards: list[Card] = []
+    seen: dict[str, SourceRef] = {}
+    files = card_files(set_dir)
+    if not files:
+        ck.warn(set_file, (), "the set has no card files", "add a file such as cards.yaml with `cards:` beside set.yaml")
+    for f in files:
+        try:
+            doc = load_yaml(f)
+        except YamlError as e:
+            ck.diags.append(Diagnostic("error", e.file, e.line, e.column, e.message, e.hint))
+            continue
+        if isinstance(doc.data, list):
+            ck.error(doc, (), "a card file must be a map with `cards:` (and optional `defaults:`), not a list",
+                     "put `cards:` on the first line and indent the list under it")
+            continue
+        schema_errs = schema_diagnostics(doc, "card")
+        ck.diags.extend(schema_errs)
+        if not isinstance(doc.data, dict) or not isinstance(doc.data.get("cards"), list):
+            continue
+        for c in _cards(ck, doc, decl, seen):
+            cards.append(c)
+
+    diagnostics = sort_diagnostics(ck.diags)
+    if sdoc is None or any(d.is_error for d in diagnostics):
+        return None, diagnostics
+    return decl.build(sdoc, tuple(cards)), diagnostics
+
+
+def load_set(set_dir: Path | str) -> CardSet:
+    """The validated set in `set_dir`; raises `SetInvalid` (with every diagnostic) if it has errors."""
+    cardset, diags = check_set(set_dir)
+    if cardset is None:
+        raise SetInvalid(Path(set_dir), diags)
+    return cardset
+
+
+@dataclass
+class _Declarations:
+    """What set.yaml declares, as far as it could be read (validation goes on despite errors in it)."""
+
+    root: Path
+    data: dict
+    types: dict[str, CardType] = field(default_factory=dict)
+    races: dict[str, Group] = field(default_factory=dict)
+    factions: dict[str, Group] = field(default_factory=dict)
+    keywords: dict[str, Keyword] = field(default_factory=dict)
+    icons: dict[str, Path] = field(default_factory=dict)
+    card_size: tuple[float, float] = (63.5, 88.9)
+    bleed: float = 3.175
+    safe: float = 3.175
+
+    def build(self, sdoc: Document, cards: tuple[Card, ...]) -> CardSet:
+        d = self.data
+        known = {"id", "name", "version", "description", "card_size", "bleed", "safe", "rules", "races", "factions",
+                 "keywords", "icons", "types", "layouts", "backs", "deck_rules"}
+        return CardSet(
+            id=d["id"], name=str(d["name"]), path=self.root, version=str(d.get("version", "0.1.0")),
+            description=str(d.get("description", "")), card_size=self.card_size, bleed=self.bleed, safe=self.safe,
+            rules=d.get("rules"), types=frozen_map(self.types), factions=frozen_map(self.factions),
+            races=frozen_map(self.races), keywords=frozen_map(self.keywords), icons=frozen_map(self.icons),
+            layouts=frozen_map(d.get("layouts") or {}), backs=frozen_map(d.get("backs") or {}),
+            deck_rules=frozen_map(d.get("deck_rules") or {}), cards=cards,
+            meta=frozen_map({k: v for k, v in d.items() if k not in known}),
+            source=SourceRef(sdoc.path, 1, 1),
+        )
+
+
+def _declarations(ck: _Checker, doc: Document) -> _Declarations:
+    d = doc.data
+    decl = _Declarations(ck.root, d)
+    size = d.get("card_size", "poker")
+    try:
+        if isinstance(size, str):
+            decl.card_size = CARD_SIZES[size]
+        elif isinstance(size, dict):
+            decl.card_size = (parse_length_mm(size.get("width")), parse_length_mm(size.get("height")))
+            if min(decl.card_size) <= 0:
+                ck.error(doc, ("card_size",), "card_size must have a positive width and height")
+    except (KeyError, LengthError, TypeError):
+        pass  # the schema reports it
+    for key in ("bleed", "safe"):
+        if key in d:
+            try:
+                setattr(decl, key, parse_length_mm(d[key]))
+            except LengthError as e:
+                ck.error(doc, (key,), str(e))
+    for key, target in (("races", decl.races), ("factions", decl.factions)):
+        for gid, g in _items(d.get(key)):
+            if isinstance(g, dict) and isinstance(g.get("name"), str):
+                target[gid] = Group(gid, g["name"], g.get("color") or "#777777", g.get("icon"), str(g.get("description", "")))
+    for kid, k in _items(d.get("keywords")):
+        if isinstance(k, dict):
+            decl.keywords[kid] = Keyword(kid, str(k.get("name", kid)), str(k.get("reminder", "")), k.get("param"))
+    for iid, rel in _items(d.get("icons")):
+        if isinstance(rel, str):
+            p = ck.inside(doc, ("icons", iid), rel, f"icon {iid}:")
+            if p is not None:
+                if p.suffix.lower() not in (".svg", ".png"):
+                    ck.error(doc, ("icons", iid), f"icon '{rel}' must be an SVG or PNG file")
+                decl.icons[iid] = p
+    for tid, t in _items(d.get("types")):
+        if not isinstance(t, dict):
+            continue
+        fields: dict[str, FieldSpec] = {}
+        for fname, spec in _items(t.get("fields")):
+            fs = _field_spec(ck, doc, ("types", tid, "fields", fname), fname, spec)
+            if fs is not None:
+                fields[fname] = fs
+        decl.types[tid] = CardType(tid, str(t.get("name", tid.replace("_", " ").title())), frozen_map(fields),
+                                   str(t.get("description", "")), t.get("back"))
+    backs = d.get("backs") if isinstance(d.get("backs"), dict) else {}
+    for tid, t in decl.types.items():
+        if t.back and backs and t.back not in backs:
+            ck.error(doc, ("types", tid, "back"), f"type '{tid}' prints with back '{t.back}', which `backs:` does not declare",
+                     did_you_mean(t.back, backs) or f"declared backs: {', '.join(backs)}")
+    for tid, layout in _items(d.get("layouts")):
+        if tid not in decl.types:
+            ck.error(doc, ("layouts", tid), f"layout given for unknown card type '{tid}'", did_you_mean(tid, decl.types))
+        if isinstance(layout, str) and (Path(layout).is_absolute() or ".." in Path(layout).parts):
+            ck.error(doc, ("layouts", tid), f"layout '{layout}' leaves the templates folder",
+                     "name a layout inside templates/ (like `ship` or `solar-empires/ship`), without '..'")
+    return decl
+
+
+def _items(value: Any) -> Iterable[tuple[str, Any]]:
+    return value.items() if isinstance(value, dict) else ()
+
+
+def _field_spec(ck: _Checker, doc: Document, path: tuple, name: str, spec: Any) -> FieldSpec | None:
+    if not isinstance(spec, dict) or spec.get("kind") not in ("int", "text", "enum", "list", "bool"):
+        return None  # the schema reports it
+    if name in RESERVED_CARD_KEYS:
+        ck.error(doc, path, f"field '{name}' has the name of a key every card has",
+                 f"rename it: {', '.join(RESERVED_CARD_KEYS)} are reserved", key=True)
+        return None
+    kind = spec["kind"]
+    values = tuple(str(v) for v in spec.get("values") or ())
+    if kind == "enum" and not values:
+        ck.error(doc, path, f"enum field '{name}' needs `values:` (the allowed values)", "add e.g. `values: [small, large]`", key=True)
+    lo, hi = spec.get("min"), spec.get("max")
+    if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
+        ck.error(doc, path + ("min",), f"field '{name}' has min {lo} above max {hi}")
+    fs = FieldSpec(name, kind, bool(spec.get("required", False)), values, lo if isinstance(lo, int) else None,
+                   hi if isinstance(hi, int) else None, spec.get("default"), str(spec.get("label", "")),
+                   str(spec.get("description", "")))
+    if "default" in spec:
+        problem = _field_problem(fs, spec["default"])
+        if problem:
+            ck.error(doc, path + ("default",), f"the default of field '{name}' {problem}")
+    return fs
+
+
+def _field_problem(fs: FieldSpec, value: Any) -> str | None:
+    """Why `value` does not fit the field, or None."""
+    if fs.kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"must be a whole number, not {_describe(value)}"
+        if fs.minimum is not None and value < fs.minimum:
+            return f"must be at least {fs.minimum}, not {value}"
+        if fs.maximum is not None and value > fs.maximum:
+            return f"must be at most {fs.maximum}, not {value}"
+    elif fs.kind == "text":
+        if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+            return f"must be text, not {_describe(value)}"
+    elif fs.kind == "bool":
+        if not isinstance(value, bool):
+            return f"must be true or false, not {_describe(value)}"
+    elif fs.kind == "enum":
+        if str(value) not in fs.values:
+            return f"must be one of {', '.join(fs.values)}, not {_describe(value)}"
+    elif fs.kind == "list":
+        if not isinstance(value, list):
+            return f"must be a list, like [a, b], not {_describe(value)}"
+        bad = [str(v) for v in value if fs.values and str(v) not in fs.values]
+        if bad:
+            return f"has '{bad[0]}', which is not one of {', '.join(fs.values)}"
+    return None
+
+
+def _field_value(fs: FieldSpec, value: Any) -> Any:
+    if fs.kind == "text":
+        return str(value)
+    if fs.kind == "list":
+        return tuple(str(v) for v in value)
+    if fs.kind == "enum":
+        return str(value)
+    return value
+
+
+def _cards(ck: _Checker, doc: Document, decl: _Declarations, seen: dict[str, SourceRef]) -> Iterable[Card]:
+    defaults = doc.data.get("defaults") or {}
+    if not isinstance(defaults, dict):
+        defaults = {}
+    for i, raw in enumerate(doc.data["cards"]):
+        if not isinstance(raw, dict):
+            continue  # the schema reports it
+        base = ("cards", i)
+        merged = {**defaults, **raw}
+        origin = {k: (("defaults", k) if k not in raw else base + (k,)) for k in merged}
+        ok = True
+        for key in ("id", "name", "type"):
+            if key not in merged:
+                ck.error(doc, base, f"card {i + 1} of this file has no `{key}`", f"add `{key}: ...` to the card" +
+                         (" (or to `defaults:`)" if key == "type" else ""))
+                ok = False
+        if not ok:
+            continue
+        cid = merged["id"]
+        if not isinstance(cid, str):
+            continue
+        if not SLUG.match(cid) and "id" in raw and not _schema_reported(ck, doc, base + ("id",)):
+            ck.error(doc, base + ("id",), f"card id '{cid}' is not a slug", f"use lower-case letters, digits and hyphens, e.g. '{slugify(cid)}'")
+        line, col = doc.position(base)
+        ref = SourceRef(doc.path, line, col)
+        duplicate = cid in seen
+        if duplicate:
+            first = seen[cid]
+            ck.error(doc, base + ("id",), f"duplicate card id '{cid}' (first used at {_rel(first.file, ck.root)}:{first.line})",
+                     "every card needs its own id: rename one of them")
+        else:
+            seen[cid] = ref
+        card = _card(ck, doc, decl, merged, origin, cid, ref)  # checked even when duplicate: report all at once
+        if card is not None and not duplicate:
+            yield card
+
+
+def _schema_reported(ck: _Checker, doc: Document, path: tuple) -> bool:
+    text = path_text(path)
+    return any(d.file == doc.path and d.path == text for d in ck.diags)
+
+
+def _rel(file: Path, root: Path) -> str:
+    try:
+        return str(file.relative_to(root))
+    except ValueError:
+        return str(file)
+
+
+def _card(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, origin: dict, cid: str, ref: SourceRef) -> Card | None:
+    def at(key: str) -> tuple:
+        return origin.get(key, origin.get("id"))
+
+    ctype = merged["type"]
+    tdecl = decl.types.get(ctype) if isinstance(ctype, str) else None
+    if tdecl is None:
+        if decl.types:
+            ck.error(doc, at("type"), f"card '{cid}' has unknown type '{ctype}'",
+                     did_you_mean(str(ctype), decl.types) or f"types declared in set.yaml: {', '.join(decl.types)}")
+        return None
+    ok = True
+    for key, table, word in (("race", decl.races, "race"), ("faction", decl.factions, "faction")):
+        value = merged.get(key)
+        if value is not None and value not in table:
+            ok = False
+            ck.error(doc, at(key), f"card '{cid}' has unknown {word} '{value}'",
+                     did_you_mean(str(value), table) or (f"{word}s declared in set.yaml: {', '.join(table)}" if table else f"set.yaml declares no `{word}s:`"))
+    fields: dict[str, Any] = {}
+    for key, value in merged.items():
+        if key in RESERVED_CARD_KEYS:
+            continue
+        fs = tdecl.fields.get(key)
+        if fs is None:
+            ok = False
+            declared = list(tdecl.fields)
+            ck.error(doc, at(key), f"card '{cid}': field '{key}' is not declared for type '{ctype}'",
+                     did_you_mean(key, declared + list(RESERVED_CARD_KEYS)) or
+                     (f"fields of '{ctype}': {', '.join(declared)}" if declared else f"declare it under types.{ctype}.fields in set.yaml"),
+                     key=True)
+            continue
+        problem = _field_problem(fs, value)
+        if problem:
+            ok = False
+            hint = did_you_mean(str(value), fs.values) if fs.kind == "enum" else None
+            ck.error(doc, at(key), f"card '{cid}': {key} {problem}", hint)
+            continue
+        fields[key] = _field_value(fs, value)
+    for fs in tdecl.fields.values():
+        if fs.name not in fields and fs.name not in merged:
+            if fs.required:
+                ok = False
+                ck.error(doc, at("id"), f"card '{cid}' lacks the required field '{fs.name}' of type '{ctype}'",
+                         f"add `{fs.name}: ...`" + (f" (one of {', '.join(fs.values)})" if fs.values else ""))
+            elif fs.default is not None:
+                fields[fs.name] = _field_value(fs, fs.default)
+    copies = merged.get("copies", 1)
+    if isinstance(copies, bool) or not isinstance(copies, int) or copies < 1:
+        ok = False
+        if not _schema_reported(ck, doc, at("copies")):
+            ck.error(doc, at("copies"), f"card '{cid}': copies must be a positive whole number, not {_describe(copies)}")
+    kws = _keywords(ck, doc, decl, merged.get("keywords"), at("keywords"), cid)
+    if kws is None:
+        ok = False
+    for key in ("text", "flavor"):
+        value = merged.get(key)
+        if isinstance(value, str):
+            for m in ICON_REF.finditer(value):
+                if m.group(1) not in decl.icons and not (m.group(1).isdigit()):
+                    ck.error(doc, at(key), f"card '{cid}': {key} uses icon {{{m.group(1)}}}, which set.yaml does not declare",
+                             did_you_mean(m.group(1), decl.icons) or ("declared icons: " + ", ".join(decl.icons) if decl.icons else "declare it under `icons:` in set.yaml"))
+                    ok = False
+    art = None
+    if isinstance(merged.get("art"), str):
+        art = ck.inside(doc, at("art"), merged["art"], f"card '{cid}': art file")
+        if art is None:
+            ok = False
+    tags = merged.get("tags") or []
+    if not ok:
+        return None
+    return Card(
+        id=cid, name=str(merged["name"]), type=ctype, fields=frozen_map(fields), faction=merged.get("faction"),
+        race=merged.get("race"), text=str(merged.get("text") or ""), flavor=str(merged.get("flavor") or ""), art=art,
+        copies=copies, tags=tuple(str(t) for t in tags), keywords=tuple(kws or ()), back=merged.get("back") or tdecl.back,
+        source=ref,
+    )
+
+
+_KW = re.compile(r"^\s*(.*?)\s*(?:\s(-?\d+))?\s*$")
+
+
+def _keywords(ck: _Checker, doc: Document, decl: _Declarations, value: Any, path: tuple, cid: str) -> list[KeywordUse] | None:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        return None  # the schema reports it
+    by_name = {k.name.lower(): k for k in decl.keywords.values()} | {k.id: k for k in decl.keywords.values()}
+    out: list[KeywordUse] = []
+    ok = True
+    for i, item in enumerate(value):
+        m = _KW.match(str(item))
+        word, number = (m.group(1), m.group(2)) if m else (str(item), None)
+        kw = by_name.get(word.lower())
+        if kw is None and number is None and word.lower() in by_name:
+            kw = by_name[word.lower()]
+        if kw is None:
+            ok = False
+            ck.error(doc, path + (i,), f"card '{cid}' has unknown keyword '{word}'",
+                     did_you_mean(word, [k.name for k in decl.keywords.values()]) or
+                     ("declared keywords: " + ", ".join(k.name for k in decl.keywords.values()) if decl.keywords else "declare it under `keywords:` in set.yaml"))
+            continue
+        if kw.param == "int" and number is None:
+            ok = False
+            ck.error(doc, path + (i,), f"card '{cid}': keyword {kw.name} needs a number", f"write it like '{kw.name} 2'")
+            continue
+        if kw.param is None and number is not None:
+            ok = False
+            ck.error(doc, path + (i,), f"card '{cid}': keyword {kw.name} takes no number", f"write just '{kw.name}'")
+            continue
+        out.append(KeywordUse(kw.id, int(number) if number is not None else None))
+    return out if ok else None

@@ -1,0 +1,34 @@
+"""Shared fixtures: a fresh copy of the scaffolded set, and a CLI runner that goes through `main()`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def demo_set(tmp_path: Path) -> Path:
+    """A new valid set made by `cardsmith new`, in a temporary project."""
+    from cardsmith.scaffold import scaffold_set
+
+    d = tmp_path / "cards" / "demo"
+    scaffold_set(d)
+    return d
+
+
+def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run `python -m cardsmith ARGS` as a user would, from `cwd` (default: the repository)."""
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200", **(env or {})}
+    return subprocess.run([sys.executable, "-m", "cardsmith", *args], cwd=cwd or ROOT, env=full_env,
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture
+def cli():
+    return run_cli

@@ -1,0 +1,72 @@
+"""The foundation commands as a user runs them: exit codes, messages, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def test_new_then_validate_is_clean(tmp_path: Path, cli):
+    r = cli("new", "demo", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "demo" / "set.yaml").is_file() and (tmp_path / "demo" / "decks" / "starter.yaml").is_file()
+    r = cli("validate", "demo", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "demo: 4 cards, 0 error(s), 0 warning(s)" in r.stderr
+
+
+def test_new_refuses_an_existing_set(tmp_path: Path, cli):
+    assert cli("new", "demo", cwd=tmp_path).returncode == 0
+    r = cli("new", "demo", cwd=tmp_path)
+    assert r.returncode == 1 and "already holds a set" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_validate_errors_exit_1_with_file_line(demo_set: Path, cli):
+    cards = demo_set / "cards.yaml"
+    cards.write_text(cards.read_text().replace("faction: moon\n    cost: 2", "faction: mon\n    cost: 2"))
+    project = demo_set.parent.parent
+    r = cli("validate", cwd=project)  # default: every set under cards/
+    assert r.returncode == 1
+    assert "cards/demo/cards.yaml:23:14: error: card 'night-heron' has unknown faction 'mon'" in r.stderr
+    assert "hint: did you mean 'moon'?" in r.stderr
+    r = cli("validate", "--json", "demo", cwd=project)
+    problems = json.loads(r.stdout)
+    assert problems[0]["line"] == 23 and problems[0]["severity"] == "error"
+    assert problems[0]["file"] == "cards/demo/cards.yaml"
+
+
+def test_warnings_fail_only_with_strict(demo_set: Path, cli):
+    (demo_set / "cards.yaml").rename(demo_set / "_cards.yaml.bak")
+    project = demo_set.parent.parent
+    assert cli("validate", "demo", cwd=project).returncode == 0
+    assert cli("validate", "--strict", "demo", cwd=project).returncode == 1
+
+
+def test_unknown_set_is_a_usage_error(tmp_path: Path, cli):
+    r = cli("validate", "nope", cwd=tmp_path)
+    assert r.returncode == 2 and "no set named 'nope'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_malformed_yaml_is_a_message_not_a_traceback(demo_set: Path, cli):
+    (demo_set / "cards.yaml").write_text("cards:\n  - id: a\n\t  name: b\n")
+    r = cli("validate", str(demo_set))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "cards.yaml:3:1: error: invalid YAML" in r.stderr
+
+
+def test_schema_prints_json_and_writes_all(tmp_path: Path, cli):
+    r = cli("schema", "set")
+    assert r.returncode == 0 and json.loads(r.stdout)["title"] == "cardsmith set.yaml"
+    r = cli("schema", "sett")
+    assert r.returncode == 2 and "did you mean 'set'?" in r.stderr
+    r = cli("schema", "--out", str(tmp_path / "schemas"))
+    assert r.returncode == 0 and (tmp_path / "schemas" / "card.schema.json").is_file()
+
+
+def test_list_and_build_on_a_project(demo_set: Path, cli):
+    project = demo_set.parent.parent
+    r = cli("list", cwd=project)
+    assert r.returncode == 0 and "demo" in r.stdout and "Creature 3, Spell 1" in r.stdout
+    r = cli("build", cwd=project)
+    assert r.returncode == 0, r.stderr
+    assert "cardsmith build" in r.stdout and "4 cards" in r.stdout

@@ -1,0 +1,126 @@
+"""Validation: each rule, broken by a fixture, gives the message a designer needs, at the right line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardsmith.validate import SetInvalid, check_set, load_set
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"fixture text not found: {old!r}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def _errors(set_dir: Path) -> list[str]:
+    _, diags = check_set(set_dir)
+    return [f"{d.file.name}:{d.line}: {d.message} | {d.hint}" for d in diags if d.is_error]
+
+
+def _line_of(path: Path, needle: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if needle in line)
+
+
+def test_new_set_is_valid_and_loads_as_a_model(demo_set: Path):
+    cs = load_set(demo_set)
+    assert cs.id == "demo" and len(cs.cards) == 4
+    scout = cs.card("dawn-scout")
+    assert (scout["cost"], scout["power"], scout["health"]) == (1, 1, 2)
+    assert scout.faction == "sun" and scout.has_keyword("swift")
+    assert cs.card("lantern-keeper").keyword_value("ward") == 1
+    assert cs.card("eclipse").type == "spell" and cs.card("eclipse")["speed"] == "fast"
+    assert cs.card_size == (63.5, 88.9) and cs.bleed == pytest.approx(3.175)
+    assert scout.source.line == 4
+
+
+def test_card_defaults_apply_and_own_keys_win(demo_set: Path):
+    cs = load_set(demo_set)
+    assert [c.type for c in cs.cards] == ["creature", "creature", "creature", "spell"]
+
+
+def test_field_default_from_type(demo_set: Path):
+    _edit(demo_set / "cards.yaml", "    speed: fast\n", "")
+    assert load_set(demo_set).card("eclipse")["speed"] == "slow"
+
+
+@pytest.mark.parametrize("old, new, needle, expected", [
+    ("id: night-heron", "id: dawn-scout  # again", "# again", "duplicate card id 'dawn-scout' (first used at cards.yaml:4)"),
+    ("id: night-heron", "id: Night Heron", "id: Night Heron", "'Night Heron' is not a slug | use lower-case letters, digits and single hyphens, e.g. 'night-heron'"),
+    ("    type: spell\n", "    type: spel\n", "type: spel", "unknown type 'spel' | did you mean 'spell'?"),
+    ("faction: moon\n    cost: 2", "faction: mon\n    cost: 2", "faction: mon", "unknown faction 'mon' | did you mean 'moon'?"),
+    ("keywords: [Ward 1]", "keywords: [Wrad 1]", "Wrad", "unknown keyword 'Wrad' | did you mean 'Ward'?"),
+    ("keywords: [Ward 1]", "keywords: [Ward]", "keywords: [Ward]", "keyword Ward needs a number"),
+    ("    power: 3\n", "    power: 3\n    powre: 2\n", "powre", "field 'powre' is not declared for type 'creature' | did you mean 'power'?"),
+    ("    power: 3\n", "", "id: night-heron", "lacks the required field 'power'"),
+    ("    power: 3\n", "    power: 99\n", "power: 99", "power must be at most 20, not 99"),
+    ("    power: 3\n", "    power: three\n", "power: three", "power must be a whole number, not 'three'"),
+    ("    speed: fast\n", "    speed: fats\n", "speed: fats", "speed must be one of slow, fast, not 'fats' | did you mean 'fast'?"),
+    ("    speed: fast\n", "    speed: fast\n    copies: 0\n", "copies: 0", "copies must be at least 1, not 0"),
+    ("    speed: fast\n", "    speed: fast\n    copies: two\n", "copies: two", "copies must be a whole number"),
+    ("    speed: fast\n", "    speed: fast\n    art: art/eclipse.png\n", "art: art", "art file 'art/eclipse.png' does not exist"),
+    ("    speed: fast\n", "    speed: fast\n    art: ../../../etc/passwd\n", "art: ..", "is outside the set folder"),
+    ("text: Your other", "text: Pay {E}. Your other", "Pay {E}", "uses icon {E}, which set.yaml does not declare"),
+])
+def test_card_rule_broken(demo_set: Path, old: str, new: str, needle: str, expected: str):
+    cards = demo_set / "cards.yaml"
+    _edit(cards, old, new)
+    errors = _errors(demo_set)
+    line = _line_of(cards, needle)
+    assert any(e.startswith(f"cards.yaml:{line}:") and expected in e for e in errors), errors
+
+
+@pytest.mark.parametrize("old, new, needle, expected", [
+    ("card_size: poker", "card_size: pokr", "card_size", "'pokr' is not one of poker, bridge"),
+    ("  sun: {name: Sun Court, color: \"#d9a021\"}", "  sun: {name: Sun Court, colour: \"#d9a021\"}", "colour", "unknown key 'colour' in factions.sun | did you mean 'color'?"),
+    ("      speed:  {kind: enum, values: [slow, fast], default: slow}", "      speed:  {kind: enum}", "speed:", "enum field 'speed' needs `values:`"),
+    ("      power:  {kind: int, min: 0, max: 20, required: true}", "      power:  {kind: integer, min: 0, max: 20, required: true}", "power:", "'integer' is not one of int, text, enum, list, bool"),
+    ("      power:  {kind: int, min: 0, max: 20, required: true}", "      power:  {kind: int, min: 9, max: 2, required: true}", "power:", "min 9 above max 2"),
+    ("      health: {kind: int", "      name: {kind: text}\n      health: {kind: int", "name: {kind", "field 'name' has the name of a key every card has"),
+    ("id: demo", "id: Demo Set", "id: Demo", "'Demo Set' is not a slug"),
+    ("description: A new card game.", "descripton: A new card game.", "descripton", "unknown key 'descripton' in the file | did you mean 'description'?"),
+    ("factions:\n", "icons:\n  E: icons/energy.svg\nfactions:\n", "E: icons", "icon E: 'icons/energy.svg' does not exist"),
+])
+def test_set_rule_broken(demo_set: Path, old: str, new: str, needle: str, expected: str):
+    set_yaml = demo_set / "set.yaml"
+    _edit(set_yaml, old, new)
+    errors = _errors(demo_set)
+    line = _line_of(set_yaml, needle)
+    assert any(e.startswith(f"set.yaml:{line}:") and expected in e for e in errors), errors
+
+
+def test_list_where_a_map_belongs(demo_set: Path):
+    _edit(demo_set / "set.yaml", "factions:\n  sun:", "factions:\n  - sun\nx-old:\n  sun:")
+    errors = _errors(demo_set)
+    assert any("factions must be a map" in e for e in errors), errors
+
+
+def test_every_problem_reported_at_once_sorted(demo_set: Path):
+    cards = demo_set / "cards.yaml"
+    _edit(cards, "faction: moon\n    cost: 2", "faction: mon\n    cost: 2")
+    _edit(cards, "keywords: [Ward 1]", "keywords: [Wrad 1]")
+    _edit(cards, "    speed: fast\n", "    speed: fats\n")
+    (demo_set / "broken.yaml").write_text("cards:\n  - id: x\n\tname: y\n")
+    _edit(demo_set / "set.yaml", "card_size: poker", "card_size: pokr")
+    _, diags = check_set(demo_set)
+    errors = [d for d in diags if d.is_error]
+    assert len(errors) == 5
+    assert [(d.file.name, d.line) for d in errors] == sorted((d.file.name, d.line) for d in errors)
+    with pytest.raises(SetInvalid) as e:
+        load_set(demo_set)
+    assert len([d for d in e.value.diagnostics if d.is_error]) == 5
+
+
+def test_files_outside_card_folders_are_not_cards(demo_set: Path):
+    (demo_set / "_drafts").mkdir()
+    (demo_set / "_drafts" / "ideas.yaml").write_text("not: cards\n")
+    assert load_set(demo_set).id == "demo"
+
+
+def test_missing_set_yaml_is_one_clear_error(tmp_path: Path):
+    d = tmp_path / "nothing"
+    d.mkdir()
+    _, diags = check_set(d)
+    assert any("set.yaml" in str(x.file) and "cannot read" in x.message for x in diags)
