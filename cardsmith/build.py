@@ -18,7 +18,8 @@ from cardsmith.model import CardSet
 from cardsmith.project import Project
 
 STAGES: list[tuple[str, str]] = [
-    # ("render", "cardsmith.render:build_stage"), ... each issue adds its stage here, in flow order
+    # each issue adds its stage here, in flow order
+    ("render", "cardsmith.render:build_stage"),
 ]
 
 

@@ -247,6 +247,12 @@ class Layouts:
         used: set[str] = set()
         tree = self._render_merged(name, context, what, used, [])
         tree.pop("extends", None)
+        defaults = tree.pop("defaults", None) or {}
+        if defaults:
+            if not isinstance(defaults, dict):
+                raise LayoutError(f"{self.find(name)}: 'defaults' must map layer kinds to settings ({what})")
+            tree["layers"] = [{k: {**(defaults.get(k) or {}), **v} if isinstance(v, dict) else v for k, v in layer.items()}
+                              if isinstance(layer, dict) else layer for layer in tree.get("layers") or []]
         check_tree(tree, self.find(name), what)
         return tree, used
 
