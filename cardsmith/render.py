@@ -280,13 +280,19 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
     keys: dict[str, str] = {}
     todo: list[Face] = []
     reused: list[Face] = []
+    face_data = {f.key: card_context(cardset, by_id[f.id], setctx)["card"] if f.kind == "card" else specs.get(f.id) for f in faces}
+
+    def face_key(f: Face, deps: Iterable[str], files: Iterable[str]) -> str:
+        """The hash of everything that went into a face: `deps` are the layouts it used, `files` the fonts and assets."""
+        files = set(files)
+        if f.kind == "card" and by_id[f.id].art:
+            files.add(str(Path(cardset.path) / by_id[f.id].art))
+        return _digest({"base": base, "face": f.key, "layout": f.layout, "data": face_data[f.key],
+                        "layouts": layouts.digest(set(deps) | {f.layout}), "files": [_stat_sig(p) for p in sorted(files)]})
+
     for f in faces:
         entry = cache.get(f.key) or {}
-        deps = set(entry.get("layouts") or []) | {f.layout}
-        data = card_context(cardset, by_id[f.id], setctx)["card"] if f.kind == "card" else specs.get(f.id)
-        files = sorted(set(entry.get("files") or []) | ({str(Path(cardset.path) / by_id[f.id].art)} if f.kind == "card" and by_id[f.id].art else set()))
-        keys[f.key] = _digest({"base": base, "face": f.key, "layout": f.layout, "data": data,
-                               "layouts": layouts.digest(deps), "files": [_stat_sig(p) for p in files]})
+        keys[f.key] = face_key(f, entry.get("layouts") or [], entry.get("files") or [])
         if not force and entry.get("key") == keys[f.key] and f.path.is_file() and not entry.get("error"):
             reused.append(f)
         else:
@@ -303,11 +309,13 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
     args = (str(project.root), cardset, dpi, ext, guides)
     workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
     new_cache = {k: v for k, v in cache.items() if k in keys}
+    face_by_key = {f.key: f for f in faces}
 
     def record(o: Outcome) -> None:
         nonlocal done
         outcomes[o.face] = o
-        new_cache[o.face] = {"key": keys[o.face] if not o.error else None, "layouts": o.layouts, "files": o.files,
+        new_cache[o.face] = {"key": face_key(face_by_key[o.face], o.layouts, o.files) if not o.error else None,
+                             "layouts": o.layouts, "files": o.files,
                              "notes": o.notes, "error": bool(o.error)}
         done += 1
         if progress:

@@ -186,16 +186,27 @@ def back_context(cardset: CardSet, back_id: str, spec: dict[str, Any], setctx: d
 
 # ---- rendering ------------------------------------------------------------------------------------
 
+class _Environment(SandboxedEnvironment):
+    """Names in `{% import %}`/`{% include %}` resolve beside the including layout first (so
+    `solar-empires/ship` can import `_geometry.yaml.j2` from its own folder when another set uses it)."""
+
+    layouts: "Layouts"
+
+    def join_path(self, template: str, parent: str) -> str:
+        return self.layouts.relative(template.removesuffix(SUFFIX), parent.removesuffix(SUFFIX)) + SUFFIX
+
+
 class Layouts:
     """The layouts of one set: finds, renders, merges and checks them."""
 
     def __init__(self, dirs: list[Path]):
         self.dirs = [Path(d) for d in dirs]
-        self.env = SandboxedEnvironment(
+        self.env = _Environment(
             loader=jinja2.FileSystemLoader([str(d) for d in self.dirs]),
             undefined=jinja2.StrictUndefined, finalize=_finalize, autoescape=False,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         )
+        self.env.layouts = self
         self.env.filters.update(FILTERS)
         self.env.globals.update(FILTERS)
         self._refs: dict[str, frozenset[str]] = {}
@@ -211,6 +222,14 @@ class Layouts:
     def exists(self, name: str) -> bool:
         return self.find(name) is not None
 
+    def relative(self, name: str, parent: str) -> str:
+        """`name` as written inside layout `parent`: beside `parent` if such a layout exists, else as given."""
+        if "/" in parent:
+            beside = parent.rsplit("/", 1)[0] + "/" + name
+            if self.exists(beside):
+                return beside
+        return name
+
     def jinja_refs(self, name: str) -> frozenset[str]:
         """Layout names a template pulls in with Jinja (`{% extends %}`, `{% include %}`, `{% import %}`), recursively."""
         if name in self._refs:
@@ -223,7 +242,7 @@ class Layouts:
                 ast = self.env.parse(path.read_text(encoding="utf-8"))
                 for ref in meta.find_referenced_templates(ast):
                     if ref and ref.endswith(SUFFIX):
-                        out |= self.jinja_refs(ref[: -len(SUFFIX)])
+                        out |= self.jinja_refs(self.relative(ref[: -len(SUFFIX)], name))
             except jinja2.TemplateSyntaxError:
                 pass
         self._refs[name] = frozenset(out)
@@ -268,6 +287,7 @@ class Layouts:
         if parent:
             if not isinstance(parent, str):
                 raise LayoutError(f"{self.find(name)}: 'extends' must name a layout, got {parent!r} ({what})")
+            parent = self.relative(parent, name)
             if not self.exists(parent):
                 raise LayoutError(f"{self.find(name)}: layout '{name}' extends '{parent}', which does not exist ({what})",
                                   hint=self._known_hint(parent))
@@ -390,6 +410,87 @@ def _layer_name(layer: Any) -> str | None:
     return None
 
 
+def quick_valid(schema: dict[str, Any], value: Any, defs: dict[str, Any]) -> bool:
+    """Whether `value` satisfies `schema`, for the JSON Schema keywords the layout schema uses.
+
+    jsonschema takes tens of milliseconds per card on this schema; this takes a fraction of one.
+    When it says no, jsonschema runs to word the error (tests check that both agree).
+    """
+    if "$ref" in schema:
+        return quick_valid(defs[schema["$ref"].rsplit("/", 1)[-1]], value, defs)
+    if "oneOf" in schema:
+        return sum(quick_valid(s, value, defs) for s in schema["oneOf"]) == 1
+    t = schema.get("type")
+    if t is not None:
+        types = t if isinstance(t, list) else [t]
+        if not any(_is_type(value, x) for x in types):
+            return False
+    if "enum" in schema and value not in schema["enum"]:
+        return False
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            return False
+        if "maximum" in schema and value > schema["maximum"]:
+            return False
+        if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
+            return False
+    if isinstance(value, str):
+        if len(value) < schema.get("minLength", 0):
+            return False
+        if "pattern" in schema and not _pattern(schema["pattern"]).search(value):
+            return False
+    if isinstance(value, list):
+        if len(value) < schema.get("minItems", 0) or len(value) > schema.get("maxItems", len(value)):
+            return False
+        if "items" in schema and not all(quick_valid(schema["items"], v, defs) for v in value):
+            return False
+    if isinstance(value, dict):
+        if any(k not in value for k in schema.get("required", ())):
+            return False
+        if len(value) < schema.get("minProperties", 0) or len(value) > schema.get("maxProperties", len(value)):
+            return False
+        props = schema.get("properties", {})
+        extra = schema.get("additionalProperties", True)
+        for k, v in value.items():
+            if k in props:
+                if not quick_valid(props[k], v, defs):
+                    return False
+            elif extra is False:
+                return False
+            elif isinstance(extra, dict) and not quick_valid(extra, v, defs):
+                return False
+    return True
+
+
+def _is_type(value: Any, t: str) -> bool:
+    if t == "string":
+        return isinstance(value, str)
+    if t == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if t == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if t == "boolean":
+        return isinstance(value, bool)
+    if t == "null":
+        return value is None
+    if t == "array":
+        return isinstance(value, list)
+    if t == "object":
+        return isinstance(value, dict)
+    return False
+
+
+@lru_cache(maxsize=64)
+def _pattern(p: str):
+    import re
+    return re.compile(p)
+
+
+@lru_cache(maxsize=1)
+def _schema() -> dict[str, Any]:
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
 @lru_cache(maxsize=1)
 def _validators():
     from jsonschema import Draft202012Validator
@@ -418,6 +519,9 @@ def check_tree(tree: dict[str, Any], file: Path | None, what: str) -> None:
             raise LayoutError(f"{where}: layer {i + 1} ({kind}) must be a map of settings ({what})")
         where = props.get("_file", where)
         clean = {k: v for k, v in props.items() if k != "_file"}
+        schema = _schema()
+        if quick_valid(schema["$defs"][kind], clean, schema["$defs"]):
+            continue
         errors = sorted(kinds[kind].iter_errors(clean), key=lambda e: len(list(e.absolute_path)))
         if errors:
             e = errors[0]
@@ -426,7 +530,7 @@ def check_tree(tree: dict[str, Any], file: Path | None, what: str) -> None:
             raise LayoutError(f"{where}: {label}{' ' + loc if loc else ''}: {e.message} ({what})",
                               hint="see docs/layouts.md for each layer kind's settings")
     rest = {k: v for k, v in tree.items() if k not in ("layers", "_file")}
-    errors = list(top.iter_errors({**rest, "layers": []}))
+    errors = [] if quick_valid(_schema(), {**rest, "layers": []}, _schema()["$defs"]) else list(top.iter_errors({**rest, "layers": []}))
     if errors:
         e = errors[0]
         raise LayoutError(f"{file}: {'.'.join(str(p) for p in e.absolute_path) or 'layout'}: {e.message} ({what})")
