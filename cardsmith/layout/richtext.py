@@ -113,16 +113,25 @@ def parse(text: str, icons: set[str] | frozenset[str] | None = None) -> list[Par
 
 
 def _closes(block: str, start: int, marker: str) -> bool:
-    """Whether an opening marker at `start` has a closing one later in the paragraph.
+    """Whether a marker opening at `start` (just after it) can open: Markdown's rule, roughly.
 
-    An unpaired `*` (as in "3 * 4") prints as an asterisk instead of italicising the rest.
+    It must be followed by a non-space and closed later in the paragraph by an unescaped marker
+    that follows a non-space. So an unpaired `*` (as in "3 * 4") prints as an asterisk.
     """
-    end = block.find(marker, start)
-    if marker == "*":
-        # skip bold markers when looking for a single-star close
-        while end != -1 and block.startswith("**", end):
-            end = block.find("*", end + 2)
-    return end != -1 and end > start
+    if start >= len(block) or block[start].isspace():
+        return False
+    i = start
+    while True:
+        end = block.find(marker, i)
+        if end == -1:
+            return False
+        escaped = end > 0 and block[end - 1] == "\\"
+        if marker == "*" and block.startswith("**", end) and not block.startswith("***", end):
+            i = end + 2  # a bold marker is not a single-star close
+            continue
+        if not escaped and end > start and not block[end - 1].isspace():
+            return True
+        i = end + 1
 
 
 def icon_ids(text: str) -> set[str]:

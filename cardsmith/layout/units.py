@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 MM_PER_UNIT = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72, "px": 25.4 / 300}
 
-_LENGTH = re.compile(r"^\s*(-)?\s*(\d+(?:\.\d*)?|\.\d+)\s*(mm|cm|in|pt|px|%)?\s*$")
+# numbers may carry an exponent, because a layout's arithmetic can print 1e-06
+_LENGTH = re.compile(r"^\s*(-)?\s*((?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(mm|cm|in|pt|px|%)?\s*$")
 
 
 class UnitError(ValueError):
