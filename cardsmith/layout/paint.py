@@ -264,7 +264,15 @@ class Painter:
         stroke = props.get("stroke")
         sw = self._len_px(props.get("stroke_width", "0.3mm")) if stroke else 0
         if stroke and sw > 0:
-            self._fill(canvas, (x0, y0), _stroke_mask(shape, size[0], size[1], round(radius, 1), round(sw, 1)), stroke, opacity)
+            ring = _stroke_mask(shape, size[0], size[1], round(radius, 1), round(sw, 1))
+            w, h = size
+            band = math.ceil(max(radius, sw)) + 2
+            if shape == "rect" and 4 * band < min(w, h):
+                # only the edges of a large outline hold ink: paste four bands, not the whole box
+                for bx0, by0, bx1, by1 in ((0, 0, w, band), (0, h - band, w, h), (0, band, band, h - band), (w - band, band, w, h - band)):
+                    self._fill(canvas, (x0 + bx0, y0 + by0), ring.crop((bx0, by0, bx1, by1)), stroke, opacity)
+            else:
+                self._fill(canvas, (x0, y0), ring, stroke, opacity)
 
     # -- layer kinds
 

@@ -500,6 +500,9 @@ def _validators():
     return top, kinds
 
 
+_VALID: set[tuple[str, str]] = set()  # layers already found valid (many repeat from card to card)
+
+
 def check_tree(tree: dict[str, Any], file: Path | None, what: str) -> None:
     """Check a merged layer tree against the layout schema; the first problem becomes a LayoutError."""
     top, kinds = _validators()
@@ -520,7 +523,11 @@ def check_tree(tree: dict[str, Any], file: Path | None, what: str) -> None:
         where = props.get("_file", where)
         clean = {k: v for k, v in props.items() if k != "_file"}
         schema = _schema()
-        if quick_valid(schema["$defs"][kind], clean, schema["$defs"]):
+        key = (kind, repr(clean))
+        if key in _VALID or quick_valid(schema["$defs"][kind], clean, schema["$defs"]):
+            if len(_VALID) > 20_000:
+                _VALID.clear()
+            _VALID.add(key)
             continue
         errors = sorted(kinds[kind].iter_errors(clean), key=lambda e: len(list(e.absolute_path)))
         if errors:
