@@ -20,6 +20,7 @@ from cardsmith.project import Project
 STAGES: list[tuple[str, str]] = [
     # each issue adds its stage here, in flow order
     ("render", "cardsmith.render:build_stage"),
+    ("decks", "cardsmith.decks:build_stage"),
 ]
 
 

@@ -18,6 +18,7 @@ from cardsmith.errors import CardsmithError
 COMMAND_MODULES = [
     "cardsmith.commands.core",
     "cardsmith.commands.render",
+    "cardsmith.commands.decks",
 ]
 
 

@@ -234,7 +234,15 @@ def check_set(set_dir: Path | str) -> tuple[CardSet | None, list[Diagnostic]]:
     diagnostics = sort_diagnostics(ck.diags)
     if sdoc is None or any(d.is_error for d in diagnostics):
         return None, diagnostics
-    return decl.build(sdoc, tuple(cards)), diagnostics
+    cardset = decl.build(sdoc, tuple(cards))
+    if cardset.deck_rules:
+        # Deck rules name zones, types, races, keywords, fields and cards: check those exist too.
+        from cardsmith.decks.rules import RulesInvalid, parse_rules
+        try:
+            parse_rules(cardset)
+        except RulesInvalid as e:
+            return None, sort_diagnostics(ck.diags + e.diagnostics)
+    return cardset, diagnostics
 
 
 def load_set(set_dir: Path | str) -> CardSet:
@@ -297,8 +305,9 @@ def _declarations(ck: _Checker, doc: Document) -> _Declarations:
                 ck.error(doc, (key,), str(e))
     for key, target in (("races", decl.races), ("factions", decl.factions)):
         for gid, g in _items(d.get(key)):
-            if isinstance(g, dict) and isinstance(g.get("name"), str):
-                target[gid] = Group(gid, g["name"], g.get("color") or "#777777", g.get("icon"), str(g.get("description", "")))
+            if isinstance(g, dict):  # kept even when malformed, so its cards do not cascade into errors
+                target[gid] = Group(gid, str(g.get("name", gid)), str(g.get("color") or "#777777"), g.get("icon"),
+                                    str(g.get("description", "")))
     for kid, k in _items(d.get("keywords")):
         if isinstance(k, dict):
             decl.keywords[kid] = Keyword(kid, str(k.get("name", kid)), str(k.get("reminder", "")), k.get("param"))

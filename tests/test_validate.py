@@ -124,3 +124,25 @@ def test_missing_set_yaml_is_one_clear_error(tmp_path: Path):
     d.mkdir()
     _, diags = check_set(d)
     assert any("set.yaml" in str(x.file) and "cannot read" in x.message for x in diags)
+
+
+def test_solar_empires_broken_four_ways_reports_all_four(tmp_path: Path):
+    """The issue's acceptance check: a copy of the bundled set broken in four ways, all four reported."""
+    import shutil
+
+    src = Path(__file__).resolve().parent.parent / "cards" / "solar-empires"
+    d = tmp_path / "solar-empires"
+    shutil.copytree(src, d)
+    _edit(d / "ships-chain.yaml", "    armour: 6\n", "    armour: six\n")                  # a bad number
+    _edit(d / "ships-terracorp.yaml", "class: fighter", "class: figter")                  # a misspelt enum
+    _edit(d / "events-neutral.yaml", "  - id: sabotage", "  - id: solar-flare")           # a duplicate id
+    _edit(d / "set.yaml", "    name: The Chain\n", "    name: The Chain\n    colr: '#000'\n")  # an unknown key
+    _, diags = check_set(d)
+    errors = [d for d in diags if d.is_error]
+    where = {(e.file.name, e.line) for e in errors}
+    assert ("ships-chain.yaml", _line_of(d / "ships-chain.yaml", "armour: six")) in where
+    assert ("ships-terracorp.yaml", _line_of(d / "ships-terracorp.yaml", "figter")) in where
+    second = [i for i, line in enumerate((d / "events-neutral.yaml").read_text().splitlines(), 1) if "id: solar-flare" in line][1]
+    assert ("events-neutral.yaml", second) in where
+    assert ("set.yaml", _line_of(d / "set.yaml", "colr")) in where
+    assert len(errors) == 4, [e.format() for e in errors]  # no cascade of follow-on errors

@@ -90,7 +90,7 @@ def list_sets() -> int:
             status = 1
             continue
         per_type = Counter(c.type for c in cardset.cards)
-        text = ", ".join(f"{cardset.types[t].name} {n}" for t, n in per_type.items())
+        text = ", ".join(f"{t.name} {per_type[t.id]}" for t in cardset.types.values() if per_type[t.id])
         table.add_row(cardset.id, cardset.name, cardset.version, str(len(cardset.cards)), text)
     Console(highlight=False).print(table)
     return status

@@ -1,0 +1,173 @@
+"""Random legal decks from a set's deck rules, reproducible for a seed (simulations need many decks).
+
+The generator fills zones card by card, never adding a card that would break an upper bound (zone
+size, copies, unique, a limit's max), first meeting each limit's minimum, then filling to a size
+drawn from the zone's range. Whatever it builds is checked with `check_deck`; a deck that still
+breaks a rule (a named predicate, say) is thrown away and another is drawn, so only legal decks
+come out.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Mapping
+
+from cardsmith.decks.check import check_deck
+from cardsmith.decks.rules import Count, DeckRules, Rule, parse_rules
+from cardsmith.diagnostics import did_you_mean
+from cardsmith.errors import CardsmithError
+from cardsmith.model import Card, CardSet, Deck, frozen_map
+
+ATTEMPTS = 60
+OPEN_SIZE = 20  # a zone with a minimum but no maximum is filled up to minimum + this, at most
+
+
+def _resolve_group(cardset: CardSet, rules: DeckRules, faction: str | None, rng: random.Random) -> tuple[str | None, str | None]:
+    """(attribute, group id): which race or faction the deck is of, if any."""
+    attrs = [k.split("-")[1] for k in ("same-race", "same-faction") if rules.of_kind(k)]
+    if faction is not None:
+        for attr, groups in (("race", cardset.races), ("faction", cardset.factions)):
+            for gid, g in groups.items():
+                if faction.lower() in (gid.lower(), g.name.lower()):
+                    return attr, gid
+        known = list(cardset.races) + list(cardset.factions)
+        raise CardsmithError(f"set {cardset.id} has no race or faction '{faction}'",
+                             hint=did_you_mean(faction, known) or (f"choose one of: {', '.join(known)}" if known else "the set has none"))
+    if not attrs:
+        return None, None
+    attr = attrs[0]
+    present = sorted({getattr(c, attr) for c in cardset.cards if getattr(c, attr)},
+                     key=lambda g: list(getattr(cardset, attr + "s")).index(g) if g in getattr(cardset, attr + "s") else 0)
+    return (attr, rng.choice(present)) if present else (None, None)
+
+
+class _Builder:
+    def __init__(self, cardset: CardSet, rules: DeckRules, attr: str | None, group: str | None, rng: random.Random):
+        self.cardset, self.rules, self.rng = cardset, rules, rng
+        self.attr, self.group = attr, group
+        self.cards: Mapping[str, Card] = cardset.by_id()
+        self.zones: dict[str, Counter] = {z: Counter() for z in rules.zones}
+        self.pool = [c for c in cardset.cards if attr is None or getattr(c, attr) in (None, group)]
+        self.limits = [r for r in rules.rules if r.kind == "limit"]
+        self.copies = rules.of_kind("copies")
+        self.unique = rules.of_kind("unique")
+
+    def count(self, count: Count) -> int:
+        zones = count.zones or tuple(self.zones)
+        return sum(n for z in zones for cid, n in self.zones[z].items() if count.cards(self.cards[cid]))
+
+    def total(self, cid: str, zones: tuple[str, ...] = ()) -> int:
+        return sum(self.zones[z][cid] for z in zones or tuple(self.zones))
+
+    def fits(self, zone: str, cid: str) -> bool:
+        """Can one more copy of `cid` go into `zone` without breaking an upper bound?"""
+        z = self.rules.zones[zone]
+        if z.max is not None and sum(self.zones[zone].values()) + 1 > z.max:
+            return False
+        self.zones[zone][cid] += 1
+        try:
+            for r in self.copies:
+                if (not r.zones or zone in r.zones) and self.total(cid, r.zones) > r.copy_limit(cid):
+                    return False
+            for r in self.unique:
+                if r.cards(self.cards[cid]) and self.total(cid) > 1:
+                    return False
+            for r in self.limits:
+                assert r.count is not None
+                # Evaluated after the tentative add, so a card that switches on a conditional limit
+                # the deck would then break (a Chain card in a deck with spells) is refused too.
+                if r.count.max is not None and (r.when is None or r.when.ok(self.count(r.when))) \
+                        and self.count(r.count) > r.count.max:
+                    return False
+            return True
+        finally:
+            self.zones[zone][cid] -= 1
+            if not self.zones[zone][cid]:
+                del self.zones[zone][cid]
+
+    def candidates(self, zone: str, extra: Count | None = None, requires: list[Rule] = ()) -> list[str]:
+        z = self.rules.zones[zone]
+        out = []
+        for c in self.pool:
+            if not z.accepts(c) or (extra is not None and not extra.cards(c)):
+                continue
+            if any(r.cards is not None and not r.cards(c) for r in requires):
+                continue
+            if any(r.also_in and self.zones[r.also_in][c.id] < 1 for r in requires):
+                continue
+            out.append(c.id)
+        return out
+
+    def add_some(self, zone: str, ids: list[str], want: int) -> int:
+        """Add up to `want` cards drawn from `ids`, a few copies at a time; how many were added."""
+        added = 0
+        ids = list(ids)
+        while added < want and ids:
+            # The chosen race's or faction's own cards come up three times as often as neutral ones,
+            # so a "Chain deck" is mostly Chain cards rather than whatever is neutral.
+            cid = self.rng.choices(ids, weights=[3 if self.group and getattr(self.cards[c], self.attr) == self.group else 1
+                                                 for c in ids])[0]
+            if not self.fits(zone, cid):
+                ids.remove(cid)
+                continue
+            for _ in range(self.rng.randint(1, max(1, min(4, want - added)))):
+                if added >= want or not self.fits(zone, cid):
+                    break
+                self.zones[zone][cid] += 1
+                added += 1
+        return added
+
+    def fill(self) -> None:
+        requires = self.rules.of_kind("requires")
+        # Zones that must repeat cards of another zone (homeworld also in assets) come last.
+        order = sorted(self.rules.zones, key=lambda zid: any(r.zones[0] == zid and r.also_in for r in requires))
+        for zid in order:
+            z = self.rules.zones[zid]
+            reqs = [r for r in requires if r.zones[0] == zid]
+            lo = z.min or 0
+            hi = z.max if z.max is not None else lo + (OPEN_SIZE if lo else 1 + self.rng.randrange(OPEN_SIZE))
+            target = self.rng.randint(lo, hi)
+            for r in self.limits:
+                assert r.count is not None
+                if r.count.min and (not r.count.zones or zid in r.count.zones) and \
+                        (r.when is None or r.when.ok(self.count(r.when))):
+                    need = r.count.min - self.count(r.count)
+                    if need > 0:
+                        self.add_some(zid, self.candidates(zid, r.count, reqs), need)
+            have = sum(self.zones[zid].values())
+            if have < target:
+                self.add_some(zid, self.candidates(zid, None, reqs), target - have)
+
+    def deck(self, name: str) -> Deck:
+        order = {c.id: i for i, c in enumerate(self.cardset.cards)}
+        zones = {z: frozen_map({cid: n for cid, n in sorted(cnt.items(), key=lambda kv: order[kv[0]]) if n})
+                 for z, cnt in self.zones.items()}
+        return Deck(name, self.cardset.id, frozen_map(zones))
+
+
+def random_deck(cardset: CardSet, seed: int = 0, faction: str | None = None, rules: DeckRules | None = None) -> Deck:
+    """A random deck that passes `check_deck`, the same for the same set, seed and faction.
+
+    `faction` names a race or faction (id or name, any case): the deck holds only its cards and
+    cards of no race/faction. Raises CardsmithError if no legal deck can be found.
+    """
+    rules = rules or parse_rules(cardset)
+    if not rules.zones:
+        raise CardsmithError(f"set {cardset.id} declares no deck zones, so there is nothing to build",
+                             hint="add deck_rules: {zones: ...} to its set.yaml (see docs/decks.md)")
+    rng = random.Random(f"{cardset.id}:{seed}:{faction or ''}")
+    last: list = []
+    for _ in range(ATTEMPTS):
+        attr, group = _resolve_group(cardset, rules, faction, rng)
+        b = _Builder(cardset, rules, attr, group, rng)
+        b.fill()
+        label = f" ({getattr(cardset, attr + 's')[group].name})" if attr and group else ""
+        deck = b.deck(f"Random {cardset.name}{label} deck, seed {seed}")
+        last = check_deck(deck, cardset, rules)
+        if not last:
+            return deck
+    detail = "; ".join(v.message for v in last[:5])
+    raise CardsmithError(f"could not build a legal deck of set {cardset.id} in {ATTEMPTS} tries; the last one broke: {detail}",
+                         hint="the deck rules may contradict each other, or the set has too few cards for them"
+                              + (f" (for {faction})" if faction else ""))

@@ -1,0 +1,86 @@
+"""Named deck predicates: deck rules that data cannot say, written in Python by a set's rules module.
+
+A rules module (`cardsmith/games/<rules>.py`) registers a check under a name:
+
+    from cardsmith.decks import register_predicate, Problem
+
+    @register_predicate("trf-alignment")
+    def alignment(deck, cardset, **params):
+        ...
+        yield Problem("a lightside account cannot hold darkside cards", cards=[...], counts={...})
+
+and set.yaml names it: `deck_rules: {predicates: [{check: trf-alignment, name: ..., with: {...}}]}`.
+The check gets the deck, the set and the `with:` parameters, and yields a `Problem` for each thing
+wrong (or returns a list of them). When a set names a check nobody registered yet, cardsmith imports
+the set's rules module, which registers it as it loads.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+from cardsmith.errors import CardsmithError
+from cardsmith.model import CardSet, Deck
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What a predicate found wrong: a message, the card ids involved and the numbers that matter."""
+
+    message: str
+    cards: tuple[str, ...] | list[str] = ()
+    counts: Mapping[str, int] = field(default_factory=dict)
+
+
+Predicate = Callable[..., Iterable[Problem] | None]
+_REGISTRY: dict[str, Predicate] = {}
+
+
+def register_predicate(name: str) -> Callable[[Predicate], Predicate]:
+    """Decorator: make `fn(deck, cardset, **params)` available to set.yaml as `check: <name>`."""
+
+    def deco(fn: Predicate) -> Predicate:
+        _REGISTRY[name] = fn
+        return fn
+    return deco
+
+
+def unregister_predicate(name: str) -> None:
+    """Remove a registered check (for tests that register temporary ones)."""
+    _REGISTRY.pop(name, None)
+
+
+def registered_predicates() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+def get_predicate(name: str, cardset: CardSet) -> Predicate:
+    """The check registered as `name`, importing the set's rules module first if needed."""
+    if name not in _REGISTRY and cardset.rules:
+        try:
+            importlib.import_module(f"cardsmith.games.{cardset.rules}")
+        except ModuleNotFoundError as e:
+            if e.name not in (f"cardsmith.games.{cardset.rules}", "cardsmith.games"):
+                raise
+    if name not in _REGISTRY:
+        where = f"cardsmith.games.{cardset.rules}" if cardset.rules else "a rules module (set.yaml has no `rules:`)"
+        known = ", ".join(registered_predicates()) or "none"
+        raise CardsmithError(
+            f"set {cardset.id}: deck rule check '{name}' is not registered (registered: {known})",
+            hint=f"register it in {where} with @cardsmith.decks.register_predicate('{name}'), or fix the name in deck_rules.predicates")
+    return _REGISTRY[name]
+
+
+def run_predicate(name: str, deck: Deck, cardset: CardSet, params: Mapping[str, Any]) -> list[Problem]:
+    fn = get_predicate(name, cardset)
+    out = fn(deck, cardset, **dict(params))
+    problems = []
+    for p in out or ():
+        if isinstance(p, str):
+            p = Problem(p)
+        elif not isinstance(p, Problem):
+            raise TypeError(f"deck check '{name}' returned {p!r}; it must yield Problem objects or strings")
+        problems.append(p)
+    return problems
