@@ -88,7 +88,16 @@ def saturate(color: str, amount: float = 0.2) -> str:
     return _hex(colorsys.hls_to_rgb(h, l, max(0.0, min(1.0, s + float(amount)))))
 
 
-FILTERS = {"mix": mix, "lighten": lighten, "darken": darken, "alpha": alpha, "contrast": contrast, "saturate": saturate}
+def pick(choices: Any, key: Any) -> Any:
+    """One of `choices`, chosen by a stable hash of `key`: the same card always gets the same one."""
+    items = list(choices)
+    if not items:
+        return None
+    digest = hashlib.sha256(str(key).encode()).digest()
+    return items[int.from_bytes(digest[:4], "big") % len(items)]
+
+
+FILTERS = {"pick": pick, "mix": mix, "lighten": lighten, "darken": darken, "alpha": alpha, "contrast": contrast, "saturate": saturate}
 
 
 def _finalize(value: Any) -> Any:
