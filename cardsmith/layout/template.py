@@ -219,6 +219,7 @@ class Layouts:
         self.env.filters.update(FILTERS)
         self.env.globals.update(FILTERS)
         self._refs: dict[str, frozenset[str]] = {}
+        self._digests: dict[frozenset[str], str] = {}
 
     def find(self, name: str) -> Path | None:
         """The file a layout name resolves to (first match in the lookup order), or None."""
@@ -258,7 +259,16 @@ class Layouts:
         return self._refs[name]
 
     def digest(self, names: set[str] | frozenset[str]) -> str:
-        """A hash of the files these layout names resolve to now (and what they include)."""
+        """A hash of the files these layout names resolve to now (and what they include).
+
+        Memoised per set of names: a batch asks for the same few sets once per card.
+        """
+        key = frozenset(names)
+        if key not in self._digests:
+            self._digests[key] = self._digest(key)
+        return self._digests[key]
+
+    def _digest(self, names: frozenset[str]) -> str:
         h = hashlib.sha256()
         allnames: set[str] = set()
         for n in names:
