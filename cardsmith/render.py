@@ -203,6 +203,14 @@ def _render_in_worker(face: Face) -> Outcome:
 
 # ---- hashing --------------------------------------------------------------------------------------
 
+def available_cores() -> int:
+    """The cores this process may run on (fewer than the machine has in a container or under taskset)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def _stat_sig(path: Path | str) -> str:
     try:
         st = os.stat(path)
@@ -307,7 +315,7 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
     if progress:
         progress(done, total, "")
     args = (str(project.root), cardset, dpi, ext, guides)
-    workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
+    workers = max(1, min(jobs or available_cores(), len(todo)))
     new_cache = {k: v for k, v in cache.items() if k in keys}
     face_by_key = {f.key: f for f in faces}
 
@@ -414,7 +422,8 @@ def _write_manifest(out_dir: Path, cardset: CardSet, faces: list[Face], outcomes
         for section in ("cards", "backs"):
             for oid, entry in (old.get(section) or {}).items():
                 current = cards if section == "cards" else backs
-                if oid not in current and isinstance(entry, dict) and entry.get("file"):
+                replaced = oid in current and current[oid]["file"] != (entry or {}).get("file")  # e.g. png -> jpg
+                if (oid not in current or replaced) and isinstance(entry, dict) and entry.get("file"):
                     stale = out_dir / entry["file"]
                     if stale.parent.name == section:
                         stale.unlink(missing_ok=True)

@@ -157,3 +157,12 @@ def test_build_stage_renders_the_set(project):
     build_stage(ctx)
     assert not [d for d in ctx.diagnostics if d.is_error]
     assert any("7 card images" in what for what, _ in ctx.outputs)
+
+
+def test_switching_format_replaces_the_old_images(project):
+    cs = load(project)
+    render_set(project, cs, dpi=40, jobs=1)
+    render_set(project, cs, dpi=40, jobs=1, fmt="webp")
+    cards = project.set_output("mini-empires") / "cards"
+    assert sorted(p.suffix for p in cards.iterdir() if p.suffix in (".png", ".webp")) == [".webp"] * len(cs.cards)
+    assert load_manifest(project.set_output("mini-empires"))["cards"]["rapier"]["file"] == "cards/rapier.webp"

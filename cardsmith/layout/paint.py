@@ -20,7 +20,7 @@ from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont, Unidentifie
 
 from cardsmith.errors import CardsmithError
 from cardsmith.layout import richtext
-from cardsmith.layout.fit import FitResult, fit_text
+from cardsmith.layout.fit import FitResult, fit_text, text_width
 from cardsmith.layout.fonts import FontLibrary, load_font
 from cardsmith.layout.template import LayoutError
 from cardsmith.layout.units import Box, UnitError, font_size_pt, parse_box, parse_point, pt_to_px, to_mm
@@ -237,7 +237,7 @@ class Painter:
         else:
             c = color(paint)
             tile = c[:3]
-            a = mask if c[3] == 255 else mask.point(lambda v, k=c[3]: v * k // 255)
+            a = mask if c[3] == 255 else _scaled(mask, c[3])
         if opacity < 1:
             a = a.point(lambda v: round(v * opacity))
         if isinstance(tile, tuple):
@@ -439,24 +439,28 @@ class Painter:
         draw = ImageDraw.Draw(canvas, "RGBA")
         ink = [math.inf, math.inf, -math.inf, -math.inf]
         icon_px = max(1, round(block.size_px * icon_scale))
+        sb = self.page.safe_box
+        safe_px = (self.page.x(sb.left), self.page.y(sb.top), self.page.x(sb.right), self.page.y(sb.bottom))
         for line, baseline in zip(block.lines, block.baselines()):
             by = top + baseline
             extra = 0.0
             if align == "justify" and line.justify and line.spaces:
                 extra = (width - line.width) / len(line.spaces)
             lx = x0 + (width - line.width if align == "right" else (width - line.width) / 2 if align in ("center", "centre") else 0)
+            runs: list[list] = []  # [x, text, font]: words in one font drawn with one call
             word_no = 0
             for j, placed in enumerate(line.pieces):
-                if word_no < len(line.spaces) and j == line.spaces[word_no]:
+                new_word = word_no < len(line.spaces) and j == line.spaces[word_no]
+                if new_word:
                     word_no += 1
                 x = lx + placed.x + extra * word_no
                 if isinstance(placed.piece, richtext.Span):
-                    if shadow:
-                        off = max(1, round(block.size_px * 0.06))
-                        draw.text((x + off, by + off), placed.piece.text, font=placed.font, fill=shadow, anchor="ls")
-                    draw.text((x, by), placed.piece.text, font=placed.font, fill=fill, anchor="ls")
-                    bb = placed.font.getbbox(placed.piece.text, anchor="ls")
-                    ink = [min(ink[0], x + bb[0]), min(ink[1], by + bb[1]), max(ink[2], x + bb[2]), max(ink[3], by + bb[3])]
+                    last = runs[-1] if runs else None
+                    if last is not None and last[2] is placed.font and new_word and not extra and last[3] == j - 1:
+                        last[1] += " " + placed.piece.text
+                        last[3] = j
+                    else:
+                        runs.append([x, placed.piece.text, placed.font, j])
                 else:
                     path = self._icon_file(placed.piece.id)
                     self.used_files.add(str(path))
@@ -464,6 +468,18 @@ class Painter:
                     ix, iy = round(x), round(by) - im.height  # bottom edge on the baseline
                     canvas.paste(im.convert("RGB"), (ix, iy), im.getchannel("A"))
                     ink = [min(ink[0], ix), min(ink[1], iy), max(ink[2], ix + im.width), max(ink[3], iy + im.height)]
+            for x, text, font, _j in runs:
+                if shadow:
+                    off = max(1, round(block.size_px * 0.06))
+                    draw.text((x + off, by + off), text, font=font, fill=shadow, anchor="ls")
+                draw.text((x, by), text, font=font, fill=fill, anchor="ls")
+                # where the ink may reach: the advance box from ascent to descent; measured exactly only near the edge
+                w = text_width(font, text)
+                rough = (x - block.size_px * 0.2, by - block.ascent, x + w + block.size_px * 0.2, by + block.descent)
+                if rough[0] < safe_px[0] or rough[1] < safe_px[1] or rough[2] > safe_px[2] or rough[3] > safe_px[3]:
+                    bb = font.getbbox(text, anchor="ls")
+                    rough = (x + bb[0], by + bb[1], x + bb[2], by + bb[3])
+                ink = [min(ink[0], rough[0]), min(ink[1], rough[1]), max(ink[2], rough[2]), max(ink[3], rough[3])]
         if props.get("safe", True) and ink[0] < math.inf:
             self._check_safe(notes, label, what, tuple(ink), f"text '{field_name}'")
 
@@ -484,6 +500,22 @@ class Painter:
         for y in range(s[1], s[3], dash * 2):
             d.line((s[0], y, s[0], min(y + dash, s[3])), fill=(30, 90, 220, 255), width=lw)
             d.line((s[2], y, s[2], min(y + dash, s[3])), fill=(30, 90, 220, 255), width=lw)
+
+
+_SCALED: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
+
+
+def _scaled(mask: Image.Image, alpha: int) -> Image.Image:
+    """`mask` times alpha/255; cached, since translucent shapes (glows, stars) repeat on every card."""
+    key = (id(mask), alpha)
+    hit = _SCALED.get(key)
+    if hit is not None and hit[0] is mask:  # the identity check guards against a recycled id
+        return hit[1]
+    if len(_SCALED) > 256:
+        _SCALED.clear()
+    out = mask.point(lambda v: v * alpha // 255)
+    _SCALED[key] = (mask, out)
+    return out
 
 
 def _opaque(paint: Any) -> bool:
