@@ -316,7 +316,8 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
         progress(done, total, "")
     args = (str(project.root), cardset, dpi, ext, guides)
     workers = max(1, min(jobs or available_cores(), len(todo)))
-    new_cache = {k: v for k, v in cache.items() if k in keys}
+    in_set = {f"card:{c.id}" for c in cardset.cards} | {f"back:{b}" for b in specs}
+    new_cache = {k: v for k, v in cache.items() if k in in_set}  # --only keeps the other cards' entries
     face_by_key = {f.key: f for f in faces}
 
     def record(o: Outcome) -> None:

@@ -80,6 +80,10 @@ def test_only_renders_the_named_cards(project):
     r = render_set(project, load(project), dpi=60, jobs=1, only=["mines"])
     assert r.rendered == ["mines"] and r.backs_rendered == ["fleet"]
     assert list(load_manifest(project.set_output("mini-empires"))["cards"]) == ["mines"]
+    full = render_set(project, load(project), dpi=60, jobs=1)
+    assert "mines" not in full.rendered and len(full.rendered) == len(load(project).cards) - 1
+    render_set(project, load(project), dpi=60, jobs=1, only=["rapier"], force=True)
+    assert render_set(project, load(project), dpi=60, jobs=1).rendered == []  # --only kept the others' hashes
 
 
 def test_cli_render_in_two_processes_and_incremental(project):
