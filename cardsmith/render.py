@@ -179,13 +179,16 @@ class FaceRenderer:
 
 def save_image(image, path: Path, fmt: str, dpi: int) -> None:
     """Write atomically: a reader (or a crash) never sees half an image."""
-    with atomic_path(path) as tmp:
-        if fmt == "png":
-            image.save(tmp, "PNG", compress_level=1, dpi=(dpi, dpi))
-        elif fmt == "jpg":
-            image.save(tmp, "JPEG", quality=95, subsampling=0, dpi=(dpi, dpi))
-        else:
-            image.save(tmp, "WEBP", quality=95, method=0)
+    try:
+        with atomic_path(path) as tmp:
+            if fmt == "png":
+                image.save(tmp, "PNG", compress_level=1, dpi=(dpi, dpi))
+            elif fmt == "jpg":
+                image.save(tmp, "JPEG", quality=95, subsampling=0, dpi=(dpi, dpi))
+            else:
+                image.save(tmp, "WEBP", quality=95, method=0)
+    except OSError as e:
+        raise CardsmithError(f"cannot write {path}: {e.strerror or e}", hint="check the free disk space and that output/ is writable") from None
 
 
 _WORKER: FaceRenderer | None = None
