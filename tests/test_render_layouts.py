@@ -205,3 +205,30 @@ def test_guides_mark_trim_bleed_and_safe(tmp_path):
     assert im.getpixel((0, im.height // 2))[0] > 200 and im.getpixel((0, im.height // 2))[1] < 60  # red bleed edge
     tx = round(p.page.x(0))
     assert im.getpixel((tx, im.height // 2)) == (0, 0, 0)  # black trim line
+
+
+def _ink_columns(im, row_range, col_range):
+    px = im.load()
+    return [x for x in col_range for y in row_range if px[x, y][0] < 100]
+
+
+@pytest.mark.parametrize("align", ["left", "right", "center", "justify"])
+def test_alignment(tmp_path, align):
+    p = painter(tmp_path, dpi=150)
+    text = "Each enemy fighter engaged in combat with you this turn takes four damage before fleets attack. End."
+    tree = {"background": "#ffffff", "layers": [{"text": {"box": ["10mm", "10mm", "50mm", "60mm"], "value": text, "size": "10pt",
+                                                          "fit": "none", "align": align, "color": "#000000"}}]}
+    im, _ = p.paint(tree, "c")
+    left, right = round(p.page.x(10)), round(p.page.x(50))
+    size = 10 / 72 * 150
+    first_line = range(round(p.page.y(10)), round(p.page.y(10) + size * 1.1))
+    cols = _ink_columns(im, first_line, range(left - 5, right + 5))
+    gap_left, gap_right = min(cols) - left, right - max(cols)
+    if align == "left":
+        assert gap_left < 3 and gap_right > 3
+    elif align == "right":
+        assert gap_right < 3 and gap_left > 3
+    elif align == "center":
+        assert abs(gap_left - gap_right) <= 3
+    else:  # justify: a full line touches both sides
+        assert gap_left < 3 and gap_right < 3
