@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import colorsys
 import hashlib
+import re
 import json
 import traceback
 from functools import lru_cache
@@ -19,7 +20,6 @@ from typing import Any
 
 import jinja2
 import yaml
-from jinja2 import meta
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
@@ -33,6 +33,9 @@ LAYER_KINDS = ("rect", "ellipse", "line", "image", "icon", "text")
 MAX_EXTENDS = 10
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+_REFERENCE = re.compile(r"""\{%-?\s*(?:extends|include|import|from)\s+["']([^"']+)["']""")
 
 
 class LayoutError(CardsmithError):
@@ -195,6 +198,15 @@ def back_context(cardset: CardSet, back_id: str, spec: dict[str, Any], setctx: d
 
 # ---- rendering ------------------------------------------------------------------------------------
 
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled layouts kept between runs (Jinja checks each file's checksum), so an incremental
+    rebuild does not recompile every layout; None when no temporary folder is writable."""
+    try:
+        return jinja2.FileSystemBytecodeCache()
+    except (OSError, RuntimeError):
+        return None
+
+
 class _Environment(SandboxedEnvironment):
     """Names in `{% import %}`/`{% include %}` resolve beside the including layout first (so
     `solar-empires/ship` can import `_geometry.yaml.j2` from its own folder when another set uses it)."""
@@ -213,6 +225,7 @@ class Layouts:
         self.env = _Environment(
             loader=jinja2.FileSystemLoader([str(d) for d in self.dirs]),
             undefined=jinja2.StrictUndefined, finalize=_finalize, autoescape=False,
+            bytecode_cache=_bytecode_cache(),
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         )
         self.env.layouts = self
@@ -248,13 +261,10 @@ class Layouts:
         out = {name}
         path = self.find(name)
         if path is not None:
-            try:
-                ast = self.env.parse(path.read_text(encoding="utf-8"))
-                for ref in meta.find_referenced_templates(ast):
-                    if ref and ref.endswith(SUFFIX):
-                        out |= self.jinja_refs(self.relative(ref[: -len(SUFFIX)], name))
-            except jinja2.TemplateSyntaxError:
-                pass
+            # a scan, not a parse: parsing every layout again costs more than rendering a card
+            for ref in _REFERENCE.findall(path.read_text(encoding="utf-8")):
+                if ref.endswith(SUFFIX):
+                    out |= self.jinja_refs(self.relative(ref[: -len(SUFFIX)], name))
         self._refs[name] = frozenset(out)
         return self._refs[name]
 
@@ -524,7 +534,6 @@ _VALID: set[tuple[str, str]] = set()  # layers already found valid (many repeat 
 
 def check_tree(tree: dict[str, Any], file: Path | None, what: str) -> None:
     """Check a merged layer tree against the layout schema; the first problem becomes a LayoutError."""
-    top, kinds = _validators()
     layers = tree.get("layers")
     if not isinstance(layers, list):
         raise LayoutError(f"{file}: the layout has no 'layers:' list ({what})", hint="a layout is a map with a 'layers:' list")
@@ -548,7 +557,7 @@ def check_tree(tree: dict[str, Any], file: Path | None, what: str) -> None:
                 _VALID.clear()
             _VALID.add(key)
             continue
-        errors = sorted(kinds[kind].iter_errors(clean), key=lambda e: len(list(e.absolute_path)))
+        errors = sorted(_validators()[1][kind].iter_errors(clean), key=lambda e: len(list(e.absolute_path)))
         if errors:
             e = errors[0]
             loc = ".".join(str(p) for p in e.absolute_path)
@@ -556,7 +565,7 @@ def check_tree(tree: dict[str, Any], file: Path | None, what: str) -> None:
             raise LayoutError(f"{where}: {label}{' ' + loc if loc else ''}: {e.message} ({what})",
                               hint="see docs/layouts.md for each layer kind's settings")
     rest = {k: v for k, v in tree.items() if k not in ("layers", "_file")}
-    errors = [] if quick_valid(_schema(), {**rest, "layers": []}, _schema()["$defs"]) else list(top.iter_errors({**rest, "layers": []}))
+    errors = [] if quick_valid(_schema(), {**rest, "layers": []}, _schema()["$defs"]) else list(_validators()[0].iter_errors({**rest, "layers": []}))
     if errors:
         e = errors[0]
         raise LayoutError(f"{file}: {'.'.join(str(p) for p in e.absolute_path) or 'layout'}: {e.message} ({what})")
