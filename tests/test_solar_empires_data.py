@@ -443,9 +443,11 @@ def test_set_declarations(cardset, set_yaml):
     assert all(k.reminder.strip() for k in cardset.keywords.values())
     source = cardset.meta["source"]
     assert (source["author"], source["year"], source["file"]) == ("Norgoth", 2009, "002_febf47bf1c0dc9df.txt")
-    assert cardset.meta["invented"] == []
-    for section in ("play",):  # deck_rules: written by the decks branch; icons, layouts, backs: by render
-        assert section not in set_yaml, f"{section} belongs to another branch"
+    # the only invented number is the rules branch's turn cap (play.turn_cap)
+    assert [i["what"] for i in cardset.meta["invented"]] == ["turn cap (play.turn_cap)"]
+    assert cardset.meta["play"] == {"turn_cap": cardset.meta["invented"][0]["value"]}
+    # icons, layouts and backs: written by the render branch (docs/layouts.md)
+    assert {"E", "M", "O"} <= set(cardset.icons) and set(cardset.layouts) == set(cardset.types)
 
 
 def test_type_fields(cardset):
