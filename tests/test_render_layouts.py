@@ -65,7 +65,7 @@ def test_unknown_layer_kind_suggests_the_right_one(tmp_path):
 
 def test_bad_settings_name_the_layer(tmp_path):
     lay = layouts(tmp_path, t='layers:\n  - rect: {name: frame, box: [0, 0, 1, 1], colr: red}\n')
-    with pytest.raises(LayoutError, match=r"layer 1 \(rect 'frame'\).*colr.*card 'x'"):
+    with pytest.raises(LayoutError, match=r"t\.yaml\.j2:2: layer 1 \(rect 'frame'\).*colr.*card 'x'"):
         lay.render("t", ctx(), "card 'x'")
 
 

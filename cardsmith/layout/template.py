@@ -529,6 +529,19 @@ def _validators():
     return top, kinds
 
 
+def _layer_line(file: Any, name: Any) -> str:
+    """`file:line` of the layer named `name` in a layout file (the line that says `name: ...`), or `file`."""
+    if not file or not isinstance(name, str):
+        return str(file)
+    try:
+        for i, line in enumerate(Path(file).read_text(encoding="utf-8").splitlines(), 1):
+            if re.search(r"\bname:\s*[\"']?" + re.escape(name) + r"[\"',}\s]", line + " "):
+                return f"{file}:{i}"
+    except OSError:
+        pass
+    return str(file)
+
+
 _VALID: set[tuple[str, str]] = set()  # layers already found valid (many repeat from card to card)
 
 
@@ -548,7 +561,7 @@ def check_tree(tree: dict[str, Any], file: Path | None, what: str) -> None:
                               hint=(did_you_mean(str(kind), LAYER_KINDS) or "") + f" layer kinds: {', '.join(LAYER_KINDS)}")
         if not isinstance(props, dict):
             raise LayoutError(f"{where}: layer {i + 1} ({kind}) must be a map of settings ({what})")
-        where = props.get("_file", where)
+        where = _layer_line(props.get("_file", where), props.get("name"))
         clean = {k: v for k, v in props.items() if k != "_file"}
         schema = _schema()
         key = (kind, repr(clean))
