@@ -561,7 +561,7 @@ def check_tree(tree: dict[str, Any], file: Path | None, what: str) -> None:
                               hint=(did_you_mean(str(kind), LAYER_KINDS) or "") + f" layer kinds: {', '.join(LAYER_KINDS)}")
         if not isinstance(props, dict):
             raise LayoutError(f"{where}: layer {i + 1} ({kind}) must be a map of settings ({what})")
-        where = _layer_line(props.get("_file", where), props.get("name"))
+        where = props.get("_file", where)
         clean = {k: v for k, v in props.items() if k != "_file"}
         schema = _schema()
         key = (kind, repr(clean))
@@ -570,6 +570,7 @@ def check_tree(tree: dict[str, Any], file: Path | None, what: str) -> None:
                 _VALID.clear()
             _VALID.add(key)
             continue
+        where = _layer_line(where, props.get("name"))
         errors = sorted(_validators()[1][kind].iter_errors(clean), key=lambda e: len(list(e.absolute_path)))
         if errors:
             e = errors[0]
