@@ -232,3 +232,34 @@ def test_alignment(tmp_path, align):
         assert abs(gap_left - gap_right) <= 3
     else:  # justify: a full line touches both sides
         assert gap_left < 3 and gap_right < 3
+
+
+@pytest.mark.parametrize("text", [
+    "layers:\n  - rect: {box: [0, 0, 1, 1]}\n  - text:\n      box: [0, 0, 1, 1]\n      value: |\n        two\n        lines\n",
+    "fonts: {title: lato}\nlayers:\n- rect: {box: [0, 0, 1, 1]}\n# a comment\n\n- ellipse: {box: [1, 1, 2, 2]}\nbackground: red\n",
+    "layers: [{rect: {box: [0, 0, 1, 1]}}]\n",
+    "base: &b {box: [0, 0, 1, 1]}\nlayers:\n  - rect: *b\n",
+    "layers:\n  - rect: {box: [0, 0, 1, 1]}\n    # indented comment\n  - text: {value: \"a: b # c\", box: [0, 0, 1, 1]}\n",
+    "layers:\n  - rect: {box: [0, 0, 1, 1]}\n   - text: {}\n",
+    "layers:\n",
+])
+def test_layer_cache_reads_yaml_exactly_like_pyyaml(text):
+    import yaml
+
+    from cardsmith.layout.template import load_tree
+    try:
+        want = yaml.safe_load(text)
+    except yaml.YAMLError:
+        with pytest.raises(yaml.YAMLError):
+            load_tree(text)
+        return
+    assert load_tree(text) == want
+    assert load_tree(text) == want  # and again, from the cache
+
+
+def test_layer_cache_keeps_block_scalars_whole():
+    import yaml
+
+    from cardsmith.layout.template import load_tree
+    text = "layers:\n  - text:\n      value: |\n        one\n\n        # not a comment\n        two\n  - rect: {box: [0, 0, 1, 1]}\n"
+    assert load_tree(text) == yaml.safe_load(text)

@@ -355,7 +355,7 @@ class Layouts:
             file, line = _template_position(e, path)
             raise LayoutError(f"{file}:{line}: {type(e).__name__}: {e} (while rendering {what})") from None
         try:
-            data = yaml.load(text, Loader=_Loader)
+            data = load_tree(text)
         except yaml.MarkedYAMLError as e:
             mark = e.problem_mark or e.context_mark
             lines = text.splitlines()
@@ -368,12 +368,71 @@ class Layouts:
         if not isinstance(data, dict):
             raise LayoutError(f"{path}: a layout must produce a map with 'layers:' ({what})")
         data["_file"] = str(path)
-        for layer in data.get("layers") or []:
-            if isinstance(layer, dict):
-                for v in layer.values():
-                    if isinstance(v, dict):
-                        v.setdefault("_file", str(path))
+        layers = data.get("layers")
+        if isinstance(layers, list):  # new maps: parsed layers may be shared through the chunk cache
+            data["layers"] = [{k: ({"_file": str(path), **v} if isinstance(v, dict) else v) for k, v in layer.items()}
+                              if isinstance(layer, dict) else layer for layer in layers]
         return data
+
+
+_CHUNKS: dict[str, Any] = {}
+_ITEM = re.compile(r"^( *)- ")
+
+
+def load_tree(text: str) -> Any:
+    """Read a layout's YAML output, reusing the parse of layer items seen before.
+
+    Most layers come out the same for card after card (frames, panels, badges), and reading YAML
+    is a large part of a layout's cost, so each item of the top-level `layers:` list is parsed on
+    its own and remembered by its text. Anything unusual (flow-style layers, anchors, a parse
+    error) falls back to reading the whole text at once, which also words any error.
+    The parsed values are shared: callers must not modify them.
+    """
+    lines = text.split("\n")
+    try:
+        start = lines.index("layers:")
+    except ValueError:
+        return yaml.load(text, Loader=_Loader)
+    header, chunks, current, indent = lines[:start], [], None, None
+    i = start + 1
+    while i < len(lines):
+        line = lines[i]
+        m = _ITEM.match(line)
+        if m and (indent is None or len(m.group(1)) == indent):
+            indent = len(m.group(1))
+            current = [line[indent:]]
+            chunks.append(current)
+        elif not line.strip() or line.lstrip().startswith("#"):
+            if current is not None:  # blank lines and "#" lines may be the content of a block scalar
+                current.append(line[indent:] if line[:indent].strip() == "" and len(line) - len(line.lstrip(" ")) >= (indent or 0) else "")
+        elif line[0] != " ":  # the next top-level key: the list is over
+            break
+        elif current is not None and len(line) - len(line.lstrip(" ")) > (indent or 0):
+            current.append(line[indent:])
+        else:
+            return yaml.load(text, Loader=_Loader)
+        i += 1
+    if "&" in text or not chunks:  # anchors could tie chunks together: read the whole text
+        return yaml.load(text, Loader=_Loader)
+    try:
+        head = yaml.load("\n".join(header + lines[i:]), Loader=_Loader) or {}
+        if not isinstance(head, dict) or "layers" in head:
+            return yaml.load(text, Loader=_Loader)
+        layers = []
+        for chunk in chunks:
+            key = "\n".join(chunk) + "\n"
+            if key not in _CHUNKS:
+                item = yaml.load(key, Loader=_Loader)
+                if not (isinstance(item, list) and len(item) == 1):
+                    return yaml.load(text, Loader=_Loader)
+                if len(_CHUNKS) > 5000:
+                    _CHUNKS.clear()
+                _CHUNKS[key] = item[0]
+            layers.append(_CHUNKS[key])
+    except yaml.YAMLError:
+        return yaml.load(text, Loader=_Loader)
+    head["layers"] = layers
+    return head
 
 
 def _template_position(exc: BaseException, fallback: Path) -> tuple[str, int | str]:
