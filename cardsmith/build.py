@@ -21,6 +21,7 @@ STAGES: list[tuple[str, str]] = [
     # each issue adds its stage here, in flow order
     ("render", "cardsmith.render:build_stage"),
     ("decks", "cardsmith.decks:build_stage"),
+    ("balance", "cardsmith.engine.report:build_stage"),
 ]
 
 

@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "cardsmith.commands.core",
     "cardsmith.commands.render",
     "cardsmith.commands.decks",
+    "cardsmith.commands.play",
 ]
 
 
