@@ -376,11 +376,12 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
 
     manifest = _write_manifest(out_dir, cardset, faces, outcomes, dpi, ext, prune=not only)
     result = RenderResult(cardset.id, out_dir, manifest, diagnostics=diags, seconds=time.perf_counter() - started)
+    reused_keys = {f.key for f in reused}
     for f in faces:
         o = outcomes.get(f.key)
         if o is None or o.error:
             continue
-        fresh = f not in reused
+        fresh = f.key not in reused_keys
         if f.kind == "card":
             (result.rendered if fresh else result.skipped).append(f.id)
         else:
