@@ -80,11 +80,23 @@ class TextBlock:
 IconAspect = Callable[[str], float]
 
 
+class _Styles(dict):
+    """Style bits -> font, each opened only when a word in that style is measured."""
+
+    def __init__(self, family: Family, size_px: int):
+        super().__init__()
+        self.family, self.size_px = family, size_px
+
+    def __missing__(self, bits: int) -> ImageFont.FreeTypeFont:
+        font = self[bits] = load_font(str(self.family.path(STYLE_NAMES[bits])), self.size_px)
+        return font
+
+
 class Fonts:
     """The four styles of a family at one size."""
 
     def __init__(self, family: Family, size_px: int):
-        self.by_style = {bits: load_font(str(family.path(name)), size_px) for bits, name in STYLE_NAMES.items()}
+        self.by_style = _Styles(family, size_px)
         self.regular = self.by_style[0]
 
 
