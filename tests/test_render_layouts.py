@@ -263,3 +263,18 @@ def test_layer_cache_keeps_block_scalars_whole():
     from cardsmith.layout.template import load_tree
     text = "layers:\n  - text:\n      value: |\n        one\n\n        # not a comment\n        two\n  - rect: {box: [0, 0, 1, 1]}\n"
     assert load_tree(text) == yaml.safe_load(text)
+
+
+def test_valign_bottom_with_padding_and_lines(tmp_path):
+    p = painter(tmp_path, dpi=150)
+    tree = {"background": "#ffffff", "layers": [
+        {"text": {"box": ["10mm", "10mm", "50mm", "50mm"], "value": "Low", "size": "10pt", "valign": "bottom",
+                  "padding": ["0", "0", "5mm", "0"], "color": "#000000"}},
+        {"line": {"from": ["5mm", "70mm"], "to": ["-5mm", "70mm"], "color": "#ff0000", "width": "0.5mm"}}]}
+    im, _ = p.paint(tree, "c")
+    px = im.load()
+    rows = [y for y in range(im.height) for x in range(round(p.page.x(10)), round(p.page.x(20))) if px[x, y][1] < 100 and px[x, y][0] < 100]
+    bottom_mm = (max(rows) - p.page.y(0)) / 150 * 25.4
+    assert 43.5 < bottom_mm <= 45.2  # the baseline sits just above the 5 mm padding at the box's bottom (50 mm)
+    y = round(p.page.y(70))
+    assert px[round(p.page.x(30)), y][:3] == (255, 0, 0) and px[round(p.page.x(2)), y][:3] == (255, 255, 255)
