@@ -32,8 +32,13 @@ RENDER_VERSION = "1"  # bump when the painter draws differently, so caches are r
 FORMATS = {"png": "png", "jpg": "jpg", "jpeg": "jpg", "webp": "webp"}
 CACHE_NAME = ".render-cache.json"
 
-# Frozen models hold read-only mappings; let them travel to worker processes.
-copyreg.pickle(MappingProxyType, lambda m: (MappingProxyType, (dict(m),)))
+def _mappingproxy(data: dict) -> MappingProxyType:
+    return MappingProxyType(data)
+
+
+# Frozen models hold read-only mappings; let them travel to worker processes (needed where workers
+# are spawned, as on Windows and macOS; on Linux they are forked and inherit the set).
+copyreg.pickle(MappingProxyType, lambda m: (_mappingproxy, (dict(m),)))
 
 
 @dataclass

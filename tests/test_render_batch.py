@@ -170,3 +170,12 @@ def test_switching_format_replaces_the_old_images(project):
     cards = project.set_output("mini-empires") / "cards"
     assert sorted(p.suffix for p in cards.iterdir() if p.suffix in (".png", ".webp")) == [".webp"] * len(cs.cards)
     assert load_manifest(project.set_output("mini-empires"))["cards"]["rapier"]["file"] == "cards/rapier.webp"
+
+
+def test_spawned_workers_get_the_set_too(project, monkeypatch):
+    """Windows and macOS start workers by spawning, which pickles the set (read-only maps included)."""
+    import cardsmith.render as render_module
+
+    monkeypatch.setattr(render_module.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    r = render_set(project, load(project), dpi=40, jobs=2)
+    assert r.ok and len(r.rendered) == 7
