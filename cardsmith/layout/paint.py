@@ -131,32 +131,35 @@ def _svg_aspect(path: str) -> float:
 @functools.lru_cache(maxsize=256)
 def icon_image(path: str, height_px: int, tint: tuple[int, int, int, int] | None = None) -> Image.Image:
     """An icon file drawn `height_px` tall (width from its aspect ratio), RGBA, optionally tinted."""
-    height_px = max(1, int(height_px))
+    im = _icon_raster(path, max(1, int(height_px)))
+    if tint is None:
+        return im
+    solid = Image.new("RGBA", im.size, tint[:3] + (255,))
+    a = im.getchannel("A")
+    if tint[3] < 255:
+        a = a.point(lambda v: v * tint[3] // 255)
+    solid.putalpha(a)
+    return solid
+
+
+@functools.lru_cache(maxsize=128)
+def _icon_raster(path: str, height_px: int) -> Image.Image:
+    """The icon drawn at one size; tints of it share this raster."""
     p = Path(path)
     if not p.is_file():
         raise ArtError(f"icon file {path} does not exist", hint="check the path under icons: in set.yaml")
     if p.suffix.lower() == ".svg":
         import resvg_py
 
-        aspect = _svg_aspect(path)
-        width_px = max(1, round(height_px * aspect))
+        width_px = max(1, round(height_px * _svg_aspect(path)))
         try:
             data = resvg_py.svg_to_bytes(svg_path=path, width=width_px, height=height_px, skip_system_fonts=True)
         except (ValueError, OSError) as e:
             raise ArtError(f"{path}: icon SVG cannot be drawn ({e})") from None
-        im = Image.open(io.BytesIO(bytes(data))).convert("RGBA")
-    else:
-        src = open_art(p, f"icon {p.name}")
-        width_px = max(1, round(height_px * src.width / src.height))
-        im = src.resize((width_px, height_px), Image.LANCZOS)
-    if tint is not None:
-        solid = Image.new("RGBA", im.size, tint[:3] + (255,))
-        a = im.getchannel("A")
-        if tint[3] < 255:
-            a = a.point(lambda v: v * tint[3] // 255)
-        solid.putalpha(a)
-        im = solid
-    return im
+        return Image.open(io.BytesIO(bytes(data))).convert("RGBA")
+    src = open_art(p, f"icon {p.name}")
+    width_px = max(1, round(height_px * src.width / src.height))
+    return src.resize((width_px, height_px), Image.LANCZOS)
 
 
 def icon_aspect(path: str) -> float:
@@ -579,7 +582,7 @@ def _big_rounded_mask(w: int, h: int, radius: float, inset: float) -> Image.Imag
     return m
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=96)
 def _gradient_tile(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int, int, int, int],
                    angle: float) -> tuple[Image.Image, Image.Image | None]:
     """The RGB gradient and its alpha (None when both ends are opaque); cached like masks."""
