@@ -17,6 +17,7 @@ from cardsmith.errors import CardsmithError
 
 COMMAND_MODULES = [
     "cardsmith.commands.core",
+    "cardsmith.commands.render",
     "cardsmith.commands.pdf",
     "cardsmith.commands.export",
     "cardsmith.commands.decks",
