@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,10 +69,8 @@ class PdfOptions:
 
 def load_images(out_dir: Path) -> dict[str, Any]:
     """The render manifest of `output/<set>/` (see the rendering contract), checked for what we need."""
-    try:
-        from cardsmith.render import load_manifest
-    except ImportError:  # rendering not installed in this tree: read the documented manifest ourselves
-        load_manifest = _read_manifest
+    from cardsmith.render import load_manifest
+
     manifest = load_manifest(out_dir)
     for key in ("trim_mm", "bleed_mm", "cards"):
         if key not in manifest:
@@ -82,30 +79,16 @@ def load_images(out_dir: Path) -> dict[str, Any]:
     return manifest
 
 
-def _read_manifest(out_dir: Path) -> dict[str, Any]:
-    path = Path(out_dir) / "cards" / "manifest.json"
-    if not path.is_file():
-        raise CardsmithError(f"no rendered cards: {path} does not exist", hint="run `cardsmith render SET` first")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise CardsmithError(f"cannot read {path}: {e}", hint="render the set again: cardsmith render SET --force") from e
-
-
 def ensure_rendered(project: Any, cardset: CardSet, dpi: int = 300) -> dict[str, Any]:
     """Render what is missing or out of date (render's cache makes this cheap), then read the manifest."""
-    try:
-        from cardsmith.render import render_set
-    except ImportError:
-        render_set = None
-    if render_set is not None:
-        result = render_set(project, cardset, dpi=dpi)
-        errors = [d for d in getattr(result, "diagnostics", []) if d.is_error]
-        if errors:
-            shown = "\n".join(d.format(project.root) for d in errors[:10])
-            more = f"\n... and {len(errors) - 10} more" if len(errors) > 10 else ""
-            raise CardsmithError(f"{len(errors)} card face(s) could not be rendered, so nothing was printed:\n{shown}{more}",
-                                 hint="fix these, or run `cardsmith render SET` to see every problem")
+    from cardsmith.render import render_set
+
+    result = render_set(project, cardset, dpi=dpi)
+    if result.errors:
+        shown = "\n".join(d.format(project.root) for d in result.errors[:10])
+        more = f"\n... and {len(result.errors) - 10} more" if len(result.errors) > 10 else ""
+        raise CardsmithError(f"{len(result.errors)} card face(s) could not be rendered, so nothing was printed:\n{shown}{more}",
+                             hint="fix these, or run `cardsmith render SET` to see every problem")
     return load_images(project.set_output(cardset.id))
 
 
@@ -469,14 +452,6 @@ def write_calibration(target: Path, paper: str = "a4", flip: str = "long",
 
 def build_stage(ctx: Any) -> None:
     """`cardsmith build`: grid sheets on A4 and on Letter, duplex backs flipped on the long edge."""
-    import importlib.util
-
-    if importlib.util.find_spec("cardsmith.render") is None and not (ctx.out / "cards" / "manifest.json").is_file():
-        from cardsmith.diagnostics import Diagnostic
-
-        ctx.diagnostics.append(Diagnostic("warning", None, 0, 0, "pdf: skipped, there are no card images to print",
-                                          "this installation has no renderer; put rendered cards in output/<set>/cards/"))
-        return
     manifest = ensure_rendered(ctx.project, ctx.cardset)
     items = select_items(ctx.cardset, manifest, ctx.out)
     backs = "long" if any(it.back for it in items) else "none"

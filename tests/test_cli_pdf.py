@@ -6,17 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.pdf_support import make_rendered
-
 pypdf = pytest.importorskip("pypdf")
 
 
 @pytest.fixture
 def project(demo_set: Path) -> Path:
-    """A project with the scaffolded demo set and card images where rendering puts them."""
-    root = demo_set.parent.parent
-    make_rendered(root / "output" / "demo", ids=["dawn-scout", "lantern-keeper", "night-heron", "eclipse"], dpi=100)
-    return root
+    """A project holding the scaffolded demo set (4 cards; the commands render them as needed)."""
+    return demo_set.parent.parent
 
 
 def test_pdf_writes_the_set_into_output(project: Path, cli):
@@ -27,6 +23,16 @@ def test_pdf_writes_the_set_into_output(project: Path, cli):
     reader = pypdf.PdfReader(path)
     assert len(reader.pages) == 1
     assert "Demo 0.1.0" in reader.pages[0].extract_text()
+    assert (project / "output" / "demo" / "cards" / "dawn-scout.png").is_file()  # rendered on the way
+
+
+def test_pdf_with_duplex_backs_uses_the_rendered_backs(project: Path, cli):
+    r = cli("pdf", "demo", "--backs", "short", cwd=project)
+    assert r.returncode == 0, r.stderr
+    reader = pypdf.PdfReader(project / "output" / "demo" / "grid-a4-duplex-short.pdf")
+    assert len(reader.pages) == 2
+    images = {ref.idnum for page in reader.pages for ref in page["/Resources"]["/XObject"].values()}
+    assert len(images) == 5  # four fronts and the set's one back, stored once
 
 
 def test_pdf_only_and_name(project: Path, cli):
