@@ -227,3 +227,24 @@ def test_each_card_gets_its_own_back_behind_it():
     by_item = {p.item: p for p in back.placements}
     assert by_item[1].key == "bodies" and by_item[0].key == by_item[2].key == "fleet"
     assert by_item[1].trim == back_rect(g.slots[1], g.width, g.height, "long")[0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(w=st.floats(30, 100), h=st.floats(30, 100), paper=st.sampled_from(list(PAPER_SIZES)), n=st.integers(1, 12))
+def test_any_gutterfold_folds_each_back_onto_its_front(w, h, paper, n):
+    spec = SheetSpec(card=(w, h), paper=PAPER_SIZES[paper], layout="gutterfold")
+    try:
+        g, fold_y = gutterfold_grid(spec)
+    except CardsmithError:
+        return  # too big for this paper: refused, which another test checks
+    pages = impose(spec, items(n))
+    assert len(pages) == -(-n // g.cols)
+    for page in pages:
+        fronts = {p.item: p for p in page.placements if p.side == "front"}
+        backs = {p.item: p for p in page.placements if p.side == "back"}
+        assert fronts.keys() == backs.keys()
+        for i, f in fronts.items():
+            b = backs[i]
+            assert b.trim.x == pytest.approx(f.trim.x) and b.rotation == 180 and f.rotation == 0
+            assert fold_y - b.trim.top == pytest.approx(f.trim.y - fold_y)
+            assert b.trim.inside(page.width, page.height) and f.trim.inside(page.width, page.height)
