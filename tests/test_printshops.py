@@ -144,3 +144,11 @@ def test_the_export_folder_is_readable_by_others_like_any_folder(project):
     umask = os.umask(0)
     os.umask(umask)
     assert stat.S_IMODE(result.folder.stat().st_mode) == 0o777 & ~umask
+
+
+def test_a_safe_margin_smaller_than_the_shops_is_a_warning(project):
+    proj, cardset, manifest = project
+    assert not export_for_shop(proj, cardset, "thegamecrafter", manifest=manifest).warnings
+    narrow = {**manifest, "safe_mm": 1.0}
+    result = export_for_shop(proj, cardset, "thegamecrafter", manifest=narrow)
+    assert any("safe margin (1.00 mm) is smaller than The Game Crafter" in w for w in result.warnings)

@@ -251,6 +251,12 @@ def _export_images(profile: Profile, size: ShopSize, cardset: CardSet, manifest:
                    items: Sequence[Any], folder: Path) -> tuple[list[Path], list[str], int]:
     ext = "jpg" if profile.format == "jpg" else "png"
     warnings: list[str] = []
+    if size.safe_px and manifest.get("safe_mm") is not None:
+        # The shop's safe line, as a margin inside its trim; the set's safe margin should be at least that.
+        shop_safe = max((t / 25.4 * profile.dpi - s) / 2 / profile.dpi * 25.4 for t, s in zip(size.trim_mm, size.safe_px))
+        if float(manifest["safe_mm"]) + 0.05 < shop_safe:
+            warnings.append(f"the set's safe margin ({float(manifest['safe_mm']):.2f} mm) is smaller than {profile.name}'s "
+                            f"({shop_safe:.2f} mm): text near the edges may be cut; raise `safe:` in set.yaml")
     trim_px = (manifest["trim_mm"][0] / 25.4 * manifest.get("dpi", 300), manifest["trim_mm"][1] / 25.4 * manifest.get("dpi", 300))
     bleed_px = manifest["bleed_mm"] / 25.4 * manifest.get("dpi", 300)
     written: list[Path] = []
