@@ -18,10 +18,13 @@ from cardsmith.model import CardSet
 from cardsmith.project import Project
 
 STAGES: list[tuple[str, str]] = [
-    # ("render", "cardsmith.render:build_stage"), ... each issue adds its stage here, in flow order
+    # each issue adds its stage here, in flow order
+    ("render", "cardsmith.render:build_stage"),
+    ("pdf", "cardsmith.pdf:build_stage"),
     ("decks", "cardsmith.decks:build_stage"),
     ("gallery", "cardsmith.gallery:build_stage"),
     ("sheets", "cardsmith.exports.contact_sheet:build_stage"),
+    ("balance", "cardsmith.engine.report:build_stage"),
 ]
 
 

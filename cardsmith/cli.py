@@ -17,9 +17,12 @@ from cardsmith.errors import CardsmithError
 
 COMMAND_MODULES = [
     "cardsmith.commands.core",
+    "cardsmith.commands.render",
+    "cardsmith.commands.pdf",
+    "cardsmith.commands.export",
     "cardsmith.commands.decks",
     "cardsmith.commands.share",
-    "cardsmith.commands.export",
+    "cardsmith.commands.play",
 ]
 
 

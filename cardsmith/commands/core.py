@@ -152,8 +152,9 @@ def build(sets: tuple[str, ...], strict: bool, jobs: int | None, force: bool, sk
                 summary.append((cardset.id, name, f"[red]{len(bad)} error(s)[/]", ""))
         err_console.print(f"[dim]{cardset.id}: done in {time.perf_counter() - started:.1f} s[/]")
     table = Table(title="cardsmith build")
-    for col in ("set", "stage", "what", "where"):
+    for col in ("set", "stage", "what"):
         table.add_column(col)
+    table.add_column("where", overflow="fold")  # a path must stay whole to be useful
     for row in summary:
         table.add_row(*row)
     Console(highlight=False).print(table)

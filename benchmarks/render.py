@@ -1,0 +1,251 @@
+"""Rendering speed and memory: cardsmith's renderer against a plain-Pillow baseline, in one run.
+
+    python benchmarks/render.py            # Solar Empires and a 360-card set (its ships x 10)
+    python benchmarks/render.py --quick    # the 360-card set only, fewer configurations
+
+Every measurement runs in a fresh child process so that its peak memory (ru_maxrss of the main
+process and of its worker processes) is its own. The baseline draws comparable layers with plain
+Pillow calls (frame, name bar, name, type line, cost icons with numbers, attack and armour badges,
+wrapped rules text, plus the gradient backdrop, starfield and emblem the Solar Empires layouts draw,
+so both make a comparable picture) at 300 dpi and saves PNGs the same way, on one core. It makes
+each gradient and emblem once and reuses it, as a hand-written script would.
+
+Targets (from the rendering issue): cold rendering at least 0.7x the baseline's cards/s on one core;
+at least 1.7x faster on two cores than on one; an incremental rebuild after one changed card in
+under 5% of the cold time; peak memory under 300 MB for 360 cards. Timings on a shared machine
+are noisy: run it twice, and read the ratios rather than the absolute numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SET_DIR = Path(os.environ.get("CARDSMITH_BENCH_SET", ROOT / "cards" / "solar-empires"))
+
+
+# ---- making the sets --------------------------------------------------------------------------------
+
+def make_projects(base: Path) -> dict[str, Path]:
+    """Two projects: `se` (the Solar Empires set as shipped) and `ships360` (its ships, ten times each)."""
+    import yaml
+
+    se = base / "se"
+    shutil.copytree(SET_DIR, se / "cards" / "solar-empires")
+    big = base / "ships360"
+    target = big / "cards" / "solar-empires"
+    shutil.copytree(SET_DIR, target, ignore=shutil.ignore_patterns("*.yaml", "decks"))
+    shutil.copy(SET_DIR / "set.yaml", target / "set.yaml")
+    ships = []
+    for f in sorted(SET_DIR.glob("ships-*.yaml")):
+        doc = yaml.safe_load(f.read_text(encoding="utf-8"))
+        for c in doc["cards"]:
+            ships.append({**doc.get("defaults", {}), **c})
+    cards = [{**c, "id": f"{c['id']}-{i}", "name": f"{c['name']} {i}"} for i in range(1, 11) for c in ships]
+    (target / "ships.yaml").write_text(yaml.safe_dump({"cards": cards}, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return {"se": se, "ships360": big}
+
+
+def change_one_card(project: Path) -> None:
+    """Edit the attack of the first ship in the set's first ships file."""
+    f = sorted((project / "cards" / "solar-empires").glob("ships*.yaml"))[0]
+    text = f.read_text(encoding="utf-8")
+    i = text.index("attack:")
+    j = text.index("\n", i)
+    value = int(text[i + len("attack:"):j].strip())
+    f.write_text(text[:i] + f"attack: {value + 1}" + text[j:], encoding="utf-8")
+
+
+# ---- the plain-Pillow baseline -----------------------------------------------------------------------
+
+def baseline(project: Path, out: Path) -> dict:
+    """Draw every card with plain Pillow calls; one process."""
+    import io
+
+    import resvg_py
+    from PIL import Image, ImageDraw, ImageFont
+
+    from cardsmith.validate import load_set
+
+    cs = load_set(project / "cards" / "solar-empires")
+    fonts = ROOT / "fonts"
+    title = ImageFont.truetype(str(fonts / "lato" / "Lato-Bold.ttf"), 48)
+    body = ImageFont.truetype(str(fonts / "liberation" / "LiberationSans-Regular.ttf"), 34)
+    bold = ImageFont.truetype(str(fonts / "liberation" / "LiberationSans-Bold.ttf"), 34)
+    big = ImageFont.truetype(str(fonts / "lato" / "Lato-Bold.ttf"), 62)
+    icons = {k: Image.open(io.BytesIO(bytes(resvg_py.svg_to_bytes(svg_path=str(SET_DIR / "icons" / f"{k}.svg"), width=44, height=44)))).convert("RGBA")
+             for k in ("energy", "minerals", "organics")}
+    out.mkdir(parents=True, exist_ok=True)
+    W, H = 825, 1125
+    emblems: dict[tuple[str, str], Image.Image] = {}
+    backdrops: dict[str, Image.Image] = {}
+    started = time.perf_counter()
+    for card in cs.cards:
+        group = cs.group_of(card)
+        color = group.color if group else "#4d6a7d"
+        if color not in backdrops:  # a hand-written script would also make each gradient once
+            ramp = Image.linear_gradient("L").resize((W, H))
+            backdrops[color] = Image.composite(Image.new("RGB", (W, H), "#05070f"), Image.new("RGB", (W, H), color), ramp)
+        im = backdrops[color].copy()
+        d = ImageDraw.Draw(im, "RGBA")
+        d.rounded_rectangle((17, 17, W - 18, H - 18), radius=38, outline=color, width=6)  # frame
+        d.rounded_rectangle((75, 140, W - 76, 640), radius=20, fill="#1d2c5a", outline="#8fa8d8", width=4)  # art window
+        for i in range(28):  # starfield
+            x, y, r = 90 + (i * 53) % 640, 150 + (i * 29) % 470, 3 + (i % 3) * 2
+            d.ellipse((x, y, x + r, y + r), fill=(255, 255, 255, 100 + 50 * (i % 3)))
+        emblem_id = card["class"] if card.type == "ship" else "event"
+        key = (emblem_id, color)
+        if key not in emblems:
+            path = SET_DIR / "icons" / f"{emblem_id}.svg"
+            emblems[key] = Image.open(io.BytesIO(bytes(resvg_py.svg_to_bytes(svg_path=str(path), width=330, height=330)))).convert("RGBA")
+        im.paste(emblems[key], (W // 2 - 165, 225), emblems[key])
+        d.rounded_rectangle((40, 40, W - 41, 135), radius=17, fill=color, outline="white", width=3)  # name bar
+        d.text((113, 90), card.name, font=title, fill=(0, 0, 0, 136), anchor="lm")  # name, with a shadow
+        d.text((110, 87), card.name, font=title, fill="white", anchor="lm")
+        d.rounded_rectangle((W - 340, 150, W - 55, 222), radius=36, fill=(11, 16, 32, 204))  # cost pill
+        x = W - 320
+        for k in ("energy", "minerals", "organics"):  # costs
+            d.text((x, 186), str(card.get(k, 0)), font=bold, fill="white", anchor="lm")
+            im.paste(icons[k], (x + 24, 164), icons[k])
+            x += 90
+        d.rounded_rectangle((40, 655, W - 41, 715), radius=12, fill=color, outline="white", width=3)  # type line
+        d.text((W // 2, 685), f"{cs.types[card.type].name} · {group.name if group else ''}", font=bold, fill="white", anchor="mm")
+        if card.type == "ship":  # stats
+            d.ellipse((45, 610, 195, 760), fill="#c0392b", outline="white", width=5)
+            d.text((120, 685), f"+{card['attack']}", font=big, fill="white", anchor="mm")
+            d.ellipse((W - 195, 610, W - 45, 760), fill="#7f93a8", outline="white", width=5)
+            d.text((W - 120, 685), str(card["armour"]), font=big, fill="white", anchor="mm")
+        d.rounded_rectangle((40, 770, W - 41, H - 41), radius=17, fill="#f3efe4", outline=color, width=3)
+        text = " ".join([f"{cs.keywords[k.id].name} ({cs.keywords[k.id].reminder})" for k in card.keywords] + [card.text or ""])
+        y = 810
+        line = ""
+        for word in text.split():  # wrapped rules text: greedy, measured with getlength
+            trial = f"{line} {word}".strip()
+            if body.getlength(trial) > W - 130 and line:
+                d.text((65, y), line, font=body, fill="#1b1b22", anchor="ls")
+                y += 40
+                line = word
+            else:
+                line = trial
+        if line:
+            d.text((65, y), line, font=body, fill="#1b1b22", anchor="ls")
+        im.save(out / f"{card.id}.png", "PNG", compress_level=1, dpi=(300, 300))
+    return {"seconds": time.perf_counter() - started, "cards": len(cs.cards)}
+
+
+# ---- cardsmith -------------------------------------------------------------------------------------
+
+def cardsmith_run(project: Path, jobs: int, force: bool) -> dict:
+    from cardsmith.project import Project
+    from cardsmith.render import render_set
+    from cardsmith.validate import load_set
+
+    t0 = time.perf_counter()
+    cs = load_set(project / "cards" / "solar-empires")
+    t1 = time.perf_counter()
+    r = render_set(Project(project), cs, jobs=jobs, force=force)
+    t2 = time.perf_counter()
+    if r.errors:
+        raise SystemExit("render failed: " + "; ".join(d.message for d in r.errors[:3]))
+    return {"seconds": t2 - t1, "load_seconds": t1 - t0, "cards": len(cs.cards), "drawn": len(r.rendered) + len(r.backs_rendered)}
+
+
+def _burn(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += i * i
+    return total
+
+
+def machine_headroom(cores: int) -> float:
+    """How much faster `cores` processes finish a trivially parallel job than one: what the machine
+    gives right now (other users' load included), the ceiling for any parallel speed-up measured here."""
+    import multiprocessing
+
+    n = 4_000_000
+    t = time.perf_counter()
+    for _ in range(cores):
+        _burn(n)
+    serial = time.perf_counter() - t
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    t = time.perf_counter()
+    with ctx.Pool(cores) as pool:
+        pool.map(_burn, [n] * cores)
+    return serial / (time.perf_counter() - t)
+
+
+def child(spec: dict) -> None:
+    if spec["what"] == "baseline":
+        result = baseline(Path(spec["project"]), Path(spec["out"]))
+    else:
+        result = cardsmith_run(Path(spec["project"]), spec["jobs"], spec.get("force", False))
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    result.update(peak_main_mb=me.ru_maxrss / 1024, peak_worker_mb=kids.ru_maxrss / 1024,
+                  cpu_seconds=me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime)
+    print(json.dumps(result))
+
+
+def measure(spec: dict) -> dict:
+    p = subprocess.run([sys.executable, __file__, "--child", json.dumps(spec)], capture_output=True, text=True, cwd=ROOT)
+    if p.returncode != 0:
+        raise SystemExit(f"benchmark step failed: {spec}\n{p.stderr[-2000:]}")
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="only the 360-card set")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        child(json.loads(args.child))
+        return
+    cores = os.cpu_count() or 1
+    with tempfile.TemporaryDirectory(prefix="cardsmith-bench-") as tmp:
+        projects = make_projects(Path(tmp))
+        print(f"cardsmith render benchmark: 300 dpi PNG, {cores} cores available (shared machines give noisy figures)\n")
+        print(f"{'machine: a trivially parallel job, ' + str(cores) + ' processes vs 1':58} {machine_headroom(cores):.2f}x "
+              f"(the ceiling for the multi-core figures below; {cores}.00x on an idle machine)")
+        rows = []
+        names = ["ships360"] if args.quick else ["se", "ships360"]
+        for name in names:
+            proj = projects[name]
+            base = measure({"what": "baseline", "project": str(proj), "out": str(Path(tmp) / f"baseline-{name}")})
+            base_rate = base["cards"] / base["seconds"]
+            print(f"{'plain-Pillow baseline, ' + name + ', 1 core':58} {base['cards']:4d} cards {base['seconds']:7.1f} s "
+                  f"{base_rate:6.1f} cards/s   peak {base['peak_main_mb']:5.0f} MB   cpu {base['cpu_seconds']:.1f} s")
+            one = measure({"what": "cardsmith", "project": str(proj), "jobs": 1, "force": True})
+            allc = measure({"what": "cardsmith", "project": str(proj), "jobs": cores, "force": True})
+            same = measure({"what": "cardsmith", "project": str(proj), "jobs": cores})
+            change_one_card(proj)
+            inc = measure({"what": "cardsmith", "project": str(proj), "jobs": cores})
+            headroom = machine_headroom(cores)
+            for label, r in ((f"cold, 1 core", one), (f"cold, {cores} cores", allc), ("unchanged, no card drawn", same),
+                             ("one card changed", inc)):
+                rate = r["cards"] / r["seconds"]
+                rows.append((name, label, r, rate))
+                print(f"{'cardsmith, ' + name + ', ' + label:58} {r['cards']:4d} cards {r['seconds']:7.1f} s {rate:6.1f} cards/s"
+                      f"   drew {r['drawn']:3d}   peak main {r['peak_main_mb']:4.0f} MB, worker {r['peak_worker_mb']:4.0f} MB"
+                      f"   cpu {r['cpu_seconds']:.1f} s (validation {r['load_seconds']:.1f} s)")
+            print(f"  {name}: 1 core vs baseline: {one['cards'] / one['seconds'] / base_rate:.2f}x the baseline's cards/s (target >= 0.7)")
+            print(f"  {name}: {cores} cores vs 1 core: {one['seconds'] / allc['seconds']:.2f}x faster (target >= 1.7 on 2 cores); "
+                  f"cpu used {one['cpu_seconds']:.1f} s vs {allc['cpu_seconds']:.1f} s: with {cores} idle cores the bound is "
+                  f"{min(cores, cores * one['cpu_seconds'] / allc['cpu_seconds']):.2f}x; the machine gave a trivially parallel job {headroom:.2f}x just now")
+            print(f"  {name}: one changed card: {inc['seconds'] / allc['seconds']:.1%} of the cold time (target < 5%)")
+            peak = max(max(r["peak_main_mb"], r["peak_worker_mb"]) for set_name, _label, r, _rate in rows if set_name == name)
+            print(f"  {name}: peak memory of any one process: {peak:.0f} MB (target < 300 MB for 360 cards)\n")
+
+
+if __name__ == "__main__":
+    main()

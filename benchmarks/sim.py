@@ -1,0 +1,122 @@
+"""Simulation speed and search strength (issue 7 targets).
+
+    python benchmarks/sim.py [--games-random 400] [--games-greedy 20] [--games-search 40] [--jobs N] [--skirmish]
+
+Prints, for Solar Empires (or the Skirmish test game when Solar Empires or the decks API is not
+available, or with --skirmish):
+  * random-agent games per second on one core and on all cores (target: >= 200 per core on Solar Empires);
+  * greedy-agent games per second, one core and all;
+  * the search agent's seconds per decision at its default budget (target: <= 1 s), one core and all;
+  * the search agent's win rate against greedy between mirror decks, with its 95% Wilson interval
+    (target: >= 60%).
+Ratios are against the targets and against the one-core run in the same process. The machine may
+be shared with other work: figures are what this run measured, nothing more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from cardsmith.engine.runner import match_tasks, run_tasks  # noqa: E402
+from cardsmith.engine.stats import Rate, match_summary  # noqa: E402
+
+
+def solar_empires():
+    """(name, game, factory, decks) for Solar Empires, or None when it cannot be played here."""
+    try:
+        import cardsmith.decks  # noqa: F401
+        import cardsmith.games.solar_empires  # noqa: F401
+        from cardsmith.engine.match import SetGameFactory, load_checked_deck, load_set_checked
+        from cardsmith.engine.registry import load_game
+    except ImportError:
+        return None
+    path = ROOT / "cards" / "solar-empires"
+    if not (path / "set.yaml").is_file():
+        return None
+    cardset = load_set_checked(path)
+    decks = {p.stem: load_checked_deck(cardset, p) for p in sorted((path / "decks").glob("*.yaml"))}
+    return "Solar Empires", load_game(cardset), SetGameFactory(path), decks
+
+
+def skirmish():
+    import engine_testgame as sk
+
+    return "Skirmish (test game)", sk.make_game(), sk.make_game, {"aggro": sk.AGGRO, "turtle": sk.TURTLE}
+
+
+def timed_run(factory, game, decks, agents, games, jobs, seed=1):
+    tasks = match_tasks(agents, games, seed)
+    started = time.perf_counter()
+    records = run_tasks(factory, decks, tasks, jobs=jobs, game=game)
+    return time.perf_counter() - started, records
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games-random", type=int, default=400)
+    ap.add_argument("--games-greedy", type=int, default=20)
+    ap.add_argument("--games-search", type=int, default=40, help="search vs greedy games (0: skip)")
+    ap.add_argument("--search", default="mcts", help="the search agent spec (default: its default budget)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--skirmish", action="store_true", help="benchmark the Skirmish test game")
+    args = ap.parse_args()
+
+    found = None if args.skirmish else solar_empires()
+    name, game, factory, decks = found or skirmish()
+    names = list(decks)
+    pair = [decks[names[0]], decks[names[-1]]]
+    mirror = [decks[names[0]], decks[names[0]]]
+    print(f"game: {name}; decks {names[0]} vs {names[-1]}; {os.cpu_count()} cores, all = {args.jobs} jobs")
+    if found is None and not args.skirmish:
+        print("  (Solar Empires, its rules module or the decks API is not available here: using the test game)")
+
+    # Random agents.
+    one_t, one = timed_run(factory, game, pair, ("random", "random"), args.games_random, 1)
+    all_t, many = timed_run(factory, game, pair, ("random", "random"), args.games_random, args.jobs)
+    same = [r.to_dict(True) for r in one] == [r.to_dict(True) for r in many]
+    rate1, rate_all = args.games_random / one_t, args.games_random / all_t
+    print(f"random : {rate1:8.1f} games/s on 1 core ({rate1 / 200:.2f}x the 200/core target); "
+          f"{rate_all:8.1f} games/s on {args.jobs} jobs ({rate_all / rate1:.2f}x one core); "
+          f"identical results: {same}; mean {sum(len(r.actions) for r in one) / len(one):.0f} actions/game")
+
+    # Greedy agents.
+    one_t, one = timed_run(factory, game, pair, ("greedy", "greedy"), args.games_greedy, 1)
+    all_t, many = timed_run(factory, game, pair, ("greedy", "greedy"), args.games_greedy, args.jobs)
+    g1, g_all = args.games_greedy / one_t, args.games_greedy / all_t
+    print(f"greedy : {g1:8.2f} games/s on 1 core; {g_all:8.2f} games/s on {args.jobs} jobs ({g_all / g1:.2f}x one core)")
+
+    # Search agent: seconds per decision (one core: a few games in this process) and strength.
+    if args.games_search:
+        t, recs = timed_run(factory, game, mirror, (args.search, "greedy"), 2, 1)
+        per1 = _per_decision(recs, args.search)
+        print(f"search : {per1:.3f} s per decision on 1 core ({per1:.2f}x the 1 s budget)")
+        t, recs = timed_run(factory, game, mirror, (args.search, "greedy"), args.games_search, args.jobs, seed=1000)
+        per_all = _per_decision(recs, args.search)
+        s = match_summary(recs, ["search", "greedy"])
+        w = s["decks"][0]["wins"]
+        print(f"search : {per_all:.3f} s per decision with {args.jobs} jobs at once ({per_all / per1:.2f}x one core); "
+              f"{t:.0f} s for {args.games_search} games")
+        print(f"search vs greedy, mirror decks ({names[0]}), seats alternating: wins {Rate(w['k'], w['n'])}, "
+              f"draws {s['draws']['k']}; target >= 60%: {'met' if w['rate'] >= 0.6 else 'NOT met'}"
+              f"{' (interval above 50%)' if w['low'] > 0.5 else ''}; time-ceiling hits {s['search_ceiling_hits']}")
+
+
+def _per_decision(records, spec) -> float:
+    secs = n = 0
+    for r in records:
+        for seat in (0, 1):
+            if r.agents[seat] == spec:
+                secs += r.think_seconds[seat]
+                n += r.decisions[seat]
+    return secs / max(1, n)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+"""`cardsmith pdf`: print-and-play sheets and the duplex calibration sheet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from cardsmith.errors import CardsmithError, UsageError
+from cardsmith.model import CardSet, Deck
+from cardsmith.project import Project, SetNotFound
+from cardsmith.sheets import LAYOUTS, PAPER_SIZES, parse_offset, parse_paper
+
+
+def open_set(name: str) -> tuple[Project, CardSet]:
+    """The current project and its validated set `name` (errors worded for the user)."""
+    from cardsmith.validate import load_set
+
+    project = Project.current()
+    try:
+        path = project.resolve_set(name)
+    except SetNotFound as e:
+        raise UsageError(str(e)) from None
+    return project, load_set(path)
+
+
+def open_deck(path: Path, cardset: CardSet) -> Deck:
+    """A deck file read by `cardsmith.decks` (which reports unknown cards with file and line)."""
+    if not path.is_file():
+        raise UsageError(f"no deck file {path}", hint=f"decks usually live in {cardset.path / 'decks'}")
+    from cardsmith.decks import load_deck
+
+    return load_deck(path, cardset)
+
+
+def _offset(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[float, float]:
+    if value is None:
+        return (0.0, 0.0)
+    try:
+        return parse_offset(value)
+    except CardsmithError as e:
+        raise click.BadParameter(f"{e.message} ({e.hint})") from None
+
+
+def _paper(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    try:
+        parse_paper(value)
+    except CardsmithError as e:
+        raise click.BadParameter(f"{e.message} ({e.hint})") from None
+    return value
+
+
+@click.command("pdf")
+@click.argument("set_name", metavar="SET", required=False)
+@click.option("--layout", type=click.Choice(LAYOUTS), default="grid", show_default=True,
+              help="grid: cards butted in a grid; gutterfold: fronts above the fold, backs below; single: one card per page.")
+@click.option("--paper", default="a4", show_default=True, callback=_paper,
+              help=f"{', '.join(PAPER_SIZES)} or a size such as 200x280mm or 8.5x11in.")
+@click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default="auto", show_default=True,
+              help="auto picks the one that holds the most cards.")
+@click.option("--backs", type=click.Choice(["none", "long", "short"]), default="none", show_default=True,
+              help="Duplex backs on every other page, for a printer flipping on the long or the short edge.")
+@click.option("--back-offset", metavar="X,Y", callback=_offset,
+              help="Move back pages by X,Y mm (X right, Y up, seen on the back) to correct printer drift; see --calibration.")
+@click.option("--gutter", type=click.FloatRange(min=0), default=0.0, show_default=True, help="Space between cards, mm.")
+@click.option("--margin", type=click.FloatRange(min=0), default=5.0, show_default=True, help="Least page margin, mm.")
+@click.option("--crop-marks/--no-crop-marks", default=True, show_default=True)
+@click.option("--cut-lines", is_flag=True, help="Draw thin lines along every card's trim.")
+@click.option("--footer/--no-footer", default=True, show_default=True, help="Set name, version and page number.")
+@click.option("--type", "types", multiple=True, metavar="TYPE", help="Only cards of this type (repeatable).")
+@click.option("--only", multiple=True, metavar="ID[,ID...]", help="Only these card ids.")
+@click.option("--deck", type=click.Path(path_type=Path), help="Print a deck: each card as many times as the deck holds it.")
+@click.option("--name", help="File name under output/<set>/ (default from the options), or a path ending in .pdf.")
+@click.option("--calibration", is_flag=True, help="Write a duplex test sheet (no SET needed) that tells which --back-offset to use.")
+def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str, backs: str,
+                back_offset: tuple[float, float], gutter: float, margin: float, crop_marks: bool, cut_lines: bool,
+                footer: bool, types: tuple[str, ...], only: tuple[str, ...], deck: Path | None, name: str | None,
+                calibration: bool) -> int:
+    """Print-and-play PDF of SET: output/<set>/<name>.pdf (renders missing card images first)."""
+    from cardsmith.pdf import PdfOptions, make_pdf, write_calibration
+
+    if calibration:
+        flip = backs if backs != "none" else "long"
+        if name and name.endswith(".pdf"):
+            target = Path(name)
+        else:
+            base = Project.current().set_output(set_name) if set_name else Project.current().output_dir
+            target = base / f"{name or f'calibration-{Path(paper).name.lower()}-{flip}'}.pdf"
+        path = write_calibration(target, paper, flip, back_offset)
+        click.echo(f"wrote {path}: print it duplex (flip on the {flip} edge) at 100% scale")
+        return 0
+    if not set_name:
+        raise UsageError("name a set to print", hint="cardsmith pdf SET (or cardsmith pdf --calibration)")
+    project, cardset = open_set(set_name)
+    the_deck = open_deck(deck, cardset) if deck is not None else None
+    ids = tuple(i.strip() for o in only for i in o.split(",") if i.strip())
+    options = PdfOptions(layout=layout, paper=paper, orientation=orientation, backs=backs, back_offset=back_offset,
+                         gutter=gutter, margin=margin, crop_marks=crop_marks, cut_lines=cut_lines, footer=footer,
+                         types=types, only=ids, deck=deck, name=name)
+    path = make_pdf(project, cardset, options, the_deck)
+    click.echo(f"wrote {path}")
+    return 0
+
+
+COMMANDS = [pdf_command]

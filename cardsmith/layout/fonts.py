@@ -1,0 +1,99 @@
+"""Font families found in font folders (the project's `fonts/` first, then cardsmith's bundled ones).
+
+A family is named by its own name table, as a slug: "Liberation Serif" is `liberation-serif`.
+Each family maps the styles regular, bold, italic and bolditalic to files; a missing style falls
+back to the nearest one the family has. Only TrueType (`.ttf`) files are used, because ReportLab
+cannot embed OpenType fonts with PostScript outlines.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import ImageFont
+
+from cardsmith.diagnostics import did_you_mean
+from cardsmith.errors import CardsmithError
+
+STYLES = ("regular", "bold", "italic", "bolditalic")
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def _style_of(style_name: str) -> str:
+    s = style_name.lower()
+    bold = any(w in s for w in ("bold", "black", "heavy", "semibold"))
+    italic = "italic" in s or "oblique" in s
+    return "bolditalic" if bold and italic else "bold" if bold else "italic" if italic else "regular"
+
+
+@dataclass
+class Family:
+    """One font family's files by style."""
+
+    name: str
+    files: dict[str, Path] = field(default_factory=dict)
+
+    def path(self, style: str) -> Path:
+        order = {"regular": ["regular", "bold", "italic", "bolditalic"],
+                 "bold": ["bold", "regular", "bolditalic", "italic"],
+                 "italic": ["italic", "regular", "bolditalic", "bold"],
+                 "bolditalic": ["bolditalic", "bold", "italic", "regular"]}[style]
+        for s in order:
+            if s in self.files:
+                return self.files[s]
+        raise KeyError(style)
+
+
+class FontLibrary:
+    """Every family in a list of folders; earlier folders win when a family appears twice."""
+
+    def __init__(self, dirs: list[Path]):
+        self.dirs = [Path(d) for d in dirs]
+        self.families: dict[str, Family] = {}
+        for d in self.dirs:
+            found: dict[str, Family] = {}
+            for path in sorted(d.rglob("*.ttf")) if d.is_dir() else []:
+                try:
+                    family_name, style_name = ImageFont.truetype(str(path), 12).getname()
+                except OSError as e:
+                    raise CardsmithError(f"font file {path} cannot be read: {e}",
+                                         hint="replace it with a working TrueType (.ttf) file or remove it") from None
+                key = slug(family_name or path.stem)
+                fam = found.setdefault(key, Family(family_name or path.stem))
+                fam.files.setdefault(_style_of(style_name or ""), path)
+                fam.files.setdefault("_stem:" + path.stem.lower(), path)
+            for key, fam in found.items():
+                self.families.setdefault(key, fam)
+
+    def family(self, name: str) -> Family:
+        """The family called `name` (any case, spaces or hyphens); a clear error if there is none."""
+        key = slug(name)
+        if key in self.families:
+            return self.families[key]
+        hint = did_you_mean(key, self.families)
+        known = ", ".join(sorted(self.families)) or "none"
+        raise CardsmithError(f"font '{name}' is not installed (fonts available: {known})",
+                             hint=(hint + " " if hint else "") + "put its .ttf files in the project's fonts/ folder")
+
+    def files(self) -> list[Path]:
+        return sorted({p for f in self.families.values() for k, p in f.files.items() if not k.startswith("_")})
+
+
+@functools.lru_cache(maxsize=512)
+def load_font(path: str, size_px: int) -> ImageFont.FreeTypeFont:
+    """A font at a pixel size; cached because opening a face is slow and layouts reuse few sizes."""
+    try:
+        return ImageFont.truetype(path, size_px)
+    except OSError as e:
+        raise CardsmithError(f"font file {path} cannot be read: {e}", hint="replace it with a working .ttf file") from None
+
+
+@functools.lru_cache(maxsize=8)
+def library_for(dirs: tuple[str, ...]) -> FontLibrary:
+    return FontLibrary([Path(d) for d in dirs])

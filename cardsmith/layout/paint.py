@@ -1,0 +1,624 @@
+"""The Pillow painter: a checked layer tree in, a card image (trim + bleed) and warnings out.
+
+Coordinates in a tree are measured from the trim (see `units`); the canvas adds the bleed on every
+side. Shapes with rounded corners and ellipses are drawn through an oversampled mask so their edges
+are smooth. Text uses `richtext` and `fit`; inline icons sit on the baseline at the text's size.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import math
+import warnings
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont, UnidentifiedImageError
+
+from cardsmith.errors import CardsmithError
+from cardsmith.layout import richtext
+from cardsmith.layout.fit import FitResult, fit_text, text_width
+from cardsmith.layout.fonts import FontLibrary, load_font
+from cardsmith.layout.template import LayoutError
+from cardsmith.layout.units import Box, UnitError, font_size_pt, parse_box, parse_point, pt_to_px, to_mm
+
+ART_FORMATS = {"PNG", "JPEG", "WEBP", "MPO"}
+DEFAULT_FONTS = {"title": "liberation-serif", "body": "liberation-sans"}
+OVERSAMPLE = 4
+
+
+class ArtError(CardsmithError):
+    """An art or icon file that cannot be used (not an image, truncated, too large)."""
+
+
+@dataclass
+class Note:
+    """A warning from painting: what happened, on which layer, and for overflow how much (mm)."""
+
+    kind: str  # "overflow", "safe-area", "missing-art", "missing-icon"
+    message: str
+    layer: str
+    amount_mm: float = 0.0
+
+
+@dataclass
+class Page:
+    """Geometry of one card face at one dpi."""
+
+    dpi: int
+    trim: tuple[float, float]  # mm
+    bleed: float  # mm
+    safe: float  # mm
+
+    @property
+    def size_px(self) -> tuple[int, int]:
+        return (round((self.trim[0] + 2 * self.bleed) / 25.4 * self.dpi),
+                round((self.trim[1] + 2 * self.bleed) / 25.4 * self.dpi))
+
+    def px(self, mm: float) -> float:
+        return mm / 25.4 * self.dpi
+
+    def x(self, mm: float) -> float:
+        return (mm + self.bleed) / 25.4 * self.dpi
+
+    def y(self, mm: float) -> float:
+        return (mm + self.bleed) / 25.4 * self.dpi
+
+    def rect(self, box: Box) -> tuple[int, int, int, int]:
+        return (round(self.x(box.left)), round(self.y(box.top)), round(self.x(box.right)), round(self.y(box.bottom)))
+
+    @property
+    def safe_box(self) -> Box:
+        return Box(0, 0, self.trim[0], self.trim[1]).inset(self.safe)
+
+
+def color(value: Any, opacity: float = 1.0) -> tuple[int, int, int, int]:
+    """`#rgb`, `#rrggbb`, `#rrggbbaa` or a CSS name as RGBA, with `opacity` applied."""
+    try:
+        c = ImageColor.getrgb(str(value))
+    except ValueError:
+        raise UnitError(f"'{value}' is not a colour: write #rrggbb, #rrggbbaa or a name such as white") from None
+    a = c[3] if len(c) == 4 else 255
+    return (c[0], c[1], c[2], round(a * opacity))
+
+
+# ---- images and icons -----------------------------------------------------------------------------
+
+def open_art(path: Path, what: str) -> Image.Image:
+    """Open and fully decode an art file, turning every way it can be unusable into an ArtError."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(path) as im:
+                if im.format not in ART_FORMATS:
+                    raise ArtError(f"{path}: art for {what} is a {im.format} file; use PNG, JPEG or WebP",
+                                   hint="convert the file, e.g. with an image editor's 'Export as PNG'")
+                im.load()
+                return im.convert("RGBA")
+    except ArtError:
+        raise
+    except (Image.DecompressionBombWarning, Image.DecompressionBombError) as e:
+        raise ArtError(f"{path}: art for {what} is too large to open safely ({e})",
+                       hint="scale the image down; card art rarely needs more than 3000 px a side") from None
+    except UnidentifiedImageError:
+        raise ArtError(f"{path}: art for {what} is not an image Pillow can read",
+                       hint="is this the right file? Use PNG, JPEG or WebP") from None
+    except OSError as e:
+        raise ArtError(f"{path}: art for {what} is damaged or truncated ({e})",
+                       hint="export the image again from your editor") from None
+
+
+@functools.lru_cache(maxsize=64)
+def _svg_aspect(path: str) -> float:
+    try:
+        root = ET.parse(path).getroot()
+    except (ET.ParseError, OSError) as e:
+        raise ArtError(f"{path}: icon is not a readable SVG file ({e})") from None
+    vb = root.get("viewBox")
+    if vb:
+        parts = [float(p) for p in vb.replace(",", " ").split()]
+        if len(parts) == 4 and parts[3] > 0:
+            return parts[2] / parts[3]
+    try:
+        return float(str(root.get("width")).rstrip("px")) / float(str(root.get("height")).rstrip("px"))
+    except (TypeError, ValueError, ZeroDivisionError):
+        return 1.0
+
+
+@functools.lru_cache(maxsize=256)
+def icon_image(path: str, height_px: int, tint: tuple[int, int, int, int] | None = None) -> Image.Image:
+    """An icon file drawn `height_px` tall (width from its aspect ratio), RGBA, optionally tinted."""
+    im = _icon_raster(path, max(1, int(height_px)))
+    if tint is None:
+        return im
+    solid = Image.new("RGBA", im.size, tint[:3] + (255,))
+    a = im.getchannel("A")
+    if tint[3] < 255:
+        a = a.point(lambda v: v * tint[3] // 255)
+    solid.putalpha(a)
+    return solid
+
+
+@functools.lru_cache(maxsize=128)
+def _icon_raster(path: str, height_px: int) -> Image.Image:
+    """The icon drawn at one size; tints of it share this raster."""
+    p = Path(path)
+    if not p.is_file():
+        raise ArtError(f"icon file {path} does not exist", hint="check the path under icons: in set.yaml")
+    if p.suffix.lower() == ".svg":
+        import resvg_py
+
+        width_px = max(1, round(height_px * _svg_aspect(path)))
+        try:
+            data = resvg_py.svg_to_bytes(svg_path=path, width=width_px, height=height_px, skip_system_fonts=True)
+        except (ValueError, OSError) as e:
+            raise ArtError(f"{path}: icon SVG cannot be drawn ({e})") from None
+        return Image.open(io.BytesIO(bytes(data))).convert("RGBA")
+    src = open_art(p, f"icon {p.name}")
+    width_px = max(1, round(height_px * src.width / src.height))
+    return src.resize((width_px, height_px), Image.LANCZOS)
+
+
+def icon_aspect(path: str) -> float:
+    if path.lower().endswith(".svg"):
+        return _svg_aspect(path)
+    return _png_aspect(path)
+
+
+@functools.lru_cache(maxsize=256)
+def _png_aspect(path: str) -> float:
+    try:
+        with Image.open(path) as im:
+            return im.width / im.height
+    except (OSError, UnidentifiedImageError, ZeroDivisionError):
+        return 1.0
+
+
+# ---- the painter ----------------------------------------------------------------------------------
+
+@dataclass
+class Painter:
+    """Paints layer trees for one set: its fonts, icons and folder, at one page geometry."""
+
+    page: Page
+    fonts: FontLibrary
+    icons: dict[str, Path]
+    set_dir: Path
+    guides: bool = False
+    used_files: set[str] = field(default_factory=set)  # fonts and assets read (for cache keys)
+
+    def paint(self, tree: dict[str, Any], what: str) -> tuple[Image.Image, list[Note]]:
+        page = self.page
+        notes: list[Note] = []
+        bg = tree.get("background") or "#ffffff"
+        canvas = Image.new("RGB", page.size_px, color(bg)[:3])
+        roles = {**DEFAULT_FONTS, **(tree.get("fonts") or {})}
+        defaults = tree.get("defaults") or {}
+        for i, layer in enumerate(tree.get("layers") or []):
+            kind, props = next(iter(layer.items()))
+            props = {**(defaults.get(kind) or {}), **props}
+            label = f"layer {i + 1} ({kind}{' ' + repr(props['name']) if props.get('name') else ''})"
+            try:
+                getattr(self, "_" + kind)(canvas, props, roles, notes, label, what)
+            except UnitError as e:
+                raise LayoutError(f"{props.get('_file', 'layout')}: {label}: {e} ({what})") from None
+            except CardsmithError as e:
+                if isinstance(e, (LayoutError, ArtError)):
+                    raise
+                raise type(e)(f"{e.message} ({what}, {label}, {props.get('_file', 'layout')})", hint=e.hint) from None
+        if self.guides:
+            self._draw_guides(canvas)
+        return canvas, notes
+
+    # -- geometry helpers
+
+    def _box(self, props: dict[str, Any], bleed: bool = False) -> Box:
+        box = parse_box(props["box"], self.page.trim)
+        if bleed:
+            w, h, b = self.page.trim[0], self.page.trim[1], self.page.bleed
+            box = Box(box.left - b if box.left <= 0 else box.left, box.top - b if box.top <= 0 else box.top,
+                      box.right + b if box.right >= w else box.right, box.bottom + b if box.bottom >= h else box.bottom)
+        return box
+
+    def _len_px(self, value: Any, ref_mm: float = 0.0) -> float:
+        return self.page.px(to_mm(value, ref_mm))
+
+    def _mask(self, shape: str, size: tuple[int, int], radius: float, inset: float = 0.0) -> Image.Image:
+        """An anti-aliased L mask of a rectangle (rounded) or ellipse filling `size`, inset by `inset` px."""
+        return _shape_mask(shape, size[0], size[1], round(radius, 1), round(inset, 1))
+
+    def _fill(self, canvas: Image.Image, xy: tuple[int, int], mask: Image.Image, paint: Any, opacity: float) -> None:
+        if paint is None:
+            return
+        w, h = mask.size
+        if isinstance(paint, dict):
+            tile, ga = _gradient_tile((w, h), color(paint["from"]), color(paint["to"]), float(paint.get("angle", 90)))
+            a = mask if ga is None else ImageChops.multiply(ga, mask)
+        else:
+            c = color(paint)
+            tile = c[:3]
+            a = mask if c[3] == 255 else _scaled(mask, c[3])
+        if opacity < 1:
+            a = a.point(lambda v: round(v * opacity))
+        if isinstance(tile, tuple):
+            canvas.paste(tile, (xy[0], xy[1], xy[0] + w, xy[1] + h), a)
+        else:
+            canvas.paste(tile, xy, a)
+
+    def _shape(self, canvas: Image.Image, props: dict[str, Any], shape: str) -> None:
+        box = self._box(props, bool(props.get("bleed")))
+        x0, y0, x1, y1 = self.page.rect(box)
+        size = (max(1, x1 - x0), max(1, y1 - y0))
+        radius = self._len_px(props.get("radius", 0), min(box.width, box.height)) if shape == "rect" else 0
+        opacity = float(props.get("opacity", 1))
+        fill = props.get("fill")
+        if shape == "rect" and radius <= 0 and opacity >= 1 and fill is not None and _opaque(fill):
+            # a plain opaque rectangle needs no mask: pasting without one is several times faster
+            if isinstance(fill, dict):
+                tile, _ = _gradient_tile(size, color(fill["from"]), color(fill["to"]), float(fill.get("angle", 90)))
+                canvas.paste(tile, (x0, y0))
+            else:
+                canvas.paste(color(fill)[:3], (x0, y0, x0 + size[0], y0 + size[1]))
+        else:
+            self._fill(canvas, (x0, y0), self._mask(shape, size, radius), fill, opacity)
+        stroke = props.get("stroke")
+        sw = self._len_px(props.get("stroke_width", "0.3mm")) if stroke else 0
+        if stroke and sw > 0:
+            ring = _stroke_mask(shape, size[0], size[1], round(radius, 1), round(sw, 1))
+            w, h = size
+            band = math.ceil(max(radius, sw)) + 2
+            if shape == "rect" and 4 * band < min(w, h):
+                # only the edges of a large outline hold ink: paste four bands, not the whole box
+                for bx0, by0, bx1, by1 in ((0, 0, w, band), (0, h - band, w, h), (0, band, band, h - band), (w - band, band, w, h - band)):
+                    self._fill(canvas, (x0 + bx0, y0 + by0), ring.crop((bx0, by0, bx1, by1)), stroke, opacity)
+            else:
+                self._fill(canvas, (x0, y0), ring, stroke, opacity)
+
+    # -- layer kinds
+
+    def _rect(self, canvas, props, roles, notes, label, what) -> None:
+        self._shape(canvas, props, "rect")
+
+    def _ellipse(self, canvas, props, roles, notes, label, what) -> None:
+        self._shape(canvas, props, "ellipse")
+
+    def _line(self, canvas, props, roles, notes, label, what) -> None:
+        (ax, ay), (bx, by) = parse_point(props["from"], self.page.trim), parse_point(props["to"], self.page.trim)
+        c = color(props.get("color", "#000000"), float(props.get("opacity", 1)))
+        width = max(1, round(self._len_px(props.get("width", "0.3mm"))))
+        ImageDraw.Draw(canvas, "RGBA").line((self.page.x(ax), self.page.y(ay), self.page.x(bx), self.page.y(by)), fill=c, width=width)
+
+    def _image(self, canvas, props, roles, notes, label, what) -> None:
+        box = self._box(props, bool(props.get("bleed")))
+        x0, y0, x1, y1 = self.page.rect(box)
+        size = (max(1, x1 - x0), max(1, y1 - y0))
+        radius = self._len_px(props.get("radius", 0), min(box.width, box.height))
+        src = props.get("src")
+        path = (self.set_dir / src) if src else None
+        if path is not None and path.is_file():
+            self.used_files.add(str(path))
+            art = open_art(path, what)
+            art = _fit_image(art, size, props.get("fit", "cover"), props.get("focus") or [50, 50])
+            ox, oy = x0 + (size[0] - art.width) // 2, y0 + (size[1] - art.height) // 2
+            mask = self._mask("rect", size, radius)
+            if art.size != size:  # contain: only the picture's own area is painted
+                sub = Image.new("L", size, 0)
+                sub.paste(art.getchannel("A"), (ox - x0, oy - y0))
+                full = Image.new("RGBA", size, (0, 0, 0, 0))
+                full.paste(art, (ox - x0, oy - y0))
+                art, mask = full, ImageChops.multiply(mask, sub)
+            else:
+                mask = ImageChops.multiply(mask, art.getchannel("A"))
+            opacity = float(props.get("opacity", 1))
+            if opacity < 1:
+                mask = mask.point(lambda v: round(v * opacity))
+            canvas.paste(art.convert("RGB"), (x0, y0), mask)
+            return
+        if src:
+            notes.append(Note("missing-art", f"art file '{src}' does not exist; drew a placeholder", label))
+        self._placeholder(canvas, (x0, y0), size, radius, props.get("placeholder") or (f"missing: {src}" if src else "art"))
+
+    def _placeholder(self, canvas: Image.Image, xy: tuple[int, int], size: tuple[int, int], radius: float, text: str) -> None:
+        w, h = size
+        tile = Image.new("RGB", size, (214, 216, 220))
+        d = ImageDraw.Draw(tile)
+        lw = max(1, round(self.page.px(0.3)))
+        d.line((0, 0, w, h), fill=(170, 173, 180), width=lw)
+        d.line((0, h, w, 0), fill=(170, 173, 180), width=lw)
+        font = load_font(str(self.fonts.family("liberation-sans").path("bold")), max(8, round(min(w, h) / 10)))
+        tw = font.getlength(text)
+        if tw > w * 0.9:
+            font = load_font(str(self.fonts.family("liberation-sans").path("bold")), max(6, int(font.size * w * 0.9 / tw)))
+        bb = d.textbbox((w / 2, h / 2), text, font=font, anchor="mm")
+        pad = font.size * 0.4
+        d.rectangle((bb[0] - pad, bb[1] - pad, bb[2] + pad, bb[3] + pad), fill=(214, 216, 220))
+        d.text((w / 2, h / 2), text, font=font, fill=(90, 94, 102), anchor="mm")
+        canvas.paste(tile, xy, self._mask("rect", size, radius))
+
+    def _icon_path(self, props: dict[str, Any], label: str, what: str) -> Path | None:
+        if props.get("id"):
+            iid = props["id"]
+            if iid not in self.icons:
+                from cardsmith.diagnostics import did_you_mean
+
+                raise LayoutError(f"{props.get('_file', 'layout')}: {label}: icon '{iid}' is not declared in the set's icons: ({what})",
+                                  hint=did_you_mean(iid, self.icons) or f"icons: {', '.join(sorted(self.icons)) or 'none'}")
+            return self._icon_file(iid)
+        if props.get("src"):
+            return self.set_dir / props["src"]
+        return None
+
+    def _icon_file(self, iid: str) -> Path:
+        p = Path(self.icons[iid])
+        return p if p.is_absolute() else self.set_dir / p
+
+    def _icon(self, canvas, props, roles, notes, label, what) -> None:
+        path = self._icon_path(props, label, what)
+        if path is None:
+            return
+        self.used_files.add(str(path))
+        box = self._box(props)
+        x0, y0, x1, y1 = self.page.rect(box)
+        bw, bh = max(1, x1 - x0), max(1, y1 - y0)
+        aspect = icon_aspect(str(path))
+        h = bh if bw >= bh * aspect else max(1, round(bw / aspect))
+        tint = color(props["color"]) if props.get("color") else None
+        im = icon_image(str(path), h, tint)
+        align, valign = props.get("align", "center"), props.get("valign", "middle")
+        x = x0 if align == "left" else x1 - im.width if align == "right" else x0 + (bw - im.width) // 2
+        y = y0 if valign == "top" else y1 - im.height if valign == "bottom" else y0 + (bh - im.height) // 2
+        a = im.getchannel("A")
+        opacity = float(props.get("opacity", 1))
+        if opacity < 1:
+            a = a.point(lambda v: round(v * opacity))
+        canvas.paste(im.convert("RGB"), (x, y), a)
+        if props.get("safe", True):
+            self._check_safe(notes, label, what, (x, y, x + im.width, y + im.height), "icon")
+
+    def _check_safe(self, notes: list[Note], label: str, what: str, rect_px: tuple[float, float, float, float], noun: str) -> None:
+        page = self.page
+        sb = page.safe_box
+        sx0, sy0, sx1, sy1 = page.x(sb.left), page.y(sb.top), page.x(sb.right), page.y(sb.bottom)
+        x0, y0, x1, y1 = rect_px
+        out = max(sx0 - x0, sy0 - y0, x1 - sx1, y1 - sy1)
+        if out > 1.0:  # a pixel of rounding is not worth a warning
+            mm = out / page.dpi * 25.4
+            notes.append(Note("safe-area", f"{noun} crosses the safe area by {mm:.1f} mm and may be cut off", label, mm))
+
+    def _text(self, canvas, props, roles, notes, label, what) -> None:
+        value = props.get("value")
+        if value is None or value == "":
+            return
+        family_name = props.get("font", "body")
+        family = self.fonts.family(roles.get(family_name, family_name))
+        for style in ("regular", "bold", "italic", "bolditalic"):
+            self.used_files.add(str(family.path(style)))
+        box = self._box(props)
+        pad = props.get("padding", 0)
+        pads = [self._len_px(p) for p in (pad if isinstance(pad, list) else [pad] * 4)]  # top right bottom left
+        x0, y0, x1, y1 = self.page.x(box.left) + pads[3], self.page.y(box.top) + pads[0], self.page.x(box.right) - pads[1], self.page.y(box.bottom) - pads[2]
+        width, height = max(1.0, x1 - x0), max(1.0, y1 - y0)
+        size_pt = font_size_pt(props.get("size", "9pt"))
+        min_pt = font_size_pt(props["min_size"]) if props.get("min_size") else min(size_pt, 6.0)
+        base_style = {"regular": 0, "bold": richtext.BOLD, "italic": richtext.ITALIC,
+                      "bolditalic": richtext.BOLD | richtext.ITALIC}[props.get("style", "regular")]
+        paragraphs = richtext.parse(str(value), set(self.icons))
+        if base_style:
+            for para in paragraphs:
+                for line in para.lines:
+                    for w in line:
+                        w.pieces = [richtext.Span(p.text, p.style ^ base_style) if isinstance(p, richtext.Span) else p for p in w.pieces]
+        icon_scale = float(props.get("icon_scale", 0.9))
+        aspect = lambda iid: icon_aspect(str(self._icon_file(iid)))  # noqa: E731
+        r: FitResult = fit_text(
+            paragraphs, family, round(pt_to_px(size_pt, self.page.dpi)), round(pt_to_px(min_pt, self.page.dpi)), width, height,
+            shrink=props.get("fit", "shrink") == "shrink", wrap=props.get("wrap", True),
+            line_spacing=float(props.get("line_spacing", 1.15)), paragraph_spacing=float(props.get("paragraph_spacing", 0.45)),
+            aspect=aspect, icon_scale=icon_scale)
+        block = r.block
+        field_name = props.get("field") or props.get("name") or "text"
+        if not r.fits:
+            parts = []
+            if r.overflow_y > 0.5:
+                parts.append(f"{r.overflow_y / self.page.dpi * 25.4:.1f} mm too tall")
+            if r.overflow_x > 0.5:
+                parts.append(f"{r.overflow_x / self.page.dpi * 25.4:.1f} mm too wide")
+            amount = max(r.overflow_x, r.overflow_y) / self.page.dpi * 25.4
+            notes.append(Note("overflow", f"text '{field_name}' does not fit its box at {block.size_px / self.page.dpi * 72:.1f} pt "
+                              f"(the smallest size allowed): {' and '.join(parts)}", label, amount))
+        valign = props.get("valign", "top")
+        if valign == "bottom":
+            top = y1 - block.height
+        elif valign in ("middle", "center", "centre"):
+            top = y0 + (height - block.height) / 2
+        else:
+            top = y0
+        align = props.get("align", "left")
+        fill = color(props.get("color", "#111111"), float(props.get("opacity", 1)))
+        shadow = color(props["shadow"], float(props.get("opacity", 1))) if props.get("shadow") else None
+        draw = ImageDraw.Draw(canvas, "RGBA")
+        ink = [math.inf, math.inf, -math.inf, -math.inf]
+        icon_px = max(1, round(block.size_px * icon_scale))
+        sb = self.page.safe_box
+        safe_px = (self.page.x(sb.left), self.page.y(sb.top), self.page.x(sb.right), self.page.y(sb.bottom))
+        for line, baseline in zip(block.lines, block.baselines()):
+            by = top + baseline
+            extra = 0.0
+            if align == "justify" and line.justify and line.spaces:
+                extra = (width - line.width) / len(line.spaces)
+            lx = x0 + (width - line.width if align == "right" else (width - line.width) / 2 if align in ("center", "centre") else 0)
+            runs: list[list] = []  # [x, text, font]: words in one font drawn with one call
+            word_no = 0
+            for j, placed in enumerate(line.pieces):
+                new_word = word_no < len(line.spaces) and j == line.spaces[word_no]
+                if new_word:
+                    word_no += 1
+                x = lx + placed.x + extra * word_no
+                if isinstance(placed.piece, richtext.Span):
+                    last = runs[-1] if runs else None
+                    if last is not None and last[2] is placed.font and new_word and not extra and last[3] == j - 1:
+                        last[1] += " " + placed.piece.text
+                        last[3] = j
+                    else:
+                        runs.append([x, placed.piece.text, placed.font, j])
+                else:
+                    path = self._icon_file(placed.piece.id)
+                    self.used_files.add(str(path))
+                    im = icon_image(str(path), icon_px)
+                    ix, iy = round(x), round(by) - im.height  # bottom edge on the baseline
+                    canvas.paste(im.convert("RGB"), (ix, iy), im.getchannel("A"))
+                    ink = [min(ink[0], ix), min(ink[1], iy), max(ink[2], ix + im.width), max(ink[3], iy + im.height)]
+            for x, text, font, _j in runs:
+                if shadow:
+                    off = max(1, round(block.size_px * 0.06))
+                    draw.text((x + off, by + off), text, font=font, fill=shadow, anchor="ls")
+                draw.text((x, by), text, font=font, fill=fill, anchor="ls")
+                # where the ink may reach: the advance box from ascent to descent; measured exactly only near the edge
+                w = text_width(font, text)
+                rough = (x - block.size_px * 0.2, by - block.ascent, x + w + block.size_px * 0.2, by + block.descent)
+                if rough[0] < safe_px[0] or rough[1] < safe_px[1] or rough[2] > safe_px[2] or rough[3] > safe_px[3]:
+                    bb = font.getbbox(text, anchor="ls")
+                    rough = (x + bb[0], by + bb[1], x + bb[2], by + bb[3])
+                ink = [min(ink[0], rough[0]), min(ink[1], rough[1]), max(ink[2], rough[2]), max(ink[3], rough[3])]
+        if props.get("safe", True) and ink[0] < math.inf:
+            self._check_safe(notes, label, what, tuple(ink), f"text '{field_name}'")
+
+    def _draw_guides(self, canvas: Image.Image) -> None:
+        """Trim (black), bleed edge (red) and safe area (blue, dashed) lines for proofs."""
+        page = self.page
+        d = ImageDraw.Draw(canvas, "RGBA")
+        lw = max(1, round(page.px(0.2)))
+        W, H = canvas.size
+        d.rectangle((0, 0, W - 1, H - 1), outline=(220, 30, 30, 255), width=lw)
+        t = Box(0, 0, *page.trim)
+        d.rectangle(page.rect(t), outline=(0, 0, 0, 255), width=lw)
+        s = page.rect(page.safe_box)
+        dash = max(4, round(page.px(1.5)))
+        for x in range(s[0], s[2], dash * 2):
+            d.line((x, s[1], min(x + dash, s[2]), s[1]), fill=(30, 90, 220, 255), width=lw)
+            d.line((x, s[3], min(x + dash, s[2]), s[3]), fill=(30, 90, 220, 255), width=lw)
+        for y in range(s[1], s[3], dash * 2):
+            d.line((s[0], y, s[0], min(y + dash, s[3])), fill=(30, 90, 220, 255), width=lw)
+            d.line((s[2], y, s[2], min(y + dash, s[3])), fill=(30, 90, 220, 255), width=lw)
+
+
+_SCALED: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
+
+
+def _scaled(mask: Image.Image, alpha: int) -> Image.Image:
+    """`mask` times alpha/255; cached, since translucent shapes (glows, stars) repeat on every card."""
+    key = (id(mask), alpha)
+    hit = _SCALED.get(key)
+    if hit is not None and hit[0] is mask:  # the identity check guards against a recycled id
+        return hit[1]
+    if len(_SCALED) > 256:
+        _SCALED.clear()
+    out = mask.point(lambda v: v * alpha // 255)
+    _SCALED[key] = (mask, out)
+    return out
+
+
+def _opaque(paint: Any) -> bool:
+    if isinstance(paint, dict):
+        return color(paint["from"])[3] == 255 and color(paint["to"])[3] == 255
+    return color(paint)[3] == 255
+
+
+@functools.lru_cache(maxsize=48)
+def _stroke_mask(shape: str, w: int, h: int, radius: float, width: float) -> Image.Image:
+    """The ring between a shape's edge and the same shape inset by the stroke width."""
+    return ImageChops.subtract(_shape_mask(shape, w, h, radius, 0.0), _shape_mask(shape, w, h, radius, width))
+
+
+@functools.lru_cache(maxsize=48)
+def _shape_mask(shape: str, w: int, h: int, radius: float, inset: float) -> Image.Image:
+    """Masks repeat from card to card (frames, panels, badges), so they are cached; callers never modify them."""
+    plain_rect = shape == "rect" and radius <= 0
+    if plain_rect:
+        m = Image.new("L", (max(1, w), max(1, h)), 0)
+        i = round(inset)
+        if w - 2 * i > 0 and h - 2 * i > 0:
+            m.paste(255, (i, i, w - i, h - i))
+        return m
+    if shape == "rect" and w * h > 250_000:
+        return _big_rounded_mask(w, h, radius, inset)
+    s = OVERSAMPLE
+    m = Image.new("L", (max(1, w * s), max(1, h * s)), 0)
+    d = ImageDraw.Draw(m)
+    x0, y0, x1, y1 = inset * s, inset * s, w * s - 1 - inset * s, h * s - 1 - inset * s
+    if x1 < x0 or y1 < y0:
+        return Image.new("L", (max(1, w), max(1, h)), 0)
+    if shape == "ellipse":
+        d.ellipse((x0, y0, x1, y1), fill=255)
+    else:
+        r = max(0.0, min(radius - inset, (x1 - x0) / 2 / s, (y1 - y0) / 2 / s)) * s
+        d.rounded_rectangle((x0, y0, x1, y1), radius=r, fill=255)
+    return m.resize((max(1, w), max(1, h)), Image.BOX)
+
+
+def _big_rounded_mask(w: int, h: int, radius: float, inset: float) -> Image.Image:
+    """A large rounded rectangle: straight edges drawn directly, only the four corners oversampled."""
+    m = Image.new("L", (w, h), 0)
+    i = inset
+    r = max(0.0, min(radius - inset, (w - 2 * i) / 2, (h - 2 * i) / 2))
+    x0, y0, x1, y1 = round(i), round(i), round(w - i), round(h - i)
+    if x1 <= x0 or y1 <= y0:
+        return m
+    m.paste(255, (x0, y0, x1, y1))
+    rc = math.ceil(r)
+    if rc <= 0:
+        return m
+    s = OVERSAMPLE
+    tile = Image.new("L", (rc * s, rc * s), 0)
+    ImageDraw.Draw(tile).ellipse((0, 0, 2 * r * s - 1, 2 * r * s - 1), fill=255)  # its top-left quarter is the corner
+    corner = tile.resize((rc, rc), Image.BOX)
+    m.paste(corner, (x0, y0))
+    m.paste(corner.transpose(Image.Transpose.FLIP_LEFT_RIGHT), (x1 - rc, y0))
+    m.paste(corner.transpose(Image.Transpose.FLIP_TOP_BOTTOM), (x0, y1 - rc))
+    m.paste(corner.transpose(Image.Transpose.ROTATE_180), (x1 - rc, y1 - rc))
+    return m
+
+
+@functools.lru_cache(maxsize=96)
+def _gradient_tile(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int, int, int, int],
+                   angle: float) -> tuple[Image.Image, Image.Image | None]:
+    """The RGB gradient and its alpha (None when both ends are opaque); cached like masks."""
+    g = _gradient(size, a, b, angle)
+    alpha = None if a[3] == 255 and b[3] == 255 else g.getchannel("A")
+    return g.convert("RGB"), alpha
+
+
+def _gradient(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int, int, int, int], angle: float) -> Image.Image:
+    """A linear gradient from `a` to `b` along `angle` degrees (0 = left to right, 90 = top to bottom)."""
+    w, h = size
+    rad = math.radians(angle)
+    dx, dy = math.cos(rad), math.sin(rad)
+    proj = [x * dx + y * dy for x, y in ((0, 0), (w, 0), (0, h), (w, h))]
+    span = max(1, math.ceil(max(proj) - min(proj)))
+    side = math.ceil(math.hypot(w, h)) + 4
+    # a left-to-right ramp exactly as long as the box's extent along the direction, turned to `angle`
+    ramp = Image.linear_gradient("L").transpose(Image.Transpose.ROTATE_90)
+    ramp = ramp.resize((span, side), Image.BILINEAR)
+    if angle % 360:
+        ramp = ramp.rotate(-angle, resample=Image.BILINEAR, expand=True)
+    cx, cy = ramp.width / 2, ramp.height / 2
+    t = ramp.crop((round(cx - w / 2), round(cy - h / 2), round(cx - w / 2) + w, round(cy - h / 2) + h))
+    return Image.composite(Image.new("RGBA", size, b), Image.new("RGBA", size, a), t)
+
+
+def _fit_image(art: Image.Image, size: tuple[int, int], mode: str, focus: list[float]) -> Image.Image:
+    w, h = size
+    if mode == "stretch":
+        return art.resize((w, h), Image.LANCZOS)
+    scale = (max if mode == "cover" else min)(w / art.width, h / art.height)
+    nw, nh = max(1, round(art.width * scale)), max(1, round(art.height * scale))
+    resized = art.resize((nw, nh), Image.LANCZOS)
+    if mode == "contain":
+        return resized
+    fx, fy = focus[0] / 100 * nw, focus[1] / 100 * nh
+    left = int(min(max(0, fx - w / 2), nw - w))
+    top = int(min(max(0, fy - h / 2), nh - h))
+    return resized.crop((left, top, left + w, top + h))

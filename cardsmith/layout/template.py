@@ -1,0 +1,644 @@
+"""Layouts: sandboxed Jinja templates that turn one card face into a layer tree (plain data).
+
+A layout is `templates/<set-id>/<name>.yaml.j2` (or `templates/default/<name>.yaml.j2`). Rendering
+runs in Jinja's `SandboxedEnvironment` with undefined names as errors; the result is read as YAML,
+merged with the layout it `extends` (named layers are overridden key by key), and checked against
+`cardsmith/schemas/layout.schema.json`. Every `{{ }}` string is escaped for a double-quoted YAML
+string, so card text can never break the YAML or run as template code.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import hashlib
+import re
+import json
+import traceback
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import yaml
+from jinja2.sandbox import SandboxedEnvironment, SecurityError
+from markupsafe import Markup
+
+from cardsmith.diagnostics import did_you_mean
+from cardsmith.errors import CardsmithError
+from cardsmith.model import Card, CardSet
+
+SUFFIX = ".yaml.j2"
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "layout.schema.json"
+LAYER_KINDS = ("rect", "ellipse", "line", "image", "icon", "text")
+MAX_EXTENDS = 10
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+_REFERENCE = re.compile(r"""\{%-?\s*(?:extends|include|import|from)\s+["']([^"']+)["']""")
+
+
+class LayoutError(CardsmithError):
+    """A problem in a layout; the message names the template file and line, the card and the layer."""
+
+
+def layout_dirs(template_dirs: list[Path], set_id: str) -> list[Path]:
+    """Where a set's layouts are looked up: `<dir>/<set-id>/` for each template dir, then `<dir>/default/`,
+    then the template dirs themselves (so `extends: default/card` names another set's layout)."""
+    dirs = [Path(d) / set_id for d in template_dirs] + [Path(d) / "default" for d in template_dirs] + list(template_dirs)
+    return [d for d in dirs if d.is_dir()]
+
+
+# ---- helpers a layout may use ---------------------------------------------------------------------
+
+def _rgb(color: str) -> tuple[float, float, float]:
+    from PIL import ImageColor
+    r, g, b = ImageColor.getrgb(str(color))[:3]
+    return r / 255, g / 255, b / 255
+
+
+def _hex(rgb: tuple[float, float, float]) -> str:
+    return "#" + "".join(f"{max(0, min(255, round(c * 255))):02x}" for c in rgb)
+
+
+def mix(color: str, other: str, amount: float = 0.5) -> str:
+    """`color` moved `amount` (0..1) of the way towards `other`."""
+    a, b = _rgb(color), _rgb(other)
+    return _hex(tuple(x + (y - x) * float(amount) for x, y in zip(a, b)))
+
+
+def lighten(color: str, amount: float = 0.2) -> str:
+    return mix(color, "#ffffff", amount)
+
+
+def darken(color: str, amount: float = 0.2) -> str:
+    return mix(color, "#000000", amount)
+
+
+def alpha(color: str, opacity: float) -> str:
+    """`#rrggbbaa` with the given opacity (0..1)."""
+    return _hex(_rgb(color)) + f"{max(0, min(255, round(float(opacity) * 255))):02x}"
+
+
+def contrast(color: str, dark: str = "#111111", light: str = "#ffffff") -> str:
+    """`dark` or `light`, whichever reads better on `color`."""
+    r, g, b = _rgb(color)
+    return dark if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.55 else light
+
+
+def saturate(color: str, amount: float = 0.2) -> str:
+    h, l, s = colorsys.rgb_to_hls(*_rgb(color))
+    return _hex(colorsys.hls_to_rgb(h, l, max(0.0, min(1.0, s + float(amount)))))
+
+
+def pick(choices: Any, key: Any) -> Any:
+    """One of `choices`, chosen by a stable hash of `key`: the same card always gets the same one."""
+    items = list(choices)
+    if not items:
+        return None
+    digest = hashlib.sha256(str(key).encode()).digest()
+    return items[int.from_bytes(digest[:4], "big") % len(items)]
+
+
+FILTERS = {"pick": pick, "mix": mix, "lighten": lighten, "darken": darken, "alpha": alpha, "contrast": contrast, "saturate": saturate}
+
+
+def _finalize(value: Any) -> Any:
+    """What `{{ value }}` writes: strings escaped for a double-quoted YAML string, numbers as they are."""
+    if isinstance(value, Markup):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return value
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(value, ensure_ascii=False, default=str)
+    return json.dumps(str(value), ensure_ascii=False)[1:-1]
+
+
+# ---- the template context -------------------------------------------------------------------------
+
+NEUTRAL = {"id": None, "name": "Neutral", "color": "#8a8f98", "icon": None}
+
+
+def set_context(cardset: CardSet) -> dict[str, Any]:
+    """What every layout of a set sees as `set` (plain data, so the sandbox has nothing to reach into)."""
+    w, h = cardset.card_size
+    return {
+        "id": cardset.id, "name": cardset.name, "version": cardset.version, "description": cardset.description,
+        "card_size": {"width": f"{w}mm", "height": f"{h}mm"}, "width_mm": w, "height_mm": h,
+        "bleed_mm": cardset.bleed, "safe_mm": cardset.safe,
+        "types": {t.id: {"id": t.id, "name": t.name, "back": t.back,
+                         "fields": {f.name: {"name": f.name, "kind": f.kind, "label": f.label or f.name.replace("_", " ").capitalize(),
+                                             "values": list(f.values)} for f in t.fields.values()}}
+                  for t in cardset.types.values()},
+        "races": {g.id: _group(g) for g in cardset.races.values()},
+        "factions": {g.id: _group(g) for g in cardset.factions.values()},
+        "keywords": {k.id: {"id": k.id, "name": k.name, "reminder": k.reminder, "param": k.param}
+                     for k in cardset.keywords.values()},
+        "icons": sorted(cardset.icons),
+        "meta": _plain(dict(cardset.meta)),
+    }
+
+
+def _group(g) -> dict[str, Any]:
+    return {"id": g.id, "name": g.name, "color": g.color, "icon": g.icon, "description": g.description}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict) or hasattr(value, "items"):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+def card_context(cardset: CardSet, card: Card, setctx: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The variables a card layout sees: `card`, `set`, `faction` (race or faction, or neutral), `type`."""
+    setctx = setctx or set_context(cardset)
+    ctype = cardset.types.get(card.type)
+    group = cardset.group_of(card)
+    keywords = []
+    for k in card.keywords:
+        decl = cardset.keywords.get(k.id)
+        name = decl.name if decl else k.id.capitalize()
+        reminder = (decl.reminder if decl else "").replace(" X", f" {k.value}" if k.value is not None else " X")
+        keywords.append({"id": k.id, "name": name, "value": k.value,
+                         "label": name if k.value is None else f"{name} {k.value}",
+                         "reminder": reminder, "raw_reminder": decl.reminder if decl else ""})
+    art = None
+    if card.art:
+        try:
+            art = str(Path(card.art).resolve().relative_to(Path(cardset.path).resolve()))
+        except ValueError:
+            art = str(card.art)
+    fields = _plain(dict(card.fields))
+    data: dict[str, Any] = dict(fields)
+    data.update({
+        "id": card.id, "name": card.name, "type": card.type, "type_name": ctype.name if ctype else card.type,
+        "race": card.race, "faction": card.faction, "text": card.text or "", "flavor": card.flavor or "",
+        "art": art, "copies": card.copies, "tags": list(card.tags), "keywords": keywords,
+        "keyword_ids": [k.id for k in card.keywords], "fields": fields, "back": card.back,
+    })
+    return {"card": data, "set": setctx, "faction": _group(group) if group else dict(NEUTRAL),
+            "type": setctx["types"].get(card.type, {"id": card.type, "name": card.type, "fields": {}})}
+
+
+def back_context(cardset: CardSet, back_id: str, spec: dict[str, Any], setctx: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The variables a back layout sees: `back` (id, name and the back's own keys from set.yaml) and `set`."""
+    setctx = setctx or set_context(cardset)
+    back = {"id": back_id, "name": spec.get("name") or back_id.replace("-", " ").replace("_", " ").title()}
+    back.update({k: _plain(v) for k, v in spec.items() if k not in ("layout",)})
+    return {"back": back, "set": setctx}
+
+
+# ---- rendering ------------------------------------------------------------------------------------
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled layouts kept between runs (Jinja checks each file's checksum), so an incremental
+    rebuild does not recompile every layout; None when no temporary folder is writable."""
+    try:
+        return jinja2.FileSystemBytecodeCache()
+    except (OSError, RuntimeError):
+        return None
+
+
+class _Environment(SandboxedEnvironment):
+    """Names in `{% import %}`/`{% include %}` resolve beside the including layout first (so
+    `solar-empires/ship` can import `_geometry.yaml.j2` from its own folder when another set uses it)."""
+
+    layouts: "Layouts"
+
+    def join_path(self, template: str, parent: str) -> str:
+        return self.layouts.relative(template.removesuffix(SUFFIX), parent.removesuffix(SUFFIX)) + SUFFIX
+
+
+class Layouts:
+    """The layouts of one set: finds, renders, merges and checks them."""
+
+    def __init__(self, dirs: list[Path]):
+        self.dirs = [Path(d) for d in dirs]
+        self.env = _Environment(
+            loader=jinja2.FileSystemLoader([str(d) for d in self.dirs]),
+            undefined=jinja2.StrictUndefined, finalize=_finalize, autoescape=False,
+            bytecode_cache=_bytecode_cache(),
+            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+        )
+        self.env.layouts = self
+        self.env.filters.update(FILTERS)
+        self.env.globals.update(FILTERS)
+        self._refs: dict[str, frozenset[str]] = {}
+        self._digests: dict[frozenset[str], str] = {}
+
+    def find(self, name: str) -> Path | None:
+        """The file a layout name resolves to (first match in the lookup order), or None."""
+        for d in self.dirs:
+            p = d / (name + SUFFIX)
+            if p.is_file():
+                return p
+        return None
+
+    def exists(self, name: str) -> bool:
+        return self.find(name) is not None
+
+    def relative(self, name: str, parent: str) -> str:
+        """`name` as written inside layout `parent`: beside `parent` if such a layout exists, else as given."""
+        if "/" in parent:
+            beside = parent.rsplit("/", 1)[0] + "/" + name
+            if self.exists(beside):
+                return beside
+        return name
+
+    def jinja_refs(self, name: str) -> frozenset[str]:
+        """Layout names a template pulls in with Jinja (`{% extends %}`, `{% include %}`, `{% import %}`), recursively."""
+        if name in self._refs:
+            return self._refs[name]
+        self._refs[name] = frozenset({name})  # guards cycles
+        out = {name}
+        path = self.find(name)
+        if path is not None:
+            # a scan, not a parse: parsing every layout again costs more than rendering a card
+            for ref in _REFERENCE.findall(path.read_text(encoding="utf-8")):
+                if ref.endswith(SUFFIX):
+                    out |= self.jinja_refs(self.relative(ref[: -len(SUFFIX)], name))
+        self._refs[name] = frozenset(out)
+        return self._refs[name]
+
+    def digest(self, names: set[str] | frozenset[str]) -> str:
+        """A hash of the files these layout names resolve to now (and what they include).
+
+        Memoised per set of names: a batch asks for the same few sets once per card.
+        """
+        key = frozenset(names)
+        if key not in self._digests:
+            self._digests[key] = self._digest(key)
+        return self._digests[key]
+
+    def _digest(self, names: frozenset[str]) -> str:
+        h = hashlib.sha256()
+        allnames: set[str] = set()
+        for n in names:
+            allnames |= self.jinja_refs(n)
+        for n in sorted(allnames):
+            p = self.find(n)
+            h.update(n.encode() + b"\0" + (str(p).encode() if p else b"-") + b"\0")
+            if p:
+                h.update(p.read_bytes())
+        return h.hexdigest()
+
+    def render(self, name: str, context: dict[str, Any], what: str) -> tuple[dict[str, Any], set[str]]:
+        """The checked layer tree of layout `name` for `what` ("card 'x'"), and the layout names it used."""
+        used: set[str] = set()
+        tree = self._render_merged(name, context, what, used, [])
+        tree.pop("extends", None)
+        defaults = tree.pop("defaults", None) or {}
+        if defaults:
+            if not isinstance(defaults, dict):
+                raise LayoutError(f"{self.find(name)}: 'defaults' must map layer kinds to settings ({what})")
+            tree["layers"] = [{k: {**(defaults.get(k) or {}), **v} if isinstance(v, dict) else v for k, v in layer.items()}
+                              if isinstance(layer, dict) else layer for layer in tree.get("layers") or []]
+        check_tree(tree, self.find(name), what)
+        return tree, used
+
+    def _render_merged(self, name: str, context: dict[str, Any], what: str, used: set[str], chain: list[str]) -> dict[str, Any]:
+        if name in chain:
+            raise LayoutError(f"layout '{name}' extends itself ({' -> '.join(chain + [name])}) while rendering {what}",
+                              hint="remove the loop of 'extends'")
+        if len(chain) > MAX_EXTENDS:
+            raise LayoutError(f"layout '{name}': more than {MAX_EXTENDS} levels of 'extends' while rendering {what}")
+        used |= self.jinja_refs(name)
+        tree = self._render_one(name, context, what)
+        parent = tree.get("extends")
+        if parent:
+            if not isinstance(parent, str):
+                raise LayoutError(f"{self.find(name)}: 'extends' must name a layout, got {parent!r} ({what})")
+            parent = self.relative(parent, name)
+            if not self.exists(parent):
+                raise LayoutError(f"{self.find(name)}: layout '{name}' extends '{parent}', which does not exist ({what})",
+                                  hint=self._known_hint(parent))
+            base = self._render_merged(parent, context, what, used, chain + [name])
+            tree = merge_trees(base, tree, self.find(name), what)
+        return tree
+
+    def _known_hint(self, name: str) -> str:
+        known = sorted({p.name[: -len(SUFFIX)] for d in self.dirs for p in d.glob("*" + SUFFIX)})
+        dym = did_you_mean(name, known)
+        return (dym + " " if dym else "") + f"layouts found: {', '.join(known) or 'none'} (in {', '.join(str(d) for d in self.dirs)})"
+
+    def _render_one(self, name: str, context: dict[str, Any], what: str) -> dict[str, Any]:
+        path = self.find(name)
+        if path is None:
+            raise LayoutError(f"no layout named '{name}' for {what}", hint=self._known_hint(name))
+        try:
+            template = self.env.get_template(name + SUFFIX)
+            text = template.render(**context)
+        except jinja2.TemplateSyntaxError as e:
+            raise LayoutError(f"{e.filename or path}:{e.lineno}: layout syntax error: {e.message} (while rendering {what})",
+                              hint="fix the Jinja syntax on that line") from None
+        except jinja2.TemplateNotFound as e:
+            file, line = _template_position(e, path)
+            raise LayoutError(f"{file}:{line}: layout '{e.name}' not found (while rendering {what})",
+                              hint=self._known_hint(str(e.name).removesuffix(SUFFIX))) from None
+        except SecurityError as e:
+            file, line = _template_position(e, path)
+            raise LayoutError(f"{file}:{line}: the layout tried something the sandbox forbids: {e} (while rendering {what})",
+                              hint="layouts may read card data and use filters, but not Python internals") from None
+        except jinja2.UndefinedError as e:
+            file, line = _template_position(e, path)
+            raise LayoutError(f"{file}:{line}: {e.message} (while rendering {what})",
+                              hint="check the name's spelling; test optional fields with `{% if card.x is defined %}`") from None
+        except Exception as e:  # errors raised by filters on bad values (a colour that is no colour...)
+            file, line = _template_position(e, path)
+            raise LayoutError(f"{file}:{line}: {type(e).__name__}: {e} (while rendering {what})") from None
+        try:
+            data = load_tree(text)
+        except yaml.MarkedYAMLError as e:
+            mark = e.problem_mark or e.context_mark
+            lines = text.splitlines()
+            at = lines[mark.line] if mark and mark.line < len(lines) else ""
+            raise LayoutError(f"{path}: the layout's output is not valid YAML for {what}: {e.problem} "
+                              f"at output line {mark.line + 1 if mark else '?'}: {at.strip()!r}",
+                              hint="put every {{ }} value that is text inside double quotes: value: \"{{ card.name }}\"") from None
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            raise LayoutError(f"{path}: a layout must produce a map with 'layers:' ({what})")
+        data["_file"] = str(path)
+        layers = data.get("layers")
+        if isinstance(layers, list):  # new maps: parsed layers may be shared through the chunk cache
+            data["layers"] = [{k: ({"_file": str(path), **v} if isinstance(v, dict) else v) for k, v in layer.items()}
+                              if isinstance(layer, dict) else layer for layer in layers]
+        return data
+
+
+_CHUNKS: dict[str, Any] = {}
+_ITEM = re.compile(r"^( *)- ")
+
+
+def load_tree(text: str) -> Any:
+    """Read a layout's YAML output, reusing the parse of layer items seen before.
+
+    Most layers come out the same for card after card (frames, panels, badges), and reading YAML
+    is a large part of a layout's cost, so each item of the top-level `layers:` list is parsed on
+    its own and remembered by its text. Anything unusual (flow-style layers, anchors, a parse
+    error) falls back to reading the whole text at once, which also words any error.
+    The parsed values are shared: callers must not modify them.
+    """
+    lines = text.split("\n")
+    try:
+        start = lines.index("layers:")
+    except ValueError:
+        return yaml.load(text, Loader=_Loader)
+    header, chunks, current, indent = lines[:start], [], None, None
+    i = start + 1
+    while i < len(lines):
+        line = lines[i]
+        m = _ITEM.match(line)
+        if m and (indent is None or len(m.group(1)) == indent):
+            indent = len(m.group(1))
+            current = [line[indent:]]
+            chunks.append(current)
+        elif not line.strip() or line.lstrip().startswith("#"):
+            if current is not None:  # blank lines and "#" lines may be the content of a block scalar
+                current.append(line[indent:] if line[:indent].strip() == "" and len(line) - len(line.lstrip(" ")) >= (indent or 0) else "")
+        elif line[0] != " ":  # the next top-level key: the list is over
+            break
+        elif current is not None and len(line) - len(line.lstrip(" ")) > (indent or 0):
+            current.append(line[indent:])
+        else:
+            return yaml.load(text, Loader=_Loader)
+        i += 1
+    if "&" in text or not chunks:  # anchors could tie chunks together: read the whole text
+        return yaml.load(text, Loader=_Loader)
+    try:
+        head = yaml.load("\n".join(header + lines[i:]), Loader=_Loader) or {}
+        if not isinstance(head, dict) or "layers" in head:
+            return yaml.load(text, Loader=_Loader)
+        layers = []
+        for chunk in chunks:
+            key = "\n".join(chunk) + "\n"
+            if key not in _CHUNKS:
+                item = yaml.load(key, Loader=_Loader)
+                if not (isinstance(item, list) and len(item) == 1):
+                    return yaml.load(text, Loader=_Loader)
+                if len(_CHUNKS) > 5000:
+                    _CHUNKS.clear()
+                _CHUNKS[key] = item[0]
+            layers.append(_CHUNKS[key])
+    except yaml.YAMLError:
+        return yaml.load(text, Loader=_Loader)
+    head["layers"] = layers
+    return head
+
+
+def _template_position(exc: BaseException, fallback: Path) -> tuple[str, int | str]:
+    """The template file and line an exception was raised at (Jinja rewrites tracebacks to template lines)."""
+    file, line = str(fallback), "?"
+    for frame, lineno in traceback.walk_tb(exc.__traceback__):
+        fn = frame.f_code.co_filename
+        if fn.endswith(SUFFIX):
+            file, line = fn, lineno
+    return file, line
+
+
+def merge_trees(base: dict[str, Any], child: dict[str, Any], child_file: Path | None, what: str) -> dict[str, Any]:
+    """`child` over `base`: top-level keys replace, `fonts` and `defaults` merge, layers merge by `name`.
+
+    A child layer whose name matches a base layer of the same kind updates its keys in place (a
+    different kind replaces it); `{remove: name}` deletes one; other layers are added on top.
+    """
+    out = {k: v for k, v in base.items()}
+    for k, v in child.items():
+        if k in ("layers", "extends"):
+            continue
+        if k in ("fonts", "defaults") and isinstance(v, dict) and isinstance(base.get(k), dict):
+            merged = dict(base[k])
+            for kk, vv in v.items():
+                merged[kk] = {**merged[kk], **vv} if isinstance(vv, dict) and isinstance(merged.get(kk), dict) else vv
+            out[k] = merged
+        else:
+            out[k] = v
+    layers = [dict(layer) if isinstance(layer, dict) else layer for layer in base.get("layers") or []]
+    index = {}
+    for i, layer in enumerate(layers):
+        name = _layer_name(layer)
+        if name:
+            index[name] = i
+    removed: set[int] = set()
+    for layer in child.get("layers") or []:
+        if isinstance(layer, dict) and set(layer) == {"remove"}:
+            target = layer["remove"]
+            if target not in index:
+                raise LayoutError(f"{child_file}: 'remove: {target}' names no layer of the layout it extends ({what})",
+                                  hint=did_you_mean(str(target), index) or f"named layers: {', '.join(index) or 'none'}")
+            removed.add(index[target])
+            continue
+        name = _layer_name(layer)
+        if name and name in index:
+            i = index[name]
+            (bk, bv), (ck, cv) = next(iter(layers[i].items())), next(iter(layer.items()))
+            layers[i] = {ck: {**bv, **cv}} if bk == ck and isinstance(bv, dict) else layer
+        else:
+            layers.append(layer)
+            if name:
+                index[name] = len(layers) - 1
+    out["layers"] = [layer for i, layer in enumerate(layers) if i not in removed]
+    return out
+
+
+def _layer_name(layer: Any) -> str | None:
+    if isinstance(layer, dict) and len(layer) == 1:
+        props = next(iter(layer.values()))
+        if isinstance(props, dict):
+            return props.get("name")
+    return None
+
+
+def quick_valid(schema: dict[str, Any], value: Any, defs: dict[str, Any]) -> bool:
+    """Whether `value` satisfies `schema`, for the JSON Schema keywords the layout schema uses.
+
+    jsonschema takes tens of milliseconds per card on this schema; this takes a fraction of one.
+    When it says no, jsonschema runs to word the error (tests check that both agree).
+    """
+    if "$ref" in schema:
+        return quick_valid(defs[schema["$ref"].rsplit("/", 1)[-1]], value, defs)
+    if "oneOf" in schema:
+        return sum(quick_valid(s, value, defs) for s in schema["oneOf"]) == 1
+    t = schema.get("type")
+    if t is not None:
+        types = t if isinstance(t, list) else [t]
+        if not any(_is_type(value, x) for x in types):
+            return False
+    if "enum" in schema and value not in schema["enum"]:
+        return False
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            return False
+        if "maximum" in schema and value > schema["maximum"]:
+            return False
+        if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
+            return False
+    if isinstance(value, str):
+        if len(value) < schema.get("minLength", 0):
+            return False
+        if "pattern" in schema and not _pattern(schema["pattern"]).search(value):
+            return False
+    if isinstance(value, list):
+        if len(value) < schema.get("minItems", 0) or len(value) > schema.get("maxItems", len(value)):
+            return False
+        if "items" in schema and not all(quick_valid(schema["items"], v, defs) for v in value):
+            return False
+    if isinstance(value, dict):
+        if any(k not in value for k in schema.get("required", ())):
+            return False
+        if len(value) < schema.get("minProperties", 0) or len(value) > schema.get("maxProperties", len(value)):
+            return False
+        props = schema.get("properties", {})
+        extra = schema.get("additionalProperties", True)
+        for k, v in value.items():
+            if k in props:
+                if not quick_valid(props[k], v, defs):
+                    return False
+            elif extra is False:
+                return False
+            elif isinstance(extra, dict) and not quick_valid(extra, v, defs):
+                return False
+    return True
+
+
+def _is_type(value: Any, t: str) -> bool:
+    if t == "string":
+        return isinstance(value, str)
+    if t == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if t == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if t == "boolean":
+        return isinstance(value, bool)
+    if t == "null":
+        return value is None
+    if t == "array":
+        return isinstance(value, list)
+    if t == "object":
+        return isinstance(value, dict)
+    return False
+
+
+@lru_cache(maxsize=64)
+def _pattern(p: str):
+    import re
+    return re.compile(p)
+
+
+@lru_cache(maxsize=1)
+def _schema() -> dict[str, Any]:
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _validators():
+    from jsonschema import Draft202012Validator
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    top = Draft202012Validator(schema)
+    kinds = {k: Draft202012Validator({**schema["$defs"][k], "$defs": schema["$defs"]}) for k in LAYER_KINDS}
+    return top, kinds
+
+
+def _layer_line(file: Any, name: Any) -> str:
+    """`file:line` of the layer named `name` in a layout file (the line that says `name: ...`), or `file`."""
+    if not file or not isinstance(name, str):
+        return str(file)
+    try:
+        for i, line in enumerate(Path(file).read_text(encoding="utf-8").splitlines(), 1):
+            if re.search(r"\bname:\s*[\"']?" + re.escape(name) + r"[\"',}\s]", line + " "):
+                return f"{file}:{i}"
+    except OSError:
+        pass
+    return str(file)
+
+
+_VALID: set[tuple[str, str]] = set()  # layers already found valid (many repeat from card to card)
+
+
+def check_tree(tree: dict[str, Any], file: Path | None, what: str) -> None:
+    """Check a merged layer tree against the layout schema; the first problem becomes a LayoutError."""
+    layers = tree.get("layers")
+    if not isinstance(layers, list):
+        raise LayoutError(f"{file}: the layout has no 'layers:' list ({what})", hint="a layout is a map with a 'layers:' list")
+    for i, layer in enumerate(layers):
+        where = tree.get("_file") or file
+        if not isinstance(layer, dict) or len(layer) != 1:
+            raise LayoutError(f"{where}: layer {i + 1} must be a map with one key, its kind ({', '.join(LAYER_KINDS)}) ({what})",
+                              hint="write layers as '- text: {box: [...], value: \"...\"}'")
+        kind, props = next(iter(layer.items()))
+        if kind not in LAYER_KINDS:
+            raise LayoutError(f"{where}: layer {i + 1} has unknown kind '{kind}' ({what})",
+                              hint=(did_you_mean(str(kind), LAYER_KINDS) or "") + f" layer kinds: {', '.join(LAYER_KINDS)}")
+        if not isinstance(props, dict):
+            raise LayoutError(f"{where}: layer {i + 1} ({kind}) must be a map of settings ({what})")
+        where = props.get("_file", where)
+        clean = {k: v for k, v in props.items() if k != "_file"}
+        schema = _schema()
+        key = (kind, repr(clean))
+        if key in _VALID or quick_valid(schema["$defs"][kind], clean, schema["$defs"]):
+            if len(_VALID) > 20_000:
+                _VALID.clear()
+            _VALID.add(key)
+            continue
+        where = _layer_line(where, props.get("name"))
+        errors = sorted(_validators()[1][kind].iter_errors(clean), key=lambda e: len(list(e.absolute_path)))
+        if errors:
+            e = errors[0]
+            loc = ".".join(str(p) for p in e.absolute_path)
+            label = f"layer {i + 1} ({kind}{' ' + repr(props['name']) if props.get('name') else ''})"
+            raise LayoutError(f"{where}: {label}{' ' + loc if loc else ''}: {e.message} ({what})",
+                              hint="see docs/layouts.md for each layer kind's settings")
+    rest = {k: v for k, v in tree.items() if k not in ("layers", "_file")}
+    errors = [] if quick_valid(_schema(), {**rest, "layers": []}, _schema()["$defs"]) else list(_validators()[0].iter_errors({**rest, "layers": []}))
+    if errors:
+        e = errors[0]
+        raise LayoutError(f"{file}: {'.'.join(str(p) for p in e.absolute_path) or 'layout'}: {e.message} ({what})")

@@ -1,0 +1,141 @@
+"""Lengths and boxes: `3mm`, `0.125in`, `9pt`, `40px`, `50%`, measured from the trim.
+
+A bare number is millimetres. `px` is a pixel at 300 dpi (so a layout looks the same at any
+output dpi). `%` is a share of the trim width (x) or height (y). A negative value is measured from
+the far edge (`-4mm` is 4 mm inside the right or bottom edge; `-0` is the edge itself).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MM_PER_UNIT = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72, "px": 25.4 / 300}
+
+# numbers may carry an exponent, because a layout's arithmetic can print 1e-06
+_LENGTH = re.compile(r"^\s*(-)?\s*((?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(mm|cm|in|pt|px|%)?\s*$")
+
+
+class UnitError(ValueError):
+    """A length that cannot be read; the message says what was given and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Length:
+    """A parsed length: magnitude, unit, and whether it counts from the far edge."""
+
+    value: float
+    unit: str  # mm, cm, in, pt, px or %
+    from_end: bool = False
+
+    def mm(self, reference_mm: float = 0.0) -> float:
+        """The magnitude in millimetres (`%` of `reference_mm`), ignoring `from_end`."""
+        if self.unit == "%":
+            return self.value / 100.0 * reference_mm
+        return self.value * MM_PER_UNIT[self.unit]
+
+
+def parse_length(value: object) -> Length:
+    """Read `3mm`, `-4mm`, `50%`, `12` (mm) or a number."""
+    if isinstance(value, bool):
+        raise UnitError(f"expected a length such as 3mm, got {value!r}")
+    if isinstance(value, (int, float)):
+        return Length(abs(float(value)), "mm", value < 0)
+    if isinstance(value, str):
+        m = _LENGTH.match(value)
+        if m:
+            return Length(float(m.group(2)), m.group(3) or "mm", bool(m.group(1)))
+    raise UnitError(f"'{value}' is not a length: write a number with a unit, such as 3mm, 0.125in, 9pt, 40px or 50%")
+
+
+def to_mm(value: object, reference_mm: float = 0.0) -> float:
+    """A size (never counted from an edge) in millimetres; negative sizes are refused."""
+    length = parse_length(value)
+    if length.from_end:
+        raise UnitError(f"'{value}' is a negative size: sizes must be zero or more")
+    return length.mm(reference_mm)
+
+
+def mm_to_px(mm: float, dpi: float) -> float:
+    return mm / 25.4 * dpi
+
+
+def pt_to_px(pt: float, dpi: float) -> float:
+    return pt / 72.0 * dpi
+
+
+def coordinate_mm(value: object, extent_mm: float) -> float:
+    """A position along an axis of length `extent_mm`, from the near edge (negative: from the far edge)."""
+    length = parse_length(value)
+    mm = length.mm(extent_mm)
+    return extent_mm - mm if length.from_end else mm
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle in millimetres from the trim's top-left corner."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    @property
+    def width(self) -> float:
+        return self.right - self.left
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+    def inset(self, dx: float, dy: float | None = None) -> "Box":
+        dy = dx if dy is None else dy
+        return Box(self.left + dx, self.top + dy, self.right - dx, self.bottom - dy)
+
+    def contains(self, other: "Box", tolerance: float = 1e-6) -> bool:
+        return (other.left >= self.left - tolerance and other.top >= self.top - tolerance
+                and other.right <= self.right + tolerance and other.bottom <= self.bottom + tolerance)
+
+
+def parse_box(value: object, trim_mm: tuple[float, float]) -> Box:
+    """`[left, top, right, bottom]` (negative = from the far edge) or `{x, y, w, h}` into a Box.
+
+    A box whose right edge is left of its left edge (or bottom above top) is an error.
+    """
+    w, h = trim_mm
+    if isinstance(value, dict):
+        unknown = set(value) - {"x", "y", "w", "h"}
+        if unknown or not {"x", "y", "w", "h"} <= set(value):
+            raise UnitError("a box map needs exactly x, y, w and h, e.g. {x: 4mm, y: 4mm, w: 20mm, h: 8mm}")
+        left, top = coordinate_mm(value["x"], w), coordinate_mm(value["y"], h)
+        box = Box(left, top, left + to_mm(value["w"], w), top + to_mm(value["h"], h))
+    elif isinstance(value, (list, tuple)) and len(value) == 4:
+        box = Box(coordinate_mm(value[0], w), coordinate_mm(value[1], h),
+                  coordinate_mm(value[2], w), coordinate_mm(value[3], h))
+    else:
+        raise UnitError(f"a box is [left, top, right, bottom], e.g. [4mm, 4mm, -4mm, 12mm]; got {value!r}")
+    if box.width < -1e-9 or box.height < -1e-9:
+        raise UnitError(f"box {list(value) if not isinstance(value, dict) else value} has a negative size "
+                        f"({box.width:.2f} x {box.height:.2f} mm): its right/bottom edge comes before its left/top edge")
+    return box
+
+
+def parse_point(value: object, trim_mm: tuple[float, float]) -> tuple[float, float]:
+    """`[x, y]` into millimetres from the trim's top-left corner."""
+    if not (isinstance(value, (list, tuple)) and len(value) == 2):
+        raise UnitError(f"a point is [x, y], e.g. [4mm, 10mm]; got {value!r}")
+    return coordinate_mm(value[0], trim_mm[0]), coordinate_mm(value[1], trim_mm[1])
+
+
+def font_size_pt(value: object) -> float:
+    """A text size in points (`9pt`, `3mm`, or a bare number of points)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if value <= 0:
+            raise UnitError(f"text size {value} must be more than zero")
+        return float(value)
+    length = parse_length(value)
+    if length.unit == "%":
+        raise UnitError(f"text size '{value}' cannot be a percentage: use pt or mm")
+    if length.from_end or length.value == 0:
+        raise UnitError(f"text size '{value}' must be more than zero")
+    return length.mm() / MM_PER_UNIT["pt"]

@@ -1,0 +1,464 @@
+"""Print-and-play PDFs: rendered card images imposed by `cardsmith.sheets`, drawn with ReportLab.
+
+Each distinct image (by content) is stored once however often it is placed; fonts are embedded
+(Bitstream Vera, shipped with ReportLab); the canvas is `invariant` so the same input gives the
+same bytes. Files are written beside the target and renamed, so a failure leaves no partial PDF.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+from cardsmith.atomic import atomic_path
+from cardsmith.errors import CardsmithError, UsageError
+from cardsmith.model import CardSet, Deck
+from cardsmith.sheets import Label, Line, Page, SheetSpec, calibration_pages, impose, parse_paper, with_footer
+
+MM = 72 / 25.4  # points per millimetre
+FONT_NAME = "CardsmithVera"
+LINE_STYLES = {  # kind: (width in pt, grey level, dash pattern)
+    "crop": (0.5, 0.0, None),
+    "cut": (0.3, 0.55, None),
+    "fold": (0.5, 0.35, (3, 2)),
+    "guide": (0.35, 0.0, None),
+}
+
+
+@dataclass(frozen=True)
+class PrintItem:
+    """One printed card: its id, and the image files of its front and back (None: no back)."""
+
+    card_id: str
+    front: Path
+    back: Path | None
+
+
+@dataclass
+class PdfOptions:
+    """What `cardsmith pdf` prints and how; sizes in mm."""
+
+    layout: str = "grid"
+    paper: str = "a4"
+    orientation: str = "auto"
+    backs: str = "none"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    gutter: float = 0.0
+    margin: float = 5.0
+    crop_marks: bool = True
+    cut_lines: bool = False
+    footer: bool = True
+    types: tuple[str, ...] = ()
+    only: tuple[str, ...] = ()
+    deck: Path | None = None
+    name: str | None = None  # file name under output/<set>/ (without .pdf)
+
+    def default_name(self) -> str:
+        parts = [self.deck.stem] if self.deck else []
+        parts += [self.layout, Path(self.paper).name.lower().replace(".", "_")]
+        if self.layout != "gutterfold" and self.backs != "none":
+            parts.append(f"duplex-{self.backs}")
+        return "-".join(parts)
+
+
+# ---------------------------------------------------------------------------- rendered images
+
+def load_images(out_dir: Path) -> dict[str, Any]:
+    """The render manifest of `output/<set>/` (see the rendering contract), checked for what we need."""
+    from cardsmith.render import load_manifest
+
+    manifest = load_manifest(out_dir)
+    for key in ("trim_mm", "bleed_mm", "cards"):
+        if key not in manifest:
+            raise CardsmithError(f"{out_dir / 'cards' / 'manifest.json'} has no '{key}'",
+                                 hint="render the set again: cardsmith render SET --force")
+    return manifest
+
+
+def ensure_rendered(project: Any, cardset: CardSet, dpi: int = 300) -> dict[str, Any]:
+    """Render what is missing or out of date (render's cache makes this cheap), then read the manifest."""
+    from cardsmith.render import render_set
+
+    result = render_set(project, cardset, dpi=dpi)
+    if result.errors:
+        shown = "\n".join(d.format(project.root) for d in result.errors[:10])
+        more = f"\n... and {len(result.errors) - 10} more" if len(result.errors) > 10 else ""
+        raise CardsmithError(f"{len(result.errors)} card face(s) could not be rendered, so nothing was printed:\n{shown}{more}",
+                             hint="fix these, or run `cardsmith render SET` to see every problem")
+    return load_images(project.set_output(cardset.id))
+
+
+def select_items(cardset: CardSet | None, manifest: Mapping[str, Any], out_dir: Path, *,
+                 types: Sequence[str] = (), only: Sequence[str] = (), deck: Deck | None = None,
+                 copies: bool = True) -> list[PrintItem]:
+    """The cards to print, in set order (or deck order), each repeated as often as it is printed.
+
+    A whole set repeats each card `copies` times; `deck` repeats each card as the deck holds it.
+    """
+    cards: Mapping[str, Any] = manifest["cards"]
+    backs: Mapping[str, Any] = manifest.get("backs", {})
+    order = [c.id for c in cardset.cards] if cardset is not None else list(cards)
+    set_copies = {c.id: c.copies for c in cardset.cards} if cardset is not None else {}
+    type_of = {c.id: c.type for c in cardset.cards} if cardset is not None else {
+        cid: info.get("type") for cid, info in cards.items()}
+
+    known_types = sorted({t for t in type_of.values() if t})
+    for t in types:
+        if t not in known_types:
+            raise UsageError(f"no card type '{t}' in this set", hint=f"types here: {', '.join(known_types)}")
+    for cid in only:
+        if cid not in cards:
+            raise UsageError(f"no card '{cid}' in this set", hint=_suggest(cid, cards))
+
+    wanted: list[tuple[str, int]] = []
+    if deck is not None:
+        unknown = [cid for zone in deck.zones.values() for cid in zone if cid not in cards]
+        if unknown:
+            where = f"{deck.source}: " if deck.source else ""
+            raise CardsmithError(f"{where}deck '{deck.name}' names cards this set has no image for: "
+                                 f"{', '.join(unknown)}", hint=_suggest(unknown[0], cards))
+        for zone in deck.zones.values():
+            wanted += [(cid, n) for cid, n in zone.items()]
+    else:
+        wanted = [(cid, set_copies.get(cid, 1) if copies else 1) for cid in order]
+    if types:
+        wanted = [(cid, n) for cid, n in wanted if type_of.get(cid) in types]
+    if only:
+        wanted = [(cid, n) for cid, n in wanted if cid in only]
+
+    items = []
+    for cid, n in wanted:
+        info = cards.get(cid)
+        if info is None:
+            raise CardsmithError(f"card '{cid}' has no rendered image in {out_dir / 'cards' / 'manifest.json'}",
+                                 hint="render the set again: cardsmith render SET")
+        back = None
+        if info.get("back"):
+            if info["back"] not in backs:
+                raise CardsmithError(f"card '{cid}' uses back '{info['back']}', which was not rendered",
+                                     hint="render the set again: cardsmith render SET --force")
+            back = out_dir / backs[info["back"]]["file"]
+        items += [PrintItem(cid, out_dir / info["file"], back)] * n
+    if not items:
+        raise UsageError("nothing to print: the selection holds no cards",
+                         hint="check --type, --only and --deck")
+    return items
+
+
+def _suggest(name: str, known: Mapping[str, Any]) -> str:
+    import difflib
+    close = difflib.get_close_matches(name, list(known), n=3)
+    return f"did you mean {', '.join(close)}?" if close else "run `cardsmith list SET` to see card ids"
+
+
+# ---------------------------------------------------------------------------- writing
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PNG_PASSTHROUGH = True  # False decodes every image the way ReportLab does (benchmarks/pdf.py compares both)
+
+
+def png_stream(data: bytes) -> tuple[int, int, int, bytes] | None:
+    """Width, height, colour count and zlib data of an 8-bit RGB or grey, non-interlaced PNG, else None.
+
+    Such a PNG's compressed data is already a valid PDF Flate stream with PNG predictors, so it
+    goes into the PDF as it is: no decoding and recompressing (most of ReportLab's time per card).
+    Palette, alpha, 16-bit and interlaced files return None and are decoded the usual way.
+    """
+    if not data.startswith(PNG_SIGNATURE):
+        return None
+    pos, header, chunks = 8, None, []
+    while pos + 8 <= len(data):
+        length = int.from_bytes(data[pos:pos + 4], "big")
+        kind = data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            chunks.append(body)
+        elif kind in (b"tRNS", b"PLTE"):
+            return None
+        elif kind == b"IEND":
+            break
+    if header is None or not chunks:
+        return None
+    width, height, depth, colour, compression, filtering, interlace = header
+    if depth != 8 or colour not in (0, 2) or compression or filtering or interlace:
+        return None
+    return width, height, 3 if colour == 2 else 1, b"".join(chunks)
+
+
+def _png_xobject(name: str, path: Path, width: int, height: int, colours: int) -> Any:
+    from reportlab.pdfbase import pdfdoc
+
+    class PngXObject(pdfdoc.PDFImageXObject):
+        """An image XObject whose data is a PNG's own Flate stream (PNG predictors declared).
+
+        The data is read from the file only when the PDF is written: until then nothing is held,
+        which keeps one copy of the image data out of the peak memory.
+        """
+
+        def __init__(self) -> None:
+            self.name, self.width, self.height = name, width, height
+            self.bitsPerComponent, self.mask = 8, None
+            self.colorSpace = "DeviceRGB" if colours == 3 else "DeviceGray"
+            self._filters = ("FlateDecode",)
+
+        @property
+        def streamContent(self) -> bytes:  # type: ignore[override]
+            png = png_stream(path.read_bytes())
+            if png is None or png[:3] != (width, height, colours):
+                raise CardsmithError(f"card image {path} changed while the PDF was being written",
+                                     hint="run the command again once rendering has finished")
+            return png[3]
+
+        def format(self, document: Any) -> bytes:
+            content = self.streamContent
+            s = pdfdoc.PDFStream(content=content)
+            d = s.dictionary
+            d["Type"] = pdfdoc.PDFName("XObject")
+            d["Subtype"] = pdfdoc.PDFName("Image")
+            d["Width"], d["Height"], d["BitsPerComponent"] = self.width, self.height, 8
+            d["ColorSpace"] = pdfdoc.PDFName(self.colorSpace)
+            d["Filter"] = pdfdoc.PDFName("FlateDecode")  # a name, not an array: then DecodeParms is one dictionary
+            d["DecodeParms"] = pdfdoc.PDFDictionary(
+                {"Predictor": 15, "Colors": colours, "BitsPerComponent": 8, "Columns": self.width})
+            d["Length"] = len(content)
+            return s.format(document)
+
+    return PngXObject()
+
+
+class _Images:
+    """One PDF image object per distinct image content, registered on first use.
+
+    Named by a digest of the file's bytes, so copies of a card (and identical files) are stored once
+    and the output does not depend on where the project lives. Only compressed data is kept, never
+    decoded pixels (a reader per card holding 3 MB of pixels would break the memory target).
+    """
+
+    def __init__(self, canvas: Any):
+        self.canvas = canvas
+        self.names: dict[Path, str] = {}
+
+    def name_for(self, path: Path) -> str:
+        from reportlab.pdfbase import pdfdoc
+
+        name = self.names.get(path)
+        if name is None:
+            try:
+                data = path.read_bytes()
+            except OSError as e:
+                raise CardsmithError(f"cannot read card image {path}: {e.strerror}",
+                                     hint="render the set again: cardsmith render SET") from e
+            name = "Img" + hashlib.sha1(data).hexdigest()[:20]
+            self.names[path] = name
+            doc = self.canvas._doc
+            reg = doc.getXObjectName(name)
+            if reg not in doc.idToObject:
+                try:
+                    png = png_stream(data) if PNG_PASSTHROUGH else None
+                    obj = _png_xobject(name, path, *png[:3]) if png else pdfdoc.PDFImageXObject(name, str(path))
+                except Exception as e:  # PIL raises many kinds for a damaged file
+                    raise CardsmithError(f"cannot use card image {path}: {e}",
+                                         hint="render the set again: cardsmith render SET --force") from e
+                obj.name = name
+                self.canvas._setXObjects(obj)
+                doc.Reference(obj, reg)
+                doc.addForm(name, obj)
+        return name
+
+    def draw(self, path: Path, x: float, y: float, w: float, h: float) -> None:
+        """What `canvas.drawImage` does, with our content-based name."""
+        c = self.canvas
+        name = self.name_for(path)
+        c._currentPageHasImages = 1
+        c.saveState()
+        c.translate(x, y)
+        c.scale(w, h)
+        c._code.append(f"/{c._doc.getXObjectName(name)} Do")
+        c.restoreState()
+        c._formsinuse.append(name)
+
+
+_font_ready = False
+
+
+def _font() -> str:
+    global _font_ready
+    if not _font_ready:
+        from reportlab.pdfbase import pdfmetrics
+        from reportlab.pdfbase.ttfonts import TTFont
+
+        pdfmetrics.registerFont(TTFont(FONT_NAME, "Vera.ttf"))  # ships with ReportLab; embedded as a subset
+        _font_ready = True
+    return FONT_NAME
+
+
+@contextlib.contextmanager
+def _no_ascii85() -> Iterator[None]:
+    """Binary streams: ASCII85 costs a third of the embedding time in pure Python and 25% more bytes."""
+    from reportlab import rl_config
+
+    old = rl_config.useA85
+    rl_config.useA85 = 0
+    try:
+        yield
+    finally:
+        rl_config.useA85 = old
+
+
+def write_pdf(pages: Sequence[Page], images: Mapping[str, Path], target: Path, *,
+              title: str = "", subject: str = "") -> Path:
+    """Draw `pages` (image keys resolved through `images`) into `target`, atomically."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    if not pages:
+        raise CardsmithError("nothing to print: no pages", hint="check --type, --only and --deck")
+    target = Path(target)
+    font = _font()
+    with atomic_path(target) as tmp, _no_ascii85():
+        c = Canvas(str(tmp), pagesize=(pages[0].width * MM, pages[0].height * MM), invariant=1,
+                   pageCompression=1, initialFontName=font, initialFontSize=6)
+        c.setTitle(title)
+        c.setSubject(subject)
+        c.setCreator("cardsmith")
+        c.setProducer("cardsmith (ReportLab)")
+        reg = _Images(c)
+        for page in pages:
+            _draw_page(c, reg, page, images, font)
+            c.showPage()
+        try:
+            c.save()
+        except OSError as e:
+            raise CardsmithError(f"cannot write {target}: {e.strerror}", hint="check the folder is writable") from e
+    return target
+
+
+def _draw_page(c: Any, reg: _Images, page: Page, images: Mapping[str, Path], font: str) -> None:
+    c.setPageSize((page.width * MM, page.height * MM))
+    if page.trim_box is not None:
+        t = page.trim_box
+        c.setTrimBox((t.x * MM, t.y * MM, t.right * MM, t.top * MM))
+    if page.bleed_box is not None:
+        b = page.bleed_box
+        c.setBleedBox((b.x * MM, b.y * MM, b.right * MM, b.top * MM))
+    for p in page.placements:
+        path = images[p.key]
+        r = p.image_rect
+        c.saveState()
+        clip = c.beginPath()
+        clip.rect(p.clip.x * MM, p.clip.y * MM, p.clip.w * MM, p.clip.h * MM)
+        c.clipPath(clip, stroke=0, fill=0)
+        if p.rotation:
+            cx, cy = (p.trim.x + p.trim.w / 2) * MM, (p.trim.y + p.trim.h / 2) * MM
+            c.translate(cx, cy)
+            c.rotate(p.rotation)
+            c.translate(-cx, -cy)
+        reg.draw(path, r.x * MM, r.y * MM, r.w * MM, r.h * MM)
+        c.restoreState()
+    for line in page.lines:
+        _draw_line(c, line)
+    for label in page.labels:
+        _draw_label(c, label, font)
+
+
+def _draw_line(c: Any, line: Line) -> None:
+    width, grey, dash = LINE_STYLES.get(line.kind, LINE_STYLES["crop"])
+    c.saveState()
+    c.setLineWidth(width)
+    c.setStrokeGray(grey)
+    if dash:
+        c.setDash(*dash)
+    c.line(line.x1 * MM, line.y1 * MM, line.x2 * MM, line.y2 * MM)
+    c.restoreState()
+
+
+def _draw_label(c: Any, label: Label, font: str) -> None:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    size = label.size
+    if label.max_width:
+        width = stringWidth(label.text, font, size)
+        if width > label.max_width * MM:
+            size = max(3.0, size * label.max_width * MM / width)
+    c.setFont(font, size)
+    c.setFillGray(0.25)
+    x, y = label.x * MM, label.y * MM
+    {"left": c.drawString, "right": c.drawRightString}.get(label.anchor, c.drawCentredString)(x, y, label.text)
+
+
+# ---------------------------------------------------------------------------- whole jobs
+
+def sheet_spec(manifest: Mapping[str, Any], options: PdfOptions) -> SheetSpec:
+    trim = manifest["trim_mm"]
+    return SheetSpec(
+        card=(float(trim[0]), float(trim[1])), bleed=float(manifest["bleed_mm"]), layout=options.layout,
+        paper=parse_paper(options.paper), orientation=options.orientation, gutter=options.gutter,
+        margin=options.margin, crop_marks=options.crop_marks, cut_lines=options.cut_lines,
+        backs=options.backs, back_offset=options.back_offset,
+    )
+
+
+def plan(items: Sequence[PrintItem], spec: SheetSpec) -> tuple[list[Page], dict[str, Path]]:
+    """Pages for the items, and the image file behind each key the pages use."""
+    images: dict[str, Path] = {}
+    pairs = []
+    for it in items:
+        fk = str(it.front)
+        images[fk] = it.front
+        bk = None
+        if it.back is not None:
+            bk = str(it.back)
+            images[bk] = it.back
+        pairs.append((fk, bk))
+    return impose(spec, pairs), images
+
+
+def print_pdf(items: Sequence[PrintItem], manifest: Mapping[str, Any], options: PdfOptions, target: Path, *,
+              title: str = "", footer: str = "") -> Path:
+    """Impose `items` with `options` and write the PDF to `target`."""
+    spec = sheet_spec(manifest, options)
+    if options.backs != "none" and options.layout != "gutterfold" and not any(it.back for it in items):
+        raise UsageError("none of these cards has a back to print",
+                         hint="give the set or its types a back in set.yaml, or print with --backs none")
+    pages, images = plan(items, spec)
+    if options.footer and footer:
+        pages = with_footer(pages, footer)
+    return write_pdf(pages, images, target, title=title, subject=f"{len(items)} cards")
+
+
+def make_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | None = None) -> Path:
+    """`cardsmith pdf`: render what is needed, select, impose and write `output/<set>/<name>.pdf`."""
+    manifest = ensure_rendered(project, cardset)
+    out_dir = project.set_output(cardset.id)
+    items = select_items(cardset, manifest, out_dir, types=options.types, only=options.only, deck=deck)
+    name = options.name or options.default_name()
+    target = Path(name) if name.endswith(".pdf") else out_dir / f"{name}.pdf"
+    footer = f"{cardset.name} {cardset.version}" + (f" - {deck.name}" if deck is not None else "")
+    return print_pdf(items, manifest, options, target, title=f"{cardset.name} {cardset.version}", footer=footer)
+
+
+def write_calibration(target: Path, paper: str = "a4", flip: str = "long",
+                      back_offset: tuple[float, float] = (0.0, 0.0)) -> Path:
+    """A two-page duplex test sheet (see `sheets.calibration_pages`)."""
+    pages = calibration_pages(parse_paper(paper), flip, back_offset)
+    return write_pdf(pages, {}, target, title="cardsmith duplex calibration")
+
+
+def build_stage(ctx: Any) -> None:
+    """`cardsmith build`: grid sheets on A4 and on Letter, duplex backs flipped on the long edge."""
+    manifest = ensure_rendered(ctx.project, ctx.cardset)
+    items = select_items(ctx.cardset, manifest, ctx.out)
+    backs = "long" if any(it.back for it in items) else "none"
+    for paper in ("a4", "letter"):
+        options = PdfOptions(paper=paper, backs=backs)
+        ctx.progress(f"pdf: {paper}")
+        target = ctx.out / f"{options.default_name()}.pdf"
+        print_pdf(items, manifest, options, target, title=f"{ctx.cardset.name} {ctx.cardset.version}",
+                  footer=f"{ctx.cardset.name} {ctx.cardset.version}")
+        ctx.wrote(f"print-and-play PDF ({paper}, {'duplex backs' if backs != 'none' else 'no backs'})", target)

@@ -1,0 +1,472 @@
+"""Batch rendering of a set's card faces and backs into `output/<set>/cards/` and `backs/`.
+
+`render_set` resolves each face's layout, computes a content hash of everything that goes into the
+picture (card data, the layout files it used, art, icons, fonts, set declarations and options),
+skips faces whose hash is unchanged, and renders the rest in worker processes that each write their
+own file atomically, so memory stays flat however large the set. `manifest.json` lists what exists
+(the contract read by the pdf and share stages); `.render-cache.json` keeps the hashes.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import hashlib
+import json
+import multiprocessing
+import os
+import time
+import traceback
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Callable, Iterable
+
+from cardsmith.atomic import atomic_path, write_text
+from cardsmith.diagnostics import Diagnostic, did_you_mean
+from cardsmith.errors import CardsmithError, UsageError
+from cardsmith.model import Card, CardSet
+from cardsmith.project import Project
+
+RENDER_VERSION = "1"  # bump when the painter draws differently, so caches are rebuilt
+FORMATS = {"png": "png", "jpg": "jpg", "jpeg": "jpg", "webp": "webp"}
+CACHE_NAME = ".render-cache.json"
+
+def _mappingproxy(data: dict) -> MappingProxyType:
+    return MappingProxyType(data)
+
+
+# Frozen models hold read-only mappings; let them travel to worker processes (needed where workers
+# are spawned, as on Windows and macOS; on Linux they are forked and inherit the set).
+copyreg.pickle(MappingProxyType, lambda m: (_mappingproxy, (dict(m),)))
+
+
+@dataclass
+class RenderResult:
+    """What `render_set` did: faces drawn and reused, problems found, and where the manifest is."""
+
+    set_id: str
+    out_dir: Path
+    manifest: Path
+    rendered: list[str] = field(default_factory=list)  # card ids drawn this run
+    skipped: list[str] = field(default_factory=list)  # card ids whose image was up to date
+    backs_rendered: list[str] = field(default_factory=list)
+    backs_skipped: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.is_error]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+@dataclass(frozen=True)
+class Face:
+    """One image to make: a card's front or a back."""
+
+    kind: str  # "card" or "back"
+    id: str
+    layout: str
+    path: Path
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}:{self.id}"
+
+
+@dataclass
+class Outcome:
+    face: str
+    notes: list[tuple[str, str, str, float]] = field(default_factory=list)  # kind, message, layer, amount
+    layouts: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    error: str | None = None
+    hint: str | None = None
+
+
+# ---- which layout draws what ----------------------------------------------------------------------
+
+def card_layout(cardset: CardSet, card: Card, layouts) -> str:
+    """The layout of a card: set.yaml `layouts:` for its type, else a layout named after the type, else `card`."""
+    name = cardset.layouts.get(card.type)
+    if name:
+        return str(name)
+    return card.type if layouts.exists(card.type) else "card"
+
+
+def back_specs(cardset: CardSet) -> dict[str, dict[str, Any]]:
+    """Declared backs as maps (a bare string is a layout name); a set without backs gets `default`."""
+    if not cardset.backs:
+        return {"default": {"name": cardset.name}}
+    out = {}
+    for bid, spec in cardset.backs.items():
+        if isinstance(spec, str):
+            out[bid] = {"layout": spec}
+        elif isinstance(spec, dict) or hasattr(spec, "items"):
+            out[bid] = dict(spec)
+        else:
+            out[bid] = {}
+    return out
+
+
+def card_back(cardset: CardSet, card: Card) -> str | None:
+    """The back a card prints with: its own `back:`, its type's, or `default` when the set declares none."""
+    if card.back:
+        return card.back
+    ctype = cardset.types.get(card.type)
+    if ctype and ctype.back:
+        return ctype.back
+    return "default" if not cardset.backs else None
+
+
+def back_layout(back_id: str, spec: dict[str, Any], layouts) -> str:
+    if spec.get("layout"):
+        return str(spec["layout"])
+    return f"back-{back_id}" if layouts.exists(f"back-{back_id}") else "back"
+
+
+# ---- the renderer used inside each worker ---------------------------------------------------------
+
+class FaceRenderer:
+    """Everything needed to draw faces of one set; built once per process."""
+
+    def __init__(self, project_root: str, cardset: CardSet, dpi: int, fmt: str, guides: bool):
+        from cardsmith.layout.fonts import library_for
+        from cardsmith.layout.paint import Page, Painter
+        from cardsmith.layout.template import Layouts, layout_dirs, set_context
+
+        project = Project(Path(project_root))
+        self.cardset = cardset
+        self.fmt = fmt
+        self.dpi = dpi
+        self.layouts = Layouts(layout_dirs(project.template_dirs, cardset.id))
+        self.setctx = set_context(cardset)
+        self.fonts = library_for(tuple(str(d) for d in project.font_dirs))
+        icons = {k: (Path(v) if Path(v).is_absolute() else Path(cardset.path) / v) for k, v in cardset.icons.items()}
+        self.painter = Painter(Page(dpi, tuple(cardset.card_size), cardset.bleed, cardset.safe), self.fonts, icons,
+                               Path(cardset.path), guides)
+        self.cards = cardset.by_id()
+        self.backs = back_specs(cardset)
+
+    def render(self, face: Face) -> Outcome:
+        from cardsmith.layout.template import back_context, card_context
+
+        out = Outcome(face.key)
+        self.painter.used_files = set()
+        what = f"card '{face.id}'" if face.kind == "card" else f"back '{face.id}'"
+        try:
+            if face.kind == "card":
+                ctx = card_context(self.cardset, self.cards[face.id], self.setctx)
+            else:
+                ctx = back_context(self.cardset, face.id, self.backs.get(face.id, {}), self.setctx)
+            tree, used = self.layouts.render(face.layout, ctx, what)
+            out.layouts = sorted(used)
+            image, notes = self.painter.paint(tree, what)
+            out.notes = [(n.kind, n.message, n.layer, n.amount_mm) for n in notes]
+            out.files = sorted(self.painter.used_files)
+            save_image(image, face.path, self.fmt, self.dpi)
+        except CardsmithError as e:
+            out.error, out.hint = e.message, e.hint
+        except Exception as e:  # a bug of ours: keep going with the other cards, and say so
+            out.error = f"internal error while drawing {what}: {type(e).__name__}: {e}"
+            out.hint = "this is a bug in cardsmith; details: " + traceback.format_exc(limit=3).splitlines()[-1]
+        if out.error:
+            try:
+                face.path.unlink()  # never leave an outdated picture of a card that now fails
+            except OSError:
+                pass
+        return out
+
+
+def save_image(image, path: Path, fmt: str, dpi: int) -> None:
+    """Write atomically: a reader (or a crash) never sees half an image."""
+    try:
+        with atomic_path(path) as tmp:
+            if fmt == "png":
+                image.save(tmp, "PNG", compress_level=1, dpi=(dpi, dpi))
+            elif fmt == "jpg":
+                image.save(tmp, "JPEG", quality=95, subsampling=0, dpi=(dpi, dpi))
+            else:
+                image.save(tmp, "WEBP", quality=95, method=0)
+    except OSError as e:
+        raise CardsmithError(f"cannot write {path}: {e.strerror or e}", hint="check the free disk space and that output/ is writable") from None
+
+
+_WORKER: FaceRenderer | None = None
+
+
+def _init_worker(*args) -> None:
+    global _WORKER
+    _WORKER = FaceRenderer(*args)
+
+
+def _render_in_worker(face: Face) -> Outcome:
+    assert _WORKER is not None
+    return _WORKER.render(face)
+
+
+# ---- hashing --------------------------------------------------------------------------------------
+
+def available_cores() -> int:
+    """The cores this process may run on (fewer than the machine has in a container or under taskset)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _stat_sig(path: Path | str) -> str:
+    try:
+        st = os.stat(path)
+        return f"{path}:{st.st_size}:{st.st_mtime_ns}"
+    except OSError:
+        return f"{path}:missing"
+
+
+def _digest(obj: Any) -> str:
+    return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str, ensure_ascii=False).encode()).hexdigest()
+
+
+# ---- the batch ------------------------------------------------------------------------------------
+
+def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str = "png", only: Iterable[str] | None = None,
+               force: bool = False, jobs: int | None = None, guides: bool = False, strict: bool = False,
+               progress: Callable[[int, int, str], None] | None = None) -> RenderResult:
+    """Render every card (or the `only` ids) and the backs they use into `output/<set>/`.
+
+    Unchanged faces are skipped unless `force`. Returns what was done and the problems found:
+    warnings for text overflow (errors with `strict`), safe-area crossings and missing art; errors
+    for faces that could not be drawn (their image is not written).
+    """
+    from cardsmith.layout.fonts import library_for
+    from cardsmith.layout.template import Layouts, card_context, layout_dirs, set_context
+
+    started = time.perf_counter()
+    fmt_key = str(fmt).lower()
+    if fmt_key not in FORMATS:
+        raise UsageError(f"unknown image format '{fmt}'", hint="use png, jpg or webp")
+    ext = FORMATS[fmt_key]
+    if not isinstance(dpi, int) or not 30 <= dpi <= 1200:
+        raise UsageError(f"dpi {dpi} is out of range", hint="use a dpi between 30 and 1200 (300 for print)")
+    out_dir = project.set_output(cardset.id)
+    cards_dir, backs_dir = out_dir / "cards", out_dir / "backs"
+    layouts = Layouts(layout_dirs(project.template_dirs, cardset.id))
+    fonts = library_for(tuple(str(d) for d in project.font_dirs))
+    cards = list(cardset.cards)
+    if only:
+        wanted = list(dict.fromkeys(only))
+        ids = cardset.by_id()
+        for cid in wanted:
+            if cid not in ids:
+                raise UsageError(f"set '{cardset.id}' has no card '{cid}'",
+                                 hint=did_you_mean(cid, ids) or "card ids are the `id:` of each card (see `cardsmith list`)")
+        cards = [c for c in cards if c.id in set(wanted)]
+    specs = back_specs(cardset)
+
+    faces: list[Face] = []
+    diags: list[Diagnostic] = []
+    set_file = Path(cardset.source.file) if cardset.source else Path(cardset.path) / "set.yaml"
+    needed_backs: dict[str, None] = {}
+    for c in cards:
+        faces.append(Face("card", c.id, card_layout(cardset, c, layouts), cards_dir / f"{c.id}.{ext}"))
+        b = card_back(cardset, c)
+        if b:
+            needed_backs[b] = None
+    for b in needed_backs:
+        if b not in specs:
+            diags.append(Diagnostic("error", set_file, 1, 1, f"back '{b}' is used by a card but not declared under backs:",
+                                    did_you_mean(b, specs) or "declare it under `backs:` in set.yaml"))
+            continue
+        faces.append(Face("back", b, back_layout(b, specs[b], layouts), backs_dir / f"{b}.{ext}"))
+
+    # content hashes
+    setctx = set_context(cardset)
+    icon_sigs = sorted(_stat_sig(Path(cardset.path) / p if not Path(p).is_absolute() else p) for p in cardset.icons.values())
+    base = _digest({"v": RENDER_VERSION, "dpi": dpi, "fmt": ext, "guides": guides, "set": setctx,
+                    "geometry": [list(cardset.card_size), cardset.bleed, cardset.safe],
+                    "fonts": [_stat_sig(p) for p in fonts.files()], "icons": icon_sigs,
+                    "backs": specs, "layouts": dict(cardset.layouts)})
+    cache_path = out_dir / CACHE_NAME
+    cache = _read_cache(cache_path)
+    by_id = cardset.by_id()
+    keys: dict[str, str] = {}
+    todo: list[Face] = []
+    reused: list[Face] = []
+    face_data = {f.key: card_context(cardset, by_id[f.id], setctx)["card"] if f.kind == "card" else specs.get(f.id) for f in faces}
+
+    def face_key(f: Face, deps: Iterable[str], files: Iterable[str]) -> str:
+        """The hash of everything that went into a face: `deps` are the layouts it used, `files` the fonts and assets."""
+        files = set(files)
+        if f.kind == "card" and by_id[f.id].art:
+            files.add(str(Path(cardset.path) / by_id[f.id].art))
+        return _digest({"base": base, "face": f.key, "layout": f.layout, "data": face_data[f.key],
+                        "layouts": layouts.digest(set(deps) | {f.layout}), "files": [_stat_sig(p) for p in sorted(files)]})
+
+    for f in faces:
+        entry = cache.get(f.key) or {}
+        keys[f.key] = face_key(f, entry.get("layouts") or [], entry.get("files") or [])
+        if not force and entry.get("key") == keys[f.key] and f.path.is_file() and not entry.get("error"):
+            reused.append(f)
+        else:
+            todo.append(f)
+
+    outcomes: dict[str, Outcome] = {}
+    for f in reused:
+        e = cache[f.key]
+        outcomes[f.key] = Outcome(f.key, [tuple(n) for n in e.get("notes", [])], e.get("layouts", []), e.get("files", []))
+    total = len(faces)
+    done = len(reused)
+    if progress:
+        progress(done, total, "")
+    args = (str(project.root), cardset, dpi, ext, guides)
+    workers = max(1, min(jobs or available_cores(), len(todo)))
+    in_set = {f"card:{c.id}" for c in cardset.cards} | {f"back:{b}" for b in specs}
+    new_cache = {k: v for k, v in cache.items() if k in in_set}  # --only keeps the other cards' entries
+    face_by_key = {f.key: f for f in faces}
+
+    def record(o: Outcome) -> None:
+        nonlocal done
+        outcomes[o.face] = o
+        new_cache[o.face] = {"key": face_key(face_by_key[o.face], o.layouts, o.files) if not o.error else None,
+                             "layouts": o.layouts, "files": o.files,
+                             "notes": o.notes, "error": bool(o.error)}
+        done += 1
+        if progress:
+            progress(done, total, o.face.split(":", 1)[1])
+
+    try:
+        if workers <= 1:
+            renderer = FaceRenderer(*args)
+            for f in todo:
+                record(renderer.render(f))
+        elif todo:
+            ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=args) as pool:
+                # keep a bounded number of faces in flight so results stream back as they finish
+                pending = set()
+                it = iter(todo)
+                for f in it:
+                    pending.add(pool.submit(_render_in_worker, f))
+                    if len(pending) >= workers * 4:
+                        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                        for fut in finished:
+                            record(fut.result())
+                for fut in pending:
+                    record(fut.result())
+    finally:
+        write_text(cache_path, json.dumps(new_cache, indent=1, sort_keys=True))
+
+    # diagnostics, in set order
+    for f in faces:
+        o = outcomes.get(f.key)
+        if o is None:
+            continue
+        src = by_id[f.id].source if f.kind == "card" else None
+        file = Path(src.file) if src else set_file
+        line, col = (src.line, src.column) if src else (1, 1)
+        who = f"card '{f.id}'" if f.kind == "card" else f"back '{f.id}'"
+        if o.error:
+            diags.append(Diagnostic("error", file, line, col, f"{who}: {o.error}", o.hint, f.id))
+            continue
+        for kind, message, layer, amount in o.notes:
+            sev = "error" if strict and kind == "overflow" else "warning"
+            hint = {"overflow": "shorten the text, enlarge the box, or lower min_size in the layout",
+                    "safe-area": "move it inside the safe area (the dashed line of --guides) or give the layer `safe: false`",
+                    "missing-art": "add the file, or fix the card's art: path"}.get(kind)
+            diags.append(Diagnostic(sev, file, line, col, f"{who}: {message} ({layer}, layout '{f.layout}')", hint, f.id))
+
+    manifest = _write_manifest(out_dir, cardset, faces, outcomes, dpi, ext, prune=not only)
+    result = RenderResult(cardset.id, out_dir, manifest, diagnostics=diags, seconds=time.perf_counter() - started)
+    reused_keys = {f.key for f in reused}
+    for f in faces:
+        o = outcomes.get(f.key)
+        if o is None or o.error:
+            continue
+        fresh = f.key not in reused_keys
+        if f.kind == "card":
+            (result.rendered if fresh else result.skipped).append(f.id)
+        else:
+            (result.backs_rendered if fresh else result.backs_skipped).append(f.id)
+    return result
+
+
+def _read_cache(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _write_manifest(out_dir: Path, cardset: CardSet, faces: list[Face], outcomes: dict[str, Outcome],
+                    dpi: int, ext: str, prune: bool) -> Path:
+    """Write `cards/manifest.json`: every card and back whose image exists (the pdf/share contract)."""
+    path = out_dir / "cards" / "manifest.json"
+    old = {}
+    try:
+        old = load_manifest(out_dir)
+    except CardsmithError:
+        pass
+    same_kind = old.get("dpi") == dpi and old.get("format") == ext
+    cards: dict[str, Any] = {}
+    backs: dict[str, Any] = {}
+    rendered = {f.key for f in faces if f.key in outcomes and not outcomes[f.key].error}
+    failed = {f.key for f in faces if f.key in outcomes and outcomes[f.key].error}
+    for c in cardset.cards:
+        key = f"card:{c.id}"
+        rel = f"cards/{c.id}.{ext}"
+        keep_old = same_kind and key not in failed and c.id in (old.get("cards") or {}) and (out_dir / rel).is_file()
+        if key in rendered or keep_old:
+            cards[c.id] = {"file": rel, "back": card_back(cardset, c), "name": c.name, "type": c.type, "copies": c.copies}
+    for bid in back_specs(cardset):
+        key = f"back:{bid}"
+        rel = f"backs/{bid}.{ext}"
+        keep_old = same_kind and key not in failed and bid in (old.get("backs") or {}) and (out_dir / rel).is_file()
+        if key in rendered or keep_old:
+            backs[bid] = {"file": rel}
+    if prune:  # images of cards that left the set
+        for section in ("cards", "backs"):
+            for oid, entry in (old.get(section) or {}).items():
+                current = cards if section == "cards" else backs
+                replaced = oid in current and current[oid]["file"] != (entry or {}).get("file")  # e.g. png -> jpg
+                if (oid not in current or replaced) and isinstance(entry, dict) and entry.get("file"):
+                    stale = out_dir / entry["file"]
+                    if stale.parent.name == section:
+                        stale.unlink(missing_ok=True)
+    w, h = cardset.card_size
+    manifest = {"set": cardset.id, "dpi": dpi, "format": ext, "trim_mm": [w, h], "bleed_mm": cardset.bleed,
+                "safe_mm": cardset.safe, "cards": cards, "backs": backs}
+    write_text(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    return path
+
+
+def load_manifest(out_dir: Path | str) -> dict[str, Any]:
+    """Read `output/<set>/cards/manifest.json` (file paths in it are relative to `out_dir`)."""
+    path = Path(out_dir) / "cards" / "manifest.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CardsmithError(f"{path} does not exist: the set has not been rendered",
+                             hint="run `cardsmith render` first") from None
+    except (OSError, ValueError) as e:
+        raise CardsmithError(f"{path} cannot be read ({e})", hint="run `cardsmith render --force` to rewrite it") from None
+    if not isinstance(data, dict) or "cards" not in data:
+        raise CardsmithError(f"{path} is not a render manifest", hint="run `cardsmith render --force` to rewrite it")
+    return data
+
+
+def build_stage(ctx) -> None:
+    """`cardsmith build` stage: render the set's cards and backs."""
+    opts = ctx.options
+    result = render_set(ctx.project, ctx.cardset, jobs=opts.get("jobs"), force=bool(opts.get("force")),
+                        strict=bool(opts.get("strict")),
+                        progress=lambda done, total, what: ctx.progress(f"{done}/{total} {what}"))
+    ctx.diagnostics.extend(result.diagnostics)
+    n = len(result.rendered) + len(result.skipped)
+    ctx.wrote(f"{n} card images ({len(result.rendered)} drawn, {len(result.skipped)} unchanged)", result.out_dir / "cards")
+    if result.backs_rendered or result.backs_skipped:
+        ctx.wrote(f"{len(result.backs_rendered) + len(result.backs_skipped)} card backs", result.out_dir / "backs")

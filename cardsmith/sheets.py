@@ -1,0 +1,509 @@
+"""Imposition as pure geometry: where each card, mark and label goes on each printed page.
+
+No ReportLab here: the plan is plain data (millimetres, origin at the page's bottom-left, y up, as
+in PDF) so it can be tested and reasoned about without drawing anything. `cardsmith.pdf` draws it.
+
+Layouts:
+- grid: as many cards as fit, centred, in the orientation that fits the most; crop marks in the
+  margin; backs on the next page (duplex), mirrored for the chosen flip edge.
+- gutterfold: fronts in the top row, their backs in the bottom row turned 180 degrees; fold along
+  the middle line and each front meets its back.
+- single: one card per page, the page being the card plus its bleed (TrimBox and BleedBox set).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, replace
+from typing import Sequence
+
+from cardsmith.errors import CardsmithError, UsageError
+
+MM_PER_INCH = 25.4
+
+# Portrait width x height in mm.
+PAPER_SIZES: dict[str, tuple[float, float]] = {
+    "a4": (210.0, 297.0),
+    "letter": (215.9, 279.4),
+    "legal": (215.9, 355.6),
+    "a3": (297.0, 420.0),
+    "tabloid": (279.4, 431.8),
+}
+
+LAYOUTS = ("grid", "gutterfold", "single")
+BACK_MODES = ("none", "long", "short")
+
+CROP_MARK_GAP = 1.0  # mm between a mark and the bleed it points at, so it never prints on the card
+CROP_MARK_LENGTH = 6.0  # mm
+MARK_ROOM = 2.0  # mm of margin kept for crop marks when deciding how much outer bleed to show
+
+
+@dataclass(frozen=True)
+class Rect:
+    """x, y of the lower-left corner, width and height, in mm."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def top(self) -> float:
+        return self.y + self.h
+
+    def grown(self, left: float, bottom: float, right: float, top: float) -> "Rect":
+        return Rect(self.x - left, self.y - bottom, self.w + left + right, self.h + bottom + top)
+
+    def moved(self, dx: float, dy: float) -> "Rect":
+        return Rect(self.x + dx, self.y + dy, self.w, self.h)
+
+    def inside(self, width: float, height: float, tolerance: float = 1e-6) -> bool:
+        return (self.x >= -tolerance and self.y >= -tolerance
+                and self.right <= width + tolerance and self.top <= height + tolerance)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One card face on a page.
+
+    The image (trim plus `bleed` on every side) is drawn over `trim` grown by `bleed`, turned by
+    `rotation` degrees about the trim's centre, and clipped to `clip` (trim plus the bleed that
+    may show there). `item` is the card's index in the print list.
+    """
+
+    key: str
+    side: str  # "front" or "back"
+    item: int
+    trim: Rect
+    clip: Rect
+    bleed: float
+    rotation: int = 0
+
+    @property
+    def image_rect(self) -> Rect:
+        return self.trim.grown(self.bleed, self.bleed, self.bleed, self.bleed)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A straight mark: `kind` is "crop", "cut", "fold" or "guide"."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    kind: str = "crop"
+
+
+@dataclass(frozen=True)
+class Label:
+    """Text on the page; `size` in points; `anchor` is "left", "centre" or "right"."""
+
+    x: float
+    y: float
+    text: str
+    size: float = 6.0
+    anchor: str = "centre"
+    max_width: float | None = None  # mm; the writer shrinks the text to fit
+
+
+@dataclass(frozen=True)
+class Page:
+    width: float
+    height: float
+    side: str  # "front", "back" or "both" (gutterfold)
+    sheet: int  # 1-based physical sheet number
+    placements: tuple[Placement, ...] = ()
+    lines: tuple[Line, ...] = ()
+    labels: tuple[Label, ...] = ()
+    trim_box: Rect | None = None
+    bleed_box: Rect | None = None
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    """How to impose: layout, paper and card sizes (mm), marks and backs."""
+
+    card: tuple[float, float]
+    bleed: float = 3.175
+    layout: str = "grid"
+    paper: tuple[float, float] = PAPER_SIZES["a4"]
+    orientation: str = "auto"  # auto, portrait, landscape
+    gutter: float = 0.0  # space between cards
+    margin: float = 5.0  # the least margin kept at every page edge (printers cannot print there)
+    crop_marks: bool = True
+    cut_lines: bool = False
+    backs: str = "none"  # none, long, short (duplex flip edge); gutterfold always has backs
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm added to every back-page position
+    page_bleed: float | None = None  # single: bleed around the trim on the page (default: `bleed`)
+    fold_gutter: float | None = None  # gutterfold: space across the fold; default two bleeds
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The slots of one side of a sheet, row-major from the top-left."""
+
+    width: float
+    height: float
+    cols: int
+    rows: int
+    slots: tuple[Rect, ...]
+    clips: tuple[Rect, ...]
+    lines: tuple[Line, ...] = field(default=())
+
+    @property
+    def per_sheet(self) -> int:
+        return self.cols * self.rows
+
+
+def parse_paper(text: str) -> tuple[float, float]:
+    """A paper name (a4, letter, legal, a3, tabloid) or a custom size such as `200x280mm` or `8.5x11in`."""
+    name = text.strip().lower()
+    if name in PAPER_SIZES:
+        return PAPER_SIZES[name]
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*(mm|in|cm)?", name)
+    if not m:
+        raise UsageError(
+            f"unknown paper '{text}'",
+            hint=f"use one of {', '.join(PAPER_SIZES)} or a size such as 200x280mm or 8.5x11in",
+        )
+    scale = {"mm": 1.0, None: 1.0, "cm": 10.0, "in": MM_PER_INCH}[m.group(3)]
+    w, h = float(m.group(1)) * scale, float(m.group(2)) * scale
+    if w <= 0 or h <= 0:
+        raise UsageError(f"paper '{text}' has no area", hint="give a width and height above zero")
+    return (w, h)
+
+
+def parse_offset(text: str) -> tuple[float, float]:
+    """`X,Y` in mm (as in `--back-offset 0.5,-1`)."""
+    m = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*(?:mm)?\s*,\s*(-?\d+(?:\.\d+)?)\s*(?:mm)?\s*", text)
+    if not m:
+        raise UsageError(f"bad offset '{text}'", hint="write it as X,Y in millimetres, e.g. 0.5,-1")
+    return (float(m.group(1)), float(m.group(2)))
+
+
+def _fit(avail: float, size: float, gutter: float) -> int:
+    if avail < size:
+        return 0
+    return int(math.floor((avail + gutter) / (size + gutter) + 1e-9))
+
+
+def _oriented(spec: SheetSpec) -> list[tuple[float, float]]:
+    w, h = sorted(spec.paper)
+    portrait, landscape = (w, h), (h, w)
+    return {"portrait": [portrait], "landscape": [landscape]}.get(spec.orientation, [portrait, landscape])
+
+
+def _too_big(spec: SheetSpec, what: str) -> CardsmithError:
+    cw, ch = spec.card
+    pw, ph = spec.paper
+    return CardsmithError(
+        f"a {cw:g} x {ch:g} mm card does not fit {what} on {pw:g} x {ph:g} mm paper "
+        f"with {spec.margin:g} mm margins",
+        hint="choose larger paper (--paper a3), a smaller --margin, or --layout single",
+    )
+
+
+def grid(spec: SheetSpec) -> Grid:
+    """The grid layout for one side: the orientation holding the most cards (portrait on a tie)."""
+    cw, ch = spec.card
+    best: tuple[int, float, float, int, int] | None = None
+    for pw, ph in _oriented(spec):
+        cols = _fit(pw - 2 * spec.margin, cw, spec.gutter)
+        rows = _fit(ph - 2 * spec.margin, ch, spec.gutter)
+        if cols * rows and (best is None or cols * rows > best[0]):
+            best = (cols * rows, pw, ph, cols, rows)
+    if best is None:
+        raise _too_big(spec, "even once")
+    _, pw, ph, cols, rows = best
+    g = spec.gutter
+    block_w, block_h = cols * cw + (cols - 1) * g, rows * ch + (rows - 1) * g
+    x0, y0 = (pw - block_w) / 2, (ph - block_h) / 2
+    inner = min(spec.bleed, g / 2)
+    # Outer bleed shows in the margin (forgives a cut slightly outside the trim) while leaving room for marks.
+    outer_x = min(spec.bleed, max(0.0, x0 - MARK_ROOM))
+    outer_y = min(spec.bleed, max(0.0, y0 - MARK_ROOM))
+    slots, clips = [], []
+    for r in range(rows):
+        for c in range(cols):
+            x = x0 + c * (cw + g)
+            y = y0 + block_h - ch - r * (ch + g)
+            slots.append(Rect(x, y, cw, ch))
+            clips.append(Rect(x, y, cw, ch).grown(
+                outer_x if c == 0 else inner, outer_y if r == rows - 1 else inner,
+                outer_x if c == cols - 1 else inner, outer_y if r == 0 else inner))
+    lines: list[Line] = []
+    if spec.crop_marks:
+        xs = sorted({round(v, 6) for s in slots for v in (s.x, s.right)})
+        ys = sorted({round(v, 6) for s in slots for v in (s.y, s.top)})
+        lines += _crop_marks(xs, ys, Rect(x0, y0, block_w, block_h), outer_x, outer_y, pw, ph)
+    if spec.cut_lines:
+        lines += _cut_lines(slots)
+    return Grid(pw, ph, cols, rows, tuple(slots), tuple(clips), tuple(lines))
+
+
+def _crop_marks(xs: Sequence[float], ys: Sequence[float], block: Rect, outer_x: float, outer_y: float,
+                pw: float, ph: float) -> list[Line]:
+    """Marks that extend every card edge into the margin, starting clear of any printed bleed."""
+    out: list[Line] = []
+    below0 = block.y - outer_y - CROP_MARK_GAP
+    above0 = block.top + outer_y + CROP_MARK_GAP
+    left0 = block.x - outer_x - CROP_MARK_GAP
+    right0 = block.right + outer_x + CROP_MARK_GAP
+    for x in xs:
+        if below0 > 0.5:
+            out.append(Line(x, below0, x, max(0.0, below0 - CROP_MARK_LENGTH)))
+        if ph - above0 > 0.5:
+            out.append(Line(x, above0, x, min(ph, above0 + CROP_MARK_LENGTH)))
+    for y in ys:
+        if left0 > 0.5:
+            out.append(Line(left0, y, max(0.0, left0 - CROP_MARK_LENGTH), y))
+        if pw - right0 > 0.5:
+            out.append(Line(right0, y, min(pw, right0 + CROP_MARK_LENGTH), y))
+    return out
+
+
+def _cut_lines(slots: Sequence[Rect]) -> list[Line]:
+    out: list[Line] = []
+    for s in slots:
+        out += [Line(s.x, s.y, s.right, s.y, "cut"), Line(s.x, s.top, s.right, s.top, "cut"),
+                Line(s.x, s.y, s.x, s.top, "cut"), Line(s.right, s.y, s.right, s.top, "cut")]
+    return out
+
+
+def back_rect(front: Rect, page_w: float, page_h: float, flip: str) -> tuple[Rect, int]:
+    """Where a front's back goes on the back page, and its rotation.
+
+    Long-edge flip: the sheet turns like a book page, so x mirrors. Short-edge flip: it turns like a
+    notepad, so y mirrors and the back is turned 180 degrees to read upright when the card is turned
+    over sideways (the same physical card as with a long-edge flip).
+    """
+    if flip == "long":
+        return Rect(page_w - front.right, front.y, front.w, front.h), 0
+    if flip == "short":
+        return Rect(front.x, page_h - front.top, front.w, front.h), 180
+    raise ValueError(f"flip must be 'long' or 'short', not {flip!r}")
+
+
+def back_slot(slot: int, cols: int, rows: int, flip: str) -> int:
+    """The slot index (row-major from the top-left of the back page) behind front `slot`."""
+    r, c = divmod(slot, cols)
+    if flip == "long":
+        return r * cols + (cols - 1 - c)
+    if flip == "short":
+        return (rows - 1 - r) * cols + c
+    raise ValueError(f"flip must be 'long' or 'short', not {flip!r}")
+
+
+def _check_offset(rect: Rect, page_w: float, page_h: float, spec: SheetSpec, item: int) -> None:
+    if not rect.inside(page_w, page_h):
+        dx, dy = spec.back_offset
+        raise CardsmithError(
+            f"--back-offset {dx:g},{dy:g} pushes the back of card {item + 1} off the page",
+            hint="printer drift is usually under 3 mm; print `cardsmith pdf SET --calibration` to measure it",
+        )
+
+
+def impose(spec: SheetSpec, items: Sequence[tuple[str, str | None]]) -> list[Page]:
+    """Pages for `items`, each (front image key, back image key or None), in print order."""
+    if spec.layout not in LAYOUTS:
+        raise UsageError(f"unknown layout '{spec.layout}'", hint=f"use one of {', '.join(LAYOUTS)}")
+    if spec.backs not in BACK_MODES:
+        raise UsageError(f"unknown backs '{spec.backs}'", hint=f"use one of {', '.join(BACK_MODES)}")
+    if spec.layout == "single":
+        return _impose_single(spec, items)
+    if spec.layout == "gutterfold":
+        return _impose_gutterfold(spec, items)
+    return _impose_grid(spec, items)
+
+
+def _impose_grid(spec: SheetSpec, items: Sequence[tuple[str, str | None]]) -> list[Page]:
+    g = grid(spec)
+    dx, dy = spec.back_offset
+    pages: list[Page] = []
+    for sheet, start in enumerate(range(0, len(items), g.per_sheet), 1):
+        chunk = items[start:start + g.per_sheet]
+        fronts = tuple(
+            Placement(front, "front", start + i, g.slots[i], g.clips[i], spec.bleed)
+            for i, (front, _) in enumerate(chunk)
+        )
+        pages.append(Page(g.width, g.height, "front", sheet, fronts, g.lines))
+        if spec.backs == "none":
+            continue
+        backs = []
+        for i, (_, back) in enumerate(chunk):
+            if back is None:
+                continue
+            trim, rotation = back_rect(g.slots[i], g.width, g.height, spec.backs)
+            clip, _ = back_rect(g.clips[i], g.width, g.height, spec.backs)
+            trim, clip = trim.moved(dx, dy), clip.moved(dx, dy)
+            _check_offset(clip, g.width, g.height, spec, start + i)
+            backs.append(Placement(back, "back", start + i, trim, clip, spec.bleed, rotation))
+        pages.append(Page(g.width, g.height, "back", sheet, tuple(backs)))
+    return pages
+
+
+def gutterfold_grid(spec: SheetSpec) -> tuple[Grid, float]:
+    """Two rows (fronts above the fold, backs below), as many columns as fit; and the fold's y."""
+    cw, ch = spec.card
+    fold = spec.fold_gutter if spec.fold_gutter is not None else 2 * spec.bleed
+    best = None
+    for pw, ph in _oriented(spec):
+        cols = _fit(pw - 2 * spec.margin, cw, spec.gutter)
+        if 2 * ch + fold > ph - 2 * spec.margin:
+            cols = 0
+        if cols and (best is None or cols > best[0]):
+            best = (cols, pw, ph)
+    if best is None:
+        raise _too_big(spec, "twice (front above back) for a gutterfold")
+    cols, pw, ph = best
+    g = spec.gutter
+    block_w = cols * cw + (cols - 1) * g
+    x0 = (pw - block_w) / 2
+    fold_y = ph / 2
+    inner = min(spec.bleed, g / 2)
+    towards_fold = min(spec.bleed, fold / 2)
+    y_bottom = fold_y - fold / 2 - ch
+    outer_x = min(spec.bleed, max(0.0, x0 - MARK_ROOM))
+    outer_y = min(spec.bleed, max(0.0, y_bottom - MARK_ROOM))
+    slots, clips = [], []
+    for r, y in enumerate((fold_y + fold / 2, y_bottom)):
+        for c in range(cols):
+            x = x0 + c * (cw + g)
+            s = Rect(x, y, cw, ch)
+            slots.append(s)
+            clips.append(s.grown(outer_x if c == 0 else inner, outer_y if r == 1 else towards_fold,
+                                 outer_x if c == cols - 1 else inner, outer_y if r == 0 else towards_fold))
+    lines: list[Line] = []
+    if spec.crop_marks:
+        xs = sorted({round(v, 6) for s in slots for v in (s.x, s.right)})
+        ys = sorted({round(v, 6) for s in slots for v in (s.y, s.top)})
+        block = Rect(x0, y_bottom, block_w, 2 * ch + fold)
+        lines += _crop_marks(xs, ys, block, outer_x, outer_y, pw, ph)
+    if spec.cut_lines:
+        lines += _cut_lines(slots)
+    lines.append(Line(max(0.0, x0 - outer_x - CROP_MARK_GAP - CROP_MARK_LENGTH), fold_y,
+                      min(pw, x0 + block_w + outer_x + CROP_MARK_GAP + CROP_MARK_LENGTH), fold_y, "fold"))
+    return Grid(pw, ph, cols, 2, tuple(slots), tuple(clips), tuple(lines)), fold_y
+
+
+def _impose_gutterfold(spec: SheetSpec, items: Sequence[tuple[str, str | None]]) -> list[Page]:
+    g, _ = gutterfold_grid(spec)
+    pages = []
+    for sheet, start in enumerate(range(0, len(items), g.cols), 1):
+        placed: list[Placement] = []
+        for i, (front, back) in enumerate(items[start:start + g.cols]):
+            placed.append(Placement(front, "front", start + i, g.slots[i], g.clips[i], spec.bleed))
+            if back is not None:
+                # Turned 180 degrees: folded over the middle line it meets its front top to top.
+                j = g.cols + i
+                placed.append(Placement(back, "back", start + i, g.slots[j], g.clips[j], spec.bleed, 180))
+        pages.append(Page(g.width, g.height, "both", sheet, tuple(placed), g.lines))
+    return pages
+
+
+def _impose_single(spec: SheetSpec, items: Sequence[tuple[str, str | None]]) -> list[Page]:
+    cw, ch = spec.card
+    b = spec.bleed if spec.page_bleed is None else spec.page_bleed
+    pw, ph = cw + 2 * b, ch + 2 * b
+    trim = Rect(b, b, cw, ch)
+    full = Rect(0, 0, pw, ph)
+    dx, dy = spec.back_offset
+    pages = []
+    for i, (front, back) in enumerate(items):
+        pages.append(Page(pw, ph, "front", i + 1, (Placement(front, "front", i, trim, full, spec.bleed),),
+                          trim_box=trim, bleed_box=full))
+        if spec.backs != "none" and back is not None:
+            rotation = 180 if spec.backs == "short" else 0
+            moved = trim.moved(dx, dy)
+            if abs(dx) > b or abs(dy) > b:
+                raise CardsmithError(
+                    f"--back-offset {dx:g},{dy:g} is larger than the {b:g} mm bleed of a one-card page",
+                    hint="a one-card page has no margin to move the back into; use an offset within the bleed",
+                )
+            pages.append(Page(pw, ph, "back", i + 1, (Placement(back, "back", i, moved, full, spec.bleed, rotation),),
+                              trim_box=trim, bleed_box=full))
+    return pages
+
+
+def calibration_pages(paper: tuple[float, float], flip: str, back_offset: tuple[float, float] = (0.0, 0.0),
+                      orientation: str = "portrait") -> list[Page]:
+    """A duplex test sheet: lines on the front, rulers on the back.
+
+    Hold the printed sheet against a light and look at the back: where each front line crosses its
+    ruler is the `--back-offset` to use (X from the horizontal rulers, Y from the vertical ones,
+    both as seen on the back). Printed with an offset, the rulers read what is still off (0 when right).
+    """
+    if flip not in ("long", "short"):
+        raise UsageError("a calibration sheet is for duplex printing", hint="use --backs long or --backs short")
+    pw, ph = sorted(paper)
+    if orientation == "landscape":
+        pw, ph = ph, pw
+    dx, dy = back_offset
+    inset = 25.0
+    vx = (inset, pw / 2, pw - inset)  # front vertical lines (measure X)
+    hy = (inset + 10, ph / 2, ph - inset)  # front horizontal lines (measure Y)
+    front_lines = [Line(x, 8, x, ph - 8, "guide") for x in vx] + [Line(8, y, pw - 8, y, "guide") for y in hy]
+    front_labels = [
+        Label(pw / 2, ph - 6, "cardsmith calibration sheet - front", 9),
+        Label(pw / 2, 12, f"print duplex, flip on the {flip} edge, at 100% scale (no 'fit to page')", 7),
+    ]
+    back_lines: list[Line] = []
+    back_labels: list[Label] = []
+    for x in vx:
+        bx = pw - x if flip == "long" else x
+        for y in (ph * 0.3, ph * 0.7):
+            back_lines.append(Line(bx - 5 + dx, y + dy, bx + 5 + dx, y + dy, "guide"))
+            for k in range(-10, 11):
+                u = k / 2
+                tall = 3.0 if k % 2 == 0 else 1.5
+                back_lines.append(Line(bx + u + dx, y + dy, bx + u + dx, y + tall + dy, "guide"))
+                if k % 4 == 0:
+                    back_labels.append(Label(bx + u + dx, y + 4.2 + dy, f"{u:g}", 5))
+            back_labels.append(Label(bx + dx, y - 3.5 + dy, "X", 6))
+    for y in hy:
+        by = y if flip == "long" else ph - y
+        for x in (pw * 0.3, pw * 0.7):
+            back_lines.append(Line(x + dx, by - 5 + dy, x + dx, by + 5 + dy, "guide"))
+            for k in range(-10, 11):
+                u = k / 2
+                tall = 3.0 if k % 2 == 0 else 1.5
+                back_lines.append(Line(x + dx, by + u + dy, x + tall + dx, by + u + dy, "guide"))
+                if k % 4 == 0:
+                    back_labels.append(Label(x + 5.5 + dx, by + u - 0.6 + dy, f"{u:g}", 5, "left"))
+            back_labels.append(Label(x - 3 + dx, by - 0.6 + dy, "Y", 6))
+    back_labels += [
+        Label(pw / 2 + dx, ph - 12 + dy, "cardsmith calibration sheet - back", 9),
+        Label(pw / 2 + dx, ph - 17 + dy,
+              "hold against a light; where a front line crosses a ruler is the value to add to --back-offset X,Y", 6.5),
+        Label(pw / 2 + dx, ph - 21 + dy,
+              f"(X to the right, Y up, as seen on this side; this sheet was printed with --back-offset {dx:g},{dy:g})", 6.5),
+    ]
+    return [
+        Page(pw, ph, "front", 1, lines=tuple(front_lines), labels=tuple(front_labels)),
+        Page(pw, ph, "back", 1, lines=tuple(back_lines), labels=tuple(back_labels)),
+    ]
+
+
+def with_footer(pages: Sequence[Page], text: str) -> list[Page]:
+    """Pages with `text` and the page number set in the bottom margin, clear of the crop marks."""
+    out = []
+    total = len(pages)
+    for n, page in enumerate(pages, 1):
+        if page.trim_box is not None:  # a one-card page has no margin to print into
+            out.append(page)
+            continue
+        lowest = min((p.clip.y for p in page.placements), default=page.height)
+        fronts = [p.trim for p in page.placements]
+        left = min((r.x for r in fronts), default=10.0)
+        width = min((r.w for r in fronts), default=page.width - 20) - 4
+        y = max(1.5, min(lowest - 4.0, 4.0))
+        # Left-aligned within the first column, where no crop mark runs through the text.
+        out.append(replace(page, labels=page.labels + (
+            Label(left + 2, y, f"{text} - page {n}/{total} ({page.side})", 6, "left", width),)))
+    return out

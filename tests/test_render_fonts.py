@@ -1,0 +1,46 @@
+"""The bundled fonts: several families with regular, bold and italic, each with its licence,
+loadable by both Pillow (cards) and ReportLab (PDFs)."""
+
+from pathlib import Path
+
+import pytest
+from PIL import ImageFont
+from reportlab.pdfbase.pdfmetrics import registerFont, stringWidth
+from reportlab.pdfbase.ttfonts import TTFont
+
+from cardsmith.errors import CardsmithError
+from cardsmith.layout.fonts import FontLibrary
+from cardsmith.project import BUNDLED_FONTS
+
+FILES = sorted(BUNDLED_FONTS.rglob("*.ttf"))
+
+
+def test_several_families_with_regular_bold_and_italic():
+    lib = FontLibrary([BUNDLED_FONTS])
+    assert {"liberation-sans", "liberation-serif", "lato"} <= set(lib.families)
+    for fam in lib.families.values():
+        assert {"regular", "bold", "italic"} <= set(fam.files)
+
+
+def test_every_font_folder_has_its_licence():
+    for folder in {p.parent for p in FILES}:
+        licences = [p for p in folder.iterdir() if p.suffix == ".txt" and ("LICENSE" in p.name.upper() or "OFL" in p.name.upper())]
+        assert licences and "Open Font License" in licences[0].read_text(encoding="utf-8")
+
+
+def test_bundle_stays_modest():
+    assert sum(p.stat().st_size for p in FILES) < 5.5 * 1024 * 1024
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_pillow_and_reportlab_load_it(path: Path):
+    assert ImageFont.truetype(str(path), 24).getlength("Solar Empires") > 0
+    name = "cs-" + path.stem
+    registerFont(TTFont(name, str(path)))
+    assert stringWidth("Solar Empires", name, 12) > 0
+
+
+def test_a_missing_font_suggests_a_close_one():
+    with pytest.raises(CardsmithError, match="not installed") as e:
+        FontLibrary([BUNDLED_FONTS]).family("liberation-san")
+    assert "liberation-sans" in e.value.hint
