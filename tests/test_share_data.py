@@ -27,9 +27,12 @@ def _rows(text: str) -> list[dict[str, str]]:
 
 
 def _empty_copy(set_dir: Path, dest: Path) -> Path:
-    """The same set declarations with no card files."""
+    """The same set declarations (and icons, art) with no card files."""
     dest.mkdir(parents=True)
     shutil.copy(set_dir / "set.yaml", dest / "set.yaml")
+    for folder in ("icons", "art"):
+        if (set_dir / folder).is_dir():
+            shutil.copytree(set_dir / folder, dest / folder)
     (dest / "placeholder-free.yaml").write_text("cards: []\n")
     return dest
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import shutil
 import tempfile
@@ -398,30 +399,26 @@ _Dumper.add_representer(list, _represent_list)
 
 
 def _shadow(set_dir: Path, tmp: Path, writes: dict[Path, str]) -> Path:
-    """A scratch copy of the set with `writes` applied: YAML copied, other things linked, so validation sees the result."""
+    """A scratch copy of the set with `writes` applied, so validation sees the result without touching the set.
+
+    Files are hard-linked where the file system allows (art can be large) and copied otherwise; never
+    symlinked, since validation rightly refuses files that resolve outside the set folder.
+    """
     shadow = tmp / set_dir.name
-    write_rel = {p.relative_to(set_dir) for p in writes}
-    needed_dirs = {parent for rel in write_rel for parent in rel.parents if str(parent) != "."}
 
-    def walk(src: Path, dst: Path) -> None:
-        dst.mkdir(parents=True, exist_ok=True)
-        for entry in src.iterdir():
-            rel = entry.relative_to(set_dir)
-            target = dst / entry.name
-            if entry.is_dir():
-                if rel in needed_dirs or entry.name in ("decks",):
-                    walk(entry, target)
-                else:
-                    target.symlink_to(entry.resolve(), target_is_directory=True)
-            elif entry.suffix in (".yaml", ".yml"):
-                shutil.copy2(entry, target)
-            else:
-                target.symlink_to(entry.resolve())
+    def link_or_copy(src: str, dst: str) -> None:
+        try:
+            os.link(src, dst)
+        except OSError:
+            shutil.copy2(src, dst)
 
-    walk(set_dir, shadow)
+    shutil.copytree(set_dir, shadow, copy_function=link_or_copy,
+                    ignore=shutil.ignore_patterns(".git", "__pycache__"))
     for path, text in writes.items():
         out = shadow / path.relative_to(set_dir)
         out.parent.mkdir(parents=True, exist_ok=True)
+        if out.exists():
+            out.unlink()  # a hard link: replace it, never write through it into the real set
         out.write_text(text, encoding="utf-8")
     return shadow
 
