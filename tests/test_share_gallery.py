@@ -86,7 +86,8 @@ def test_filters_search_sort_and_large_view(browser, built):
         assert page.inner_text("#v-name") == "Chain Skiff"  # next in the current (name) order
         page.keyboard.press("Escape")
         assert not page.is_visible("#view")
-        assert page.evaluate("document.activeElement.dataset.id") == "chain-skiff"  # focus returns to the card
+        # focus returns to the card last shown (the dialog's close event runs as its own task: wait for it)
+        page.wait_for_function("document.activeElement.dataset.id === 'chain-skiff'", timeout=5000)
 
         assert p.problems == []
         assert all(u.startswith("file://") for u in p.requests), [u for u in p.requests if not u.startswith("file://")]
