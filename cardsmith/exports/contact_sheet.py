@@ -85,5 +85,5 @@ def build_stage(ctx: Any) -> None:
     from cardsmith.exports.images import rendered_for_build
 
     rs = rendered_for_build(ctx)
-    for path in contact_sheets(ctx.cardset, rs, ctx.out / "sheets", font_dirs=ctx.project.font_dirs):
-        ctx.wrote("contact sheet", path)
+    pages = contact_sheets(ctx.cardset, rs, ctx.out / "sheets", font_dirs=ctx.project.font_dirs)
+    ctx.wrote(f"{len(pages)} contact sheet page(s)", ctx.out / "sheets")
