@@ -100,7 +100,11 @@ def earlier_build(project: Project, cardset: CardSet, spec: str) -> Iterator[Ear
             first = "; ".join(d.message for d in getattr(e, "diagnostics", [])[:3])
             raise CardsmithError(f"the set at {spec} does not validate, so it cannot be compared: {first}",
                                  hint="compare with another revision") from None
-        rs = rendered(old_project, old_set)
+        try:
+            rs = rendered(old_project, old_set)
+        except CardsmithError as e:
+            raise CardsmithError(f"the set as it was at {spec} cannot be drawn with today's layouts: {e.message}",
+                                 hint="compare with a later revision, or with a folder of a build made back then") from None
         yield EarlierBuild(f"git {spec} ({commit[:10]})", rs, {c.id: card_record(c, old_set) for c in old_set.cards})
 
 
