@@ -251,7 +251,7 @@ class Watcher:
             if cardset is None or errors:
                 self._fail(errors or ["the set could not be read"])
                 return False
-            if changed is None:
+            if changed is None or self.cardset is None:  # no good build yet: everything
                 only = None
             else:
                 only = sorted(cards_to_render(self.cardset, cardset, changed,

@@ -158,3 +158,30 @@ def test_an_open_page_reloads_itself_and_shows_errors(tmp_path, browser):
     finally:
         stop.set()
         thread.join(10)
+
+
+def test_starting_on_a_broken_set_serves_a_waiting_page_until_it_is_fixed(tmp_path):
+    set_dir, _ = make_set(tmp_path)
+    ships = set_dir / "ships.yaml"
+    good = ships.read_text()
+    ships.write_text(good.replace("    armour: 3\n", "    armour: many\n"))
+    recorder = Recorder()
+    watcher = Watcher(Project(tmp_path), set_dir, render=recorder, echo=lambda s: None)
+    stop, ready = threading.Event(), []
+    thread = threading.Thread(target=watcher.run, kwargs={"port": 0, "stop": stop, "on_ready": ready.append}, daemon=True)
+    thread.start()
+    try:
+        url = _wait(lambda: ready and ready[0])
+        base = url.split("/mini/")[0]
+        status = lambda: json.loads(_get(base + "/__cardsmith/status")[1])
+        assert any("armour" in e for e in status()["errors"]) and recorder.calls == []
+        code, html = _get(url)
+        assert code == 200 and "Waiting for a valid set" in html and "/__cardsmith/live.js" in html
+        time.sleep(0.3)
+        ships.write_text(good)
+        _wait(lambda: not status()["errors"])
+        assert recorder.calls == [None]  # the first good build renders everything
+        assert "Chain Skiff" in _get(url)[1]
+    finally:
+        stop.set()
+        thread.join(10)
