@@ -13,17 +13,20 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import jsonschema
 from referencing import Registry, Resource
 
 from cardsmith.diagnostics import Diagnostic, did_you_mean, path_text, sort_diagnostics
-from cardsmith.errors import CardsmithError
+from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.loader import Document, YamlError, load_yaml
 from cardsmith.model import (RESERVED_CARD_KEYS, Card, CardSet, CardType, FieldSpec, Group, Keyword,
                              KeywordUse, SourceRef, frozen_map)
 from cardsmith.units import CARD_SIZES, LengthError, parse_length_mm
+
+if TYPE_CHECKING:
+    from cardsmith.project import Project
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -34,10 +37,15 @@ SKIP_DIRS = {"decks", "art", "icons", "templates", "fonts"}
 class SetInvalid(CardsmithError):
     """A set with errors; `diagnostics` holds every problem found."""
 
+    SHOWN = 20
+
     def __init__(self, path: Path, diagnostics: list[Diagnostic]):
         errors = [d for d in diagnostics if d.is_error]
-        super().__init__(f"the set in {path} has {len(errors)} error(s):\n" + "\n".join(d.format() for d in errors),
-                         hint="run `cardsmith validate` on it to see every problem")
+        listed = "\n".join(d.format(Path.cwd()) for d in errors[:self.SHOWN])
+        if len(errors) > self.SHOWN:
+            listed += f"\n... and {len(errors) - self.SHOWN} more"
+        super().__init__(f"the set {Path(path).name} has {len(errors)} error(s):\n{listed}",
+                         hint=f"fix them (`cardsmith validate {Path(path).name}` lists them all), then run the command again")
         self.diagnostics = diagnostics
 
 
@@ -243,6 +251,21 @@ def check_set(set_dir: Path | str) -> tuple[CardSet | None, list[Diagnostic]]:
         except RulesInvalid as e:
             return None, sort_diagnostics(ck.diags + e.diagnostics)
     return cardset, diagnostics
+
+
+def open_named_set(name: str, project: "Project | None" = None) -> tuple["Project", CardSet]:
+    """The project and the validated set `name` (its folder under cards/, or a path), for commands.
+
+    An unknown name is a `UsageError` (exit 2) listing the project's sets; an invalid set is `SetInvalid`.
+    """
+    from cardsmith.project import Project, SetNotFound
+
+    project = project or Project.current()
+    try:
+        path = project.resolve_set(name)
+    except SetNotFound as e:
+        raise UsageError(str(e), hint="`cardsmith list` shows the sets of this project") from None
+    return project, load_set(path)
 
 
 def load_set(set_dir: Path | str) -> CardSet:

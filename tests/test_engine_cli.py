@@ -85,7 +85,7 @@ def test_play_bad_input_gets_a_clear_error(project, args, code, message):
 
 def test_play_unknown_set_and_deck_and_one_deck(project):
     code, _, err = cs("play", "chess", "--deck", "a", "--deck", "b")
-    assert code == 1 and "no set named 'chess'" in err and "skirmish" in err
+    assert code == 2 and "no set named 'chess'" in err and "skirmish" in err
     code, _, err = cs("play", "skirmish", "--deck", "aggro", "--deck", "zoo")
     assert code == 1 and "no deck 'zoo'" in err and "aggro, turtle" in err
     code, _, err = cs("play", "skirmish", "--deck", "aggro")

@@ -147,7 +147,7 @@ def build(sets: tuple[str, ...], strict: bool, jobs: int | None, force: bool, sk
             if bad:
                 status = 1
             for what, path in ctx.outputs:
-                summary.append((cardset.id, name, what, _short(path)))
+                summary.append((cardset.id, name, what, display_path(path)))
             if bad:
                 summary.append((cardset.id, name, f"[red]{len(bad)} error(s)[/]", ""))
         err_console.print(f"[dim]{cardset.id}: done in {time.perf_counter() - started:.1f} s[/]")
@@ -161,7 +161,8 @@ def build(sets: tuple[str, ...], strict: bool, jobs: int | None, force: bool, sk
     return status
 
 
-def _short(path: Path) -> str:
+def display_path(path: Path) -> str:
+    """`path` relative to the current folder when it lies inside it (shorter to read), else as given."""
     try:
         return str(Path(path).resolve().relative_to(Path.cwd()))
     except ValueError:

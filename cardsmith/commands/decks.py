@@ -187,13 +187,9 @@ def stats(deck_file: str, set_name: str | None, chart: str | None, as_json: bool
 def random_cmd(set_name: str, seed: int | None, faction: str | None, out: str | None) -> int:
     """Build a random legal deck of SET from its deck rules."""
     from cardsmith.decks import dump_deck, random_deck
-    from cardsmith.validate import load_set
+    from cardsmith.validate import open_named_set
 
-    try:
-        set_dir = Project.current().resolve_set(set_name)
-    except SetNotFound as e:
-        raise UsageError(str(e)) from None
-    cardset = load_set(set_dir)
+    _, cardset = open_named_set(set_name)
     if seed is None:
         seed = _random.SystemRandom().randrange(1_000_000)
     d = random_deck(cardset, seed=seed, faction=faction)

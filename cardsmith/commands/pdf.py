@@ -8,20 +8,15 @@ import click
 
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.model import CardSet, Deck
-from cardsmith.project import Project, SetNotFound
+from cardsmith.project import Project
 from cardsmith.sheets import LAYOUTS, PAPER_SIZES, parse_offset, parse_paper
 
 
 def open_set(name: str) -> tuple[Project, CardSet]:
     """The current project and its validated set `name` (errors worded for the user)."""
-    from cardsmith.validate import load_set
+    from cardsmith.validate import open_named_set
 
-    project = Project.current()
-    try:
-        path = project.resolve_set(name)
-    except SetNotFound as e:
-        raise UsageError(str(e)) from None
-    return project, load_set(path)
+    return open_named_set(name)
 
 
 def open_deck(path: Path, cardset: CardSet) -> Deck:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from cardsmith.commands.core import err_console, print_diagnostics, set_dirs
+from cardsmith.commands.core import display_path, err_console, print_diagnostics, set_dirs
 from cardsmith.diagnostics import did_you_mean
 from cardsmith.errors import UsageError
 from cardsmith.project import Project
@@ -68,19 +68,12 @@ def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, gui
         errors = len(result.errors)
         warnings = len(result.diagnostics) - errors
         style = "red" if errors else "green"
-        where = _short(result.out_dir)
+        where = display_path(result.out_dir)
         err_console.print(f"[{style}]{cardset.id}: {drawn + same} card(s) ({drawn} drawn, {same} unchanged), {backs} back(s) "
                           f"-> {where}/ in {result.seconds:.1f} s; {errors} error(s), {warnings} warning(s)[/]")
         if errors:
             status = 1
     return status
-
-
-def _short(path: Path) -> str:
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
 
 
 COMMANDS = [render]

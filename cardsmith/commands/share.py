@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from cardsmith.commands._sets import load_named_set
+from cardsmith.validate import open_named_set
 from cardsmith.errors import UsageError
 from cardsmith.project import Project
 
@@ -40,7 +40,7 @@ def gallery_command(set_names: tuple[str, ...], old: str | None, no_render: bool
         raise UsageError("--compare works on one set at a time")
     page = None
     for name in names:
-        project, cardset = load_named_set(name, project)
+        project, cardset = open_named_set(name, project)
         rs = rendered(project, cardset, render=not no_render)
         _warn(rs)
         if old:
@@ -71,7 +71,7 @@ def sheet_command(set_name: str, cols: int, rows: int, width: int, no_render: bo
     from cardsmith.exports.contact_sheet import contact_sheets
     from cardsmith.exports.images import rendered
 
-    project, cardset = load_named_set(set_name)
+    project, cardset = open_named_set(set_name)
     rs = rendered(project, cardset, render=not no_render)
     _warn(rs)
     pages = contact_sheets(cardset, rs, project.set_output(cardset.id) / "sheets", cols=cols, rows=rows,
@@ -90,7 +90,7 @@ def import_csv_command(csv_file: Path, set_name: str, target: Path | None, dry_r
     """Create or update card files of SET from a spreadsheet exported as CSV (one row per card)."""
     from cardsmith.exports.csv_import import import_csv
 
-    project, cardset = load_named_set(set_name)
+    project, cardset = open_named_set(set_name)
     result = import_csv(csv_file, cardset, target=target, dry_run=dry_run)
     verb = "would write" if dry_run else "wrote"
     click.echo(f"{len(result.created)} new, {len(result.updated)} updated, {len(result.unchanged)} unchanged card(s)")

@@ -21,25 +21,16 @@ DECK_SUFFIXES = (".yaml", ".yml", ".txt")
 
 def open_set(name: str) -> CardSet:
     """The validated set named by folder name or path, with clear errors."""
-    from cardsmith.project import Project, SetNotFound
+    from cardsmith.validate import open_named_set
 
-    try:
-        path = Project.current().resolve_set(name)
-    except SetNotFound as e:
-        raise CardsmithError(str(e), hint="name a set folder under cards/ or give a path to one") from None
-    return load_set_checked(path)
+    return open_named_set(name)[1]
 
 
 def load_set_checked(path: Path) -> CardSet:
-    from cardsmith import validate
+    """The validated set at `path` (SetInvalid lists its errors)."""
+    from cardsmith.validate import load_set
 
-    try:
-        return validate.load_set(path)
-    except validate.SetInvalid as e:
-        diags = list(getattr(e, "diagnostics", []))
-        shown = "\n".join(f"  {d.format() if hasattr(d, 'format') else d}" for d in diags[:5]) + (f"\n  ... and {len(diags) - 5} more" if len(diags) > 5 else "")
-        raise CardsmithError(f"set {path} is not valid, so it cannot be played:\n{shown}",
-                             hint=f"run `cardsmith validate {path}` for every problem") from None
+    return load_set(path)
 
 
 @dataclass(frozen=True)

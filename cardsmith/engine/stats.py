@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from cardsmith.engine.runner import GameRecord

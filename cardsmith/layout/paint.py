@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont, UnidentifiedImageError
+from PIL import Image, ImageChops, ImageColor, ImageDraw, UnidentifiedImageError
 
 from cardsmith.errors import CardsmithError
 from cardsmith.layout import richtext
