@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> None:
         e.show()
         sys.exit(e.exit_code)
     except CardsmithError as e:
-        click.secho(f"error: {e}", fg="red", err=True)
+        click.secho(str(e) if e.located else f"error: {e}", fg="red", err=True)
         sys.exit(e.exit_code)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)

@@ -10,6 +10,8 @@ class CardsmithError(Exception):
     """
 
     exit_code = 1
+    # True when str(error) already reads `file:line:col: error: ...`, so the CLI adds no `error:` of its own
+    located = False
 
     def __init__(self, message: str, hint: str | None = None, exit_code: int | None = None):
         super().__init__(message)

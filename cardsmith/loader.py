@@ -31,6 +31,8 @@ _PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 class YamlError(CardsmithError):
     """A file that cannot be read as YAML, with where and how to fix it."""
 
+    located = True
+
     def __init__(self, file: Path, line: int, column: int, message: str, hint: str | None = None):
         super().__init__(message, hint)
         self.file, self.line, self.column = file, line, column

@@ -70,3 +70,17 @@ def test_list_and_build_on_a_project(demo_set: Path, cli):
     r = cli("build", cwd=project)
     assert r.returncode == 0, r.stderr
     assert "cardsmith build" in r.stdout and "4 cards" in r.stdout
+
+
+def test_located_errors_are_not_prefixed_twice(demo_set: Path, cli, tmp_path: Path):
+    """A deck or YAML problem already reads `file:line:col: error: ...`; the CLI must not add another `error:`."""
+    project = demo_set.parent.parent
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("main:\n  Dawn Scout: 2\n   bad: [\n")
+    wrong_zone = tmp_path / "wrong.yaml"
+    wrong_zone.write_text("fleet:\n  Dawn Scout: 2\n")
+    for deck, message in ((broken, "error: invalid YAML"), (wrong_zone, "error: unknown zone 'fleet'")):
+        r = cli("export", "demo", "--tts", "--deck", str(deck), cwd=project)
+        assert r.returncode == 1 and "Traceback" not in r.stderr
+        assert r.stderr.startswith(f"{deck}:"), r.stderr
+        assert r.stderr.count("error:") == 1 and message in r.stderr

@@ -41,6 +41,8 @@ class LoadedDeck(Deck):
 class DeckFileError(CardsmithError):
     """A deck file that cannot be read; `.diagnostics` lists every problem with its line."""
 
+    located = True
+
     def __init__(self, diagnostics: list[Diagnostic]):
         self.diagnostics = diagnostics
         first = diagnostics[0]

@@ -35,6 +35,8 @@ def rules_schema() -> dict:
 class RulesInvalid(CardsmithError):
     """The set's `deck_rules:` section is wrong; `.diagnostics` says where."""
 
+    located = True
+
     def __init__(self, diagnostics: Sequence[Diagnostic]):
         self.diagnostics = list(diagnostics)
         super().__init__(f"the deck rules of the set have {len(self.diagnostics)} problem(s)")
