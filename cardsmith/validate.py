@@ -186,6 +186,24 @@ class _Checker:
         return target
 
 
+def _unreadable_image(path: Path) -> str | None:
+    """Why `path` cannot be used as a picture (not an image, unreadable), or None.
+
+    Only the header is read, so this stays cheap; rendering later decodes the pixels.
+    """
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path):
+            return None
+    except UnidentifiedImageError:
+        return "is not an image (PNG, JPEG or WebP) that cardsmith can read"
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        return None  # a readable image, only large: rendering reports it with its size
+    except OSError as e:
+        return f"cannot be read: {e.strerror or e}"
+
+
 def card_files(set_dir: Path) -> list[Path]:
     """The set's card files: every .yaml/.yml file except set.yaml and those under decks/, art/, icons/, _x/ or .x/."""
     files = []
@@ -340,6 +358,8 @@ def _declarations(ck: _Checker, doc: Document) -> _Declarations:
             if p is not None:
                 if p.suffix.lower() not in (".svg", ".png"):
                     ck.error(doc, ("icons", iid), f"icon '{rel}' must be an SVG or PNG file")
+                elif p.suffix.lower() == ".png" and (why := _unreadable_image(p)):
+                    ck.error(doc, ("icons", iid), f"icon '{rel}' {why}", "save the icon again as a PNG (or SVG) file")
                 decl.icons[iid] = p
     for tid, t in _items(d.get("types")):
         if not isinstance(t, dict):
@@ -545,6 +565,9 @@ def _card(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, origin
     if isinstance(merged.get("art"), str):
         art = ck.inside(doc, at("art"), merged["art"], f"card '{cid}': art file")
         if art is None:
+            ok = False
+        elif (why := _unreadable_image(art)):
+            ck.error(doc, at("art"), f"card '{cid}': art file '{merged['art']}' {why}", "is this the right file? Use PNG, JPEG or WebP")
             ok = False
     tags = merged.get("tags") or []
     if not ok:

@@ -146,3 +146,22 @@ def test_solar_empires_broken_four_ways_reports_all_four(tmp_path: Path):
     assert ("events-neutral.yaml", second) in where
     assert ("set.yaml", _line_of(d / "set.yaml", "colr")) in where
     assert len(errors) == 4, [e.format() for e in errors]  # no cascade of follow-on errors
+
+
+def test_art_or_icon_that_is_not_an_image_is_reported_where_it_is_named(demo_set: Path):
+    """A text file saved as art/x.png used to pass validation and fail only when rendering."""
+    from PIL import Image
+
+    (demo_set / "art" / "scout.png").write_text("not a picture\n")
+    Image.new("RGB", (40, 60), "red").save(demo_set / "art" / "heron.png")
+    (demo_set / "icons").mkdir()
+    (demo_set / "icons" / "sun.png").write_bytes(b"<svg>oops</svg>")
+    _edit(demo_set / "set.yaml", "\nkeywords:", "\nicons:\n  S: icons/sun.png\nkeywords:")
+    _edit(demo_set / "cards.yaml", "    faction: sun\n", "    faction: sun\n    art: art/scout.png\n")
+    _edit(demo_set / "cards.yaml", "    faction: moon\n", "    faction: moon\n    art: art/heron.png\n")
+    errors = _errors(demo_set)
+    cards = demo_set / "cards.yaml"
+    assert f"cards.yaml:{_line_of(cards, 'art/scout.png')}: card 'dawn-scout': art file 'art/scout.png' is not an image" in "\n".join(errors), errors
+    assert any(e.startswith("set.yaml:") and "icon 'icons/sun.png' is not an image" in e for e in errors), errors
+    assert not any("heron" in e for e in errors), errors
+    assert len(errors) == 2, errors
