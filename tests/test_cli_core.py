@@ -84,3 +84,27 @@ def test_located_errors_are_not_prefixed_twice(demo_set: Path, cli, tmp_path: Pa
         assert r.returncode == 1 and "Traceback" not in r.stderr
         assert r.stderr.startswith(f"{deck}:"), r.stderr
         assert r.stderr.count("error:") == 1 and message in r.stderr
+
+
+def test_jobs_is_the_same_option_in_every_command():
+    """`-j 2` worked for build and render but was 'No such option' for play and balance."""
+    import click
+
+    from cardsmith.cli import cli
+
+    def commands(group, prefix=""):
+        for name, cmd in group.commands.items():
+            yield f"{prefix}{name}", cmd
+            if isinstance(cmd, click.Group):
+                yield from commands(cmd, f"{prefix}{name} ")
+
+    with_jobs = {name: p for name, cmd in commands(cli) for p in cmd.params if p.name == "jobs"}
+    assert {"build", "render", "play", "balance"} <= set(with_jobs)
+    for name, p in with_jobs.items():
+        assert sorted(p.opts) == ["--jobs", "-j"], name
+        assert isinstance(p.type, click.IntRange) and p.type.min == 1, name
+
+
+def test_play_rejects_zero_jobs_as_a_bad_command_line(cli, tmp_path: Path):
+    r = cli("play", "anything", "--deck", "a", "--deck", "b", "-j", "0", cwd=tmp_path)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "'--jobs' / '-j'" in r.stderr, r.stderr

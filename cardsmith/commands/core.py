@@ -10,6 +10,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from cardsmith.commands.options import jobs_option
 from cardsmith.build import STAGES, BuildContext, stage_function
 from cardsmith.diagnostics import Diagnostic, diagnostics_json
 from cardsmith.errors import CardsmithError, UsageError
@@ -111,7 +112,7 @@ def new(directory: Path, name: str | None) -> int:
 @click.command()
 @click.argument("sets", nargs=-1)
 @click.option("--strict", is_flag=True, help="Treat warnings (text overflow, ...) as errors.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
+@jobs_option
 @click.option("--force", is_flag=True, help="Redo everything, ignoring caches.")
 @click.option("--skip", multiple=True, metavar="STAGE", help="Skip a stage (repeatable): " + ", ".join(n for n, _ in STAGES) + ".")
 def build(sets: tuple[str, ...], strict: bool, jobs: int | None, force: bool, skip: tuple[str, ...]) -> int:

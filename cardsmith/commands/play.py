@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from cardsmith.commands.options import jobs_option
 from cardsmith.errors import UsageError
 
 
@@ -54,7 +55,7 @@ def format_match(result) -> str:
               help="Agents for the two decks (random, greedy, mcts/search; options as mcts:iterations=500:time=0.5). One name: both.")
 @click.option("--games", default=200, show_default=True, help="Number of games; seats alternate between games.")
 @click.option("--seed", default=1, show_default=True, help="Game i uses seed SEED+i; the same seed gives the same figures.")
-@click.option("--jobs", type=int, default=None, help="Worker processes (default: all cores).")
+@jobs_option
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path), help="Write a turn-by-turn account of the first game.")
 @click.option("--json", "as_json", is_flag=True, help="Print every figure as JSON on stdout.")
 def play_command(set_name: str, decks: tuple[str, ...], agents: str, games: int, seed: int, jobs: int | None,
@@ -92,8 +93,8 @@ def play_command(set_name: str, decks: tuple[str, ...], agents: str, games: int,
 @click.option("--random-decks", is_flag=True, help="Play one random legal deck per race/faction instead of deck files.")
 @click.option("--games", default=100, show_default=True, help="Games per pairing of decks.")
 @click.option("--agents", default="greedy", show_default=True, metavar="AGENT", help="The agent every deck is played by.")
-@click.option("--seed", default=1, show_default=True)
-@click.option("--jobs", type=int, default=None, help="Worker processes (default: all cores).")
+@click.option("--seed", default=1, show_default=True, help="Game i of a pairing uses seed SEED+i; the same seed gives the same report.")
+@jobs_option
 @click.option("--json", "as_json", is_flag=True, help="Print every figure as JSON on stdout.")
 def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, games: int, agents: str, seed: int,
                     jobs: int | None, as_json: bool) -> None:

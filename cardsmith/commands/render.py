@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from cardsmith.commands.options import jobs_option
 from cardsmith.commands.core import display_path, err_console, print_diagnostics, set_dirs
 from cardsmith.diagnostics import did_you_mean
 from cardsmith.errors import UsageError
@@ -19,7 +20,7 @@ from cardsmith.project import Project
 @click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True, help="Pixels per inch.")
 @click.option("--format", "fmt", type=click.Choice(["png", "jpg", "webp"]), default="png", show_default=True, help="Image format.")
 @click.option("--guides", is_flag=True, help="Draw trim (black), bleed (red) and safe-area (blue, dashed) lines for proofs.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
+@jobs_option
 @click.option("--force", is_flag=True, help="Render every card, even those unchanged since the last run.")
 @click.option("--strict", is_flag=True, help="Text that does not fit its box is an error (exit 1), not a warning.")
 def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, guides: bool, jobs: int | None,
