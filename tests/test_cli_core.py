@@ -108,3 +108,11 @@ def test_jobs_is_the_same_option_in_every_command():
 def test_play_rejects_zero_jobs_as_a_bad_command_line(cli, tmp_path: Path):
     r = cli("play", "anything", "--deck", "a", "--deck", "b", "-j", "0", cwd=tmp_path)
     assert r.returncode == 2 and "Traceback" not in r.stderr and "'--jobs' / '-j'" in r.stderr, r.stderr
+
+
+def test_commands_that_default_to_every_set_say_the_same_when_there_is_none(cli, tmp_path: Path):
+    """`gallery` in a folder without cards/ said 'no set to show' with no hint; the others point to `cardsmith new`."""
+    for command in ("validate", "list", "render", "build", "gallery"):
+        r = cli(command, cwd=tmp_path)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, (command, r.stderr)
+        assert "no sets found" in r.stderr and "cardsmith new cards/my-set" in r.stderr, (command, r.stderr)

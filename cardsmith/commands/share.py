@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from cardsmith.commands.core import set_dirs
 from cardsmith.validate import open_named_set
 from cardsmith.errors import UsageError
 from cardsmith.project import Project
@@ -33,9 +34,7 @@ def gallery_command(set_names: tuple[str, ...], old: str | None, no_render: bool
     from cardsmith.gallery import build_gallery
 
     project = Project.current()
-    names = list(set_names) or [p.name for p in project.set_dirs()]
-    if not names:
-        raise UsageError("no set to show: name one, or run this where cards/<set>/set.yaml exists")
+    names = list(set_names) or [p.name for p in set_dirs(project, ())]
     if old and len(names) != 1:
         raise UsageError("--compare works on one set at a time")
     page = None
