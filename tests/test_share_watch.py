@@ -9,6 +9,7 @@ import time
 import urllib.request
 
 import pytest
+from PIL import Image
 
 from cardsmith.errors import CardsmithError
 from cardsmith.project import Project
@@ -118,7 +119,7 @@ def test_which_cards_a_change_touches(tmp_path):
     assert cards_to_render(old, old, [fonts / "Lato-Regular.ttf"], **kw) == every
     assert cards_to_render(None, old, [], **kw) == every
     (set_dir / "art").mkdir()
-    (set_dir / "art" / "flare.png").write_bytes(b"")
+    Image.new("RGB", (8, 8), "orange").save(set_dir / "art" / "flare.png")  # validation opens art files
     events = set_dir / "events.yaml"
     events.write_text(events.read_text().replace("    energy: 2\n", "    energy: 2\n    art: art/flare.png\n"))
     new = load_set(set_dir)
