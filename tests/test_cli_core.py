@@ -116,3 +116,9 @@ def test_commands_that_default_to_every_set_say_the_same_when_there_is_none(cli,
         r = cli(command, cwd=tmp_path)
         assert r.returncode == 2 and "Traceback" not in r.stderr, (command, r.stderr)
         assert "no sets found" in r.stderr and "cardsmith new cards/my-set" in r.stderr, (command, r.stderr)
+
+
+def test_import_csv_help_names_its_arguments_as_the_usage_line_does(cli, tmp_path: Path):
+    r = cli("import-csv", "--help", cwd=tmp_path)
+    usage, _, doc = r.stdout.partition("\n\n")
+    assert "FILE" in usage and "FILE" in doc and "--set" in doc, r.stdout

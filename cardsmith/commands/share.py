@@ -86,7 +86,7 @@ def sheet_command(set_name: str, cols: int, rows: int, width: int, no_render: bo
               help="Card file (in the set folder) that receives new cards. Default: the CSV's name with .yaml.")
 @click.option("--dry-run", is_flag=True, help="Check the CSV and say what would change, but write nothing.")
 def import_csv_command(csv_file: Path, set_name: str, target: Path | None, dry_run: bool) -> None:
-    """Create or update card files of SET from a spreadsheet exported as CSV (one row per card)."""
+    """Create or update cards of the --set SET from FILE, a spreadsheet saved as CSV (one row per card)."""
     from cardsmith.exports.csv_import import import_csv
 
     project, cardset = open_named_set(set_name)
