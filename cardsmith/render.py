@@ -28,7 +28,7 @@ from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.model import Card, CardSet
 from cardsmith.project import Project
 
-RENDER_VERSION = "1"  # bump when the painter draws differently, so caches are rebuilt
+RENDER_VERSION = "2"  # bump when the painter draws differently, so caches are rebuilt
 FORMATS = {"png": "png", "jpg": "jpg", "jpeg": "jpg", "webp": "webp"}
 CACHE_NAME = ".render-cache.json"
 
