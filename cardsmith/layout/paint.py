@@ -643,15 +643,11 @@ def _gradient(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int,
     rad = math.radians(angle)
     dx, dy = math.cos(rad), math.sin(rad)
     proj = [x * dx + y * dy for x, y in ((0, 0), (w, 0), (0, h), (w, h))]
-    span = max(1, math.ceil(max(proj) - min(proj)))
-    side = math.ceil(math.hypot(w, h)) + 4
-    # a left-to-right ramp exactly as long as the box's extent along the direction, turned to `angle`
-    ramp = Image.linear_gradient("L").transpose(Image.Transpose.ROTATE_90)
-    ramp = ramp.resize((span, side), Image.BILINEAR)
-    if angle % 360:
-        ramp = ramp.rotate(-angle, resample=Image.BILINEAR, expand=True)
-    cx, cy = ramp.width / 2, ramp.height / 2
-    t = ramp.crop((round(cx - w / 2), round(cy - h / 2), round(cx - w / 2) + w, round(cy - h / 2) + h))
+    lo = min(proj)
+    k = 255 / max(1e-6, max(proj) - lo)
+    # one affine sample of the 256-level ramp (whose rows are its values) per output pixel: the ramp
+    # row is the pixel's position along the direction, scaled to the box's extent along it
+    t = Image.linear_gradient("L").transform((w, h), Image.AFFINE, (0, 0, 0.5, dx * k, dy * k, 0.5 - lo * k), Image.BILINEAR)
     return Image.composite(Image.new("RGBA", size, b), Image.new("RGBA", size, a), t)
 
 
