@@ -77,6 +77,11 @@ class Page:
 
 def color(value: Any, opacity: float = 1.0) -> tuple[int, int, int, int]:
     """`#rgb`, `#rrggbb`, `#rrggbbaa` or a CSS name as RGBA, with `opacity` applied."""
+    return _color(str(value), float(opacity))
+
+
+@functools.lru_cache(maxsize=1024)
+def _color(value: str, opacity: float) -> tuple[int, int, int, int]:
     try:
         c = ImageColor.getrgb(str(value))
     except ValueError:
@@ -587,7 +592,8 @@ def _shape_mask(shape: str, w: int, h: int, radius: float, inset: float) -> Imag
         if w - 2 * i > 0 and h - 2 * i > 0:
             m.paste(255, (i, i, w - i, h - i))
         return m
-    if shape == "rect" and w * h > 250_000:
+    if shape == "rect" and (w * h > 250_000 or (inset == 0 and w * h > 20_000)):
+        # oversampling a whole large shape is slow; its straight edges need none, only its corners
         return _big_rounded_mask(w, h, radius, inset)
     s = OVERSAMPLE
     m = Image.new("L", (max(1, w * s), max(1, h * s)), 0)
