@@ -567,13 +567,23 @@ def _solid_band(w: int, h: int, radius: float) -> tuple[int, Image.Image, Image.
 
 @functools.lru_cache(maxsize=64)
 def _stroke_bands(shape: str, w: int, h: int, radius: float, width: float) -> list[tuple[int, int, Image.Image]]:
-    """A stroke's ring as pieces with their offsets: four edge bands for a large rectangle, else the whole ring."""
+    """A stroke's ring as the pieces that hold ink, with their offsets.
+
+    An outline's ink is a thin line round a large, empty box. The ring is cut into nine cells
+    (corners of the rounding's size, four edges, the middle), each cropped to its ink, so a
+    rectangle's outline pastes its corners and four thin lines instead of the whole box."""
     ring = _stroke_mask(shape, w, h, radius, width)
     band = math.ceil(max(radius, width)) + 2
-    if shape == "rect" and 4 * band < min(w, h):
-        return [(bx0, by0, ring.crop((bx0, by0, bx1, by1)))
-                for bx0, by0, bx1, by1 in ((0, 0, w, band), (0, h - band, w, h), (0, band, band, h - band), (w - band, band, w, h - band))]
-    return [(0, 0, ring)]
+    cuts_x = [0, band, w - band, w] if shape == "rect" and 2 * band < w else [0, w]
+    cuts_y = [0, band, h - band, h] if shape == "rect" and 2 * band < h else [0, h]
+    out = []
+    for y0, y1 in zip(cuts_y, cuts_y[1:]):
+        for x0, x1 in zip(cuts_x, cuts_x[1:]):
+            piece = ring.crop((x0, y0, x1, y1))
+            bb = piece.getbbox()
+            if bb:
+                out.append((x0 + bb[0], y0 + bb[1], piece.crop(bb)))
+    return out
 
 
 @functools.lru_cache(maxsize=48)
