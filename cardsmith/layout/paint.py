@@ -605,6 +605,8 @@ def _shape_mask(shape: str, w: int, h: int, radius: float, inset: float) -> Imag
     if shape == "rect" and (w * h > 250_000 or (inset == 0 and w * h > 20_000)):
         # oversampling a whole large shape is slow; its straight edges need none, only its corners
         return _big_rounded_mask(w, h, radius, inset)
+    if shape == "ellipse" and inset == 0 and w > 8 and h > 8:
+        return _ellipse_mask(w, h)
     s = OVERSAMPLE
     m = Image.new("L", (max(1, w * s), max(1, h * s)), 0)
     d = ImageDraw.Draw(m)
@@ -617,6 +619,22 @@ def _shape_mask(shape: str, w: int, h: int, radius: float, inset: float) -> Imag
         r = max(0.0, min(radius - inset, (x1 - x0) / 2 / s, (y1 - y0) / 2 / s)) * s
         d.rounded_rectangle((x0, y0, x1, y1), radius=r, fill=255)
     return m.resize((max(1, w), max(1, h)), Image.BOX)
+
+
+def _ellipse_mask(w: int, h: int) -> Image.Image:
+    """A filled ellipse: only its top-left quarter is oversampled, then mirrored (the oversampled
+    ellipse is symmetric, so this is pixel-identical to drawing it whole, in a quarter of the time)."""
+    s = OVERSAMPLE
+    cw, ch = (w + 1) // 2, (h + 1) // 2
+    t = Image.new("L", (cw * s, ch * s), 0)
+    ImageDraw.Draw(t).ellipse((0, 0, w * s - 1, h * s - 1), fill=255)
+    q = t.resize((cw, ch), Image.BOX)
+    m = Image.new("L", (w, h), 0)
+    m.paste(q, (0, 0))
+    m.paste(q.transpose(Image.Transpose.FLIP_LEFT_RIGHT), (w - cw, 0))
+    m.paste(q.transpose(Image.Transpose.FLIP_TOP_BOTTOM), (0, h - ch))
+    m.paste(q.transpose(Image.Transpose.ROTATE_180), (w - cw, h - ch))
+    return m
 
 
 def _big_rounded_mask(w: int, h: int, radius: float, inset: float) -> Image.Image:
