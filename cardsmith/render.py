@@ -10,6 +10,7 @@ own file atomically, so memory stays flat however large the set. `manifest.json`
 from __future__ import annotations
 
 import copyreg
+import functools
 import hashlib
 import json
 import multiprocessing
@@ -28,7 +29,7 @@ from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.model import Card, CardSet
 from cardsmith.project import Project
 
-RENDER_VERSION = "1"  # bump when the painter draws differently, so caches are rebuilt
+RENDER_VERSION = "2"  # bump when the painter draws differently, so caches are rebuilt
 FORMATS = {"png": "png", "jpg": "jpg", "jpeg": "jpg", "webp": "webp"}
 CACHE_NAME = ".render-cache.json"
 
@@ -283,12 +284,13 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
             continue
         faces.append(Face("back", b, back_layout(b, specs[b], layouts), backs_dir / f"{b}.{ext}"))
 
-    # content hashes
+    # content hashes; a file is stat'ed once per run however many faces use it (fonts: all of them)
+    stat_sig = functools.lru_cache(maxsize=None)(_stat_sig)
     setctx = set_context(cardset)
-    icon_sigs = sorted(_stat_sig(Path(cardset.path) / p if not Path(p).is_absolute() else p) for p in cardset.icons.values())
+    icon_sigs = sorted(stat_sig(Path(cardset.path) / p if not Path(p).is_absolute() else p) for p in cardset.icons.values())
     base = _digest({"v": RENDER_VERSION, "dpi": dpi, "fmt": ext, "guides": guides, "set": setctx,
                     "geometry": [list(cardset.card_size), cardset.bleed, cardset.safe],
-                    "fonts": [_stat_sig(p) for p in fonts.files()], "icons": icon_sigs,
+                    "fonts": [stat_sig(p) for p in fonts.files()], "icons": icon_sigs,
                     "backs": specs, "layouts": dict(cardset.layouts)})
     cache_path = out_dir / CACHE_NAME
     cache = _read_cache(cache_path)
@@ -304,7 +306,7 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
         if f.kind == "card" and by_id[f.id].art:
             files.add(str(Path(cardset.path) / by_id[f.id].art))
         return _digest({"base": base, "face": f.key, "layout": f.layout, "data": face_data[f.key],
-                        "layouts": layouts.digest(set(deps) | {f.layout}), "files": [_stat_sig(p) for p in sorted(files)]})
+                        "layouts": layouts.digest(set(deps) | {f.layout}), "files": [stat_sig(str(p)) for p in sorted(files)]})
 
     for f in faces:
         entry = cache.get(f.key) or {}

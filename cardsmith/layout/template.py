@@ -604,6 +604,36 @@ def _layer_line(file: Any, name: Any) -> str:
 _VALID: set[tuple[str, str]] = set()  # layers already found valid (many repeat from card to card)
 
 
+_VALID_PROPS: set[tuple[str, str, str]] = set()  # (kind, setting, repr of value) found valid
+_SHELL_KEYS = {"type", "additionalProperties", "required", "properties", "minProperties", "maxProperties"}
+
+
+def _layer_valid(kind: str, clean: dict[str, Any], schema: dict[str, Any]) -> bool:
+    """`quick_valid` of one layer's settings, remembering each valid setting on its own.
+
+    A layer that differs from one seen before usually differs in one or two settings (a star's
+    box, a title's text); the others need no new check."""
+    defs = schema["$defs"]
+    ls = defs[kind]
+    if set(ls) - _SHELL_KEYS:  # a shape this shortcut does not know: check it whole
+        return quick_valid(ls, clean, defs)
+    props = ls.get("properties", {})
+    if not quick_valid({**ls, "properties": {k: {} for k in props}}, clean, defs):  # which keys, how many
+        return False
+    for k, v in clean.items():
+        if k not in props:
+            continue  # unknown keys were judged by additionalProperties above
+        pk = (kind, k, repr(v))
+        if pk in _VALID_PROPS:
+            continue
+        if not quick_valid(props[k], v, defs):
+            return False
+        if len(_VALID_PROPS) > 50_000:
+            _VALID_PROPS.clear()
+        _VALID_PROPS.add(pk)
+    return True
+
+
 def check_tree(tree: dict[str, Any], file: Path | None, what: str) -> None:
     """Check a merged layer tree against the layout schema; the first problem becomes a LayoutError."""
     layers = tree.get("layers")
@@ -624,7 +654,7 @@ def check_tree(tree: dict[str, Any], file: Path | None, what: str) -> None:
         clean = {k: v for k, v in props.items() if k != "_file"}
         schema = _schema()
         key = (kind, repr(clean))
-        if key in _VALID or quick_valid(schema["$defs"][kind], clean, schema["$defs"]):
+        if key in _VALID or _layer_valid(kind, clean, schema):
             if len(_VALID) > 20_000:
                 _VALID.clear()
             _VALID.add(key)

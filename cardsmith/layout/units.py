@@ -35,6 +35,10 @@ class Length:
         return self.value * MM_PER_UNIT[self.unit]
 
 
+_PARSED: dict[str, Length] = {}  # the same few lengths recur on every card: read each once
+_BOXES: dict[tuple, "Box"] = {}
+
+
 def parse_length(value: object) -> Length:
     """Read `3mm`, `-4mm`, `50%`, `12` (mm) or a number."""
     if isinstance(value, bool):
@@ -42,9 +46,15 @@ def parse_length(value: object) -> Length:
     if isinstance(value, (int, float)):
         return Length(abs(float(value)), "mm", value < 0)
     if isinstance(value, str):
+        hit = _PARSED.get(value)
+        if hit is not None:
+            return hit
         m = _LENGTH.match(value)
         if m:
-            return Length(float(m.group(2)), m.group(3) or "mm", bool(m.group(1)))
+            if len(_PARSED) > 10_000:
+                _PARSED.clear()
+            length = _PARSED[value] = Length(float(m.group(2)), m.group(3) or "mm", bool(m.group(1)))
+            return length
     raise UnitError(f"'{value}' is not a length: write a number with a unit, such as 3mm, 0.125in, 9pt, 40px or 50%")
 
 
@@ -102,6 +112,19 @@ def parse_box(value: object, trim_mm: tuple[float, float]) -> Box:
 
     A box whose right edge is left of its left edge (or bottom above top) is an error.
     """
+    if isinstance(value, list) and len(value) == 4 and all(type(v) in (str, int, float) for v in value):
+        key = (tuple((type(v), v) for v in value), tuple(trim_mm))  # the type keeps True apart from 1
+        box = _BOXES.get(key)
+        if box is None:
+            box = _parse_box(value, trim_mm)
+            if len(_BOXES) > 10_000:
+                _BOXES.clear()
+            _BOXES[key] = box
+        return box
+    return _parse_box(value, trim_mm)
+
+
+def _parse_box(value: object, trim_mm: tuple[float, float]) -> Box:
     w, h = trim_mm
     if isinstance(value, dict):
         unknown = set(value) - {"x", "y", "w", "h"}
