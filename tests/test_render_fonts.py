@@ -44,3 +44,28 @@ def test_a_missing_font_suggests_a_close_one():
     with pytest.raises(CardsmithError, match="not installed") as e:
         FontLibrary([BUNDLED_FONTS]).family("liberation-san")
     assert "liberation-sans" in e.value.hint
+
+
+def test_characters_a_font_lacks_are_named_not_silently_dropped():
+    from cardsmith.layout.fonts import missing_chars
+
+    regular = FontLibrary([BUNDLED_FONTS]).family("Liberation Sans").path("regular")
+    assert missing_chars(regular, "Café – Ünïcødé") == ""
+    assert missing_chars(regular, "Le Fou ☃ 愚者 愚") == "☃愚者"
+
+
+def test_rendering_warns_per_card_and_field_about_missing_characters(tmp_path):
+    from cardsmith.project import Project
+    from cardsmith.render import render_set
+    from cardsmith.scaffold import scaffold_set
+    from cardsmith.validate import load_set
+
+    set_dir = tmp_path / "cards" / "demo"
+    scaffold_set(set_dir)
+    cards = set_dir / "cards.yaml"
+    cards.write_text(cards.read_text().replace("name: Night Heron", 'name: "Night Heron 愚者"'))
+    result = render_set(Project(tmp_path), load_set(set_dir), jobs=1, only=["night-heron"])
+    notes = [d for d in result.diagnostics if "cannot draw" in d.message]
+    assert len(notes) == 1 and notes[0].severity == "warning"
+    assert "card 'night-heron'" in notes[0].message and "'name'" in notes[0].message and "'愚', '者'" in notes[0].message
+    assert notes[0].file.name == "cards.yaml"

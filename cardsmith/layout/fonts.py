@@ -94,6 +94,29 @@ def load_font(path: str, size_px: int) -> ImageFont.FreeTypeFont:
         raise CardsmithError(f"font file {path} cannot be read: {e}", hint="replace it with a working .ttf file") from None
 
 
+@functools.lru_cache(maxsize=64)
+def _charset(path: str) -> frozenset[int]:
+    """The code points a font file has glyphs for (its cmap)."""
+    from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
+
+    try:
+        return frozenset(TTFontFile(path).charToGlyph)
+    except (TTFError, OSError):
+        return frozenset()  # unreadable fonts are reported when loaded; do not warn twice
+
+
+def missing_chars(path: Path | str, text: str) -> str:
+    """The characters of `text` (other than spaces and controls) that the font at `path` cannot draw."""
+    have = _charset(str(path))
+    if not have:
+        return ""
+    seen: dict[str, None] = {}
+    for ch in text:
+        if ord(ch) not in have and not ch.isspace() and ord(ch) >= 32:
+            seen[ch] = None
+    return "".join(seen)
+
+
 @functools.lru_cache(maxsize=8)
 def library_for(dirs: tuple[str, ...]) -> FontLibrary:
     return FontLibrary([Path(d) for d in dirs])

@@ -21,7 +21,7 @@ from PIL import Image, ImageChops, ImageColor, ImageDraw, UnidentifiedImageError
 from cardsmith.errors import CardsmithError
 from cardsmith.layout import richtext
 from cardsmith.layout.fit import FitResult, fit_text, text_width
-from cardsmith.layout.fonts import FontLibrary, load_font
+from cardsmith.layout.fonts import FontLibrary, load_font, missing_chars
 from cardsmith.layout.template import LayoutError
 from cardsmith.layout.units import Box, UnitError, font_size_pt, parse_box, parse_point, pt_to_px, to_mm
 
@@ -38,7 +38,7 @@ class ArtError(CardsmithError):
 class Note:
     """A warning from painting: what happened, on which layer, and for overflow how much (mm)."""
 
-    kind: str  # "overflow", "safe-area", "missing-art", "missing-icon"
+    kind: str  # "overflow", "safe-area", "missing-art", "missing-icon", "missing-glyph"
     message: str
     layer: str
     amount_mm: float = 0.0
@@ -413,6 +413,23 @@ class Painter:
             mm = out / page.dpi * 25.4
             notes.append(Note("safe-area", f"{noun} crosses the safe area by {mm:.1f} mm and may be cut off", label, mm))
 
+    def _check_glyphs(self, notes: list[Note], label: str, props: dict, family, paragraphs) -> None:
+        """Warn about characters the font lacks: Pillow would silently leave them out of the card."""
+        by_style: dict[int, list[str]] = {}
+        for para in paragraphs:
+            for line in para.lines:
+                for w in line:
+                    for p in w.pieces:
+                        if isinstance(p, richtext.Span):
+                            by_style.setdefault(p.style, []).append(p.text)
+        names = {0: "regular", richtext.BOLD: "bold", richtext.ITALIC: "italic", richtext.BOLD | richtext.ITALIC: "bolditalic"}
+        missing = "".join(missing_chars(family.path(names[style]), "".join(texts)) for style, texts in by_style.items())
+        if missing:
+            shown = ", ".join(f"'{ch}'" for ch in dict.fromkeys(missing))
+            field_name = props.get("field") or props.get("name") or "text"
+            notes.append(Note("missing-glyph", f"text '{field_name}' has characters the font '{family.name}' cannot draw, "
+                              f"so they are left out: {shown}", label))
+
     def _text(self, canvas, props, roles, notes, label, what) -> None:
         value = props.get("value")
         if value is None or value == "":
@@ -436,6 +453,7 @@ class Painter:
                 for line in para.lines:
                     for w in line:
                         w.pieces = [richtext.Span(p.text, p.style ^ base_style) if isinstance(p, richtext.Span) else p for p in w.pieces]
+        self._check_glyphs(notes, label, props, family, paragraphs)
         icon_scale = float(props.get("icon_scale", 0.9))
         aspect = lambda iid: icon_aspect(str(self._icon_file(iid)))  # noqa: E731
         r: FitResult = fit_text(
