@@ -62,12 +62,15 @@ def diagnostics_json(items: Sequence[Diagnostic], root: Path | None = None) -> s
     return json.dumps([d.to_json(root) for d in items], indent=2)
 
 
-def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | None:
-    """' did you mean "x"?' for the closest choice (case-insensitive), or None."""
+def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6, n: int = 1) -> str | None:
+    """"did you mean 'x'?" for the closest choice (case-insensitive), up to `n` of them, or None."""
     choices = list(choices)
     lowered = {c.lower(): c for c in choices}
-    match = difflib.get_close_matches(str(word).lower(), list(lowered), n=1, cutoff=cutoff)
-    return f"did you mean '{lowered[match[0]]}'?" if match else None
+    matches = [f"'{lowered[m]}'" for m in difflib.get_close_matches(str(word).lower(), list(lowered), n=n, cutoff=cutoff)]
+    if not matches:
+        return None
+    listed = matches[0] if len(matches) == 1 else ", ".join(matches[:-1]) + " or " + matches[-1]
+    return f"did you mean {listed}?"
 
 
 def path_text(path: Sequence[str | int]) -> str:

@@ -6,6 +6,7 @@ printing, decks, games) reads only these objects.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -18,6 +19,11 @@ RESERVED_CARD_KEYS = (
     "id", "name", "type", "faction", "race", "art", "text", "flavor",
     "copies", "tags", "keywords", "back",
 )
+
+
+def slugify(text: str) -> str:
+    """'TCS-13 Rapier' -> 'tcs-13-rapier'; '"Streaker" Drone' -> 'streaker-drone' (how ids are made from names)."""
+    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
 
 
 def frozen_map(data: Mapping[str, Any] | None = None) -> Mapping[str, Any]:

@@ -150,9 +150,9 @@ def select_items(cardset: CardSet | None, manifest: Mapping[str, Any], out_dir: 
 
 
 def _suggest(name: str, known: Mapping[str, Any]) -> str:
-    import difflib
-    close = difflib.get_close_matches(name, list(known), n=3)
-    return f"did you mean {', '.join(close)}?" if close else "run `cardsmith list SET` to see card ids"
+    from cardsmith.diagnostics import did_you_mean
+
+    return did_you_mean(name, known, n=3) or "the card ids are in output/<set>/cards/manifest.json and `cardsmith export SET --csv`"
 
 
 # ---------------------------------------------------------------------------- writing

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from cardsmith.errors import CardsmithError, UsageError
+from cardsmith.units import MM_PER_UNIT
 
-MM_PER_INCH = 25.4
 
 # Portrait width x height in mm.
 PAPER_SIZES: dict[str, tuple[float, float]] = {
@@ -172,7 +172,7 @@ def parse_paper(text: str) -> tuple[float, float]:
             f"unknown paper '{text}'",
             hint=f"use one of {', '.join(PAPER_SIZES)} or a size such as 200x280mm or 8.5x11in",
         )
-    scale = {"mm": 1.0, None: 1.0, "cm": 10.0, "in": MM_PER_INCH}[m.group(3)]
+    scale = MM_PER_UNIT[m.group(3) or "mm"]
     w, h = float(m.group(1)) * scale, float(m.group(2)) * scale
     if w <= 0 or h <= 0:
         raise UsageError(f"paper '{text}' has no area", hint="give a width and height above zero")

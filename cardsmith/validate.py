@@ -22,7 +22,7 @@ from cardsmith.diagnostics import Diagnostic, did_you_mean, path_text, sort_diag
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.loader import Document, YamlError, load_yaml
 from cardsmith.model import (RESERVED_CARD_KEYS, Card, CardSet, CardType, FieldSpec, Group, Keyword,
-                             KeywordUse, SourceRef, frozen_map)
+                             KeywordUse, SourceRef, frozen_map, slugify)
 from cardsmith.units import CARD_SIZES, LengthError, parse_length_mm
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ def _schema_diagnostic(doc: Document, err: jsonschema.ValidationError) -> Diagno
         hint = did_you_mean(str(err.instance), [str(x) for x in err.validator_value])
     elif v == "pattern" and path and path[-1] == "id" or (v == "pattern" and err.validator_value == SLUG.pattern):
         msg = f"{where}: '{err.instance}' is not a slug"
-        hint = f"use lower-case letters, digits and single hyphens, e.g. '{slugify(str(err.instance))}'"
+        hint = f"use lower-case letters, digits and single hyphens, e.g. '{slugify(str(err.instance)) or 'card'}'"
     elif v == "propertyNames":
         msg = f"{where}: the key {err.message.split(' does not')[0]} is not a valid name"
         hint = "use lower-case letters, digits and hyphens (fields: letters, digits and underscores)"
@@ -143,11 +143,6 @@ def _describe(value: Any) -> str:
     if isinstance(value, list):
         return "a list"
     return f"'{value}'" if isinstance(value, str) else str(value)
-
-
-def slugify(text: str) -> str:
-    """'TCS-13 Rapier' -> 'tcs-13-rapier'; '"Streaker" Drone' -> 'streaker-drone'."""
-    return re.sub(r"-+", "-", re.sub(r"[^a-z0-9]+", "-", text.lower())).strip("-") or "card"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -472,7 +467,7 @@ def _cards(ck: _Checker, doc: Document, decl: _Declarations, seen: dict[str, Sou
         if not isinstance(cid, str):
             continue
         if not SLUG.match(cid) and "id" in raw and not _schema_reported(ck, doc, base + ("id",)):
-            ck.error(doc, base + ("id",), f"card id '{cid}' is not a slug", f"use lower-case letters, digits and hyphens, e.g. '{slugify(cid)}'")
+            ck.error(doc, base + ("id",), f"card id '{cid}' is not a slug", f"use lower-case letters, digits and hyphens, e.g. '{slugify(cid) or 'card'}'")
         line, col = doc.position(base)
         ref = SourceRef(doc.path, line, col)
         duplicate = cid in seen

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from cardsmith.decks.rules import DeckRules, parse_rules, slug
+from cardsmith.decks.rules import DeckRules, parse_rules
+from cardsmith.model import slugify as slug
 from cardsmith.diagnostics import Diagnostic, did_you_mean
 from cardsmith.errors import CardsmithError
 from cardsmith.loader import YamlError, load_yaml

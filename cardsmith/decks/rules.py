@@ -8,7 +8,6 @@ set.yaml is reported with its line instead of silently matching no card.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -19,6 +18,7 @@ import jsonschema
 from cardsmith.diagnostics import Diagnostic, did_you_mean, path_text
 from cardsmith.errors import CardsmithError
 from cardsmith.model import Card, CardSet
+from cardsmith.model import slugify as slug
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 NONE = "none"  # `race: none` matches cards without a race
@@ -45,9 +45,6 @@ class RulesInvalid(CardsmithError):
         return "\n".join(d.format() for d in self.diagnostics)
 
 
-def slug(text: str) -> str:
-    """'TCS-13 Rapier' -> 'tcs-13-rapier' (how card ids are made from names)."""
-    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
 
 
 # --------------------------------------------------------------------------------------------- filters

@@ -21,6 +21,7 @@ from typing import Any, Mapping, Sequence
 from cardsmith.engine.core import IllegalAction
 from cardsmith.errors import CardsmithError
 from cardsmith.model import Card, CardSet, Deck
+from cardsmith.model import slugify as slug
 
 FIGHTER, CRUISER, BATTLESHIP = 0, 1, 2
 CLASS_NAMES = ("fighter", "cruiser", "battleship")
@@ -80,8 +81,6 @@ DECISION_NAMES = ("order deck", "priority", "construct", "choose targets", "depl
                   "interceptor", "place damage", "world eater", "order 101", "none")
 
 
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
 def _num(text: str, pattern: str, default: int) -> int:

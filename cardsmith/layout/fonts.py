@@ -8,8 +8,9 @@ cannot embed OpenType fonts with PostScript outlines.
 
 from __future__ import annotations
 
+from cardsmith.model import slugify as slug
+
 import functools
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,8 +22,6 @@ from cardsmith.errors import CardsmithError
 STYLES = ("regular", "bold", "italic", "bolditalic")
 
 
-def slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
 def _style_of(style_name: str) -> str:
