@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -45,10 +46,9 @@ class Recorder:
         fake_render(project.set_output(cardset.id), cardset, dpi=40)
 
 
-def test_a_save_rerenders_only_that_card_and_errors_show_while_it_keeps_running(tmp_path):
-    set_dir, _ = make_set(tmp_path)
-    project = Project(tmp_path)
-    recorder = Recorder()
+@contextlib.contextmanager
+def running_watcher(project, set_dir, recorder):
+    """A watcher serving on a free port in a thread: yields (gallery url, status(), thread); stops it after."""
     watcher = Watcher(project, set_dir, render=recorder, echo=lambda s: None)
     stop, ready = threading.Event(), []
     thread = threading.Thread(target=watcher.run, kwargs={"port": 0, "stop": stop, "on_ready": ready.append}, daemon=True)
@@ -56,11 +56,21 @@ def test_a_save_rerenders_only_that_card_and_errors_show_while_it_keeps_running(
     try:
         url = _wait(lambda: ready and ready[0])
         base = url.split("/mini/")[0]
-        status = lambda: json.loads(_get(base + "/__cardsmith/status")[1])
+        yield url, lambda: json.loads(_get(base + "/__cardsmith/status")[1]), thread
+    finally:
+        stop.set()
+        thread.join(10)
+
+
+def test_a_save_rerenders_only_that_card_and_errors_show_while_it_keeps_running(tmp_path):
+    set_dir, _ = make_set(tmp_path)
+    project = Project(tmp_path)
+    recorder = Recorder()
+    with running_watcher(project, set_dir, recorder) as (url, status, thread):
         assert recorder.calls == [None] and status() == {"version": 1, "errors": []}
         code, html = _get(url)
         assert code == 200 and '<script src="/__cardsmith/live.js"></script></body>' in html and "TCS-13 Rapier" in html
-        assert _get(base + "/")[0] == 200  # redirects to the gallery
+        assert _get(url.split("/mini/")[0] + "/")[0] == 200  # redirects to the gallery
         time.sleep(0.3)  # let the file watcher settle before the first edit
 
         ships = set_dir / "ships.yaml"
@@ -80,9 +90,6 @@ def test_a_save_rerenders_only_that_card_and_errors_show_while_it_keeps_running(
         assert len(recorder.calls) == calls + 1
         assert sorted(recorder.calls[-1]) == ["chain-reaver", "tcs-13-rapier"]
         assert "attack 5" in _get(url)[1]  # the rebuilt gallery shows the new value
-    finally:
-        stop.set()
-        thread.join(10)
     assert not thread.is_alive()
 
 
@@ -134,12 +141,8 @@ def test_which_cards_a_change_touches(tmp_path):
 
 def test_an_open_page_reloads_itself_and_shows_errors(tmp_path, browser):
     set_dir, _ = make_set(tmp_path)
-    watcher = Watcher(Project(tmp_path), set_dir, render=Recorder(), echo=lambda s: None)
-    stop, ready = threading.Event(), []
-    thread = threading.Thread(target=watcher.run, kwargs={"port": 0, "stop": stop, "on_ready": ready.append}, daemon=True)
-    thread.start()
-    try:
-        p = Page(browser, _wait(lambda: ready and ready[0]))
+    with running_watcher(Project(tmp_path), set_dir, Recorder()) as (url, _, _):
+        p = Page(browser, url)
         page = p.page
         assert page.inner_text("#grid li[data-id=chain-skiff] .name") == "Chain Skiff"
         time.sleep(0.3)
@@ -156,9 +159,6 @@ def test_an_open_page_reloads_itself_and_shows_errors(tmp_path, browser):
                                timeout=15000)
         assert [m for m in p.problems if "favicon" not in m] == []
         p.close()
-    finally:
-        stop.set()
-        thread.join(10)
 
 
 def test_starting_on_a_broken_set_serves_a_waiting_page_until_it_is_fixed(tmp_path):
@@ -167,14 +167,7 @@ def test_starting_on_a_broken_set_serves_a_waiting_page_until_it_is_fixed(tmp_pa
     good = ships.read_text()
     ships.write_text(good.replace("    armour: 3\n", "    armour: many\n"))
     recorder = Recorder()
-    watcher = Watcher(Project(tmp_path), set_dir, render=recorder, echo=lambda s: None)
-    stop, ready = threading.Event(), []
-    thread = threading.Thread(target=watcher.run, kwargs={"port": 0, "stop": stop, "on_ready": ready.append}, daemon=True)
-    thread.start()
-    try:
-        url = _wait(lambda: ready and ready[0])
-        base = url.split("/mini/")[0]
-        status = lambda: json.loads(_get(base + "/__cardsmith/status")[1])
+    with running_watcher(Project(tmp_path), set_dir, recorder) as (url, status, _):
         assert any("armour" in e for e in status()["errors"]) and recorder.calls == []
         code, html = _get(url)
         assert code == 200 and "Waiting for a valid set" in html and "/__cardsmith/live.js" in html
@@ -183,6 +176,3 @@ def test_starting_on_a_broken_set_serves_a_waiting_page_until_it_is_fixed(tmp_pa
         _wait(lambda: not status()["errors"])
         assert recorder.calls == [None]  # the first good build renders everything
         assert "Chain Skiff" in _get(url)[1]
-    finally:
-        stop.set()
-        thread.join(10)
