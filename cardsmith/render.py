@@ -264,7 +264,7 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
         for cid in wanted:
             if cid not in ids:
                 raise UsageError(f"set '{cardset.id}' has no card '{cid}'",
-                                 hint=did_you_mean(cid, ids) or "card ids are the `id:` of each card (see `cardsmith list`)")
+                                 hint=did_you_mean(cid, ids) or "card ids are the `id:` of each card (`cardsmith list SET` shows them)")
         cards = [c for c in cards if c.id in set(wanted)]
     specs = back_specs(cardset)
 

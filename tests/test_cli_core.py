@@ -67,6 +67,10 @@ def test_list_and_build_on_a_project(demo_set: Path, cli):
     project = demo_set.parent.parent
     r = cli("list", cwd=project)
     assert r.returncode == 0 and "demo" in r.stdout and "Creature 3, Spell 1" in r.stdout
+    r = cli("list", "demo", cwd=project)
+    assert r.returncode == 0 and "night-heron" in r.stdout and "Night Heron" in r.stdout and "Moon Court" in r.stdout
+    assert "cards/demo/cards.yaml:21" in r.stdout  # night-heron starts on line 21
+    assert cli("list", "nope", cwd=project).returncode == 2
     r = cli("build", cwd=project)
     assert r.returncode == 0, r.stderr
     assert "cardsmith build" in r.stdout and "4 cards" in r.stdout

@@ -63,6 +63,12 @@ def test_offset_off_the_page_is_refused(project: Path, cli):
     assert not list((project / "output" / "demo").glob("*.pdf"))
 
 
+def test_offset_without_backs_is_a_usage_error_not_ignored(project: Path, cli):
+    r = cli("pdf", "demo", "--back-offset", "1,0", cwd=project)
+    assert r.returncode == 2 and "prints no backs" in r.stderr and "--backs long" in r.stderr
+    assert not list((project / "output" / "demo").glob("*.pdf"))
+
+
 def test_calibration_sheet(project: Path, cli):
     r = cli("pdf", "--calibration", "--paper", "letter", "--backs", "short", cwd=project)
     assert r.returncode == 0, r.stderr

@@ -76,9 +76,24 @@ def validate(sets: tuple[str, ...], strict: bool, as_json: bool) -> int:
 
 
 @click.command("list")
-def list_sets() -> int:
-    """List the sets under cards/ with their card counts per type."""
+@click.argument("sets", nargs=-1)
+def list_sets(sets: tuple[str, ...]) -> int:
+    """List the sets under cards/ with their card counts per type; with SET, list that set's cards."""
     project = Project.current()
+    if sets:
+        from cardsmith.validate import open_named_set
+
+        for name in sets:
+            _, cardset = open_named_set(name, project)
+            table = Table(title=f"{cardset.name} {cardset.version}: {len(cardset.cards)} cards")
+            for col in ("id", "name", "type", "race/faction", "copies", "file"):
+                table.add_column(col, overflow="fold")
+            for c in cardset.cards:
+                group = cardset.group_of(c)
+                where = f"{display_path(c.source.file)}:{c.source.line}" if c.source else ""
+                table.add_row(c.id, c.name, cardset.types[c.type].name, group.name if group else "", str(c.copies), where)
+            Console(highlight=False).print(table)
+        return 0
     table = Table(title=None, show_lines=False)
     for col in ("set", "name", "version", "cards", "by type"):
         table.add_column(col)

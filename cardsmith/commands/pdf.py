@@ -86,6 +86,9 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
         return 0
     if not set_name:
         raise UsageError("name a set to print", hint="cardsmith pdf SET (or cardsmith pdf --calibration)")
+    if back_offset != (0.0, 0.0) and backs == "none":
+        raise UsageError("--back-offset moves duplex backs, but this PDF prints no backs",
+                         hint="add --backs long or --backs short (the way your printer flips the sheet)")
     project, cardset = open_set(set_name)
     the_deck = open_deck(deck, cardset) if deck is not None else None
     ids = tuple(i.strip() for o in only for i in o.split(",") if i.strip())
