@@ -405,6 +405,10 @@ def _dimensions(ck: _Checker, doc: Document, decl: _Declarations) -> None:
             continue
         attrs: dict[str, FieldSpec] = {}
         for aname, spec in _items(dim.get("attributes")):
+            if aname in GROUP_KEYS + ("id", "attributes", "members"):
+                ck.error(doc, path + ("attributes", aname), f"a group attribute cannot be called '{aname}'",
+                         f"groups already have {', '.join(GROUP_KEYS)}: choose another name", key=True)
+                continue
             fs = _field_spec(ck, doc, path + ("attributes", aname), aname, spec, reserved=())
             if fs is not None:
                 attrs[aname] = fs
