@@ -15,7 +15,7 @@ from cardsmith.decks import (DeckFileError, Problem, RulesInvalid, check_deck, d
 from cardsmith.errors import CardsmithError
 from cardsmith.model import Deck, frozen_map
 from cardsmith.validate import load_set
-from tests.conftest import run_cli
+from tests.conftest import edited_set, run_cli
 
 FIX = Path(__file__).parent / "fixtures" / "decks"
 SPACE = FIX / "cards" / "space"
@@ -295,11 +295,7 @@ def test_bad_deck_rules_are_reported_with_hints(space, rules, words):
 
 
 def test_bad_deck_rules_point_at_set_yaml_lines(tmp_path):
-    d = tmp_path / "space"
-    shutil.copytree(SPACE, d)
-    text = (d / "set.yaml").read_text().replace("cards: {keyword: legendary}", "cards: {keyword: legendery}")
-    (d / "set.yaml").write_text(text)
-    line = next(i for i, l in enumerate(text.splitlines(), 1) if "legendery" in l)
+    d, line = edited_set(SPACE, tmp_path, "cards: {keyword: legendary}", "cards: {keyword: legendery}")
     from cardsmith.validate import check_set
     cs, diags = check_set(d)  # `cardsmith validate` reports it, with the line in set.yaml
     text = "\n".join(x.format() for x in diags)

@@ -4,7 +4,6 @@ in filters, per-type costs, cost functions from a rules module, and `deck check`
 from __future__ import annotations
 
 import dataclasses
-import shutil
 import sys
 import types
 from pathlib import Path
@@ -18,6 +17,7 @@ from cardsmith.decks.stats import cost_buckets
 from cardsmith.engine.contract import RulesModule
 from cardsmith.model import Deck, frozen_map
 from cardsmith.validate import check_set, load_set
+from tests.conftest import edited_set
 
 FIX = Path(__file__).parent / "fixtures" / "decks"
 TRF = FIX / "cards" / "trf"
@@ -178,11 +178,7 @@ def test_bad_played_by_rules_are_reported_with_hints(trf, changes, words):
 
 
 def test_validate_points_at_the_line_of_a_bad_reference(tmp_path):
-    d = tmp_path / "trf"
-    shutil.copytree(TRF, d)
-    text = (d / "set.yaml").read_text().replace("same: faction\n", "same: factoin\n")
-    (d / "set.yaml").write_text(text)
-    line = next(i for i, l in enumerate(text.splitlines(), 1) if "factoin" in l)
+    d, line = edited_set(TRF, tmp_path, "same: faction\n", "same: factoin\n")
     cs, diags = check_set(d)
     assert cs is None and any(x.line == line and "unknown reference 'factoin'" in x.message for x in diags), diags
 

@@ -112,6 +112,14 @@ def _not_homeworld(z):
     return lambda c: c not in hw or z["assets"][c] > 1
 
 
+def raise_to(z, pick: str, n: int) -> bool:
+    """`pick` to `n` copies in the assets, the extra copies taken out of other cards (never the homeworld's)."""
+    a = z["assets"]
+    need = n - a[pick]
+    a[pick] = n
+    return take(a, need, lambda c: c != pick and _not_homeworld(z)(c))
+
+
 def refused_by(cs, z, cid) -> str | None:
     """The played_by rule that refuses `cid` to the deck's account, or None if it may play it."""
     t = play_terms(cs.card(cid), cs.card(next(iter(z["account"]))), RULES["trf"], cs).refused_by
@@ -123,9 +131,7 @@ def m_unique(cs, z):
     pick = next((c.id for c in cs.cards if "unique" in c.tags and a[c.id] <= 1 and not refused_by(cs, z, c.id)), None)
     if pick is None:
         return False
-    add = 2 - a[pick]
-    a[pick] = 2
-    return take(a, add, lambda c: c != pick and _not_homeworld(z)(c))
+    return raise_to(z, pick, 2)
 
 
 def m_other_alignment(cs, z):
@@ -179,9 +185,7 @@ def m_trf_copies(cs, z):
     pick = next((c for c in ("5000-words", "back-from-vacation") if a[c]), None)
     if pick is None:
         return False
-    need = 3 - a[pick]
-    a[pick] = 3
-    return take(a, need, lambda c: c != pick and _not_homeworld(z)(c))
+    return raise_to(z, pick, 3)
 
 
 # The same kinds of mutation on the real Solar Empires set (fleet 40-60, four copies, one race).
