@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from cardsmith.cli import cli
-from cardsmith.decks import (RulesInvalid, check_deck, chosen_card, deck_stats, load_deck, parse_rules, play_terms)
+from cardsmith.decks import (RulesInvalid, check_deck, chosen_card, deck_stats, load_deck, parse_rules, play_terms,
+                             zone_cards)
 from cardsmith.decks.stats import cost_buckets
 from cardsmith.engine.contract import RulesModule
 from cardsmith.model import Deck, frozen_map
@@ -216,6 +217,30 @@ def test_a_deck_predicate_declared_by_the_rules_module(rules_package):
                                                                    "predicates": [{"check": "no-militia"}]}))
     v = check_deck(load_deck(TRF / "decks" / "dolash.txt", cs), cs)
     assert [(x.rule, x.message) for x in v] == [("no-militia", "no-militia: no militia in this format")]
+
+
+def test_terms_that_look_at_the_homeworld(trf):
+    # "Azguard has a passive ability that makes Azguard cards cheaper": one reading a set may take,
+    # as a deck rule on the homeworld; and a reference to the homeworld's faction.
+    cs = with_played_by(trf, costs=[
+        {"name": "Azguard as homeworld: Azguard Warfleet 100 cheaper", "card": {"card": "Azguard Warfleet"},
+         "holds": {"homeworld": {"card": "Azguard"}}, "plus": -100},
+        {"name": "Cards of the homeworld's faction cost 50 more", "same": ["card.faction", "homeworld.faction"], "plus": 50}])
+    rules = parse_rules(cs)
+    assert rules.played_by.others == ("homeworld",)
+    deck = load_deck(TRF / "decks" / "dolash.txt", cs)  # Azguard (a Coalition planet) is its homeworld
+    others = zone_cards(deck, rules, cs.by_id())
+    assert others["homeworld"].id == "azguard"
+    fleet = play_terms(cs.card("azguard-warfleet"), cs.card("dolash"), rules, cs, others)
+    assert (fleet.printed, fleet.paid, len(fleet.reasons)) == (500, 450, 2)
+    assert play_terms(cs.card("sir-kay"), cs.card("dolash"), rules, cs, others).paid == 500  # a Jedi: doubled only
+    omnae = {"homeworld": cs.card("omnae")}  # a planet of no faction: neither line applies
+    assert play_terms(cs.card("azguard-warfleet"), cs.card("dolash"), rules, cs, omnae).paid == 500
+    assert play_terms(cs.card("azguard-warfleet"), cs.card("dolash"), rules, cs).paid == 500  # no homeworld known
+    by_card = {x["card"]: x for x in deck_stats(deck, cs).surcharges}
+    assert (by_card["azguard-warfleet"]["paid"], by_card["fleet-admiral"]["paid"]) == (450, 850)
+    with pytest.raises(RulesInvalid, match="unknown zone 'homewrld'"):
+        parse_rules(with_played_by(trf, costs=[{"holds": {"homewrld": {"type": "planet"}}, "plus": 1}]))
 
 
 def test_random_decks_hold_only_what_their_account_may_play(trf, rules):

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from cardsmith.decks.plays import chosen_card, describe, play_terms
+from cardsmith.decks.plays import chosen_card, describe, play_terms, zone_cards
 from cardsmith.decks.predicates import run_predicate
 from cardsmith.decks.rules import Count, DeckRules, Rule, parse_rules
 from cardsmith.model import Card, CardSet, Deck
@@ -88,13 +88,14 @@ def _refusals(deck: Deck, cardset: CardSet, cards: Mapping[str, Card], rules: De
         return {}
     out: dict[str, list[Violation]] = {}
     who = describe(chosen, cardset)
+    others = zone_cards(deck, rules, cards)
     for zone, entries in deck.zones.items():
         if not pb.checks(zone):
             continue
         for cid, n in entries.items():
             if not n or cid not in cards:
                 continue
-            terms = play_terms(cards[cid], chosen, rules, cardset)
+            terms = play_terms(cards[cid], chosen, rules, cardset, others)
             t = terms.refused_by
             if t is not None:
                 out.setdefault(t.id, []).append(Violation(

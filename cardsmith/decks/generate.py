@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Mapping
 
 from cardsmith.decks.check import check_deck
-from cardsmith.decks.plays import chosen_card, play_terms
+from cardsmith.decks.plays import chosen_card, play_terms, zone_cards
 from cardsmith.decks.rules import Count, DeckRules, Rule, parse_rules
 from cardsmith.diagnostics import did_you_mean
 from cardsmith.errors import CardsmithError
@@ -148,9 +148,11 @@ class _Builder:
 
     def keep_playable(self) -> None:
         """Drop from the pool the cards the chosen card (once there is one) may not play."""
-        chosen = chosen_card(self.deck(""), self.rules, self.cards)
+        deck = self.deck("")
+        chosen = chosen_card(deck, self.rules, self.cards)
         if chosen is not None:
-            self.pool = [c for c in self.pool if play_terms(c, chosen, self.rules, self.cardset).playable]
+            others = zone_cards(deck, self.rules, self.cards)  # zones not filled yet hold None
+            self.pool = [c for c in self.pool if play_terms(c, chosen, self.rules, self.cardset, others).playable]
 
     def deck(self, name: str) -> Deck:
         order = {c.id: i for i, c in enumerate(self.cardset.cards)}

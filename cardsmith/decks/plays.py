@@ -8,14 +8,17 @@
         costs:                 # every line that matches changes the cost (after access)
           - ...
 
-A line (a "term") matches when all its conditions hold: `card:` and `chosen:` filters, and `same:` /
+A line (a "term") matches when all its conditions hold: `card:` and `chosen:` filters, `holds:`
+filters on the one card of other zones (`holds: {homeworld: {card: Azguard}}`), and `same:` /
 `differ:` comparisons of references such as `faction`, `faction.alignment` (an attribute of the
-card's faction) or `card.alignment` (the card's own alignment, else its groups'). It then refuses
+card's faction), `card.alignment` (the card's own alignment, else its groups') or
+`homeworld.faction` (of the one card in the zone `homeworld`). It then refuses
 the card (`refuse: true`) or changes its cost: `times: 2`, `plus: 100`, or a cost function a rules
 module declares (`function: NAME`, `with: {...}`). See docs/decks.md.
 
-`play_terms(card, chosen, rules, cardset)` answers for one card; the engine may use it to charge
-what a player pays.
+`play_terms(card, chosen, rules, cardset, others)` answers for one card (`others`: the one card of
+each other zone the rules name, from `zone_cards`); the engine may use it to charge what a player
+pays.
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ SIDES = ("card", "chosen")
 
 @dataclass(frozen=True)
 class Ref:
-    """A value of the card (`side` "card") or of the chosen card: a dimension's group id (`faction`), a
+    """A value of the card (`side` "card"), of the chosen card ("chosen") or of the one card of another
+    zone (its id, "homeworld"): a dimension's group id (`faction`), a
     group attribute (`faction.alignment`), the card type (`type`), or a field / attribute (`alignment`:
     the card's own field, else the attribute of its groups)."""
 
@@ -74,6 +78,7 @@ class Term:
     name: str
     card: "Filter | None" = None
     chosen: "Filter | None" = None
+    holds: tuple[tuple[str, "Filter"], ...] = ()  # (zone, filter its one card must match)
     same: tuple[tuple[Ref, Ref], ...] = ()
     differ: tuple[tuple[Ref, Ref], ...] = ()
     refuse: bool = False
@@ -83,18 +88,22 @@ class Term:
     function_name: str = ""
     params: Mapping[str, Any] = field(default_factory=dict)
 
-    def matches(self, cardset: CardSet, card: Card, chosen: Card) -> bool:
+    def matches(self, cardset: CardSet, card: Card, chosen: Card, others: Mapping[str, Card | None] | None = None) -> bool:
         if self.card is not None and not self.card(card):
             return False
         if self.chosen is not None and not self.chosen(chosen):
             return False
-        pick = {"card": card, "chosen": chosen}
+        pick: dict[str, Card | None] = {**(others or {}), "card": card, "chosen": chosen}
+        for zone, f in self.holds:
+            held = pick.get(zone)
+            if held is None or not f(held):
+                return False
         for a, b in self.same:
-            va, vb = a.value(cardset, pick[a.side]), b.value(cardset, pick[b.side])
+            va, vb = a.value(cardset, pick.get(a.side)), b.value(cardset, pick.get(b.side))
             if va is None or vb is None or not _same(va, vb):
                 return False
         for a, b in self.differ:
-            va, vb = a.value(cardset, pick[a.side]), b.value(cardset, pick[b.side])
+            va, vb = a.value(cardset, pick.get(a.side)), b.value(cardset, pick.get(b.side))
             if va is None or vb is None or _same(va, vb):
                 return False
         return True
@@ -124,6 +133,7 @@ class PlayedBy:
     zones: tuple[str, ...]  # the zones whose cards the chosen card must be able to play
     access: tuple[Term, ...] = ()
     costs: tuple[Term, ...] = ()
+    others: tuple[str, ...] = ()  # other zones whose one card the terms look at (`holds:`, `homeworld.x`)
 
     def checks(self, zone: str) -> bool:
         return zone != self.zone and (not self.zones or zone in self.zones)
@@ -159,20 +169,32 @@ def chosen_card(deck: Deck, rules: "DeckRules", cards: Mapping[str, Card]) -> Ca
     return cards[ids[0]] if zone is None or zone.accepts(cards[ids[0]]) else None
 
 
-def play_terms(card: Card, chosen: Card | None, rules: "DeckRules", cardset: CardSet) -> PlayTerms:
-    """Whether `chosen` may play `card` and what it pays (`printed` when nothing changes the cost)."""
+def zone_cards(deck: Deck, rules: "DeckRules", cards: Mapping[str, Card]) -> dict[str, Card | None]:
+    """The one card of each other zone the `played_by` terms look at (None: the zone holds none or several)."""
+    out: dict[str, Card | None] = {}
+    for zone in rules.played_by.others if rules.played_by else ():
+        ids = [cid for cid, n in deck.zones.get(zone, {}).items() if n and cid in cards]
+        out[zone] = cards[ids[0]] if len(ids) == 1 else None
+    return out
+
+
+def play_terms(card: Card, chosen: Card | None, rules: "DeckRules", cardset: CardSet,
+               others: Mapping[str, Card | None] | None = None) -> PlayTerms:
+    """Whether `chosen` may play `card` and what it pays (`printed` when nothing changes the cost).
+    `others` gives the one card of other zones the terms look at (`zone_cards`); terms that need a
+    zone not given do not match."""
     printed = rules.cost_of(card)
     pb = rules.played_by
     if pb is None or chosen is None:
         return PlayTerms(card.id, True, printed, printed)
     applied: list[Term] = []
-    access = next((t for t in pb.access if t.matches(cardset, card, chosen)), None)
+    access = next((t for t in pb.access if t.matches(cardset, card, chosen, others)), None)
     if access is not None:
         applied.append(access)
         if access.refuse:
             return PlayTerms(card.id, False, printed, None, tuple(applied), access)
     for t in pb.costs:
-        if t.matches(cardset, card, chosen):
+        if t.matches(cardset, card, chosen, others):
             applied.append(t)
             if t.refuse:
                 return PlayTerms(card.id, False, printed, None, tuple(applied), t)
@@ -195,16 +217,16 @@ def describe(card: Card, cardset: CardSet) -> str:
 
 # ------------------------------------------------------------------------------------------ compiling
 
-def _refs(comp: "_Compiler", value: Any, path: tuple, names: set[str]) -> tuple[Ref, Ref] | None:
+def _refs(comp: "_Compiler", value: Any, path: tuple, names: set[str], zones: Sequence[str]) -> tuple[Ref, Ref] | None:
     """`faction` -> (card.faction, chosen.faction); `[card.alignment, card.faction.alignment]` as written
-    (an item without `card.`/`chosen.` is the card's when first, the chosen card's when second)."""
+    (an item without `card.`/`chosen.`/`<zone>.` is the card's when first, the chosen card's when second)."""
     if isinstance(value, str):
         parts = value.split(".")
         return (Ref("card", tuple(parts)), Ref("chosen", tuple(parts))) if _check_ref(comp, parts, path, names) else None
     refs = []
     for i, text in enumerate(value):
         parts = str(text).split(".")
-        side = parts.pop(0) if parts[0] in SIDES and len(parts) > 1 else SIDES[i]
+        side = parts.pop(0) if len(parts) > 1 and (parts[0] in SIDES or parts[0] in zones) else SIDES[i]
         if not _check_ref(comp, parts, path + (i,), names):
             return None
         refs.append(Ref(side, tuple(parts)))
@@ -233,21 +255,27 @@ def _check_ref(comp: "_Compiler", parts: list[str], path: tuple, names: set[str]
 
 
 def _term(comp: "_Compiler", data: Mapping[str, Any], path: tuple, rule_id: Callable[[Mapping[str, Any], str], str],
-          functions: Callable[[str, tuple], Callable[..., Any] | None]) -> Term:
+          functions: Callable[[str, tuple], Callable[..., Any] | None], declared: Sequence[str]) -> Term:
     dims = comp.cardset.dimensions
     names = set(dims) | {"type"} | comp.fields | {a for d in dims.values() for a in d.attributes}
     pairs: dict[str, list[tuple[Ref, Ref]]] = {"same": [], "differ": []}
     for key in pairs:
         if key in data:
-            refs = _refs(comp, data[key], path + (key,), names)
+            refs = _refs(comp, data[key], path + (key,), names, declared)
             if refs:
                 pairs[key].append(refs)
     fn = functions(data["function"], path + ("function",)) if "function" in data else None
+    holds = []
+    for zone, f in (data.get("holds") or {}).items():
+        if zone not in declared:
+            comp.problem(path + ("holds", zone), f"unknown zone '{zone}'", did_you_mean(zone, declared) or f"zones: {', '.join(declared)}")
+            continue
+        holds.append((zone, comp.filter(f, path + ("holds", zone))))
     name = data.get("name") or " ".join(filter(None, [
         f"{key} {'/'.join(r.text for r in refs)}" for key in pairs for refs in pairs[key]])) or "any card"
     return Term(rule_id(data, "played-by"), name,
                 comp.filter(data["card"], path + ("card",)) if "card" in data else None,
-                comp.filter(data["chosen"], path + ("chosen",)) if "chosen" in data else None,
+                comp.filter(data["chosen"], path + ("chosen",)) if "chosen" in data else None, tuple(holds),
                 tuple(pairs["same"]), tuple(pairs["differ"]), bool(data.get("refuse")), data.get("times", 1),
                 int(data.get("plus", 0)), fn, str(data.get("function", "")), dict(data.get("with") or {}))
 
@@ -262,6 +290,8 @@ def compile_played_by(comp: "_Compiler", data: Mapping[str, Any], declared: Sequ
     zones = comp.zones({"zones": data["zones"]}, path, declared) if "zones" in data else ()
     if zone in zones:
         comp.problem(path + ("zones",), f"zone '{zone}' holds the chosen card; it cannot also be a zone it plays from")
-    access = tuple(_term(comp, t, path + ("access", i), rule_id, functions) for i, t in enumerate(data.get("access") or []))
-    costs = tuple(_term(comp, t, path + ("costs", i), rule_id, functions) for i, t in enumerate(data.get("costs") or []))
-    return PlayedBy(zone, zones, access, costs)
+    access = tuple(_term(comp, t, path + ("access", i), rule_id, functions, declared) for i, t in enumerate(data.get("access") or []))
+    costs = tuple(_term(comp, t, path + ("costs", i), rule_id, functions, declared) for i, t in enumerate(data.get("costs") or []))
+    others = {z for t in (*access, *costs) for z, _ in t.holds} | \
+        {r.side for t in (*access, *costs) for pair in (*t.same, *t.differ) for r in pair} - set(SIDES)
+    return PlayedBy(zone, zones, access, costs, tuple(sorted(others)))

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardsmith.decks.plays import chosen_card, play_terms
+from cardsmith.decks.plays import chosen_card, play_terms, zone_cards
 from cardsmith.decks.rules import DeckRules, card_cost, parse_rules
 from cardsmith.model import CardSet, Deck
 
@@ -76,6 +76,7 @@ def deck_stats(deck: Deck, cardset: CardSet, rules: DeckRules | None = None) -> 
     rules = rules or parse_rules(cardset)
     cards = cardset.by_id()
     chosen = chosen_card(deck, rules, cards)
+    others = zone_cards(deck, rules, cards)
     types: Counter = Counter()
     dims: dict[str, Counter] = {d.name: Counter() for d in cardset.dimensions.values()}
     keywords: Counter = Counter()
@@ -98,7 +99,7 @@ def deck_stats(deck: Deck, cardset: CardSet, rules: DeckRules | None = None) -> 
             for k in card.keywords:
                 keywords[cardset.keywords[k.id].name if k.id in cardset.keywords else k.id] += n
             judged = rules.played_by is not None and chosen is not None and rules.played_by.checks(zone)
-            terms = play_terms(card, chosen if judged else None, rules, cardset)
+            terms = play_terms(card, chosen if judged else None, rules, cardset, others)
             cost = terms.paid if terms.playable else terms.printed
             if terms.paid != terms.printed and terms.printed is not None:
                 s = surcharges.setdefault(cid, {"card": cid, "name": card.name, "copies": 0, "printed": terms.printed,
