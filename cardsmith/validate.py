@@ -573,21 +573,8 @@ def _card(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, origin
             ck.error(doc, at("type"), f"card '{cid}' has unknown type '{ctype}'",
                      did_you_mean(str(ctype), decl.types) or f"types declared in set.yaml: {', '.join(decl.types)}")
         return None
-    ok = True
-    groups: dict[str, str] = {}
-    for key in dict.fromkeys(["race", "faction", *decl.dimensions]):
-        value = merged.get(key)
-        if value is None:
-            continue
-        dim = decl.dimensions.get(key)
-        table = dim.groups if dim else {}
-        if not isinstance(value, str) or value not in table:
-            ok = False
-            ck.error(doc, at(key), f"card '{cid}' has unknown {key} '{value}'",
-                     did_you_mean(str(value), table) or (f"{key} groups declared in set.yaml: {', '.join(table)}" if table
-                                                          else f"set.yaml declares no `{key}s:` (nor `groups: {{{key}: ...}}`)"))
-        else:
-            groups[key] = value
+    groups = _card_groups(ck, doc, decl, merged, at, cid)
+    ok = groups is not None
     fields: dict[str, Any] = {}
     for key, value in merged.items():
         if key in RESERVED_CARD_KEYS or key in decl.dimensions:
@@ -644,10 +631,30 @@ def _card(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, origin
     if not ok:
         return None
     return Card(
-        id=cid, name=str(merged["name"]), type=ctype, fields=frozen_map(fields), groups=frozen_map(groups), text=str(merged.get("text") or ""), flavor=str(merged.get("flavor") or ""), art=art,
+        id=cid, name=str(merged["name"]), type=ctype, fields=frozen_map(fields), groups=frozen_map(groups or {}), text=str(merged.get("text") or ""), flavor=str(merged.get("flavor") or ""), art=art,
         copies=copies, tags=tuple(str(t) for t in tags), keywords=tuple(kws or ()), back=merged.get("back") or tdecl.back,
         source=ref,
     )
+
+
+def _card_groups(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, at: Any, cid: str) -> dict[str, str] | None:
+    """The card's group per dimension (`faction: coalition`), or None after reporting an unknown one."""
+    groups: dict[str, str] = {}
+    ok = True
+    for key in dict.fromkeys(["race", "faction", *decl.dimensions]):
+        value = merged.get(key)
+        if value is None:
+            continue
+        dim = decl.dimensions.get(key)
+        table = dim.groups if dim else {}
+        if not isinstance(value, str) or value not in table:
+            ok = False
+            ck.error(doc, at(key), f"card '{cid}' has unknown {key} '{value}'",
+                     did_you_mean(str(value), table) or (f"{key} groups declared in set.yaml: {', '.join(table)}" if table
+                                                          else f"set.yaml declares no `{key}s:` (nor `groups: {{{key}: ...}}`)"))
+        else:
+            groups[key] = value
+    return groups if ok else None
 
 
 _KW = re.compile(r"^\s*(.*?)\s*(?:\s(-?\d+))?\s*$")

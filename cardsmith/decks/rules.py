@@ -15,6 +15,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 import jsonschema
 
+from cardsmith.decks.costs import as_list as _as_list
+from cardsmith.decks.costs import card_cost, cost_fields, cost_function
 from cardsmith.decks.plays import PlayedBy, compile_played_by
 from cardsmith.diagnostics import Diagnostic, did_you_mean, path_text
 from cardsmith.errors import CardsmithError
@@ -66,8 +68,6 @@ class Filter:
 ALL_CARDS = Filter(lambda c: True, "any card")
 
 
-def _as_list(value: Any) -> list:
-    return list(value) if isinstance(value, list) else [value]
 
 
 class _Compiler:
@@ -335,13 +335,6 @@ class DeckRules:
         return self.zones[zone].name if zone in self.zones else zone
 
 
-def card_cost(card: Card, cost_fields: tuple[str, ...]) -> int | None:
-    """The sum of the card's cost fields, or None if it has none of them."""
-    values = [card.fields.get(f) for f in cost_fields]
-    values = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
-    return sum(values) if values else None
-
-
 def _where_in_set(cardset: CardSet) -> Callable[[Path_], tuple[Path | None, int, int]]:
     """Where a node of deck_rules is written: re-read set.yaml for positions (only when reporting)."""
     file = cardset.source.file if cardset.source else (cardset.path / "set.yaml")
@@ -414,18 +407,7 @@ def parse_rules(cardset: CardSet) -> DeckRules:
         f = comp.filter(data["unique"], ("unique",))
         rules.append(Rule("unique", _rule_id({}, "unique", taken), f"one copy of each unique card ({f.text})",
                           cards=f, path=("unique",)))
-    for key in [k for k in data if k.startswith("same_")]:
-        dim_id = key.removeprefix("same_")
-        dim = cardset.dimensions.get(dim_id)
-        if dim is None and dim_id not in ("race", "faction"):
-            comp.problem((key,), f"{key}: the set has no group dimension '{dim_id}'",
-                         did_you_mean(dim_id, cardset.dimensions) or f"dimensions: {', '.join(cardset.dimensions) or 'none'}")
-        elif data[key]:
-            g = data[key] if isinstance(data[key], dict) else {}
-            what = dim.name.lower() if dim else dim_id
-            kind = "same-" + dim_id.replace("_", "-")
-            rules.append(Rule(kind, _rule_id(g, kind, taken), g.get("name") or f"all cards of one {what} or of no {what}",
-                              comp.zones(g, (key,), declared), check=dim_id, path=(key,)))
+    rules.extend(_same_group_rules(comp, data, declared, taken))
     for i, lim in enumerate(data.get("limits") or []):
         p = ("limits", i)
         count = _count(comp, lim, p, declared)
@@ -452,52 +434,31 @@ def parse_rules(cardset: CardSet) -> DeckRules:
     played_by = None
     if "played_by" in data:
         played_by = compile_played_by(comp, data["played_by"], declared, lambda d, fb: _rule_id(d, fb, taken),
-                                      lambda name, p: _cost_function(comp, name, p))
+                                      lambda name, p: cost_function(comp, name, p))
         rules.extend(Rule("played-by", t.id, t.name, played_by.zones, path=("played_by",))
                      for t in (*played_by.access, *played_by.costs) if t.refuse)
-    cost_fields, by_type = _cost_fields(comp, data.get("cost"))
+    fields, by_type = cost_fields(comp, data.get("cost"))
     if comp.problems:
         raise RulesInvalid(comp.problems)
-    return DeckRules(zones, tuple(rules), cost_fields, by_type, played_by)
+    return DeckRules(zones, tuple(rules), fields, by_type, played_by)
 
 
-def _cost_fields(comp: _Compiler, cost: Any) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
-    """`cost:` as (every cost field, per type fields): a field, a list of fields, or type -> field(s)."""
-    if not cost:
-        return (("cost",) if "cost" in comp.fields else ()), {}
-    by_type: dict[str, tuple[str, ...]] = {}
-    if isinstance(cost, dict):
-        for tid, names in cost.items():
-            if tid not in comp.cardset.types:
-                comp.problem(("cost", tid), f"unknown card type '{tid}'", did_you_mean(tid, comp.cardset.types))
-                continue
-            by_type[tid] = tuple(_as_list(names))
-            for f in by_type[tid]:
-                if f not in comp.cardset.types[tid].fields:
-                    comp.problem(("cost", tid), f"type '{tid}' declares no field '{f}'",
-                                 did_you_mean(f, comp.cardset.types[tid].fields))
-        return tuple(dict.fromkeys(f for names in by_type.values() for f in names)), by_type
-    fields = tuple(_as_list(cost))
-    for f in fields:
-        if f not in comp.fields:
-            comp.problem(("cost",), f"no card type declares a field '{f}'", did_you_mean(f, comp.fields))
-    return fields, by_type
-
-
-def _cost_function(comp: _Compiler, name: str, path: Path_) -> Callable[..., Any] | None:
-    """The cost function `name` that the set's rules module declares; a problem if it has none."""
-    from cardsmith.decks.predicates import rules_module
-
-    module = rules_module(comp.cardset)
-    known = dict(getattr(module, "cost_functions", None) or {})
-    if name not in known:
-        where = f"rules module '{comp.cardset.rules}'" if module is not None else \
-            ("no rules module (set.yaml has no `rules:`)" if not comp.cardset.rules else f"no rules module named '{comp.cardset.rules}'")
-        comp.problem(path, f"unknown cost function '{name}': {where} declares none by that name",
-                     did_you_mean(name, known) or (f"cost functions: {', '.join(known)}" if known else
-                                                   "a rules package declares them in RULES.cost_functions"))
-        return None
-    return known[name]
+def _same_group_rules(comp: _Compiler, data: Mapping[str, Any], declared: Sequence[str], taken: set[str]) -> list[Rule]:
+    """`same_race: true`, `same_class: {zone: ...}`: one rule per `same_<dimension>` key."""
+    rules = []
+    for key in [k for k in data if k.startswith("same_")]:
+        dim_id = key.removeprefix("same_")
+        dim = comp.cardset.dimensions.get(dim_id)
+        if dim is None and dim_id not in ("race", "faction"):
+            comp.problem((key,), f"{key}: the set has no group dimension '{dim_id}'",
+                         did_you_mean(dim_id, comp.cardset.dimensions) or f"dimensions: {', '.join(comp.cardset.dimensions) or 'none'}")
+        elif data[key]:
+            g = data[key] if isinstance(data[key], dict) else {}
+            what = dim.name.lower() if dim else dim_id
+            kind = "same-" + dim_id.replace("_", "-")
+            rules.append(Rule(kind, _rule_id(g, kind, taken), g.get("name") or f"all cards of one {what} or of no {what}",
+                              comp.zones(g, (key,), declared), check=dim_id, path=(key,)))
+    return rules
 
 
 def _count(comp: _Compiler, data: Mapping[str, Any], path: Path_, declared: Sequence[str]) -> Count:

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from cardsmith.decks.plays import chosen_card, play_terms, zone_cards
-from cardsmith.decks.rules import DeckRules, card_cost, parse_rules
+from cardsmith.decks.costs import card_cost
+from cardsmith.decks.rules import DeckRules, parse_rules
 from cardsmith.model import CardSet, Deck
 
 __all__ = ["DeckStats", "card_cost", "cost_buckets", "deck_stats", "write_chart"]
