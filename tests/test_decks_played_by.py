@@ -169,6 +169,7 @@ def with_played_by(trf, **changes):
     ({"access": [{"card": {"faction": {"alignmnet": "dark"}}, "refuse": True}]}, "did you mean 'alignment'"),
     ({"access": [{"card": {"fraction": "jedi"}, "refuse": True}]}, "unknown filter key 'fraction'"),
     ({"zone": "acount"}, "unknown zone 'acount'"),
+    ({"access": [{"same": "homeworld.faction"}]}, "compare two cards with a pair, e.g. [card.faction, homeworld.faction]"),
     ({"costs": [{"function": "azguard-discount"}]}, "unknown cost function 'azguard-discount'"),
     ({"costs": [{"times": 0}]}, "deck rules"),
 ])

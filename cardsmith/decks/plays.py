@@ -222,6 +222,10 @@ def _refs(comp: "_Compiler", value: Any, path: tuple, names: set[str], zones: Se
     (an item without `card.`/`chosen.`/`<zone>.` is the card's when first, the chosen card's when second)."""
     if isinstance(value, str):
         parts = value.split(".")
+        if (parts[0] in zones or parts[0] in SIDES) and parts[0] not in comp.cardset.dimensions:
+            comp.problem(path, f"'{value}' names a card; one value here means the same value on both cards",
+                         f"compare two cards with a pair, e.g. [card.{'.'.join(parts[1:]) or 'faction'}, {value}]")
+            return None
         return (Ref("card", tuple(parts)), Ref("chosen", tuple(parts))) if _check_ref(comp, parts, path, names) else None
     refs = []
     for i, text in enumerate(value):
