@@ -17,7 +17,7 @@ FIELD_KINDS = ("int", "text", "enum", "list", "bool")
 # Keys a card may always carry, whatever its type declares.
 RESERVED_CARD_KEYS = (
     "id", "name", "type", "faction", "race", "art", "text", "flavor",
-    "copies", "tags", "keywords", "back",
+    "copies", "tags", "keywords", "back", "effect",
 )
 
 
@@ -119,6 +119,9 @@ class Card:
     keywords: tuple[KeywordUse, ...] = ()
     back: str | None = None
     source: SourceRef | None = None
+    # What the card does in play, for the set's rules module: each `effect:` mapping of the YAML
+    # (`{do: damage, amount: 4, when: ...}`), read-only. The English `text` is for people only.
+    effects: tuple[Mapping[str, Any], ...] = ()
 
     def __getitem__(self, name: str) -> Any:
         return self.fields[name]
