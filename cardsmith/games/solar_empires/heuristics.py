@@ -1,0 +1,25 @@
+"""How good a position looks to a seat (greedy choices and search rollouts)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cardsmith.games.solar_empires.state import SolarState
+
+
+def heuristic(state: "SolarState", player: int) -> float:
+    """Material in play, planets held, support points and cards left, mine minus the opponent's;
+    +1000 for a won game, -1000 for a lost one."""
+    if state.end_reason:
+        return 0.0 if state.winner is None else (1000.0 if state.winner == player else -1000.0)
+    info = state.t.info
+    dmg = state.dmg
+    score = 0.0
+    for p, sign in ((player, 1.0), (1 - player, -1.0)):
+        material = sum(info[i].value - dmg[i] for i in state.ships[p])
+        planets = sum(1 for c, pl in zip(state.ctrl, state.planet) if c == p and pl >= 0)
+        sup = sum(state.support(p))
+        cards = len(state.hand[p]) + 0.2 * len(state.deck[p])
+        score += sign * (material + 8.0 * planets + 2.0 * sup + 1.0 * cards)
+    return score
