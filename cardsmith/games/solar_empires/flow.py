@@ -88,7 +88,7 @@ def _deploy(s: "SolarState", p: int) -> tuple:
     targets = [pos + 1 for pos in s.planets() if pos not in s.flare]
     at = s.at
     info = s.t.info
-    acts = [("deploy", info[i].id, pos, i) for i in s.dedup([i for i in s.ships[p] if at[i] < 0]) for pos in targets]
+    acts: list[tuple] = [("deploy", info[i].id, pos, i) for i in s.dedup([i for i in s.ships[p] if at[i] < 0]) for pos in targets]
     acts.append(("done",))
     return tuple(acts)
 

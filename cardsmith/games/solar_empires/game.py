@@ -13,7 +13,7 @@ from cardsmith.games.solar_empires.cards import BODY, POSITIONS, STAR, CardInfo,
 from cardsmith.games.solar_empires.flow import settle
 from cardsmith.games.solar_empires.heuristics import heuristic
 from cardsmith.games.solar_empires.names import DEFAULT_TURN_CAP
-from cardsmith.games.solar_empires.observation import Observation, sample_state
+from cardsmith.games.solar_empires.observation import sample_state
 from cardsmith.games.solar_empires.positions import from_position
 from cardsmith.games.solar_empires.state import SolarState
 from cardsmith.model import CardSet, Deck
@@ -53,7 +53,7 @@ class SolarEmpires:
 
     name = "Solar Empires"
 
-    def __init__(self, cardset: CardSet, rules: RulesModule | None = None):
+    def __init__(self, cardset: CardSet, rules: RulesModule):
         problems = [p for p in set_problems(cardset) if p.severity == "error"]
         if problems:
             first = problems[0]
@@ -104,8 +104,8 @@ class SolarEmpires:
         """A state from `SolarState.position()` data (or its YAML text); PositionError names a bad entry."""
         return from_position(self.infos, position, self.turn_cap, chance if chance is not None else SeededChance(seed))
 
-    def sample_state(self, observation: Observation, rng: random.Random) -> SolarState:
+    def sample_state(self, observation: Any, rng: random.Random) -> SolarState:
         return sample_state(observation, rng)
 
-    def heuristic(self, state: SolarState, player: int) -> float:
+    def heuristic(self, state: Any, player: int) -> float:
         return heuristic(state, player)

@@ -20,6 +20,7 @@ from typing import Any
 from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
 from cardsmith.engine.kit import EventRecorder
 from cardsmith.games.solar_empires.cards import POSITIONS, SEATS, Table
+from cardsmith.games.solar_empires.resolve import Pick
 
 # The lists a clone copies (everything else is a number, a string, a shared table or immutable).
 _PER_SEAT = ("deck", "hand", "disc", "ships", "events", "ev_done", "sp_done", "cannon_done", "point", "point_max")
@@ -64,7 +65,7 @@ class SolarState:
         self.swarm: list[tuple[int, int]] = []
         self.gaze: dict[int, int] = {}
         self.played: list[frozenset[str]] = [frozenset(), frozenset()]
-        self.pick: tuple | None = None
+        self.pick: Pick | None = None
         self.cpending: list[int] = []
         self.cfx: list[tuple] = []  # pre-combat effects still to resolve at this combat
         self.cpos, self.cstage = -1, "next"
