@@ -96,6 +96,8 @@ class Table:
     solar: tuple[tuple[int, ...], tuple[int, ...]]
     chain: tuple[bool, bool]
     turn_cap: int
+    # ("deploy", card, position, instance) for each ship instance and position 1-6, made once
+    deploy: tuple[tuple[tuple, ...], ...] = ()
 
     def ids(self, insts: Sequence[int]) -> list[str]:
         info = self.info
@@ -124,8 +126,10 @@ def build_table(infos: Mapping[str, CardInfo], fleets: Sequence[Sequence[str]], 
                 info.append(ci)
                 owner.append(p)
     chain = tuple(any(info[i].race == "chain" for i in fleet[p]) for p in SEATS)
+    deploy = tuple(tuple(("deploy", ci.id, pos, i) for pos in range(1, POSITIONS + 1)) if ci.type == SHIP else ()
+                   for i, ci in enumerate(info))
     return Table(tuple(info), tuple(owner), (tuple(fleet[0]), tuple(fleet[1])),
-                 (tuple(solar[0]), tuple(solar[1])), (chain[0], chain[1]), turn_cap)
+                 (tuple(solar[0]), tuple(solar[1])), (chain[0], chain[1]), turn_cap, deploy)
 
 
 def deck_lists(decks: Sequence[Deck]) -> tuple[list[list[str]], list[list[str]]]:

@@ -254,6 +254,7 @@ def _won(s: "SolarState") -> bool:
     info = s.t.info
     prev = s.cprev = s.ctrl[pos]
     s.ctrl[pos] = w
+    s.table_changed()
     s.rec("control", f"  P{w} wins the combat and controls position {pos + 1}", seat=w, position=pos + 1)
     if prev != w:
         n = sum(fx["cards"] for fx in s.event_fx(w, "draw_on_capture"))

@@ -85,12 +85,23 @@ def event_plays(s: "SolarState", p: int, ci: Any) -> list:
 
 
 def _deploy(s: "SolarState", p: int) -> tuple:
-    targets = [pos + 1 for pos in s.planets() if pos not in s.flare]
+    planet, flare = s.planet, s.flare
+    targets = [pos for pos in range(POSITIONS) if planet[pos] >= 0 and pos not in flare]
     at = s.at
-    info = s.t.info
-    acts: list[tuple] = [("deploy", info[i].id, pos, i) for i in s.dedup([i for i in s.ships[p] if at[i] < 0]) for pos in targets]
-    acts.append(("done",))
+    table = s.t.deploy
+    acts: list[tuple] = []
+    everywhere = len(targets) == POSITIONS
+    for i in s.dedup([i for i in s.ships[p] if at[i] < 0]):
+        if everywhere:
+            acts.extend(table[i])
+        else:
+            row = table[i]
+            acts.extend(row[pos] for pos in targets)
+    acts.append(_DONE)
     return tuple(acts)
+
+
+_DONE = ("done",)
 
 
 def _spy(s: "SolarState", p: int) -> tuple:

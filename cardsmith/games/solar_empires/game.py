@@ -9,7 +9,7 @@ from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, Problem, RulesModule
 from cardsmith.errors import CardsmithError
 from cardsmith.games.solar_empires import effects
-from cardsmith.games.solar_empires.cards import BODY, POSITIONS, STAR, CardInfo, build_table, deck_lists
+from cardsmith.games.solar_empires.cards import BODY, POSITIONS, STAR, CardInfo, Table, build_table, deck_lists
 from cardsmith.games.solar_empires.flow import settle
 from cardsmith.games.solar_empires.heuristics import heuristic
 from cardsmith.games.solar_empires.names import DEFAULT_TURN_CAP
@@ -66,13 +66,20 @@ class SolarEmpires:
         defaults = effects.defaults()
         self.infos = {c.id: CardInfo.of(c, defaults) for c in cardset.cards}
         play = cardset.meta.get("play") or {}
+        self._tables: dict[tuple, Table] = {}
         self.turn_cap = play.get("turn_cap", DEFAULT_TURN_CAP) if isinstance(play, Mapping) else DEFAULT_TURN_CAP
 
     def new_game(self, decks: Sequence[Deck], seed: int = 0, *, chance: Chance | None = None) -> SolarState:
         """Build the solar system (both solar bodies decks shuffled together, on public chance) and stop
         at the first decision (seat 0 orders its fleet deck)."""
         fleets, solars = deck_lists(decks)
-        t = build_table(self.infos, fleets, solars, self.turn_cap, [f"deck '{d.name}'" for d in decks])
+        key = (tuple(fleets[0]), tuple(fleets[1]), tuple(solars[0]), tuple(solars[1]))
+        t = self._tables.get(key)
+        if t is None:  # a table never changes: games between the same decks share it
+            if len(self._tables) >= 64:
+                self._tables.clear()
+            t = self._tables[key] = build_table(self.infos, fleets, solars, self.turn_cap,
+                                                [f"deck '{d.name}'" for d in decks])
         s = SolarState(t, chance if chance is not None else SeededChance(seed))
         # Copies of a card are alike, so the shuffle orders card ids (a test scripts it by name).
         names = t.ids(t.solar[0] + t.solar[1])

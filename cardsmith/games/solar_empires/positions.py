@@ -185,6 +185,7 @@ def _fill(s: "SolarState", r: _Reader, data: Mapping[str, Any]) -> None:
         s.ev_done[p] = bool(pd.get("event_played", False))
         s.sp_done[p] = bool(pd.get("spell_played", False))
         s.cannon_done[p] = bool(pd.get("cannon_fired", False))
+    s.table_changed()
     if data.get("pick"):
         s.pick = _pick(s, data["pick"])
     if data.get("combat"):

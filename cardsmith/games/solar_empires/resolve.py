@@ -60,6 +60,7 @@ def play(s: "SolarState", p: int, a: tuple) -> None:
             s.rec("replace", f"  the new building replaces {s.name(s.bldg[pos])}", position=a[2])
             s.destroy_building(pos)
         s.bldg[pos] = inst
+        s.table_changed()
         s.rec("build", f"P{p} builds {ci.name} on position {pos + 1}", seat=p, card=cid, position=a[2])
         return
     if ci.spell:
@@ -138,6 +139,7 @@ def _rift(s: "SolarState", p: int, a: tuple, params: Mapping[str, Any]) -> None:
 def _black_hole(s: "SolarState", p: int, a: tuple, params: Mapping[str, Any]) -> None:
     if not s.black_hole:
         s.black_hole = True
+        s.table_changed()
         s.rec("black hole", "  the star becomes a black hole")
 
 

@@ -22,6 +22,8 @@ from cardsmith.engine.kit import EventRecorder
 from cardsmith.games.solar_empires.cards import POSITIONS, SEATS, Table
 from cardsmith.games.solar_empires.resolve import Pick
 
+_NO_SUPPORT: tuple = (None, None)
+
 # The lists a clone copies (everything else is a number, a string, a shared table or immutable).
 _PER_SEAT = ("deck", "hand", "disc", "ships", "events", "ev_done", "sp_done", "cannon_done", "point", "point_max")
 _FLAT = ("at", "dmg", "planet", "ctrl", "bldg", "removed", "flare", "swarm", "cpending", "cfx")
@@ -72,6 +74,7 @@ class SolarState:
         self.point, self.point_max = [-1, -1], [-1, -1]
         self.cshots = self.cfirst = self.catt = self.pd_amt = self.swarm_i = 0
         self.cwinner = self.cprev = self.pd_forced = -1
+        self._sup: tuple = _NO_SUPPORT  # support per seat, worked out when first asked (see `support`)
 
     # ------------------------------------------------------------------ the contract
     def to_act(self) -> tuple[int, ...]:
@@ -88,8 +91,10 @@ class SolarState:
     def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
         if self.end_reason:
             raise IllegalAction(f"the game is over ({self.end_reason}); no action is legal")
-        legal = self.legal_actions()
-        if (seat is not None and seat != self.current_player) or action not in legal:
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if action not in legal or (seat is not None and seat != self.current_player):
             who = self.current_player if seat is None else seat
             raise IllegalAction(f"{action!r} is not legal for seat {who} now ({self.dec} for seat "
                                 f"{self.current_player}); legal: {list(legal[:8])}{' ...' if len(legal) > 8 else ''}")
@@ -170,6 +175,17 @@ class SolarState:
     # ------------------------------------------------------------------ reading the table
     def support(self, p: int) -> tuple[int, int, int]:
         """Support points: 1 each, plus controlled planets, their buildings and the star's bonus."""
+        sup = self._sup[p]
+        if sup is None:
+            sup = self._support(p)
+            self._sup = (sup, self._sup[1]) if p == 0 else (self._sup[0], sup)
+        return sup
+
+    def table_changed(self) -> None:
+        """Control, a planet, a building or the star changed: support is worked out again."""
+        self._sup = _NO_SUPPORT
+
+    def _support(self, p: int) -> tuple[int, int, int]:
         info = self.t.info
         e = m = o = 1
         star = self.star
@@ -265,6 +281,7 @@ class SolarState:
         if b >= 0:
             self.disc[self.t.owner[b]].append(b)
             self.bldg[pos] = -1
+            self._sup = _NO_SUPPORT
             self.rec("destroyed", f"  {self.name(b)} on position {pos + 1} is destroyed", card=self.t.info[b].id)
 
     def destroy_planet(self, pos: int) -> None:
@@ -273,6 +290,7 @@ class SolarState:
         self.removed.append(self.planet[pos])
         self.planet[pos] = -1
         self.ctrl[pos] = -1
+        self._sup = _NO_SUPPORT
         for p in SEATS:
             for i in self.ships[p]:
                 if self.at[i] == pos:
