@@ -98,6 +98,7 @@ class Table:
     turn_cap: int
     # ("deploy", card, position, instance) for each ship instance and position 1-6, made once
     deploy: tuple[tuple[tuple, ...], ...] = ()
+    value: tuple[int, ...] = ()  # each instance's material worth (attack + armour) for the heuristic
 
     def ids(self, insts: Sequence[int]) -> list[str]:
         info = self.info
@@ -129,7 +130,8 @@ def build_table(infos: Mapping[str, CardInfo], fleets: Sequence[Sequence[str]], 
     deploy = tuple(tuple(("deploy", ci.id, pos, i) for pos in range(1, POSITIONS + 1)) if ci.type == SHIP else ()
                    for i, ci in enumerate(info))
     return Table(tuple(info), tuple(owner), (tuple(fleet[0]), tuple(fleet[1])),
-                 (tuple(solar[0]), tuple(solar[1])), (chain[0], chain[1]), turn_cap, deploy)
+                 (tuple(solar[0]), tuple(solar[1])), (chain[0], chain[1]), turn_cap, deploy,
+                 tuple(ci.value for ci in info))
 
 
 def deck_lists(decks: Sequence[Deck]) -> tuple[list[list[str]], list[list[str]]]:

@@ -13,13 +13,20 @@ def heuristic(state: "SolarState", player: int) -> float:
     +1000 for a won game, -1000 for a lost one."""
     if state.end_reason:
         return 0.0 if state.winner is None else (1000.0 if state.winner == player else -1000.0)
-    info = state.t.info
+    # Written out (no generators): greedy and search agents call it for every action they weigh.
+    value = state.t.value
     dmg = state.dmg
+    ctrl, planet = state.ctrl, state.planet
     score = 0.0
     for p, sign in ((player, 1.0), (1 - player, -1.0)):
-        material = sum(info[i].value - dmg[i] for i in state.ships[p])
-        planets = sum(1 for c, pl in zip(state.ctrl, state.planet) if c == p and pl >= 0)
-        sup = sum(state.support(p))
+        material = 0
+        for i in state.ships[p]:
+            material += value[i] - dmg[i]
+        planets = 0
+        for k in range(6):
+            if ctrl[k] == p and planet[k] >= 0:
+                planets += 1
+        e, m, o = state.support(p)
         cards = len(state.hand[p]) + 0.2 * len(state.deck[p])
-        score += sign * (material + 8.0 * planets + 2.0 * sup + 1.0 * cards)
+        score += sign * (material + 8.0 * planets + 2.0 * (e + m + o) + cards)
     return score
