@@ -128,13 +128,16 @@ class SolarState:
         from cardsmith.games.solar_empires.positions import to_position
         return to_position(self)
 
-    def clone(self, keep_log: bool = True) -> "SolarState":
+    def clone(self, keep_log: bool = True, keep_chance: bool = True) -> "SolarState":
         """An independent copy; the card table is shared (it never changes) and chance is forked
-        when either copy next draws."""
+        when either copy next draws (`keep_chance=False`: the copy has no chance at all)."""
         s = SolarState.__new__(SolarState)
         d = self.__dict__.copy()
         s.__dict__ = d
-        self._chance_shared = d["_chance_shared"] = True
+        if keep_chance:
+            self._chance_shared = d["_chance_shared"] = True
+        else:
+            d["chance"], d["_chance_shared"] = None, False
         d["log"] = log = self.log[:] if keep_log else []
         d["rec"] = EventRecorder(log)
         for name in _PER_SEAT:
@@ -168,6 +171,12 @@ class SolarState:
             self.chance = self.chance.fork()
             self._chance_shared = False
         self.chance.shuffle(items, why, stream)
+
+    def ask(self, decision: str, seat: int) -> bool:
+        """Make `seat` take `decision` now; True (the rules stop there)."""
+        self.dec = decision
+        self.current_player = seat
+        return True
 
     def name(self, inst: int) -> str:
         return self.t.info[inst].name
