@@ -640,6 +640,20 @@ def test_a_position_round_trips_through_yaml_and_plays_on_the_same():
     assert t.position() == u.position() and t.log[-5:] == u.log[-5:]
 
 
+def test_every_position_of_a_game_reads_back_as_the_same_game():
+    kinds = set()
+    for seed in range(6):
+        s = PLAIN.new_game([deck("c", CHAIN), deck("s", SHADOW)], seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            pos = s.position()
+            t = PLAIN.from_position(pos, chance=SeededChance(0))
+            assert t.position() == pos and t.legal_actions() == s.legal_actions() and t.to_act() == s.to_act()
+            kinds.add(pos["decision"]["kind"])
+            s.apply(rng.choice(s.legal_actions()))
+    assert {"construct", "deploy", "combat_order", "point_ship", "place_damage"} <= kinds, kinds
+
+
 def test_positions_name_bad_entries():
     with pytest.raises(PositionError, match="nope"):
         GAME.from_position(table(hands=(["nope"], [])))
