@@ -17,7 +17,7 @@ FIELD_KINDS = ("int", "text", "enum", "list", "bool")
 # Keys a card may always carry, whatever its type declares.
 RESERVED_CARD_KEYS = (
     "id", "name", "type", "faction", "race", "art", "text", "flavor",
-    "copies", "tags", "keywords", "back",
+    "copies", "tags", "keywords", "back", "effect",
 )
 
 
@@ -151,6 +151,10 @@ class Card:
     # Dimension id -> group id, for every dimension the card belongs to. `race` and `faction` are the
     # same data for the two classic dimensions: either may be given, the other is filled in.
     groups: Mapping[str, str] = field(default_factory=frozen_map)
+
+    # What the card does in play, for the set's rules module: each `effect:` mapping of the YAML
+    # (`{do: damage, amount: 4, when: ...}`), read-only. The English `text` is for people only.
+    effects: tuple[Mapping[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         merged = {k: v for k, v in self.groups.items() if v}

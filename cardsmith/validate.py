@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import jsonschema
 from referencing import Registry, Resource
@@ -627,13 +627,16 @@ def _card(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, origin
         elif (why := _unreadable_image(art)):
             ck.error(doc, at("art"), f"card '{cid}': art file '{merged['art']}' {why}", "is this the right file? Use PNG, JPEG or WebP")
             ok = False
+    effects = _effects(ck, doc, merged.get("effect"), at("effect"), cid)
+    if effects is None:
+        ok = False
     tags = merged.get("tags") or []
     if not ok:
         return None
     return Card(
         id=cid, name=str(merged["name"]), type=ctype, fields=frozen_map(fields), groups=frozen_map(groups or {}), text=str(merged.get("text") or ""), flavor=str(merged.get("flavor") or ""), art=art,
         copies=copies, tags=tuple(str(t) for t in tags), keywords=tuple(kws or ()), back=merged.get("back") or tdecl.back,
-        source=ref,
+        source=ref, effects=effects or (),
     )
 
 
@@ -655,6 +658,23 @@ def _card_groups(ck: _Checker, doc: Document, decl: _Declarations, merged: dict,
         else:
             groups[key] = value
     return groups if ok else None
+def _effects(ck: _Checker, doc: Document, value: Any, path: tuple, cid: str) -> tuple[Mapping[str, Any], ...] | None:
+    """The card's `effect:` (one mapping or a list of them) as read-only mappings; None after an error.
+
+    Only the shape is checked here (each effect names its handler with `do:`); the rules module's
+    `effects` declarations say which handlers and parameters exist."""
+    if value is None:
+        return ()
+    items = value if isinstance(value, list) else [value]
+    out = []
+    for i, item in enumerate(items):
+        where = path + (i,) if isinstance(value, list) else path
+        if not isinstance(item, dict) or not isinstance(item.get("do"), str) or not item["do"].strip():
+            ck.error(doc, where, f"card '{cid}': an effect is a mapping that names its handler with `do:`",
+                     "write e.g. `effect: {do: damage, amount: 4}` (see the rules page of the set's game)")
+            return None
+        out.append(frozen_map(item))
+    return tuple(out)
 
 
 _KW = re.compile(r"^\s*(.*?)\s*(?:\s(-?\d+))?\s*$")

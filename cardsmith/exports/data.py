@@ -19,7 +19,8 @@ from cardsmith.model import Card, CardSet
 
 LIST_SEP = "; "
 # The keys every card may carry, in the order a spreadsheet shows them.
-BASE_COLUMNS = ("id", "name", "type", "race", "faction", "copies", "keywords", "text", "flavor", "art", "tags", "back")
+BASE_COLUMNS = ("id", "name", "type", "race", "faction", "copies", "keywords", "effect", "text", "flavor", "art", "tags",
+                "back")
 
 
 def field_columns(cardset: CardSet) -> list[str]:
@@ -39,9 +40,11 @@ def dimension_columns(cardset: CardSet) -> list[str]:
 
 
 def columns(cardset: CardSet) -> list[str]:
-    """The CSV header: id, name, type, a column per group dimension, the other card keys, then the
-    set's declared fields."""
-    head, tail = list(BASE_COLUMNS[:3]), [c for c in BASE_COLUMNS[3:] if c not in ("race", "faction")]
+    """The CSV header: id, name, type, a column per group dimension, the other card keys (`effect`
+    only when a card has one), then the set's declared fields."""
+    used = {"effect": any(c.effects for c in cardset.cards)}
+    head = list(BASE_COLUMNS[:3])
+    tail = [c for c in BASE_COLUMNS[3:] if c not in ("race", "faction") and used.get(c, True)]
     return head + dimension_columns(cardset) + tail + field_columns(cardset)
 
 
@@ -66,10 +69,16 @@ def card_record(card: Card, cardset: CardSet) -> dict[str, Any]:
         "copies": card.copies,
         "keywords": [keyword_text(k.id, k.value, cardset) for k in card.keywords],
         "text": card.text, "flavor": card.flavor, "art": _art(card, cardset) or None,
-        "tags": list(card.tags), "back": card.back,
+        "tags": list(card.tags), "back": card.back, "effect": effect_data(card),
         "fields": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in ordered_fields(card, cardset).items()},
     }
     return record
+
+
+def effect_data(card: Card) -> Any:
+    """The card's `effect:` as its YAML wrote it: one mapping, a list of them, or None."""
+    effects = [dict(e) for e in card.effects]
+    return None if not effects else effects[0] if len(effects) == 1 else effects
 
 
 def ordered_fields(card: Card, cardset: CardSet) -> dict[str, Any]:
@@ -123,6 +132,9 @@ def card_row(card: Card, cardset: CardSet, header: list[str]) -> dict[str, str]:
             row[col] = cell(card.fields[col])
         elif col in card.groups:
             row[col] = card.groups[col]
+        elif col == "effect":
+            # one cell in YAML flow style (JSON is YAML), read back by the CSV import
+            row[col] = "" if rec["effect"] is None else json.dumps(rec["effect"], ensure_ascii=False)
         elif col in BASE_COLUMNS:
             row[col] = cell(rec.get(col))
         else:
