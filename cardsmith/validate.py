@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import jsonschema
 from referencing import Registry, Resource
@@ -152,6 +152,8 @@ def _describe(value: Any) -> str:
 class _Checker:
     root: Path
     diags: list[Diagnostic] = field(default_factory=list)
+    # card id -> (document, path of the card, path of its `effect:`), for the rules' checks
+    places: dict[str, tuple[Document, tuple, tuple | None]] = field(default_factory=dict)
 
     def error(self, doc: Document | Path, path: tuple, message: str, hint: str | None = None, *, key: bool = False,
               severity: str = "error") -> None:
@@ -263,6 +265,15 @@ def check_set(set_dir: Path | str) -> tuple[CardSet | None, list[Diagnostic]]:
             parse_rules(cardset)
         except RulesInvalid as e:
             return None, sort_diagnostics(ck.diags + e.diagnostics)
+    if cardset.rules:
+        # The set's game checks what the set says about it: play settings, effects, deck rule names.
+        from cardsmith.validate_rules import rules_diagnostics
+
+        found = rules_diagnostics(cardset, sdoc, ck.places)
+        if found:
+            diagnostics = sort_diagnostics(ck.diags + found)
+            if any(d.is_error for d in found):
+                return None, diagnostics
     return cardset, diagnostics
 
 
@@ -477,6 +488,7 @@ def _cards(ck: _Checker, doc: Document, decl: _Declarations, seen: dict[str, Sou
                      "every card needs its own id: rename one of them")
         else:
             seen[cid] = ref
+            ck.places[cid] = (doc, base, origin.get("effect"))
         card = _card(ck, doc, decl, merged, origin, cid, ref)  # checked even when duplicate: report all at once
         if card is not None and not duplicate:
             yield card
@@ -571,8 +583,16 @@ def _card(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, origin
         id=cid, name=str(merged["name"]), type=ctype, fields=frozen_map(fields), faction=merged.get("faction"),
         race=merged.get("race"), text=str(merged.get("text") or ""), flavor=str(merged.get("flavor") or ""), art=art,
         copies=copies, tags=tuple(str(t) for t in tags), keywords=tuple(kws or ()), back=merged.get("back") or tdecl.back,
-        source=ref,
+        source=ref, effects=_effects(merged.get("effect")),
     )
+
+
+def _effects(value: Any) -> tuple[Mapping[str, Any], ...]:
+    """A card's `effect:` (one mapping or a list) as a tuple of read-only mappings."""
+    if value is None:
+        return ()
+    items = value if isinstance(value, list) else [value]
+    return tuple(frozen_map(dict(v)) for v in items if isinstance(v, dict))
 
 
 _KW = re.compile(r"^\s*(.*?)\s*(?:\s(-?\d+))?\s*$")

@@ -32,3 +32,16 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None) -> sub
 @pytest.fixture
 def cli():
     return run_cli
+
+
+@pytest.fixture
+def skirmish_rules():
+    """The engine's test game (tests/engine_testgame.py) registered as `rules: skirmish` for one test."""
+    from cardsmith.engine.registry import register
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    import engine_testgame
+
+    forget = register(engine_testgame.RULES)
+    yield engine_testgame.RULES
+    forget()
