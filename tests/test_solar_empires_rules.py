@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardsmith.engine.core import IllegalAction
+from cardsmith.engine.contract import IllegalAction
 from cardsmith.errors import CardsmithError
 from cardsmith.games import solar_empires as se
 from cardsmith.model import Card, Deck, frozen_map
@@ -1050,7 +1050,8 @@ def test_bundled_set_plays_every_matchup_by_the_rules():
     from cardsmith.engine.registry import load_game
     from cardsmith.validate import load_set
     cs = load_set(SET_DIR)
-    game = load_game(cs)
+    assert load_game(cs).name == "Solar Empires"
+    game = se.make_game(cs)
     assert game.turn_cap == cs.meta["play"]["turn_cap"]
     assert any(i["what"].startswith("turn cap") for i in cs.meta["invented"])
     decks = bundled_decks(cs)
@@ -1071,7 +1072,10 @@ def test_bundled_set_plays_every_matchup_by_the_rules():
 def test_engine_contract_conformance():
     """The engine's own conformance check (legal actions, clones, leaks, determinization, replay)."""
     checks = pytest.importorskip("cardsmith.engine.checks")
-    problems = checks.protocol_problems(GAME, [deck("t", TERRACORP), deck("s", SHADOW)], seeds=range(2))
+    from cardsmith.engine.legacy import LegacyGame, legacy_rules
+    game = LegacyGame(GAME, legacy_rules("solar_empires", se))
+    problems = checks.protocol_problems(game, [deck("t", TERRACORP), deck("s", SHADOW)], seeds=range(2),
+                                        same_observation=False)
     assert problems == []
 
 
