@@ -3,7 +3,7 @@
 The set's `rules:` must name a registered game (did-you-mean over them); its `play:` settings must
 fit `RULES.play_schema`; each card's `effect:` entries must name effects of `RULES.effects` with
 well-typed parameters and an allowed `when`, and cards of `RULES.effect_types` must carry one; the
-deck rules may only name predicates and cost functions that exist; and `RULES.validate(cardset)`
+deck rules may only name predicates that exist; and `RULES.validate(cardset)`
 adds the game's own checks. Every problem becomes a Diagnostic at its file:line:col.
 """
 
@@ -156,13 +156,7 @@ def _deck_rule_names(rules: RulesModule, cardset: CardSet, doc: Document, report
         if name is not None and name not in known:
             report(doc, ("deck_rules", "predicates", i, "check"), f"deck rule check '{name}' is not a predicate of {rules.name}",
                    did_you_mean(str(name), known) or f"predicates: {', '.join(known) or 'none'}")
-    cost = data.get("cost")
-    fields = {f for t in cardset.types.values() for f in t.fields}
-    for j, name in enumerate(cost if isinstance(cost, (list, tuple)) else [cost] if cost else []):
-        if name not in fields and name not in rules.cost_functions:
-            at = ("deck_rules", "cost") + ((j,) if isinstance(cost, (list, tuple)) else ())
-            report(doc, at, f"deck rules: cost '{name}' is neither a card field nor a cost function of {rules.name}",
-                   did_you_mean(str(name), sorted(fields | set(rules.cost_functions))))
+    # Names in `cost:` are checked by the deck rules themselves (cardsmith.decks.rules), against card fields.
 
 
 def _problem(p: Problem, cardset: CardSet, set_doc: Document, places: CardPlaces, report: Report, out: list[Diagnostic]) -> None:
