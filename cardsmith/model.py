@@ -119,7 +119,9 @@ class Card:
     keywords: tuple[KeywordUse, ...] = ()
     back: str | None = None
     source: SourceRef | None = None
-    effects: tuple[Mapping[str, Any], ...] = ()  # the card's `effect:` entries, read by its set's rules
+    # What the card does in play, for the set's rules module: each `effect:` mapping of the YAML
+    # (`{do: damage, amount: 4, when: ...}`), read-only. The English `text` is for people only.
+    effects: tuple[Mapping[str, Any], ...] = ()
 
     def __getitem__(self, name: str) -> Any:
         return self.fields[name]

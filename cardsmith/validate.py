@@ -576,6 +576,9 @@ def _card(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, origin
         elif (why := _unreadable_image(art)):
             ck.error(doc, at("art"), f"card '{cid}': art file '{merged['art']}' {why}", "is this the right file? Use PNG, JPEG or WebP")
             ok = False
+    effects = _effects(ck, doc, merged.get("effect"), at("effect"), cid)
+    if effects is None:
+        ok = False
     tags = merged.get("tags") or []
     if not ok:
         return None
@@ -583,16 +586,27 @@ def _card(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, origin
         id=cid, name=str(merged["name"]), type=ctype, fields=frozen_map(fields), faction=merged.get("faction"),
         race=merged.get("race"), text=str(merged.get("text") or ""), flavor=str(merged.get("flavor") or ""), art=art,
         copies=copies, tags=tuple(str(t) for t in tags), keywords=tuple(kws or ()), back=merged.get("back") or tdecl.back,
-        source=ref, effects=_effects(merged.get("effect")),
+        source=ref, effects=effects or (),
     )
 
 
-def _effects(value: Any) -> tuple[Mapping[str, Any], ...]:
-    """A card's `effect:` (one mapping or a list) as a tuple of read-only mappings."""
+def _effects(ck: _Checker, doc: Document, value: Any, path: tuple, cid: str) -> tuple[Mapping[str, Any], ...] | None:
+    """The card's `effect:` (one mapping or a list of them) as read-only mappings; None after an error.
+
+    Only the shape is checked here (each effect names its handler with `do:`); the rules module's
+    `effects` declarations say which handlers and parameters exist."""
     if value is None:
         return ()
     items = value if isinstance(value, list) else [value]
-    return tuple(frozen_map(dict(v)) for v in items if isinstance(v, dict))
+    out = []
+    for i, item in enumerate(items):
+        where = path + (i,) if isinstance(value, list) else path
+        if not isinstance(item, dict) or not isinstance(item.get("do"), str) or not item["do"].strip():
+            ck.error(doc, where, f"card '{cid}': an effect is a mapping that names its handler with `do:`",
+                     "write e.g. `effect: {do: damage, amount: 4}` (see the rules page of the set's game)")
+            return None
+        out.append(frozen_map(item))
+    return tuple(out)
 
 
 _KW = re.compile(r"^\s*(.*?)\s*(?:\s(-?\d+))?\s*$")
