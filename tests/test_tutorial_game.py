@@ -27,6 +27,12 @@ def installed(tmp_path_factory):
     if done.returncode != 0:
         pytest.fail(f"pip could not install the tutorial package:\n{done.stderr[-2000:]}")
     assert list(target.glob("cardsmith_tide_pool-*.dist-info/entry_points.txt"))
+    # Only the installed copy may answer: set aside a registration or import of the example's source
+    # folder that another test module (the conformance suite) made in this process.
+    from cardsmith.engine import registry
+
+    kept = registry._EXTRA.pop("tide_pool", None)
+    cached = {m: sys.modules.pop(m) for m in [m for m in sys.modules if m.startswith("cardsmith_tide_pool")]}
     sys.path.insert(0, str(target))
     try:
         yield target
@@ -34,6 +40,9 @@ def installed(tmp_path_factory):
         sys.path.remove(str(target))
         for name in [m for m in sys.modules if m.startswith("cardsmith_tide_pool")]:
             del sys.modules[name]
+        sys.modules.update(cached)
+        if kept is not None:
+            registry._EXTRA["tide_pool"] = kept
 
 
 @pytest.fixture

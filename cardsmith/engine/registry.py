@@ -48,10 +48,17 @@ def known_games() -> list[str]:
 
 
 def register(rules: RulesModule) -> Callable[[], None]:
-    """Make `rules` known under `rules.name` in this process; returns a function that forgets it."""
+    """Make `rules` known under `rules.name` in this process; returns a function that undoes it."""
     key = canonical(rules.name)
+    before = _EXTRA.get(key)
     _EXTRA[key] = rules
-    return lambda: _EXTRA.pop(key, None)
+
+    def forget() -> None:
+        if before is None:
+            _EXTRA.pop(key, None)
+        else:
+            _EXTRA[key] = before
+    return forget
 
 
 def _rules_of(obj: object, where: str) -> RulesModule:
