@@ -18,7 +18,7 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from cardsmith.engine.core import IllegalAction
+from cardsmith.engine.contract import IllegalAction
 from cardsmith.errors import CardsmithError
 from cardsmith.model import Card, CardSet, Deck
 from cardsmith.model import slugify as slug
