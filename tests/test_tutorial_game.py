@@ -107,3 +107,16 @@ def test_its_balance_report_is_written(project):
     figures = json.loads((out_dir / "balance.json").read_text())
     assert figures["decks"] == ["calm", "tide"] and figures["games"] == 8 and figures["players"] == 2
     assert "Tide Pool: balance report" in (out_dir / "report.html").read_text()
+
+
+def test_the_tutorials_code_is_the_packages_code():
+    import re
+
+    doc = (EXAMPLE.parents[1] / "tutorial-game.md").read_text(encoding="utf-8")
+    source = (EXAMPLE / "cardsmith_tide_pool" / "__init__.py").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", doc, re.S)
+    assert len(blocks) >= 6
+    for block in blocks:
+        assert block in source, block.splitlines()[0]
+    for block in re.findall(r"```toml\n(.*?)```", doc, re.S):
+        assert block in (EXAMPLE / "pyproject.toml").read_text(encoding="utf-8")

@@ -75,15 +75,18 @@ class TidePool:
 
     def observation(self, seat):
         """What `seat` sees: its own hand, the played cards, scores, and how many cards are hidden."""
-        return {"seat": seat, "position": {**self.position(), "zones": self.zones.masked(seat).to_data()}}
+        return {"seat": seat, "position": self._data(self.zones.masked(seat))}
 
     def clone(self):
         return self.game.from_position(self.position(), chance=self.chance.fork(), log=self.log)
 
     def position(self):
+        return self._data(self.zones)
+
+    def _data(self, zones):
         ended = self.result and {"ranks": list(self.result.ranks), "reason": self.result.reason, "capped": self.result.capped}
         return {**position_header(NAME, self.seats), "cards": list(self.cards), "order": self.order.to_data(),
-                "score": list(self.score), "zones": self.zones.to_data(), "ended": ended}
+                "score": list(self.score), "zones": zones.to_data(), "ended": ended}
 
     def cards_played(self, seat):
         return frozenset(self.zones.of(seat, "played").cards)
