@@ -22,7 +22,7 @@ from cardsmith.model import Card, CardSet
 # Where a card was written: card id -> (its document, its path in it, the path of its `effect:`,
 # which may be in the file's `defaults:`).
 CardPlaces = Mapping[str, tuple[Document, tuple, "tuple | None"]]
-Report = Callable[[Document, tuple, str, "str | None"], None]
+Report = Callable[..., None]  # report(doc, path, message, hint=None, *, key=False)
 
 
 def rules_diagnostics(cardset: CardSet, set_doc: Document, places: CardPlaces) -> list[Diagnostic]:

@@ -193,7 +193,8 @@ class MCTSAgent:
                     node.children[action] = child
                     path.append(child)
                     break
-                best, best_value = None, -math.inf
+                best: _Node | None = None
+                best_value = -math.inf
                 for a in legal:
                     child = node.children[a]
                     if not child.visits:  # made by an iteration that was then dropped: try it first
@@ -202,6 +203,7 @@ class MCTSAgent:
                         value = child.reward / child.visits + self.c * math.sqrt(math.log(child.available) / child.visits)
                     if value > best_value:
                         best, best_value = child, value
+                assert best is not None  # legal is never empty while the game goes on
                 state.apply(best.action, mover)
                 node = best
                 path.append(node)

@@ -201,7 +201,7 @@ def protocol_problems(game: Any, decks: Any, seeds: Iterable[int] = range(5), ma
 
 
 def _check_step(game: Any, state: Any, step: int, seed: int, fail: Any, shared_ok: Any, position_every: int,
-                same_observation: bool, IllegalAction: type) -> bool:
+                same_observation: bool, IllegalAction: type[Exception]) -> bool:
     import random as _random
 
     n = state.seats
@@ -262,7 +262,8 @@ def _check_step(game: Any, state: Any, step: int, seed: int, fail: Any, shared_o
     return True
 
 
-def _check_end(game: Any, decks: Any, state: Any, seed: int, actions: list, fail: Any, IllegalAction: type) -> None:
+def _check_end(game: Any, decks: Any, state: Any, seed: int, actions: list, fail: Any,
+               IllegalAction: type[Exception]) -> None:
     n = state.seats
     out = state.outcome()
     if out is None:

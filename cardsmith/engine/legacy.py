@@ -8,9 +8,9 @@ becomes an `Outcome` (a "turn cap" end is a capped draw). Remove this module whe
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, cast
 
-from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome, PositionError, RulesModule
+from cardsmith.engine.contract import Chance, Event, Game, IllegalAction, Outcome, PositionError, RulesModule
 from cardsmith.model import CardSet, Deck
 
 SEATS = 2
@@ -106,8 +106,8 @@ def legacy_rules(name: str, module: Any) -> RulesModule:
     """A `RulesModule` for an old module exposing `make_game(cardset)`."""
     holder: dict[str, RulesModule] = {}
 
-    def make_game(cardset: CardSet) -> LegacyGame:
-        return LegacyGame(module.make_game(cardset), holder["rules"])
+    def make_game(cardset: CardSet) -> Game:
+        return cast(Game, LegacyGame(module.make_game(cardset), holder["rules"]))
 
     rules = RulesModule(name=name, title=name.replace("_", " ").title(), players=(2, 2), make_game=make_game,
                         play_schema={"type": "object", "properties": {"turn_cap": {"type": "integer", "minimum": 1}}},

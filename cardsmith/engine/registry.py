@@ -132,4 +132,4 @@ def load_game(cardset: CardSet) -> Game:
 
 def has_rules(cardset: CardSet) -> bool:
     """True when the set names a game cardsmith knows (the build's balance stage uses it)."""
-    return bool(cardset.rules) and canonical(cardset.rules) in known_games()
+    return cardset.rules is not None and canonical(cardset.rules) in known_games()

@@ -333,7 +333,8 @@ def run_tasks(
             if game is not None and multiprocessing.get_start_method(allow_none=False) == "fork":
                 # Forked workers inherit the game already made here; nothing is pickled, nothing reloaded.
                 factory = _Given(game)
-            with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=_init_worker, initargs=(factory, data, position)) as pool:
+            init: Callable[..., None] = _init_worker
+            with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=init, initargs=(factory, data, position)) as pool:  # type: ignore[arg-type]
                 futures = [pool.submit(_play_tasks, chunk) for chunk in chunks]
                 for f in as_completed(futures):
                     done = f.result()

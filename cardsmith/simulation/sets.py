@@ -122,7 +122,8 @@ def deck_group(deck: Deck, cardset: CardSet) -> str | None:
 
 def unique_names(decks: Sequence[Deck]) -> list[str]:
     """Deck names made distinct (a mirror match of one deck reads "terracorp" vs "terracorp (2)")."""
-    names, seen = [], {}
+    names: list[str] = []
+    seen: dict[str, int] = {}
     for d in decks:
         n = d.name or "deck"
         seen[n] = seen.get(n, 0) + 1
