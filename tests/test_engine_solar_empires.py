@@ -37,22 +37,14 @@ def se(tmp_path_factory):
 
 def static(state):
     """The game's unchanging card table, which states and observations may share."""
-    inner = getattr(state, "inner", state)  # a game still on the legacy bridge wraps its old state
-    return [getattr(inner, "g")] if hasattr(inner, "g") else []
+    return [state.t]
 
 
 def test_solar_empires_meets_the_engine_contract(se):
     game, decks = se
+    # Positions are checked by tests/test_game_conformance.py (a known finding there: instance numbers).
     assert protocol_problems(game, [decks["terracorp"], decks["shadow"]], seeds=range(3), shared_ok=static,
-                             same_observation=False) == []
-
-
-@pytest.mark.xfail(strict=True, reason="the pre-contract sampler deals the opponent's whole fleet into its deck while "
-                   "the decks are still being ordered (opp_deck 0 becomes 48); the package on the contract replaces it")
-def test_solar_empires_determinizations_show_the_same_observation(se):
-    game, decks = se
-    problems = protocol_problems(game, [decks["terracorp"], decks["shadow"]], seeds=[0], shared_ok=static, max_actions=3)
-    assert not any("another observation" in p for p in problems)
+                             position_every=0) == []
 
 
 def test_agents_decide_from_the_observation_alone_in_solar_empires(se):

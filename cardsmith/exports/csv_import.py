@@ -198,6 +198,8 @@ class _RowParser:
             values["keywords"] = self._keywords(rownum, index["keywords"], get("keywords")) or None
         if "tags" in index:
             values["tags"] = _split(get("tags")) or None
+        if "effect" in index:
+            values["effect"] = self._effect(rownum, index["effect"], get("effect"))
         for name in ("name", "text", "flavor", "art", "back"):
             if name in index:
                 values[name] = get(name) or None
@@ -214,6 +216,19 @@ class _RowParser:
                 continue
             values[name] = self._field(rownum, i, spec, raw)
         return values
+
+    def _effect(self, rownum: int, idx: int, raw: str) -> Any:
+        """An `effect:` cell: a YAML flow mapping or list (`{do: damage, amount: 4}`), or empty."""
+        if not raw:
+            return None
+        try:
+            value = yaml.safe_load(raw)
+        except yaml.YAMLError:
+            value = None
+        if not isinstance(value, (dict, list)):
+            self.problem(rownum, idx, f"effect '{raw}' is not a mapping like {{do: damage, amount: 4}} (or a list of them)")
+            return None
+        return value
 
     def _keywords(self, rownum: int, idx: int, raw: str) -> list[str]:
         out = []
@@ -348,7 +363,7 @@ def _read_card_file(path: Path) -> dict[str, Any]:
 
 
 KEY_ORDER = ("id", "name", "type", "race", "faction")
-TAIL_ORDER = ("keywords", "text", "flavor", "art", "copies", "tags", "back")
+TAIL_ORDER = ("keywords", "effect", "text", "flavor", "art", "copies", "tags", "back")
 
 
 def _ordered(card: dict[str, Any]) -> dict[str, Any]:

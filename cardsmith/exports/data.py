@@ -18,7 +18,8 @@ from cardsmith.model import Card, CardSet
 
 LIST_SEP = "; "
 # The keys every card may carry, in the order a spreadsheet shows them.
-BASE_COLUMNS = ("id", "name", "type", "race", "faction", "copies", "keywords", "text", "flavor", "art", "tags", "back")
+BASE_COLUMNS = ("id", "name", "type", "race", "faction", "copies", "keywords", "effect", "text", "flavor", "art", "tags",
+                "back")
 
 
 def field_columns(cardset: CardSet) -> list[str]:
@@ -34,7 +35,8 @@ def field_columns(cardset: CardSet) -> list[str]:
 def columns(cardset: CardSet) -> list[str]:
     """The CSV header: base card keys, then the set's declared fields."""
     used = {"race": bool(cardset.races) or any(c.race for c in cardset.cards),
-            "faction": bool(cardset.factions) or any(c.faction for c in cardset.cards)}
+            "faction": bool(cardset.factions) or any(c.faction for c in cardset.cards),
+            "effect": any(c.effects for c in cardset.cards)}
     return [c for c in BASE_COLUMNS if used.get(c, True)] + field_columns(cardset)
 
 
@@ -58,10 +60,16 @@ def card_record(card: Card, cardset: CardSet) -> dict[str, Any]:
         "copies": card.copies,
         "keywords": [keyword_text(k.id, k.value, cardset) for k in card.keywords],
         "text": card.text, "flavor": card.flavor, "art": _art(card, cardset) or None,
-        "tags": list(card.tags), "back": card.back,
+        "tags": list(card.tags), "back": card.back, "effect": effect_data(card),
         "fields": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in ordered_fields(card, cardset).items()},
     }
     return record
+
+
+def effect_data(card: Card) -> Any:
+    """The card's `effect:` as its YAML wrote it: one mapping, a list of them, or None."""
+    effects = [dict(e) for e in card.effects]
+    return None if not effects else effects[0] if len(effects) == 1 else effects
 
 
 def ordered_fields(card: Card, cardset: CardSet) -> dict[str, Any]:
@@ -110,6 +118,9 @@ def card_row(card: Card, cardset: CardSet, header: list[str]) -> dict[str, str]:
     for col in header:
         if col in card.fields:
             row[col] = cell(card.fields[col])
+        elif col == "effect":
+            # one cell in YAML flow style (JSON is YAML), read back by the CSV import
+            row[col] = "" if rec["effect"] is None else json.dumps(rec["effect"], ensure_ascii=False)
         elif col in BASE_COLUMNS:
             row[col] = cell(rec.get(col))
         else:
