@@ -73,8 +73,6 @@ def played(request):
     name = request.param
     rules = get_rules(name)
     assert isinstance(rules, RulesModule)
-    if "legacy" in rules.doc:
-        pytest.skip(f"{name} is still on the legacy bridge (cardsmith/engine/legacy.py): its own tests check it")
     folders = sets_of(name)
     assert folders, f"no set with decks names the game {name}: every game needs one for the conformance suite"
     cardset = load_set_checked(folders[0])

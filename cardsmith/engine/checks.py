@@ -126,7 +126,7 @@ def _position_problem(game: Any, state: Any) -> str | None:
     try:
         pos = state.position()
     except (PositionError, NotImplementedError):
-        return None  # a game without positions (the legacy bridge) is checked elsewhere
+        return None  # a game that cannot write this state as a position says so; nothing to compare
     try:
         back = game.from_position(pos)
     except Exception as e:  # noqa: BLE001 - any failure here is the finding

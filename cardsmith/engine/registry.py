@@ -4,9 +4,6 @@ A bundled game is a package `cardsmith/games/<name>/` whose `__init__` exposes `
 `RulesModule`). A game from outside cardsmith is any installed distribution that declares an entry
 point in the group `cardsmith.games`, `name = "package.module:RULES"`. `rules: <name>` in set.yaml
 names `RULES.name` (hyphens read as underscores). `register()` adds a game in-process (tests, scripts).
-
-Until a bundled game moves onto the contract, a module that exposes only the old `make_game(cardset)`
-is wrapped by `cardsmith.engine.legacy` so the runner sees one interface.
 """
 
 from __future__ import annotations
@@ -67,11 +64,6 @@ def _rules_of(obj: object, where: str) -> RulesModule:
     rules = getattr(obj, "RULES", None)
     if isinstance(rules, RulesModule):
         return rules
-    make_game = getattr(obj, "make_game", None)
-    if callable(make_game):  # a game module from before the contract
-        from cardsmith.engine.legacy import legacy_rules
-
-        return legacy_rules(where.rsplit(".", 1)[-1], obj)
     raise CardsmithError(f"{where} exposes no RULES (a cardsmith.engine.contract.RulesModule)",
                          hint="see docs/engine.md: a game package exposes `RULES = RulesModule(...)`")
 
