@@ -48,8 +48,8 @@ def test_play_prints_win_rates_with_intervals(project):
     assert "aggro" in out and "wins" in out and "[" in out and "first player won" in out
     assert "draws" in out and "game length" in out
     log = (project / "game.log").read_text()
-    assert "Seat 0: aggro played by greedy" in log or "Seat 0 (acted first): aggro played by greedy" in log
-    assert "(acted first)" in log and "-- Turn 2" in log and "Result:" in log
+    assert "Seat 0: aggro played by greedy" in log or "Seat 0 (goes first): aggro played by greedy" in log
+    assert "(goes first)" in log and "-- Turn 2" in log and "Result:" in log
 
 
 def test_play_json_is_the_same_whatever_the_number_of_jobs(project):

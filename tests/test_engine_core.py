@@ -151,7 +151,7 @@ def test_account_is_readable_turn_by_turn():
     rec = play_game(game, DECKS, ("greedy", "random"), seed=2)
     text = replay_account(game, DECKS, rec)
     assert "seed " in text and "Turn 2" in text and "chooses: " in text
-    assert f"Seat {rec.first_actor} (acted first)" in text
+    assert f"Seat {rec.first_actor} (goes first)" in text
     assert text.count("chooses: ") == len(rec.actions)
     assert "Result:" in text.splitlines()[-1]
 

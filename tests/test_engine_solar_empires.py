@@ -76,3 +76,19 @@ def test_solar_empires_games_replay_and_do_not_depend_on_jobs(se):
     one = run_tasks(None, pair, tasks, jobs=1, game=game)
     two = run_tasks(None, pair, tasks, jobs=2, game=game)
     assert [r.to_dict(True) for r in one] == [r.to_dict(True) for r in two]
+
+
+def test_the_first_player_is_whoever_takes_priority_not_seat_0(se):
+    game, decks = se
+    pair = [decks["terracorp"], decks["chain"]]
+    firsts = []
+    for seed in range(8):
+        rec = play_game(game, pair, ("random", "random"), seed=seed)
+        state = game.new_game(pair, seed)
+        for seat, action in rec.actions:
+            state.apply(action, seat)
+            if action[0] == "priority":
+                break
+        assert rec.first_actor == state.priority
+        firsts.append(rec.first_actor)
+    assert set(firsts) == {0, 1}  # the coin decides, so both seats go first sometimes

@@ -152,7 +152,10 @@ def play_game(
     rngs = [agent_rng(seed, seat) for seat in range(n)]
     actions: list[tuple[int, Action]] = []
     decisions, think = [0] * n, [0.0] * n
+    # Who goes first is the rules' business. A game whose setup choices come before the real first
+    # turn names that seat in `first_player` once it is decided; otherwise the first seat to act counts.
     first_actor: int | None = None
+    hook = hasattr(state, "first_player")
     capped_by_engine = False
     while not state.is_terminal():
         if len(actions) >= max_actions:
@@ -162,7 +165,7 @@ def play_game(
         legal = state.legal_actions(seat)
         if not legal:
             raise RuntimeError(f"game {index} (seed {seed}): {game.name} offers no legal action to seat {seat} in a game that is not over")
-        if first_actor is None:
+        if first_actor is None and not hook:
             first_actor = seat
         agent = players[seat]
         started = time.perf_counter()
@@ -177,6 +180,10 @@ def play_game(
         except IllegalAction as e:
             raise _agent_error(str(agents[seat]), seat, action, legal, e, f"game {index} (seed {seed})") from None
         actions.append((seat, action))
+        if first_actor is None and hook:
+            first_actor = getattr(state, "first_player", None)
+    if first_actor is None:
+        first_actor = actions[0][0] if actions else 0
     if capped_by_engine:
         outcome = Outcome.draw(n, ACTION_CAP, capped=True)
     else:
@@ -186,7 +193,7 @@ def play_game(
         decks=tuple(d.name for d in decks), agents=tuple(str(a) for a in agents), ranks=outcome.ranks,
         end_reason=outcome.reason, capped=outcome.capped, turns=state.turn,
         cards_played=tuple(tuple(sorted(state.cards_played(s))) for s in range(n)),
-        first_actor=0 if first_actor is None else first_actor, actions=actions,
+        first_actor=first_actor, actions=actions,
         ceiling_hits=tuple(getattr(p, "ceiling_hits", 0) for p in players),
         log=list(state.log) if keep_log else None, decisions=tuple(decisions), think_seconds=tuple(think),
     )
@@ -224,7 +231,7 @@ def replay_account(game: Game, decks: Sequence[Deck], record: GameRecord, *, sta
     state = start.clone() if start is not None else game.new_game(list(decks), record.seed)
     lines = [f"Game {record.index} of {game.name}, seed {record.seed}"]
     for s in range(record.seats):
-        first = " (acted first)" if s == record.first_actor and record.actions else ""
+        first = " (goes first)" if s == record.first_actor and record.actions else ""
         lines.append(f"Seat {s}{first}: {record.decks[s]} played by {record.agents[s]}")
     lines.append("")
     lines += state.log
