@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import main_in_process
 
 pytest.importorskip("cardsmith.decks")  # the decks API (branch decks) loads and checks deck files
 
@@ -24,21 +25,7 @@ def project(tmp_path, monkeypatch, skirmish_rules):
     return root
 
 
-def cs(*args):
-    """Run the cardsmith entry point; (exit code, stdout, stderr)."""
-    import contextlib
-    import io
-
-    from cardsmith.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(list(args))
-        except SystemExit as e:
-            code = e.code or 0
-    return code, out.getvalue(), err.getvalue()
+cs = main_in_process
 
 
 def test_play_prints_win_rates_with_intervals(project):

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import main_in_process
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "tide_pool"
 
@@ -54,20 +55,7 @@ def project(installed, tmp_path, monkeypatch):
     return root
 
 
-def cs(*args):
-    import contextlib
-    import io
-
-    from cardsmith.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(list(args))
-        except SystemExit as e:
-            code = e.code or 0
-    return code, out.getvalue(), err.getvalue()
+cs = main_in_process
 
 
 def test_the_installed_game_is_found_by_its_entry_point(installed):
