@@ -1,6 +1,6 @@
 """Named deck predicates: deck rules that data cannot say, written in Python by a set's rules module.
 
-A game declares its checks in `RULES.deck_predicates` (name -> function); a module may also register one:
+A rules module (`cardsmith/games/<rules>.py`) registers a check under a name:
 
     from cardsmith.decks import register_predicate, Problem
 
@@ -17,6 +17,7 @@ the set's rules module, which registers it as it loads.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
@@ -56,14 +57,13 @@ def registered_predicates() -> list[str]:
 
 
 def get_predicate(name: str, cardset: CardSet) -> Predicate:
-    """The check registered as `name`, or declared in the set's rules (`RULES.deck_predicates`);
-    loading the set's rules also lets an older module register its checks as it is imported."""
+    """The check registered as `name`, importing the set's rules module first if needed."""
     if name not in _REGISTRY and cardset.rules:
-        from cardsmith.engine.registry import get_rules
-
-        rules = get_rules(cardset.rules)
-        if rules is not None and name in rules.deck_predicates:
-            return rules.deck_predicates[name]
+        try:
+            importlib.import_module(f"cardsmith.games.{cardset.rules}")
+        except ModuleNotFoundError as e:
+            if e.name not in (f"cardsmith.games.{cardset.rules}", "cardsmith.games"):
+                raise
     if name not in _REGISTRY:
         where = f"cardsmith.games.{cardset.rules}" if cardset.rules else "a rules module (set.yaml has no `rules:`)"
         known = ", ".join(registered_predicates()) or "none"
