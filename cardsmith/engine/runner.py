@@ -157,6 +157,8 @@ def play_game(
     first_actor: int | None = None
     hook = hasattr(state, "first_player")
     capped_by_engine = False
+    looks = [getattr(p, "needs_observation", True) for p in players]
+    clock = time.perf_counter
     while not state.is_terminal():
         if len(actions) >= max_actions:
             capped_by_engine = True
@@ -167,14 +169,15 @@ def play_game(
             raise RuntimeError(f"game {index} (seed {seed}): {game.name} offers no legal action to seat {seat} in a game that is not over")
         if first_actor is None and not hook:
             first_actor = seat
-        agent = players[seat]
-        started = time.perf_counter()
         # The agent gets the observation only: never the state, so it cannot read hidden cards.
-        observation = state.observation(seat) if getattr(agent, "needs_observation", True) else None
-        action = agent.act(observation, legal, rngs[seat], seat)
-        if len(legal) > 1:  # a forced move is no decision
-            think[seat] += time.perf_counter() - started
+        observation = state.observation(seat) if looks[seat] else None
+        if len(legal) > 1:  # a forced move is no decision, and not timed
+            started = clock()
+            action = players[seat].act(observation, legal, rngs[seat], seat)
+            think[seat] += clock() - started
             decisions[seat] += 1
+        else:
+            action = players[seat].act(observation, legal, rngs[seat], seat)
         try:
             state.apply(action, seat)
         except IllegalAction as e:
