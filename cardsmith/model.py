@@ -17,7 +17,7 @@ FIELD_KINDS = ("int", "text", "enum", "list", "bool")
 # Keys a card may always carry, whatever its type declares.
 RESERVED_CARD_KEYS = (
     "id", "name", "type", "faction", "race", "art", "text", "flavor",
-    "copies", "tags", "keywords", "back",
+    "copies", "tags", "keywords", "back", "effect",
 )
 
 
@@ -119,6 +119,7 @@ class Card:
     keywords: tuple[KeywordUse, ...] = ()
     back: str | None = None
     source: SourceRef | None = None
+    effects: tuple[Mapping[str, Any], ...] = ()  # the card's `effect:` mappings (rules read them)
 
     def __getitem__(self, name: str) -> Any:
         return self.fields[name]

@@ -571,8 +571,14 @@ def _card(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, origin
         id=cid, name=str(merged["name"]), type=ctype, fields=frozen_map(fields), faction=merged.get("faction"),
         race=merged.get("race"), text=str(merged.get("text") or ""), flavor=str(merged.get("flavor") or ""), art=art,
         copies=copies, tags=tuple(str(t) for t in tags), keywords=tuple(kws or ()), back=merged.get("back") or tdecl.back,
-        source=ref,
+        source=ref, effects=_effects(merged.get("effect")),
     )
+
+
+def _effects(value: Any) -> tuple[Mapping[str, Any], ...]:
+    """A card's `effect:` (one mapping or a list of them) as a tuple of read-only mappings."""
+    items = value if isinstance(value, list) else [value] if isinstance(value, dict) else []
+    return tuple(frozen_map(v) for v in items if isinstance(v, dict))
 
 
 _KW = re.compile(r"^\s*(.*?)\s*(?:\s(-?\d+))?\s*$")
