@@ -8,7 +8,7 @@ deck may hold several copies of one card; so are planets in play (the homeworld 
 
 from __future__ import annotations
 
-import copy
+import pickle
 from typing import TYPE_CHECKING, Any, Mapping
 
 from cardsmith.engine.chance import SeededChance
@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 # Phases of a turn, in order. "block" is the defender's; every other phase is the active player's.
 PHASES = ("draw", "planet", "buy", "roleplay", "declare", "block", "combat", "capture", "post")
 TIMING = {"roleplay": "non-combat", "combat": "combat", "post": "post-combat"}
+
+
+def plain_copy(data: Any) -> Any:
+    """A deep copy of plain data (pickle round trip: several times faster than copy.deepcopy)."""
+    return pickle.loads(pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
 
 
 class TRFState:
@@ -88,7 +93,7 @@ class TRFState:
 
     def observation(self, seat: int) -> dict[str, Any]:
         """Everything public, this seat's own hand, and the sizes of hidden piles."""
-        d = copy.deepcopy(self.d)
+        d = plain_copy(self.d)
         for s, p in enumerate(d["p"]):
             p["deck"] = len(p["deck"])
             if s != seat:
@@ -97,10 +102,10 @@ class TRFState:
         return d
 
     def clone(self) -> "TRFState":
-        return TRFState(self.g, copy.deepcopy(self.d), self.chance.fork(), list(self.log))
+        return TRFState(self.g, plain_copy(self.d), self.chance.fork(), list(self.log))
 
     def position(self) -> dict[str, Any]:
-        return {**position_header("trf", 2), **copy.deepcopy(self.d)}
+        return {**position_header("trf", 2), **plain_copy(self.d)}
 
     def cards_played(self, seat: int) -> frozenset[str]:
         return frozenset(self.d["p"][seat]["played"])
