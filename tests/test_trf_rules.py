@@ -505,3 +505,23 @@ def test_random_games_end_without_a_crash():
             s.apply(rng.choice(s.legal_actions()))
             steps += 1
         assert s.outcome() is not None and sum(s.returns()) == 1.0
+
+
+def test_observation_hides_the_opponents_hand_and_both_decks():
+    p0 = player(A, "aurel", hand=["militia", "calder"], deck=["gash", "regrad"], seat=0)
+    p1 = player(D, "calder", hand=["ban-hammer"], deck=["lantern", "solace", "aurel"], seat=1)
+    s = duel([], p0=p0, p1=p1)
+    poisoned = duel([], p0={**p0, "deck": ["regrad", "gash"]}, p1={**p1, "hand": ["pile-on"], "deck": ["aurel"] * 3})
+    assert s.observation(0) == poisoned.observation(0)
+    assert s.observation(0)["p"][0]["hand"] == ["militia", "calder"]
+
+
+def test_sample_state_deals_unseen_cards_consistently():
+    g = trf_game()
+    s = g.new_game([deck("dolash", "azguard", {"militia": 10, "regrad": 1, "calder": 5}),
+                    deck("xarn", "dusk-hollow", {"sith-raiders": 10, "grimmark": 6})], seed=3)
+    sample = g.sample_state(s.observation(0), random.Random(1))
+    assert sample.d["p"][0]["hand"] == s.d["p"][0]["hand"]
+    assert sorted(sample.d["p"][1]["hand"] + sample.d["p"][1]["deck"]) == sorted(s.d["p"][1]["hand"] + s.d["p"][1]["deck"])
+    assert sample.legal_actions() == s.legal_actions()
+    assert g.heuristic(s, 0) == -g.heuristic(s, 1)
