@@ -112,16 +112,17 @@ def _legal_planet(s: TRFState) -> list[tuple]:
 def _legal_buy(s: TRFState) -> list[tuple]:
     seat, p = s.active, s.d["p"][s.active]
     out: list[tuple] = []
+    meters = s.meters(seat)
     for cid in sorted(set(p["hand"])):
         if s.info(cid).type == "character":
             cost = s.char_cost(seat, cid)
-            if cost is not None and cost <= s.meters(seat) and _unique_free(s, seat, cid):
+            if cost is not None and cost <= meters and _unique_free(s, seat, cid):
                 out.append(("buy", cid))
     for cid in sorted(set(p["discard"])):
         info = s.info(cid)
         if info.type == "character" and info.unique and _unique_free(s, seat, cid):
             cost = s.char_cost(seat, cid)
-            if cost is not None and 2 * cost <= s.meters(seat):
+            if cost is not None and 2 * cost <= meters:
                 out.append(("revive", cid))
     return out + _legal_activate(s) + [("pass",)]
 
@@ -135,12 +136,14 @@ def _legal_activate(s: TRFState) -> list[tuple]:
     """Planets with an activated ability, while the pool can spare what the planet would give."""
     seat, p = s.active, s.d["p"][s.active]
     out: list[tuple] = []
+    pool: tuple[int, int] | None = None
     for pl in p["planets"]:
         info = s.info(pl["card"])
         acts = info.activated()
         if not acts or pl["uid"] in p["activated"]:
             continue
-        if s.meters(seat) < info.meters or s.words(seat) < info.words:
+        pool = pool or (s.meters(seat), s.words(seat))
+        if pool[0] < info.meters or pool[1] < info.words:
             continue
         out += [("activate", pl["uid"], *t) for t in targets(s, seat, tuple(acts), pl["uid"])]
     return out
@@ -177,12 +180,14 @@ def _legal_ooc(s: TRFState) -> list[tuple]:
     seat, p = s.active, s.d["p"][s.active]
     timing = TIMING[s.d["phase"]]
     out: list[tuple] = []
+    words: int | None = None
     for cid in sorted(set(p["hand"])):
         info = s.info(cid)
         if info.type != "ooc" or info.timing != timing:
             continue
         cost = s.ooc_cost(seat, cid)
-        if cost is None or cost > s.words(seat):
+        words = s.words(seat) if words is None else words
+        if cost is None or cost > words:
             continue
         out += [("ooc", cid, *x) for x in targets(s, seat, tuple(e for e in info.effects if e.get("when") == timing))]
     return out
