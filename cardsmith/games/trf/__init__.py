@@ -6,9 +6,9 @@ the module plays two. Readings of its ambiguous sentences: docs/rules/trf.md.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable, cast
 
-from cardsmith.engine.contract import Problem, RulesModule
+from cardsmith.engine.contract import Game, Problem, RulesModule
 from cardsmith.games.trf.cards import alignments
 from cardsmith.games.trf.effects import SPECS, TARGETED
 from cardsmith.games.trf.game import TRFGame
@@ -25,7 +25,7 @@ PLAY_SCHEMA = {
 }
 
 _INT = {"type": "integer", "minimum": 0}
-CARD_FIELDS = {
+CARD_FIELDS: dict[str, dict[str, dict[str, Any]]] = {
     "account": {"titles": {"type": "array", "items": {"type": "string"}}},
     "planet": {"meters": _INT, "words": _INT, "capture": _INT, "homeworld": _INT},
     "character": {"kind": {"enum": ["fleeter", "individual"]}, "cost": _INT, "combat": _INT, "capture": _INT},
@@ -60,11 +60,15 @@ def validate(cardset: CardSet) -> Iterable[Problem]:
                 yield Problem(f"card '{card.id}': effect names unknown faction '{faction}'", card=card.id, path=("effect", i, "faction"))
 
 
-RULES = RulesModule(
+def _make_game(cardset: CardSet) -> Game:
+    return cast(Game, TRFGame(cardset, RULES))
+
+
+RULES: RulesModule = RulesModule(
     name="trf",
     title="TRF: The Card Game",
     players=(2, 2),
-    make_game=lambda cardset: TRFGame(cardset, RULES),
+    make_game=_make_game,
     play_schema=PLAY_SCHEMA,
     card_fields=CARD_FIELDS,
     effects=SPECS,
