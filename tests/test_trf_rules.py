@@ -331,7 +331,7 @@ def test_own_faction_normal_same_alignment_double_opposite_never():
     assert g.char_cost(0, "sith-raiders") is None
     assert g.char_cost(0, "gash") == 300  # a darkside Jedi, but Kaelis is a Jedi account
     s = duel([], phase="buy", p0=player("dolash", "voluun", hand=hand, seat=0))
-    assert s.char_cost(0, "nomad-fleet") == 600  # neutral: double
+    assert s.char_cost(0, "nomad-fleet") is None  # neutral: only "some cards will let him use Neutrals"
     assert s.char_cost(0, "gash") is None  # "The Coalition can generally pay double to employ Jedi characters ... but not Gash"
     assert s.char_cost(0, "militia") == 100
     legal = s.legal_actions()
@@ -343,6 +343,11 @@ def test_gash_only_for_jedi_and_universal_accounts():
     for account, cost in (("kaelis", 300), ("omnae", 300), ("dolash", None), ("xarn", None)):
         s = duel([], phase="buy", p0=player(account, "voluun", seat=0))
         assert s.char_cost(0, "gash") == cost, account
+
+
+def test_neutral_account_pays_double_for_other_neutrals_only():
+    s = duel([], phase="buy", p0=player("sable", "voluun", seat=0))  # Trade Guild
+    assert [s.char_cost(0, c) for c in ("merchant-convoy", "nomad-fleet", "jedi-sentinels", "sith-raiders")] == [300, 600, None, None]
 
 
 def test_universal_account_plays_anything():

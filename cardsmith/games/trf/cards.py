@@ -2,7 +2,7 @@
 
 Only typed fields and `effect:` data are read, never a card's English text. Costs follow the
 text's faction rules (docs/rules/trf.md): own faction and Universal at normal cost, other factions
-of the same alignment (and neutral ones) at double, the opposite alignment never; a character whose
+of the same alignment at double, any other alignment never; a character whose
 alignment is not its faction's only for that faction's or a Universal account. OOC title cards
 cost double words for accounts without the title.
 """
@@ -16,7 +16,6 @@ from cardsmith.engine.contract import card_effects
 from cardsmith.model import CardSet
 
 UNIVERSAL = "universal"
-OPPOSITE = {"light": "dark", "dark": "light"}
 # Who escapes a title card's doubled cost: Mod cards are fine for Mods and Admins.
 TITLE_EXEMPT = {"mod": ("mod", "admin"), "admin": ("admin",), "troublemaker": ("troublemaker",)}
 RANKS = {"admin": 2, "mod": 1}
@@ -102,10 +101,9 @@ def faction_factor(account: Info, card: Info, sides: Mapping[str, str]) -> int |
         return None  # Gash: only his faction's accounts or Universal ones
     if any(e.get("faction") == card.faction for e in account.effect("affinity")):
         return 1
-    mine = sides.get(account.faction, "neutral")
-    if OPPOSITE.get(mine) == card.alignment:
-        return None
-    return 2
+    # Another faction of the account's alignment: double; any other alignment (neutral included for
+    # a light or dark account, "some cards will let him use Neutrals"): never.
+    return 2 if sides.get(account.faction, "neutral") == card.alignment else None
 
 
 def title_factor(account: Info, card: Info) -> int:
