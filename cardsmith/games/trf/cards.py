@@ -44,12 +44,13 @@ class Info:
     title: str | None = None  # an OOC card's title restriction
     timing: str | None = None
     effects: tuple[Mapping[str, Any], ...] = field(default=())
+    acts: tuple[Mapping[str, Any], ...] = ()  # the effects used on purpose (`when: activated`)
 
     def effect(self, name: str, when: str | None = None) -> list[Mapping[str, Any]]:
         return [e for e in self.effects if e.get("do") == name and (when is None or e.get("when") == when)]
 
-    def activated(self) -> list[Mapping[str, Any]]:
-        return [e for e in self.effects if e.get("when") == "activated"]
+    def activated(self) -> tuple[Mapping[str, Any], ...]:
+        return self.acts
 
     @property
     def rank(self) -> int:
@@ -87,6 +88,7 @@ def card_infos(cardset: CardSet) -> dict[str, Info]:
             words=int(c.get("words", 0) or 0), homeworld=int(c.get("homeworld", 0) or 0),
             titles=tuple(c.get("titles") or ()), title=c.get("title"), timing=c.get("timing"),
             effects=tuple(dict(e) for e in card_effects(c)),
+            acts=tuple(dict(e) for e in card_effects(c) if e.get("when") == "activated"),
         )
     return out
 
