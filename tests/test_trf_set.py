@@ -48,8 +48,8 @@ def test_counts_and_variety(cardset):
     by_type = {t: cardset.of_type(t) for t in ("account", "planet", "character", "ooc")}
     assert len(by_type["account"]) >= 8 and len(by_type["planet"]) >= 18
     assert len(by_type["character"]) >= 38 and len(by_type["ooc"]) >= 18
-    sides = cardset.meta["play"]["alignments"]
-    assert {sides[f] for f in cardset.factions} == {"light", "dark", "neutral", "universal"}
+    sides = {f: g.attributes["alignment"] for f, g in cardset.factions.items()}
+    assert set(sides.values()) == {"light", "dark", "neutral", "universal"}
     assert len([f for f in cardset.factions if sides[f] != "universal"]) >= 6
     assert {c["timing"] for c in by_type["ooc"]} == {"non-combat", "combat", "post-combat"}
     assert any(c["persistent"] for c in by_type["ooc"])

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any, Iterable, cast
 
 from cardsmith.engine.contract import Game, Problem, RulesModule
-from cardsmith.games.trf.cards import alignments
 from cardsmith.games.trf.effects import SPECS, TARGETED
 from cardsmith.games.trf.game import TRFGame
 from cardsmith.model import CardSet
@@ -20,7 +19,6 @@ PLAY_SCHEMA = {
     "properties": {
         "turn_cap": {"type": "integer", "minimum": 1},
         "starting_hand": {"type": "integer", "minimum": 0, "maximum": 20},
-        "alignments": {"type": "object", "additionalProperties": {"enum": ["light", "dark", "neutral", "universal"]}},
     },
 }
 
@@ -34,13 +32,8 @@ CARD_FIELDS: dict[str, dict[str, dict[str, Any]]] = {
 
 
 def validate(cardset: CardSet) -> Iterable[Problem]:
-    """Checks the effect schema cannot make: every faction has an alignment, OOC effects fit the
-    card's timing and Persistent mark, at most one targeted effect per card, named factions exist."""
-    sides = alignments(cardset)
-    for fid in cardset.factions:
-        if fid not in sides:
-            yield Problem(f"faction '{fid}' has no alignment", hint="add it under play: alignments: (light, dark, neutral or universal)",
-                          setting=("alignments",))
+    """Checks the effect schema cannot make: OOC effects fit the card's timing and Persistent mark,
+    at most one targeted effect per card, named factions exist."""
     for card in cardset.cards:
         effects = list(getattr(card, "effects", ()) or ())
         if card.type == "ooc":

@@ -1,10 +1,8 @@
 """TRF cards as the rules read them: one `Info` per card, and what an account pays for a card.
 
-Only typed fields and `effect:` data are read, never a card's English text. Costs follow the
-text's faction rules (docs/rules/trf.md): own faction and Universal at normal cost, other factions
-of the same alignment at double, any other alignment never; a character whose
-alignment is not its faction's only for that faction's or a Universal account. OOC title cards
-cost double words for accounts without the title.
+Only typed fields and `effect:` data are read, never a card's English text. What an account pays
+(own faction, same alignment at double, never another alignment, Gash, *Affinity*, title cards) is
+written as deck rules in the set's set.yaml (`played_by:`); `Costs` reads them.
 """
 
 from __future__ import annotations
@@ -16,8 +14,6 @@ from cardsmith.engine.contract import card_effects
 from cardsmith.model import CardSet
 
 UNIVERSAL = "universal"
-# Who escapes a title card's doubled cost: Mod cards are fine for Mods and Admins.
-TITLE_EXEMPT = {"mod": ("mod", "admin"), "admin": ("admin",), "troublemaker": ("troublemaker",)}
 RANKS = {"admin": 2, "mod": 1}
 
 
@@ -29,8 +25,6 @@ class Info:
     name: str
     type: str  # account, planet, character, ooc
     faction: str = UNIVERSAL
-    alignment: str = UNIVERSAL  # the card's own (a character's printed one, else its faction's)
-    odd: bool = False  # a character whose alignment is not its faction's (Gash)
     cost: int = 0  # meters (characters) or words (OOC)
     combat: int = 0
     capture: int = 0
@@ -57,31 +51,12 @@ class Info:
         return max((RANKS.get(t, 0) for t in self.titles), default=0)
 
 
-def alignments(cardset: CardSet) -> dict[str, str]:
-    """Faction -> alignment (light, dark, neutral, universal) from the set's `play: alignments:`."""
-    play = cardset.meta.get("play") or {}
-    table = dict(play.get("alignments") or {})
-    for fid, group in cardset.factions.items():
-        # once factions carry attributes in set.yaml, those win over `play: alignments:`
-        attrs = getattr(group, "attributes", None) or {}
-        value = attrs.get("alignment") or getattr(group, "alignment", None)
-        if value:
-            table[fid] = value
-    table.setdefault(UNIVERSAL, UNIVERSAL)
-    return table
-
-
 def card_infos(cardset: CardSet) -> dict[str, Info]:
     """Every card of the set as an `Info`."""
-    sides = alignments(cardset)
     out: dict[str, Info] = {}
     for c in cardset.cards:
-        faction = c.faction or UNIVERSAL
-        side = sides.get(faction, "neutral")
-        own = c.get("alignment") or side
         out[c.id] = Info(
-            id=c.id, name=c.name, type=c.type, faction=faction, alignment=own,
-            odd=c.type == "character" and own != side and faction != UNIVERSAL,
+            id=c.id, name=c.name, type=c.type, faction=c.faction or UNIVERSAL,
             cost=int(c.get("cost", 0) or 0), combat=int(c.get("combat", 0) or 0),
             capture=int(c.get("capture", 0) or 0), fleeter=c.get("kind") == "fleeter",
             unique="unique" in c.tags, tags=tuple(c.tags), meters=int(c.get("meters", 0) or 0),
@@ -93,31 +68,26 @@ def card_infos(cardset: CardSet) -> dict[str, Info]:
     return out
 
 
-def faction_factor(account: Info, card: Info, sides: Mapping[str, str]) -> int | None:
-    """1 (normal cost), 2 (double) or None (this account may not play the card)."""
-    if card.type in ("planet", "account"):
-        return 1  # "This does not affect his choice of planets"
-    if account.faction == UNIVERSAL or card.faction == UNIVERSAL or card.faction == account.faction:
-        return 1
-    if card.odd:
-        return None  # Gash: only his faction's accounts or Universal ones
-    if any(e.get("faction") == card.faction for e in account.effect("affinity")):
-        return 1
-    # Another faction of the account's alignment: double; any other alignment (neutral included for
-    # a light or dark account, "some cards will let him use Neutrals"): never.
-    return 2 if sides.get(account.faction, "neutral") == card.alignment else None
+class Costs:
+    """What an account pays for a card, from the set's own deck rules (`deck_rules: played_by:`):
+    the faction, alignment, *Affinity* and title rules are data in set.yaml, read here through
+    `cardsmith.decks.plays.play_terms`, so a deck check and a game charge the same. Planets' discounts
+    (a game-time matter) are the state's business. Answers are cached per (account, card)."""
 
+    def __init__(self, cardset: CardSet):
+        from cardsmith.decks.rules import parse_rules
 
-def title_factor(account: Info, card: Info) -> int:
-    """2 when an OOC title card is played by an account without the title, else 1."""
-    if card.title and not set(account.titles) & set(TITLE_EXEMPT.get(card.title, (card.title,))):
-        return 2
-    return 1
+        self.cardset = cardset
+        self.cards = cardset.by_id()
+        self.rules = parse_rules(cardset)
+        self._cache: dict[tuple[str, str], int | None] = {}
 
+    def __call__(self, account: str, card: str) -> int | None:
+        """The cost `account` pays for `card` (its printed cost when no rule changes it); None when it may not play it."""
+        key = (account, card)
+        if key not in self._cache:
+            from cardsmith.decks.plays import play_terms
 
-def base_cost(account: Info, card: Info, sides: Mapping[str, str]) -> int | None:
-    """What the account pays before planet discounts: printed cost x faction x title factor."""
-    f = faction_factor(account, card, sides)
-    if f is None:
-        return None
-    return card.cost * f * (title_factor(account, card) if card.type == "ooc" else 1)
+            terms = play_terms(self.cards[card], self.cards[account], self.rules, self.cardset)
+            self._cache[key] = (terms.paid or 0) if terms.playable else None
+        return self._cache[key]

@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 from cardsmith.engine.chance import seat_stream
 from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit import EventRecorder
-from cardsmith.games.trf.cards import Info, alignments, card_infos
+from cardsmith.games.trf.cards import Costs, Info, card_infos
 from cardsmith.games.trf.state import TRFState, default_chance, fresh_player, new_data
 from cardsmith.model import CardSet, Deck
 
@@ -26,7 +26,7 @@ class TRFGame:
         self.cardset = cardset
         self.rules = rules
         self.infos: dict[str, Info] = card_infos(cardset)
-        self.sides = alignments(cardset)
+        self.costs = Costs(cardset)
         play = dict(cardset.meta.get("play") or {})
         self.turn_cap = int(play.get("turn_cap", DEFAULT_TURN_CAP))
         self.starting_hand = int(play.get("starting_hand", STARTING_HAND))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
 from cardsmith.engine.kit import EventRecorder, position_header
-from cardsmith.games.trf.cards import Info, base_cost
+from cardsmith.games.trf.cards import Info
 
 if TYPE_CHECKING:
     from cardsmith.games.trf.game import TRFGame
@@ -167,7 +167,7 @@ class TRFState:
     def char_cost(self, seat: int, cid: str) -> int | None:
         """Meters this seat pays for the character: faction factor, then its planets' discounts."""
         card = self.info(cid)
-        cost = base_cost(self.account(seat), card, self.g.sides)
+        cost = self.g.costs(self.d["p"][seat]["account"], cid)
         if cost is None:
             return None
         for pl in self.d["p"][seat]["planets"]:
@@ -178,7 +178,7 @@ class TRFState:
 
     def ooc_cost(self, seat: int, cid: str) -> int | None:
         """Words this seat pays for the OOC card (doubled under an opposing Staff Ruling)."""
-        cost = base_cost(self.account(seat), self.info(cid), self.g.sides)
+        cost = self.g.costs(self.d["p"][seat]["account"], cid)
         if cost is None:
             return None
         return cost * (2 if self.persistent(1 - seat, "ruling") else 1)
