@@ -111,3 +111,21 @@ def test_layouts_place_what_the_text_describes(cardset):
 def test_sample_decks_are_legal(cardset, name):
     deck = load_deck(ROOT / "cards" / "trf" / "decks" / f"{name}.yaml", cardset)
     assert check_deck(deck, cardset) == []
+
+
+def test_every_effect_names_a_declared_handler_with_valid_parameters(cardset):
+    """What `cardsmith validate` checks against RULES.effects, for this set: handler, timing, parameters."""
+    import jsonschema
+
+    for card in cardset:
+        for effect in card.effects:
+            spec = RULES.effects.get(effect["do"])
+            assert spec is not None, (card.id, effect)
+            assert effect.get("when") in spec.when, (card.id, effect)
+            params = {k: v for k, v in effect.items() if k not in ("do", "when")}
+            assert set(params) <= set(spec.params), (card.id, effect)
+            for name, schema in spec.params.items():
+                if name in params:
+                    jsonschema.validate(params[name], dict(schema))
+                else:
+                    assert "default" in schema, (card.id, effect, name)
