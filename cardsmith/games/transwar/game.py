@@ -62,9 +62,9 @@ class TransWarGame:
         contenders = list(range(st.seats))
         if len(forms) < st.seats:
             raise ValueError(f"the deck holds {len(forms)} Forms; choosing the dealer needs one per player")
-        for _ in range(DEALER_REDRAWS):
+        for k in range(DEALER_REDRAWS):
             pile = list(forms)
-            st.chance.shuffle(pile, "dealer draw", "public")
+            st.chance.shuffle(pile, "dealer draw" if k == 0 else f"dealer redraw {k}", "public")
             dealt = dict(zip(contenders, pile))
             hp = {s: self.table.form(f).hp for s, f in dealt.items()}
             st.rec("dealer_draw", "dealer's draw: " + ", ".join(f"P{s} {self.table[f].name} ({hp[s]} HP)"
