@@ -302,9 +302,11 @@ def _resolve(st: "TransWarState", entry: Entry) -> None:
     a: dict[str, Any] = st.attack  # type: ignore[assignment]
     att, dfn = a["attacker"], a["defender"]
     at, dt = totals(st)
+    # "all cards played on the opponents are discarded"
     for cards in a["played"].values():
         st.discard.extend(cards)
     counts = {int(s): len(c) for s, c in a["played"].items()}
+    a["played"] = {}
     won = at > dt
     st.rec("resolve", f"attack {at} against defense {dt}: the {'attacker' if won else 'defender'} wins",
            attacker=att, defender=dfn, attack=at, defense=dt, winner="att" if won else "def",

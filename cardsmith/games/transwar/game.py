@@ -97,7 +97,7 @@ class TransWarGame:
             setattr(st, f, _plain(data[f]))
         st.played = [set(p) for p in st.played]
         _check_cards(self.table, st)
-        st.pool = dict(data.get("pool") or Counter(_all_cards(st)))
+        st.pool = dict(data.get("pool") or Counter(all_cards(st)))
         if st.result is None and not st.stack:
             start_turn(st)
         st.settle()
@@ -107,7 +107,7 @@ class TransWarGame:
         """A state matching what the observer knows: unseen cards dealt at random to hidden slots."""
         obs = dict(observation)
         pool = Counter(obs["pool"])
-        seen = Counter(c for c in _all_cards_data(obs) if c != HIDDEN)
+        seen = Counter(c for c in all_cards_data(obs) if c != HIDDEN)
         unseen = list((pool - seen).elements())
         rng.shuffle(unseen)
         hands = [[unseen.pop() if c == HIDDEN else c for c in h] for h in obs["hands"]]
@@ -146,7 +146,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _all_cards_data(data: Mapping[str, Any]) -> list[str]:
+def all_cards_data(data: Mapping[str, Any]) -> list[str]:
     """Every card a position holds, wherever it is (hands, deck, discard, Forms, played, waiting)."""
     out: list[str] = []
     for h in data["hands"]:
@@ -164,12 +164,12 @@ def _all_cards_data(data: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _all_cards(st: TransWarState) -> list[str]:
-    return _all_cards_data({f: getattr(st, f) for f in FIELDS})
+def all_cards(st: TransWarState) -> list[str]:
+    return all_cards_data({f: getattr(st, f) for f in FIELDS})
 
 
 def _check_cards(table: CardTable, st: TransWarState) -> None:
-    for c in _all_cards(st):
+    for c in all_cards(st):
         if c not in table:
             raise PositionError(f"the position names card {c!r}, which the set does not have")
     for s in range(st.seats):
