@@ -146,7 +146,7 @@ def _ready(st: "TransWarState", e: Entry, action: tuple) -> None:
     elif what == "fly":
         a["air_def"] = True
         st.rec("fly", f"{st.name(seat)} fuels its flight: airborne for this attack", seat=seat)
-        pay(st, seat, form.fly, "Fly fuel")  # type: ignore[union-attr]
+        pay(st, seat, (form.fly or 0) if form else 0, "Fly fuel")
     elif what == "roar":
         roar(st, seat)
         pay(st, seat, 2, "Roar")

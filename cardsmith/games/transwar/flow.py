@@ -179,7 +179,7 @@ def _bookkeeping(st: "TransWarState", e: Entry, action: tuple) -> None:
     if what == "fly":
         prep["air"] = True
         st.rec("fly", f"{st.name(seat)} fuels its flight: airborne this turn", seat=seat)
-        pay(st, seat, form.fly, "Fly fuel")  # type: ignore[union-attr]
+        pay(st, seat, (form.fly or 0) if form else 0, "Fly fuel")
     elif what == "spray":
         prep["spray"] = action[1]
         st.rec("ability", f"{st.name(seat)} readies Skunk Spray ({action[1]} cards)", seat=seat, ability="spray")

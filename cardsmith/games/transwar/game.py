@@ -106,7 +106,7 @@ class TransWarGame:
     def sample_state(self, observation: Any, rng: random.Random) -> TransWarState:
         """A state matching what the observer knows: unseen cards dealt at random to hidden slots."""
         obs = dict(observation)
-        pool = Counter(obs["pool"])
+        pool: Counter[str] = Counter(obs["pool"])
         seen = Counter(c for c in all_cards_data(obs) if c != HIDDEN)
         unseen = list((pool - seen).elements())
         rng.shuffle(unseen)

@@ -3,16 +3,16 @@ and the set checks `cardsmith validate` runs."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 from cardsmith.engine.contract import EffectSpec, Problem, RulesModule
 from cardsmith.games.transwar.cards import ATTACK_MODES, EFFECTS, MODES, TIMINGS, CardError, card_info
 from cardsmith.model import CardSet
 
-_INT = {"type": "integer", "minimum": 0}
-_MODE_VALUE = {"type": "integer", "minimum": 1}
+_INT: dict[str, Any] = {"type": "integer", "minimum": 0}
+_MODE_VALUE: dict[str, Any] = {"type": "integer", "minimum": 1}
 
-CARD_FIELDS = {
+CARD_FIELDS: dict[str, dict[str, dict[str, Any]]] = {
     "form": {"hp": {"type": "integer", "minimum": 1}, "cost": _INT, "attack": _INT, "defense": _INT,
              **{m: _MODE_VALUE for m in MODES},
              "combined": {"type": "array", "items": {"enum": ["claw+bite", "trample+gore"]}}},
