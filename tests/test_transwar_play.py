@@ -99,3 +99,24 @@ def test_sample_state_is_a_legal_state_that_plays_on():
         if sample.is_terminal():
             break
         sample.apply(rng.choice(sample.legal_actions()))
+
+
+def test_positions_survive_yaml_and_bad_ones_are_refused():
+    from cardsmith.engine.contract import PositionError
+    from cardsmith.engine.kit import dump_position, parse_position
+
+    st = game().new_game([standard_deck()] * 3, 21)
+    rng = random.Random(4)
+    for _ in range(40):
+        st.apply(rng.choice(st.legal_actions()))
+    for fmt in ("yaml", "json"):
+        again = game().from_position(parse_position(dump_position(st.position(), fmt), "transwar"))
+        assert again.position() == st.position() and again.legal_actions() == st.legal_actions()
+    bad = st.position()
+    bad["hands"] = bad["hands"][:2]
+    with pytest.raises(PositionError, match="hands"):
+        game().from_position(bad)
+    bad = st.position()
+    bad["discard"] = bad["discard"] + ["no-such-card"]
+    with pytest.raises(PositionError, match="no-such-card"):
+        game().from_position(bad)

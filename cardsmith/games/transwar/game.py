@@ -9,7 +9,6 @@ from typing import Any, Mapping, Sequence
 
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, PositionError
-from cardsmith.engine.kit import parse_position
 from cardsmith.games.transwar.cards import CardTable
 from cardsmith.games.transwar.flow import HAND, start_turn
 from cardsmith.games.transwar.state import FIELDS, GAME, HIDDEN, TransWarState
@@ -80,8 +79,6 @@ class TransWarGame:
     def from_position(self, position: Mapping[str, Any], *, chance: Chance | None = None,
                       seed: int = 0) -> TransWarState:
         data = dict(position)
-        if "game" not in data:
-            data = parse_position(str(position), GAME)
         if data.get("game") != GAME:
             raise PositionError(f"the position is a {data.get('game')!r} game, not {GAME!r}")
         seats = data.get("seats")
@@ -95,6 +92,7 @@ class TransWarGame:
                     continue
                 raise PositionError(f"the position has no `{f}:` entry")
             setattr(st, f, _plain(data[f]))
+        _check_shape(st)
         st.played = [set(p) for p in st.played]
         _check_cards(self.table, st)
         st.pool = dict(data.get("pool") or Counter(all_cards(st)))
@@ -166,6 +164,22 @@ def all_cards_data(data: Mapping[str, Any]) -> list[str]:
 
 def all_cards(st: TransWarState) -> list[str]:
     return all_cards_data({f: getattr(st, f) for f in FIELDS})
+
+
+def _check_shape(st: TransWarState) -> None:
+    """Per-seat entries have one item per seat; the stack's entries name a kind."""
+    for f in ("forms", "damage", "status", "started", "hands", "played"):
+        value = getattr(st, f)
+        if not isinstance(value, list) or len(value) != st.seats:
+            raise PositionError(f"{f}: needs one entry per seat ({st.seats})")
+    for s in st.out:
+        if not isinstance(s, int) or not 0 <= s < st.seats:
+            raise PositionError(f"out: {s!r} is not a seat")
+    if not isinstance(st.active, int) or not 0 <= st.active < st.seats:
+        raise PositionError(f"active: {st.active!r} is not a seat")
+    for i, e in enumerate(st.stack):
+        if not isinstance(e, dict) or "kind" not in e:
+            raise PositionError(f"stack[{i}]: each entry is a mapping with a `kind:`")
 
 
 def _check_cards(table: CardTable, st: TransWarState) -> None:
