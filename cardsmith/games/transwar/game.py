@@ -11,7 +11,7 @@ from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.games.transwar.cards import CardTable
 from cardsmith.games.transwar.flow import HAND, start_turn
-from cardsmith.games.transwar.state import FIELDS, GAME, HIDDEN, TransWarState
+from cardsmith.games.transwar.state import FIELDS, GAME, HIDDEN, TransWarState, plain_copy
 from cardsmith.model import CardSet, Deck
 
 ZONE = "deck"            # the common deck's zone in deck files
@@ -91,7 +91,7 @@ class TransWarGame:
                 if f in ("turn_cap",):
                     continue
                 raise PositionError(f"the position has no `{f}:` entry")
-            setattr(st, f, _plain(data[f]))
+            setattr(st, f, plain_copy(data[f]))
         _check_shape(st)
         st.played = [set(p) for p in st.played]
         _check_cards(self.table, st)
@@ -133,15 +133,6 @@ class TransWarGame:
 def _health(st: TransWarState, seat: int) -> float:
     form = st.form_of(seat)
     return max(0, st.hp_left(seat)) / 30 if form else 0.0
-
-
-def _plain(value: Any) -> Any:
-    """A deep copy of position data (lists and dicts; YAML may have read tuples as lists already)."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
 
 
 def all_cards_data(data: Mapping[str, Any]) -> list[str]:

@@ -8,7 +8,6 @@ decision with a single legal action is taken at once; decisions of seats already
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from cardsmith.engine.chance import SeededChance
@@ -23,6 +22,15 @@ HIDDEN = "?"
 # The fields a position holds, in the order it writes them.
 FIELDS = ("dealer", "active", "turn", "turn_cap", "out", "forms", "damage", "status", "started", "hands",
           "deck", "discard", "prep", "attack", "rescue", "stack", "played")
+
+
+def plain_copy(value: Any) -> Any:
+    """A deep copy of plain data (dicts, lists, scalars; tuples become lists), faster than deepcopy."""
+    if isinstance(value, dict):
+        return {k: plain_copy(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain_copy(v) for v in value]
+    return value
 
 
 def fresh_status() -> dict[str, Any]:
@@ -210,7 +218,7 @@ class TransWarState:
             value = getattr(self, f)
             if f == "played":
                 value = [sorted(p) for p in value]
-            out[f] = copy.deepcopy(value)
+            out[f] = plain_copy(value)
         out["pool"] = dict(sorted(self.pool.items()))
         return out
 
@@ -238,10 +246,10 @@ class TransWarState:
         twin.hands = [list(h) for h in self.hands]
         twin.deck = list(self.deck)
         twin.discard = list(self.discard)
-        twin.prep = copy.deepcopy(self.prep)
-        twin.attack = copy.deepcopy(self.attack)
-        twin.rescue = copy.deepcopy(self.rescue)
-        twin.stack = [dict(e) for e in self.stack]
+        twin.prep = plain_copy(self.prep)
+        twin.attack = plain_copy(self.attack)
+        twin.rescue = plain_copy(self.rescue)
+        twin.stack = [plain_copy(e) for e in self.stack]
         twin.played = [set(p) for p in self.played]
         twin.result = self.result
         twin._legal = self._legal
