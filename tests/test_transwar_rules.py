@@ -98,6 +98,7 @@ def test_first_turn_must_transform_and_chooses_among_valid_forms():
     assert st.legal_actions() == (("transform", "bat"), ("transform", "rat"))
     play(st, ("transform", "rat"))
     assert st.forms[0] == "rat" and st.hands[0] == ["bat", "scream"]
+    assert st.tally["first_form"] == ["rat", None]
     assert st.to_act() == (1,)
 
 
@@ -206,6 +207,8 @@ def test_allies_on_both_sides_play_cards_and_the_winners_allies_draw():
     assert st.to_act() == (1,) and st.legal_actions() == (("ask", 3), ("ask_done",))
     play(st, ("ask", 3), ("join",))
     assert st.attack["allies"] == {"att": [2], "def": [3]}
+    assert st.tally["asks"] == [2, 1, 0, 0] and st.tally["asked"] == [0, 0, 1, 2]
+    assert st.tally["joined"] == [0, 0, 1, 1]
     # Each player's "done" is taken at once when it has no card left to play.
     play(st, ("mode", "bite"), ("play", "1x-bite"))
     play(st, ("play", "scream"))
@@ -217,6 +220,8 @@ def test_allies_on_both_sides_play_cards_and_the_winners_allies_draw():
     assert st.legal_actions() == tuple(("draw", k) for k in range(5))
     play(st, ("draw", 3))
     assert len(st.hands[2]) == 3 and st.damage[1] == 5
+    assert st.tally["ally_won"] == [0, 0, 1, 0] and st.tally["ally_lost"] == [0, 0, 0, 1]
+    assert st.tally["reward_cards"] == [0, 0, 3, 0]
     assert st.to_act() == (1,)   # the attack is over; the next player's turn
 
 

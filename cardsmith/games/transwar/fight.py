@@ -86,6 +86,8 @@ def _ask(st: "TransWarState", e: Entry, action: tuple) -> None:
         return
     side = e["side"]
     a["asked"][side] = a["asked"][side] + [action[1]]
+    st.tally["asks"][e["seat"]] += 1
+    st.tally["asked"][action[1]] += 1
     role = "attacker" if side == "att" else "defender"
     st.rec("ally_asked", f"P{e['seat']} (the {role}) asks P{action[1]} for help", seat=e["seat"], asked=action[1],
            side=side)
@@ -110,6 +112,7 @@ def _answer(st: "TransWarState", e: Entry, action: tuple) -> None:
     joined = action[0] == "join"
     if joined:
         a["allies"][side] = a["allies"][side] + [seat]
+        st.tally["joined"][seat] += 1
     whom = a["attacker"] if side == "att" else a["defender"]
     st.rec("ally_answer", f"P{seat} {'joins' if joined else 'declines to help'} P{whom}", seat=seat, side=side,
            joined=joined)
@@ -312,6 +315,10 @@ def _resolve(st: "TransWarState", entry: Entry) -> None:
            attacker=att, defender=dfn, attack=at, defense=dt, winner="att" if won else "def",
            allies=dict(a["allies"]))
     side = "att" if won else "def"
+    for s in a["allies"][side]:
+        st.tally["ally_won"][s] += 1
+    for s in a["allies"]["def" if won else "att"]:
+        st.tally["ally_lost"][s] += 1
     for s in reversed(a["allies"][side]):
         n = counts.get(s, 0)
         if n:
@@ -345,7 +352,7 @@ def _draw(st: "TransWarState", e: Entry, action: tuple) -> None:
     st.stack.pop()
     st.rec("ally_reward", f"P{e['seat']} draws {action[1]} of {e['max']} for helping", seat=e["seat"],
            drew=action[1], allowed=e["max"])
-    st.draw(e["seat"], action[1])
+    st.tally["reward_cards"][e["seat"]] += len(st.draw(e["seat"], action[1]))
 
 
 def _take_legal(st: "TransWarState", e: Entry) -> tuple:

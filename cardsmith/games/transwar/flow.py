@@ -94,6 +94,7 @@ def _first_form_legal(st: "TransWarState", e: Entry) -> tuple:
 def _first_form(st: "TransWarState", e: Entry, action: tuple) -> None:
     st.stack.pop()
     st.started[e["seat"]] = True
+    st.tally["first_form"][e["seat"]] = action[1]
     begin_transform(st, e["seat"], action[1])
 
 

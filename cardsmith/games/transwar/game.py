@@ -88,7 +88,7 @@ class TransWarGame:
                            int(data.get("turn_cap", self.turn_cap)))
         for f in FIELDS:
             if f not in data:
-                if f in ("turn_cap",):
+                if f in ("turn_cap", "tally"):  # optional: the setting's value, and counts from zero
                     continue
                 raise PositionError(f"the position has no `{f}:` entry")
             setattr(st, f, plain_copy(data[f]))

@@ -21,7 +21,11 @@ GAME = "transwar"
 HIDDEN = "?"
 # The fields a position holds, in the order it writes them.
 FIELDS = ("dealer", "active", "turn", "turn_cap", "out", "forms", "damage", "status", "started", "hands",
-          "deck", "discard", "prep", "attack", "rescue", "stack", "played")
+          "deck", "discard", "prep", "attack", "rescue", "stack", "played", "tally")
+# What the game counts for balance reports (public facts): per seat, its first Form, how often it
+# asked for help and was asked, joined, fought as an ally on the winning or losing side, and the
+# cards it drew as an ally's reward.
+TALLIES = ("asks", "asked", "joined", "ally_won", "ally_lost", "reward_cards")
 
 
 def plain_copy(value: Any) -> Any:
@@ -67,6 +71,7 @@ class TransWarState:
         self.result: Outcome | None = None
         self._legal: tuple | None = None
         self.pool: dict[str, int] = {}  # every card of the common deck and its count (public)
+        self.tally: dict[str, list] = {"first_form": [None] * seats, **{k: [0] * seats for k in TALLIES}}
 
     # ---- the contract ---------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
@@ -254,6 +259,7 @@ class TransWarState:
         twin.result = self.result
         twin._legal = self._legal
         twin.pool = self.pool
+        twin.tally = {k: list(v) for k, v in self.tally.items()}
         return twin
 
     def __repr__(self) -> str:
