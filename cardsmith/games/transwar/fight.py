@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardsmith.games.transwar.cards import BREATH
 from cardsmith.games.transwar.flow import hurt, pay
-from cardsmith.games.transwar.steps import Entry, auto, decision, distinct
+from cardsmith.games.transwar.steps import Entry, auto, closes, decision, distinct
 
 if TYPE_CHECKING:
     from cardsmith.games.transwar.state import TransWarState
@@ -80,10 +80,9 @@ def _ask_legal(st: "TransWarState", e: Entry) -> tuple:
 
 @decision("ask", _ask_legal)
 def _ask(st: "TransWarState", e: Entry, action: tuple) -> None:
-    a: dict[str, Any] = st.attack  # type: ignore[assignment]
-    if action[0] == "ask_done":
-        st.stack.pop()
+    if closes(st, action, "ask_done"):
         return
+    a: dict[str, Any] = st.attack  # type: ignore[assignment]
     side = e["side"]
     a["asked"][side] = a["asked"][side] + [action[1]]
     st.tally["asks"][e["seat"]] += 1
@@ -226,10 +225,9 @@ def _cards_legal(st: "TransWarState", e: Entry) -> tuple:
 
 @decision("cards", _cards_legal)
 def _cards(st: "TransWarState", e: Entry, action: tuple) -> None:
-    a: dict[str, Any] = st.attack  # type: ignore[assignment]
-    if action[0] == "done":
-        st.stack.pop()
+    if closes(st, action, "done"):
         return
+    a: dict[str, Any] = st.attack  # type: ignore[assignment]
     seat, side, info = e["seat"], e["side"], st.table[action[1]]
     st.hands[seat].remove(info.id)
     key = str(seat)

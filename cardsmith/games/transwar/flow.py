@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardsmith.games.transwar.steps import Entry, auto, decision, distinct
+from cardsmith.games.transwar.steps import Entry, auto, closes, decision, distinct
 
 if TYPE_CHECKING:
     from cardsmith.games.transwar.state import TransWarState
@@ -279,10 +279,9 @@ def _rescue_ask_legal(st: "TransWarState", e: Entry) -> tuple:
 
 @decision("rescue_ask", _rescue_ask_legal)
 def _rescue_ask(st: "TransWarState", e: Entry, action: tuple) -> None:
-    r: dict[str, Any] = st.rescue  # type: ignore[assignment]
-    if action[0] == "ask_done":
-        st.stack.pop()
+    if closes(st, action, "ask_done"):
         return
+    r: dict[str, Any] = st.rescue  # type: ignore[assignment]
     r["asked"] = r["asked"] + [action[1]]
     st.rec("rescue_asked", f"P{e['seat']} asks P{action[1]} to help it stay in", seat=e["seat"], asked=action[1])
 

@@ -44,3 +44,12 @@ def auto(kind: str) -> Callable[[AutoFn], AutoFn]:
 def distinct(cards: list[str]) -> list[str]:
     """The different card ids among `cards`, sorted (one action per kind of card, in a fixed order)."""
     return sorted(set(cards))
+
+
+def closes(st: "TransWarState", action: tuple, word: str) -> bool:
+    """True (and the decision is popped) when `action` is the word that ends a repeated decision
+    (`("done",)`, `("ask_done",)`): the caller returns at once."""
+    if action[0] == word:
+        st.stack.pop()
+        return True
+    return False
