@@ -120,3 +120,18 @@ def test_positions_survive_yaml_and_bad_ones_are_refused():
     bad["discard"] = bad["discard"] + ["no-such-card"]
     with pytest.raises(PositionError, match="no-such-card"):
         game().from_position(bad)
+
+
+def test_heuristic_sees_the_damage_an_attack_in_progress_would_deal():
+    from tests.transwar_support import position, start
+
+    st = start(position(["wolf", "moose", "sheep"], [["3x-bite", "1x-bite"], [], []]))
+    st.apply(("attack", 1))
+    st.apply(("ask_done",))
+    st.apply(("ask_done",))
+    st.apply(("mode", "bite"))
+    before = game().heuristic(st, 0), game().heuristic(st, 1)
+    st.apply(("play", "3x-bite"))     # 3 + 4 x 4 = 19 against 5: 14 damage to come
+    after = game().heuristic(st, 0), game().heuristic(st, 1)
+    assert after[0] > before[0] and after[1] < before[1]
+    assert all(0.0 <= v <= 1.0 for v in before + after)

@@ -10,13 +10,15 @@ from typing import Any, Mapping, Sequence
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.games.transwar.cards import CardTable
+from cardsmith.games.transwar.fight import totals
 from cardsmith.games.transwar.flow import HAND, start_turn
 from cardsmith.games.transwar.state import FIELDS, GAME, HIDDEN, TransWarState, plain_copy
 from cardsmith.model import CardSet, Deck
 
 ZONE = "deck"            # the common deck's zone in deck files
 DEFAULT_TURN_CAP = 400
-DEALER_REDRAWS = 50      # ties for the dealer are dealt again; a scripted chance could tie forever
+DEALER_REDRAWS = 50
+HP_SCALE = 30            # the heuristic's health unit: the largest Form's HP in the standard set      # ties for the dealer are dealt again; a scripted chance could tie forever
 
 
 class TransWarGame:
@@ -115,24 +117,27 @@ class TransWarGame:
 
     # ---- evaluation -----------------------------------------------------------------------------
     def heuristic(self, state: TransWarState, seat: int) -> float:
-        """0..1: health left against the others', cards in hand, and players already out."""
+        """0..1: health left against the others', cards in hand, turns lost and players already out.
+
+        During an attack whose mode is chosen, health counts the damage the totals so far would
+        deal, so playing a card that changes the outcome shows at once (greedy agents see it)."""
         if state.is_terminal():
             return state.returns()[seat]
         if seat in state.out:  # the players it outlasted
             return state.out.index(seat) / max(1, state.seats - 1)
+        pending: dict[int, int] = {}
+        if state.attack is not None and state.attack["modes"]:
+            at, dt = totals(state)
+            if at > dt:
+                pending[state.attack["defender"]] = at - dt
         alive = state.alive()
-        health = {s: _health(state, s) for s in alive}
+        health = {s: max(0, state.hp_left(s) - pending.get(s, 0)) / HP_SCALE for s in alive}
         others = [s for s in alive if s != seat]
         mine = health[seat] - sum(health[s] for s in others) / max(1, len(others))
         cards = len(state.hands[seat]) - sum(len(state.hands[s]) for s in others) / max(1, len(others))
         gone = len(state.out) / max(1, state.seats - 1)
-        value = 0.5 + 0.3 * mine + 0.02 * cards + 0.2 * gone
+        value = 0.5 + 0.3 * mine + 0.02 * cards + 0.2 * gone - 0.05 * state.status[seat]["lost"]
         return max(0.0, min(1.0, value))
-
-
-def _health(st: TransWarState, seat: int) -> float:
-    form = st.form_of(seat)
-    return max(0, st.hp_left(seat)) / 30 if form else 0.0
 
 
 def all_cards_data(data: Mapping[str, Any]) -> list[str]:
