@@ -3,8 +3,8 @@
 Forms carry their numbers in declared fields (hp, cost, attack, defense, one field per mode,
 `combined`) and their abilities as keywords (Fly X, Evade, Skunk Spray, Breath Weapon X, Roar).
 Attack cards carry `mode` and `multiple`, Defense cards `bonus`. A Special's effect is data: the
-card's `effect:` mapping (`{do: leap, when: assault}`) when the validator keeps one, else the
-fields `does`, `amount`, `timing` and `discard` the set declares. The rules never read card text.
+card's `effect:` mapping (`{do: evade, amount: 5}`) when the validator keeps one, else the fields
+`does` and `amount`; its `timing` and `discard` are fields. The rules never read card text.
 """
 
 from __future__ import annotations
@@ -78,14 +78,16 @@ def _form(card: Card) -> FormStats:
 
 
 def special_effect(card: Card) -> dict[str, Any]:
-    """A Special's effect as {does, amount, timing, discard}: from `effect:` if present, else fields."""
+    """A Special as {does, amount, timing, discard}. The effect comes from the card's `effect:`
+    (`{do: evade, amount: 5}`) when it has one, else from the fields `does` and `amount`; `timing`
+    and `discard` are fields, printed on the card, which the rules read too."""
     effects = card_effects(card)
     if effects:
-        e = effects[0]
-        return {"does": str(e.get("do", "")), "amount": int(e.get("amount", 0) or 0),
-                "timing": str(e.get("when", "")), "discard": int(e.get("discard", 0) or 0)}
-    return {"does": str(card.get("does", "") or ""), "amount": int(card.get("amount", 0) or 0),
-            "timing": str(card.get("timing", "") or ""), "discard": int(card.get("discard", 0) or 0)}
+        does, amount = str(effects[0].get("do", "")), int(effects[0].get("amount", 0) or 0)
+    else:
+        does, amount = str(card.get("does", "") or ""), int(card.get("amount", 0) or 0)
+    return {"does": does, "amount": amount, "timing": str(card.get("timing", "") or ""),
+            "discard": int(card.get("discard", 0) or 0)}
 
 
 def card_info(card: Card) -> CardInfo:

@@ -37,8 +37,7 @@ _DOCS = {
     "bleeding": "If the attack does damage, the defender takes amount damage at the start of each of its turns.",
 }
 EFFECT_SPECS = {
-    name: EffectSpec(name, params={"amount": {**_INT, "default": 0}, "discard": {**_INT, "default": 0}},
-                     when=TIMINGS, doc=doc)
+    name: EffectSpec(name, params={"amount": {**_INT, "default": 0}}, doc=doc)
     for name, doc in _DOCS.items()
 }
 
