@@ -456,3 +456,35 @@ def test_sample_state_deals_unseen_cards_consistently():
     assert [len(h) for h in sample.hands] == [len(h) for h in st.hands]
     assert sorted(c for h in sample.hands for c in h) + sorted(sample.deck) != [] and \
         sorted([c for h in sample.hands for c in h] + sample.deck) == sorted([c for h in st.hands for c in h] + st.deck)
+
+
+def test_a_defending_lion_roars_before_anyone_plays_a_card():
+    st = start(position(["wolf", "lion", "sheep"], [["2x-bite"], ["scream", "duck", "feint"], ["1x-bite"]]))
+    play(st, ("attack", 1), ("ask", 2), ("join",))
+    assert st.to_act() == (1,) and ("roar",) in st.legal_actions()
+    play(st, ("roar",), ("discard", "scream"), ("discard", "duck"))
+    # The Lion plays its Feint; the Wolf and its ally may play no Attack card.
+    events = play(st, ("mode", "bite"), ("play", "feint"))
+    assert resolved(events) == (3 + 4, 4 + 15)
+
+
+def test_going_out_is_settled_before_the_winning_allies_draw():
+    pos = position(["tiger", "sheep", "wolf"], [[], ["rat"], ["1x-claw"]], damage=[0, 12, 0], deck=["duck"] * 6)
+    st = start(pos)
+    play(st, ("attack", 1), ("ask", 2), ("join",), ("mode", "claw"), ("play", "1x-claw"))
+    # The Sheep is dying (it must answer first); P2's reward waits under it.
+    assert st.to_act() == (1,) and st.stack[-1]["kind"] == "going_out" and st.stack[-2]["kind"] == "draw"
+    play(st, ("give_up",))
+    assert 1 in st.out and st.to_act() == (2,) and st.legal_actions()[-1] == ("draw", 2)
+
+
+def test_a_dying_player_may_ask_its_attacker_for_help():
+    pos = position(["tiger", "sheep"], [["duck", "roar"], ["rat"]], damage=[0, 12])
+    st = start(pos)
+    attack_to_cards(st, 1, "claw")
+    play(st, ("reform", "rat"))
+    assert st.legal_actions() == (("ask", 0), ("ask_done",))
+    play(st, ("ask", 0))
+    assert st.to_act() == (0,) and st.legal_actions() == (("pledge", 0), ("pledge", 1), ("pledge", 2))
+    play(st, ("pledge", 0))
+    assert st.is_terminal() and st.outcome().winner == 0
