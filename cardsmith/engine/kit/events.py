@@ -6,6 +6,11 @@ from typing import Any
 
 from cardsmith.engine.contract import Event
 
+# Simulations record hundreds of events a game: build them without the frozen dataclass's
+# checked __init__ (same object, same fields; about half the cost).
+_new = object.__new__
+_kind, _text, _data, _seen = (getattr(Event, name).__set__ for name in ("kind", "text", "data", "seen_by"))
+
 
 class EventRecorder:
     """Collects the events of one `apply` call; `text` lines also go to the game's log."""
@@ -17,7 +22,12 @@ class EventRecorder:
         self.events: list[Event] = []
 
     def __call__(self, kind: str, text: str = "", seen_by: tuple[int, ...] | None = None, **data: Any) -> None:
-        self.events.append(Event(kind, text, data, seen_by))
+        e = _new(Event)
+        _kind(e, kind)
+        _text(e, text)
+        _data(e, data)
+        _seen(e, seen_by)
+        self.events.append(e)
         if text and seen_by is None:
             self.log.append(text)
 
