@@ -84,3 +84,19 @@ def test_abilities_are_not_used_by_allies():
     assert st.to_act() == (2,) and st.legal_actions() == (("join",), ("decline",))
     play(st, ("join",))
     assert st.to_act() != (2,) or all(a[0] in ("play", "done") for a in st.legal_actions())
+
+
+def test_the_rules_refuse_cards_they_cannot_play():
+    import dataclasses
+
+    from cardsmith.games.transwar import RULES
+    from cardsmith.model import frozen_map
+    from tests.transwar_support import cardset
+
+    cs = cardset()
+    assert list(RULES.validate(cs)) == []
+    bad = [dataclasses.replace(cs.card("leap"), effects=()),
+           dataclasses.replace(cs.card("wolf"), fields=frozen_map({**cs.card("wolf").fields, "combined": ["trample+gore"]}))]
+    problems = list(RULES.validate(dataclasses.replace(cs, cards=tuple(bad) + cs.of_type("form"))))
+    assert [(p.card, p.path) for p in problems] == [("leap", ()), ("wolf", ("combined",))]
+    assert "effect" in problems[0].message and "trample" in problems[1].message

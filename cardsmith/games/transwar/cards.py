@@ -3,8 +3,8 @@
 Forms carry their numbers in declared fields (hp, cost, attack, defense, one field per mode,
 `combined`) and their abilities as keywords (Fly X, Evade, Skunk Spray, Breath Weapon X, Roar).
 Attack cards carry `mode` and `multiple`, Defense cards `bonus`. A Special's effect is data: the
-card's `effect:` mapping (`{do: evade, amount: 5}`) when the validator keeps one, else the fields
-`does` and `amount`; its `timing` and `discard` are fields. The rules never read card text.
+card's `effect:` mapping (`{do: evade, amount: 5}`); its `timing` and `discard` are printed fields
+the rules read too. The rules never read card text.
 """
 
 from __future__ import annotations
@@ -78,14 +78,10 @@ def _form(card: Card) -> FormStats:
 
 
 def special_effect(card: Card) -> dict[str, Any]:
-    """A Special as {does, amount, timing, discard}. The effect comes from the card's `effect:`
-    (`{do: evade, amount: 5}`) when it has one, else from the fields `does` and `amount`; `timing`
-    and `discard` are fields, printed on the card, which the rules read too."""
+    """A Special as {does, amount, timing, discard}: the handler and its amount from the card's
+    `effect:` (`{do: evade, amount: 5}`), the timing and the discard cost from its printed fields."""
     effects = card_effects(card)
-    if effects:
-        does, amount = str(effects[0].get("do", "")), int(effects[0].get("amount", 0) or 0)
-    else:
-        does, amount = str(card.get("does", "") or ""), int(card.get("amount", 0) or 0)
+    does, amount = (str(effects[0].get("do", "")), int(effects[0].get("amount", 0) or 0)) if effects else ("", 0)
     return {"does": does, "amount": amount, "timing": str(card.get("timing", "") or ""),
             "discard": int(card.get("discard", 0) or 0)}
 
@@ -104,7 +100,8 @@ def card_info(card: Card) -> CardInfo:
     if card.type == "special":
         eff = special_effect(card)
         if eff["does"] not in EFFECTS:
-            raise CardError(f"card {card.id}: unknown effect {eff['does']!r} (known: {', '.join(EFFECTS)})")
+            raise CardError(f"card {card.id}: a Special needs `effect: {{do: ...}}` naming one of {', '.join(EFFECTS)}"
+                            f" (it has {eff['does'] or 'none'})")
         if eff["timing"] not in TIMINGS:
             raise CardError(f"card {card.id}: unknown timing {eff['timing']!r} (known: {', '.join(TIMINGS)})")
         return CardInfo(card.id, card.name, "special", **eff)

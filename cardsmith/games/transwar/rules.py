@@ -18,8 +18,7 @@ CARD_FIELDS: dict[str, dict[str, dict[str, Any]]] = {
              "combined": {"type": "array", "items": {"enum": ["claw+bite", "trample+gore"]}}},
     "attack": {"mode": {"enum": list(ATTACK_MODES)}, "multiple": {"type": "integer", "minimum": 1}},
     "defense": {"bonus": {"type": "integer", "minimum": 1}},
-    "special": {"timing": {"enum": list(TIMINGS)}, "discard": _INT, "does": {"enum": list(EFFECTS)},
-                "amount": _INT},
+    "special": {"timing": {"enum": list(TIMINGS)}, "discard": _INT},
 }
 
 _DOCS = {
@@ -87,6 +86,7 @@ RULES = RulesModule(
     play_schema=PLAY_SCHEMA,
     card_fields=CARD_FIELDS,
     effects=EFFECT_SPECS,
+    effect_types=("special",),
     validate=validate,
     doc="Two to six players in animal Forms fight with cards from one common deck; allies on both sides.",
 )
