@@ -17,7 +17,8 @@ from typing import Any, Iterator, Mapping, Sequence
 from cardsmith.atomic import atomic_path
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.model import CardSet, Deck
-from cardsmith.sheets import Label, Line, Page, SheetSpec, calibration_pages, impose, parse_paper, with_footer
+from cardsmith.sheets import (Label, Line, Page, SheetSpec, calibration_pages, impose, parse_paper, sheet_notes,
+                              with_footer)
 
 MM = 72 / 25.4  # points per millimetre
 FONT_NAME = "CardsmithVera"
@@ -386,10 +387,14 @@ def _draw_label(c: Any, label: Label, font: str) -> None:
         width = stringWidth(label.text, font, size)
         if width > label.max_width * MM:
             size = max(3.0, size * label.max_width * MM / width)
+    c.saveState()
     c.setFont(font, size)
     c.setFillGray(0.25)
-    x, y = label.x * MM, label.y * MM
-    {"left": c.drawString, "right": c.drawRightString}.get(label.anchor, c.drawCentredString)(x, y, label.text)
+    c.translate(label.x * MM, label.y * MM)
+    if label.angle:
+        c.rotate(label.angle)
+    {"left": c.drawString, "right": c.drawRightString}.get(label.anchor, c.drawCentredString)(0, 0, label.text)
+    c.restoreState()
 
 
 # ---------------------------------------------------------------------------- whole jobs
@@ -402,6 +407,11 @@ def sheet_spec(manifest: Mapping[str, Any], options: PdfOptions) -> SheetSpec:
         margin=options.margin, crop_marks=options.crop_marks, cut_lines=options.cut_lines,
         backs=options.backs, back_offset=options.back_offset,
     )
+
+
+def notes_for(project: Any, cardset: CardSet, options: PdfOptions) -> tuple[str, ...]:
+    """What to tell the person printing a PDF made with `options` (after `make_pdf` rendered the set)."""
+    return sheet_notes(sheet_spec(load_images(project.set_output(cardset.id)), options))
 
 
 def plan(items: Sequence[PrintItem], spec: SheetSpec) -> tuple[list[Page], dict[str, Path]]:
@@ -444,9 +454,9 @@ def make_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | N
 
 
 def write_calibration(target: Path, paper: str = "a4", flip: str = "long",
-                      back_offset: tuple[float, float] = (0.0, 0.0)) -> Path:
-    """A two-page duplex test sheet (see `sheets.calibration_pages`)."""
-    pages = calibration_pages(parse_paper(paper), flip, back_offset)
+                      back_offset: tuple[float, float] = (0.0, 0.0), orientation: str = "portrait") -> Path:
+    """A two-page duplex test sheet (see `sheets.calibration_pages`); `auto` orientation is portrait."""
+    pages = calibration_pages(parse_paper(paper), flip, back_offset, orientation)
     return write_pdf(pages, {}, target, title="cardsmith duplex calibration")
 
 

@@ -72,7 +72,7 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
                 footer: bool, types: tuple[str, ...], only: tuple[str, ...], deck: Path | None, name: str | None,
                 calibration: bool) -> int:
     """Print-and-play PDF of SET: output/<set>/<name>.pdf (renders missing card images first)."""
-    from cardsmith.pdf import PdfOptions, make_pdf, write_calibration
+    from cardsmith.pdf import PdfOptions, make_pdf, notes_for, write_calibration
 
     if calibration:
         flip = backs if backs != "none" else "long"
@@ -80,8 +80,9 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
             target = Path(name)
         else:
             base = Project.current().set_output(set_name) if set_name else Project.current().output_dir
-            target = base / f"{name or f'calibration-{Path(paper).name.lower()}-{flip}'}.pdf"
-        path = write_calibration(target, paper, flip, back_offset)
+            turned = "-landscape" if orientation == "landscape" else ""
+            target = base / f"{name or f'calibration-{Path(paper).name.lower()}-{flip}{turned}'}.pdf"
+        path = write_calibration(target, paper, flip, back_offset, orientation)
         click.echo(f"wrote {path}: print it duplex (flip on the {flip} edge) at 100% scale")
         return 0
     if not set_name:
@@ -97,6 +98,8 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
                          types=types, only=ids, deck=deck, name=name)
     path = make_pdf(project, cardset, options, the_deck)
     click.echo(f"wrote {path}")
+    for note in notes_for(project, cardset, options):
+        click.echo(f"note: {note}")
     return 0
 
 
