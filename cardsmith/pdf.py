@@ -131,6 +131,10 @@ def select_items(cardset: CardSet | None, manifest: Mapping[str, Any], out_dir: 
     if only:
         wanted = [(cid, n) for cid, n in wanted if cid in only]
 
+    from cardsmith.limits import check_total
+
+    check_total(sum(n for _, n in wanted), "printing every copy", "print a deck (--deck), some types (--type) or "
+                "cards (--only), or lower `copies:` in the card files")
     items = []
     for cid, n in wanted:
         info = cards.get(cid)

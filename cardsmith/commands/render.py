@@ -44,7 +44,7 @@ def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, gui
             status = 1
             continue
         loaded.append(cardset)
-    if only:
+    if only and not status:  # an invalid set may hold the card: its errors are the message, not "no card"
         known = {c.id for s in loaded for c in s.cards}
         for cid in only:
             if cid not in known:

@@ -74,6 +74,7 @@ class _Compiler:
         self.cardset = cardset
         self.where = where
         self.problems: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []
         self.cards_by_key: dict[str, str] = {}
         for c in cardset.cards:
             self.cards_by_key.setdefault(c.id.lower(), c.id)
@@ -84,6 +85,17 @@ class _Compiler:
     def problem(self, path: Path_, message: str, hint: str | None = None) -> None:
         file, line, col = self.where(path)
         self.problems.append(Diagnostic("error", file, line, col, message, hint, path_text(("deck_rules",) + path)))
+
+    def warn_unmatched(self, path: Path_, what: str, wanted: Any, present: set[str]) -> None:
+        """A filter value no card of the set has: the rule would silently never match (a typo?)."""
+        for v in _as_list(wanted):
+            if str(v).lower() not in {p.lower() for p in present} and str(v).lower() != NONE:
+                file, line, col = self.where(path)
+                hint = did_you_mean(str(v), sorted(present)) or (
+                    f"the cards have: {', '.join(sorted(present)[:12])}" if present else f"no card has any {what}")
+                self.warnings.append(Diagnostic("warning", file, line, col,
+                                                f"deck rule names {what} '{v}', which no card of set {self.cardset.id} has",
+                                                hint, path_text(("deck_rules",) + path)))
 
     def card_id(self, name: Any, path: Path_) -> str | None:
         key = str(name).lower()
@@ -118,6 +130,7 @@ class _Compiler:
         cs = self.cardset
         if "type" in data:
             types = set(self._known("type", _as_list(data["type"]), cs.types, path + ("type",), False))
+            self.warn_unmatched(path + ("type",), "type", sorted(types), {c.type for c in cs.cards})
             tests.append(lambda c, s=types: c.type in s)
             words.append("type " + "/".join(sorted(types)))
         for key, known in (("race", cs.races), ("faction", cs.factions)):
@@ -127,10 +140,12 @@ class _Compiler:
                 words.append(f"{key} " + "/".join(sorted(ids)))
         if "keyword" in data:
             kws = set(self._known("keyword", _as_list(data["keyword"]), cs.keywords, path + ("keyword",), False))
+            self.warn_unmatched(path + ("keyword",), "keyword", sorted(kws), {k.id for c in cs.cards for k in c.keywords})
             tests.append(lambda c, s=kws: any(k.id in s for k in c.keywords))
             words.append("keyword " + "/".join(sorted(kws)))
         if "tag" in data:
             tags = {str(t).lower() for t in _as_list(data["tag"])}
+            self.warn_unmatched(path + ("tag",), "tag", data["tag"], {t for c in cs.cards for t in c.tags})
             tests.append(lambda c, s=tags: any(t.lower() in s for t in c.tags))
             words.append("tag " + "/".join(sorted(tags)))
         if "card" in data:
@@ -143,6 +158,12 @@ class _Compiler:
                 self.problem(path + ("fields", fname), f"no card type declares a field '{fname}'",
                              did_you_mean(fname, self.fields) or f"fields: {', '.join(sorted(self.fields))}")
                 continue
+            values = [c.fields[fname] for c in cs.cards if c.fields.get(fname) is not None]
+            if not values:
+                self.warn_unmatched(path + ("fields", fname), "field", fname, set())
+            elif not isinstance(test, dict) and all(isinstance(v, str | list | tuple) for v in values):
+                present = {str(x) for v in values for x in (v if isinstance(v, list | tuple) else [v])}
+                self.warn_unmatched(path + ("fields", fname), f"{fname} value", test, present)
             tests.append(_field_test(fname, test))
             words.append(f"{fname} {_field_text(test)}")
         if "not" in data:
@@ -279,6 +300,7 @@ class DeckRules:
     zones: Mapping[str, Zone]
     rules: tuple[Rule, ...]
     cost_fields: tuple[str, ...] = ()
+    warnings: tuple[Diagnostic, ...] = ()  # filters that match no card of the set (likely typos)
 
     def rule(self, rule_id: str) -> Rule:
         for r in self.rules:
@@ -402,7 +424,7 @@ def parse_rules(cardset: CardSet) -> DeckRules:
             comp.problem(("cost",), f"no card type declares a field '{f}'", did_you_mean(f, comp.fields))
     if comp.problems:
         raise RulesInvalid(comp.problems)
-    return DeckRules(zones, tuple(rules), cost_fields)
+    return DeckRules(zones, tuple(rules), cost_fields, tuple(comp.warnings))
 
 
 def _count(comp: _Compiler, data: Mapping[str, Any], path: Path_, declared: Sequence[str]) -> Count:

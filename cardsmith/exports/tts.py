@@ -84,6 +84,10 @@ def piles_for(cardset: CardSet, deck: Deck | None) -> list[Pile]:
         if not piles:
             raise CardsmithError(f"deck {deck.name} holds no cards", hint="add cards to the deck file")
         return piles
+    from cardsmith.limits import check_total
+
+    check_total(sum(max(1, c.copies) for c in cardset.cards), f"a Tabletop Simulator deck of every copy in {cardset.id}",
+                "export a deck instead (--deck), or lower `copies:` in the card files")
     piles = []
     for type_id, ctype in cardset.types.items():
         ids = [c.id for c in cardset.cards if c.type == type_id for _ in range(max(1, c.copies))]
