@@ -23,13 +23,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterable
 
+from cardsmith.layout.printcheck import HINTS as PRINT_HINTS, PRINT_KINDS
 from cardsmith.atomic import atomic_path, write_text
 from cardsmith.diagnostics import Diagnostic, did_you_mean
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.model import Card, CardSet
 from cardsmith.project import Project
 
-RENDER_VERSION = "2"  # bump when the painter draws differently, so caches are rebuilt
+RENDER_VERSION = "3"  # 3: print-rule notes (printcheck). Bump when the painter draws differently, so caches are rebuilt
 FORMATS = {"png": "png", "jpg": "jpg", "jpeg": "jpg", "webp": "webp"}
 CACHE_NAME = ".render-cache.json"
 
@@ -234,6 +235,9 @@ def _digest(obj: Any) -> str:
 
 # ---- the batch ------------------------------------------------------------------------------------
 
+STRICT_KINDS = ("overflow", "safe-area", *PRINT_KINDS)  # what --strict makes an error: the print rules
+
+
 def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str = "png", only: Iterable[str] | None = None,
                force: bool = False, jobs: int | None = None, guides: bool = False, strict: bool = False,
                progress: Callable[[int, int, str], None] | None = None) -> RenderResult:
@@ -375,10 +379,10 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
             diags.append(Diagnostic("error", file, line, col, f"{who}: {o.error}", o.hint, f.id))
             continue
         for kind, message, layer, amount in o.notes:
-            sev = "error" if strict and kind == "overflow" else "warning"
+            sev = "error" if strict and kind in STRICT_KINDS else "warning"
             hint = {"overflow": "shorten the text, enlarge the box, or lower min_size in the layout",
                     "safe-area": "move it inside the safe area (the dashed line of --guides) or give the layer `safe: false`",
-                    "missing-art": "add the file, or fix the card's art: path"}.get(kind)
+                    "missing-art": "add the file, or fix the card's art: path", **PRINT_HINTS}.get(kind)
             diags.append(Diagnostic(sev, file, line, col, f"{who}: {message} ({layer}, layout '{f.layout}')", hint, f.id))
 
     manifest = _write_manifest(out_dir, cardset, faces, outcomes, dpi, ext, prune=not only)
