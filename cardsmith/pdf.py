@@ -446,13 +446,20 @@ def print_pdf(items: Sequence[PrintItem], manifest: Mapping[str, Any], options: 
     return write_pdf(pages, images, target, title=title, subject=f"{len(items)} cards")
 
 
+def pdf_target(name: str, out_dir: Path) -> Path:
+    """Where `--name` puts a PDF: a bare name (with or without .pdf) in `out_dir`, a path with a folder as given."""
+    given = Path(name)
+    if given.parent == Path(".") and not given.is_absolute():
+        return out_dir / (given.name if given.suffix.lower() == ".pdf" else f"{given.name}.pdf")
+    return given if given.suffix.lower() == ".pdf" else given.with_name(f"{given.name}.pdf")
+
+
 def make_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | None = None) -> Path:
     """`cardsmith pdf`: render what is needed, select, impose and write `output/<set>/<name>.pdf`."""
     manifest = ensure_rendered(project, cardset)
     out_dir = project.set_output(cardset.id)
     items = select_items(cardset, manifest, out_dir, types=options.types, only=options.only, deck=deck)
-    name = options.name or options.default_name()
-    target = Path(name) if name.endswith(".pdf") else out_dir / f"{name}.pdf"
+    target = pdf_target(options.name or options.default_name(), out_dir)
     footer = f"{cardset.name} {cardset.version}" + (f" - {deck.name}" if deck is not None else "")
     return print_pdf(items, manifest, options, target, title=f"{cardset.name} {cardset.version}", footer=footer)
 

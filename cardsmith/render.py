@@ -23,13 +23,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterable
 
-from cardsmith.layout.printcheck import HINTS as PRINT_HINTS, PRINT_KINDS
 from cardsmith.atomic import atomic_path, write_text
 from cardsmith.diagnostics import Diagnostic, did_you_mean
 from cardsmith.errors import CardsmithError, UsageError
+from cardsmith.layout.printcheck import HINTS as PRINT_HINTS, PRINT_KINDS
 from cardsmith.model import Card, CardSet
 from cardsmith.project import Project
 
+GUIDES_DIR = "guides"  # output/<set>/guides/: renders with --guides
 RENDER_VERSION = "3"  # 3: print-rule notes (printcheck). Bump when the painter draws differently, so caches are rebuilt
 FORMATS = {"png": "png", "jpg": "jpg", "jpeg": "jpg", "webp": "webp"}
 CACHE_NAME = ".render-cache.json"
@@ -258,6 +259,8 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
     if not isinstance(dpi, int) or not 30 <= dpi <= 1200:
         raise UsageError(f"dpi {dpi} is out of range", hint="use a dpi between 30 and 1200 (300 for print)")
     out_dir = project.set_output(cardset.id)
+    if guides:  # proofs with guide lines never replace the print images that pdf and the shops use
+        out_dir = out_dir / GUIDES_DIR
     cards_dir, backs_dir = out_dir / "cards", out_dir / "backs"
     layouts = Layouts(layout_dirs(project.template_dirs, cardset.id))
     fonts = library_for(tuple(str(d) for d in project.font_dirs))

@@ -179,3 +179,14 @@ def test_spawned_workers_get_the_set_too(project, monkeypatch):
     monkeypatch.setattr(render_module.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
     r = render_set(project, load(project), dpi=40, jobs=2)
     assert r.ok and len(r.rendered) == 7
+
+
+def test_guides_go_to_their_own_folder_and_leave_the_print_images_alone(project):
+    cs = load(project)
+    render_set(project, cs, dpi=60, only=["rapier"], jobs=1)
+    out = project.set_output("mini-empires")
+    print_image = (out / "cards" / "rapier.png").read_bytes()
+    proofs = render_set(project, cs, dpi=60, only=["rapier"], guides=True, jobs=1)
+    assert proofs.out_dir == out / "guides" and (out / "guides" / "cards" / "rapier.png").is_file()
+    assert (out / "cards" / "rapier.png").read_bytes() == print_image
+    assert (out / "guides" / "cards" / "rapier.png").read_bytes() != print_image

@@ -65,7 +65,7 @@ def _paper(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @click.option("--type", "types", multiple=True, metavar="TYPE", help="Only cards of this type (repeatable).")
 @click.option("--only", multiple=True, metavar="ID[,ID...]", help="Only these card ids.")
 @click.option("--deck", type=click.Path(path_type=Path), help="Print a deck: each card as many times as the deck holds it.")
-@click.option("--name", help="File name under output/<set>/ (default from the options), or a path ending in .pdf.")
+@click.option("--name", help="File name under output/<set>/ (default from the options; .pdf optional), or a path with a folder.")
 @click.option("--calibration", is_flag=True, help="Write a duplex test sheet (no SET needed) that tells which --back-offset to use.")
 def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str, backs: str,
                 back_offset: tuple[float, float], gutter: float, margin: float, crop_marks: bool, cut_lines: bool,
@@ -76,12 +76,11 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
 
     if calibration:
         flip = backs if backs != "none" else "long"
-        if name and name.endswith(".pdf"):
-            target = Path(name)
-        else:
-            base = Project.current().set_output(set_name) if set_name else Project.current().output_dir
-            turned = "-landscape" if orientation == "landscape" else ""
-            target = base / f"{name or f'calibration-{Path(paper).name.lower()}-{flip}{turned}'}.pdf"
+        from cardsmith.pdf import pdf_target
+
+        base = Project.current().set_output(set_name) if set_name else Project.current().output_dir
+        turned = "-landscape" if orientation == "landscape" else ""
+        target = pdf_target(name or f"calibration-{Path(paper).name.lower()}-{flip}{turned}", base)
         path = write_calibration(target, paper, flip, back_offset, orientation)
         click.echo(f"wrote {path}: print it duplex (flip on the {flip} edge) at 100% scale")
         return 0

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from cardsmith.limits import MAX_COPIES, MAX_DECK_SIZE
 from cardsmith.decks.rules import DeckRules, parse_rules
 from cardsmith.model import slugify as slug
 from cardsmith.diagnostics import Diagnostic, did_you_mean
 from cardsmith.errors import CardsmithError
+from cardsmith.limits import MAX_COPIES, MAX_DECK_SIZE
 from cardsmith.loader import YamlError, load_yaml
 from cardsmith.model import CardSet, Deck, SourceRef, frozen_map
 
