@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 ICON_REF = re.compile(r"(?<!\{)\{([A-Za-z0-9_+-]+)\}(?!\})")
-SKIP_DIRS = {"decks", "art", "icons", "templates", "fonts"}
+SKIP_DIRS = {"decks", "art", "icons", "templates", "fonts", "layouts", "schemas"}
 
 
 class SetInvalid(CardsmithError):

@@ -28,9 +28,9 @@ def _errors(set_dir: Path) -> list:
 def test_a_name_nested_thousands_of_levels_deep_is_an_error_not_a_recursion_crash(demo_set, cli):
     _edit(demo_set / "cards.yaml", "name: Dawn Scout", "name: " + "[" * 5000 + "x" + "]" * 5000)
     (err,) = _errors(demo_set)
-    assert err.file.name == "cards.yaml" and err.line == 5 and "nested more than 100 levels" in err.message
+    assert err.file.name == "cards.yaml" and err.line == 6 and "nested more than 100 levels" in err.message
     r = cli("validate", "demo", cwd=demo_set.parent.parent)
-    assert r.returncode == 1 and "cards.yaml:5" in r.stderr + r.stdout and "RecursionError" not in r.stderr
+    assert r.returncode == 1 and "cards.yaml:6" in r.stderr + r.stdout and "RecursionError" not in r.stderr
 
 
 def test_nesting_within_the_limit_is_still_read():
