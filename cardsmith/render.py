@@ -140,13 +140,13 @@ class FaceRenderer:
     def __init__(self, project_root: str, cardset: CardSet, dpi: int, fmt: str, guides: bool):
         from cardsmith.layout.fonts import library_for
         from cardsmith.layout.paint import Page, Painter
-        from cardsmith.layout.template import Layouts, layout_dirs, set_context
+        from cardsmith.layout.template import layouts_for, set_context
 
         project = Project(Path(project_root))
         self.cardset = cardset
         self.fmt = fmt
         self.dpi = dpi
-        self.layouts = Layouts(layout_dirs(project.template_dirs, cardset.id))
+        self.layouts = layouts_for(project, cardset)
         self.setctx = set_context(cardset)
         self.fonts = library_for(tuple(str(d) for d in project.font_dirs))
         icons = {k: (Path(v) if Path(v).is_absolute() else Path(cardset.path) / v) for k, v in cardset.icons.items()}
@@ -249,7 +249,7 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
     for faces that could not be drawn (their image is not written).
     """
     from cardsmith.layout.fonts import library_for
-    from cardsmith.layout.template import Layouts, card_context, layout_dirs, set_context
+    from cardsmith.layout.template import card_context, layouts_for, set_context
 
     started = time.perf_counter()
     fmt_key = str(fmt).lower()
@@ -262,7 +262,7 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
     if guides:  # proofs with guide lines never replace the print images that pdf and the shops use
         out_dir = out_dir / GUIDES_DIR
     cards_dir, backs_dir = out_dir / "cards", out_dir / "backs"
-    layouts = Layouts(layout_dirs(project.template_dirs, cardset.id))
+    layouts = layouts_for(project, cardset)
     fonts = library_for(tuple(str(d) for d in project.font_dirs))
     cards = list(cardset.cards)
     if only:

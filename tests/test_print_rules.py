@@ -11,7 +11,7 @@ import pytest
 from cardsmith.layout.fonts import FontLibrary
 from cardsmith.layout.paint import Page, Painter
 from cardsmith.layout.printcheck import set_diagnostics, shape_notes, text_size_note, tree_notes
-from cardsmith.layout.template import Layouts, card_context, layout_dirs, set_context
+from cardsmith.layout.template import card_context, layouts_for, set_context
 from cardsmith.project import BUNDLED_FONTS, Project
 from cardsmith.render import card_layout, render_set
 from cardsmith.validate import load_set
@@ -86,7 +86,7 @@ def _layer_box(tree: dict, name: str) -> list:
 def test_type_lines_and_badges_stay_put_within_a_type_whatever_the_text():
     cardset = load_set(ROOT / "cards" / "solar-empires")
     project = Project(ROOT)
-    layouts = Layouts(layout_dirs(project.template_dirs, cardset.id))
+    layouts = layouts_for(project, cardset)
     setctx = set_context(cardset)
     seen: dict[str, set] = {}
     for card in cardset.cards:

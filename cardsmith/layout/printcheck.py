@@ -127,10 +127,10 @@ def set_diagnostics(project: Any, cardset: Any) -> list[Any]:
     """
     from cardsmith.diagnostics import Diagnostic
     from cardsmith.errors import CardsmithError
-    from cardsmith.layout.template import Layouts, back_context, card_context, layout_dirs, set_context
+    from cardsmith.layout.template import back_context, card_context, layouts_for, set_context
     from cardsmith.render import back_layout, back_specs, card_back, card_layout
 
-    layouts = Layouts(layout_dirs(project.template_dirs, cardset.id))
+    layouts = layouts_for(project, cardset)
     setctx = set_context(cardset)
     trim, safe = tuple(cardset.card_size), cardset.safe
     set_file = cardset.source.file if cardset.source else cardset.path / "set.yaml"

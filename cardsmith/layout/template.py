@@ -16,7 +16,7 @@ import json
 import traceback
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import jinja2
 import yaml
@@ -28,6 +28,7 @@ from cardsmith.errors import CardsmithError
 from cardsmith.model import Card, CardSet
 
 SUFFIX = ".yaml.j2"
+SET_LAYOUTS = "layouts"  # a set's own layouts: cards/<set>/layouts/
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "layout.schema.json"
 LAYER_KINDS = ("rect", "ellipse", "line", "image", "icon", "text")
 MAX_EXTENDS = 10
@@ -42,11 +43,18 @@ class LayoutError(CardsmithError):
     """A problem in a layout; the message names the template file and line, the card and the layer."""
 
 
-def layout_dirs(template_dirs: list[Path], set_id: str) -> list[Path]:
-    """Where a set's layouts are looked up: `<dir>/<set-id>/` for each template dir, then `<dir>/default/`,
-    then the template dirs themselves (so `extends: default/card` names another set's layout)."""
-    dirs = [Path(d) / set_id for d in template_dirs] + [Path(d) / "default" for d in template_dirs] + list(template_dirs)
+def layout_dirs(template_dirs: list[Path], set_id: str, set_dir: Path | None = None) -> list[Path]:
+    """Where a set's layouts are looked up: the set's own `layouts/` folder, then `<dir>/<set-id>/` for
+    each template dir, then `<dir>/default/`, then the template dirs themselves (so `extends:
+    default/card` names a layout in another folder)."""
+    own = [Path(set_dir) / SET_LAYOUTS] if set_dir is not None else []
+    dirs = own + [Path(d) / set_id for d in template_dirs] + [Path(d) / "default" for d in template_dirs] + list(template_dirs)
     return [d for d in dirs if d.is_dir()]
+
+
+def layouts_for(project: Any, cardset: Any) -> "Layouts":
+    """The layouts a set is drawn with: its own folder first, then the project's, then cardsmith's."""
+    return Layouts(layout_dirs(project.template_dirs, cardset.id, Path(cardset.path)), project.set_roots)
 
 
 # ---- helpers a layout may use ---------------------------------------------------------------------
@@ -217,13 +225,32 @@ class _Environment(SandboxedEnvironment):
         return self.layouts.relative(template.removesuffix(SUFFIX), parent.removesuffix(SUFFIX)) + SUFFIX
 
 
-class Layouts:
-    """The layouts of one set: finds, renders, merges and checks them."""
+class _LayoutLoader(jinja2.BaseLoader):
+    """Jinja finds layouts exactly as `Layouts.find` does (including other sets' `layouts/` folders)."""
 
-    def __init__(self, dirs: list[Path]):
+    def __init__(self, layouts: "Layouts"):
+        self.layouts = layouts
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        path = self.layouts.find(template.removesuffix(SUFFIX)) if template.endswith(SUFFIX) else None
+        if path is None:
+            raise jinja2.TemplateNotFound(template)
+        mtime = path.stat().st_mtime_ns
+        return path.read_text(encoding="utf-8"), str(path), lambda: path.is_file() and path.stat().st_mtime_ns == mtime
+
+
+class Layouts:
+    """The layouts of one set: finds, renders, merges and checks them.
+
+    `dirs` are searched for a layout name in order; a name `other-set/name` is also looked up as
+    `<root>/other-set/layouts/name` for each of `set_roots`, so a set can borrow another's layouts.
+    """
+
+    def __init__(self, dirs: list[Path], set_roots: list[Path] | tuple[Path, ...] = ()):
         self.dirs = [Path(d) for d in dirs]
+        self.set_roots = [Path(r) for r in set_roots]
         self.env = _Environment(
-            loader=jinja2.FileSystemLoader([str(d) for d in self.dirs]),
+            loader=_LayoutLoader(self),
             undefined=jinja2.StrictUndefined, finalize=_finalize, autoescape=False,
             bytecode_cache=_bytecode_cache(),
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
@@ -236,10 +263,18 @@ class Layouts:
 
     def find(self, name: str) -> Path | None:
         """The file a layout name resolves to (first match in the lookup order), or None."""
+        if ".." in Path(name).parts or Path(name).is_absolute():
+            return None
         for d in self.dirs:
             p = d / (name + SUFFIX)
             if p.is_file():
                 return p
+        if "/" in name:
+            other, rest = name.split("/", 1)
+            for root in self.set_roots:
+                p = root / other / SET_LAYOUTS / (rest + SUFFIX)
+                if p.is_file():
+                    return p
         return None
 
     def exists(self, name: str) -> bool:
