@@ -24,7 +24,7 @@ from cardsmith.layout.fit import FitResult, fit_text, text_width
 from cardsmith.layout.fonts import FontLibrary, load_font, missing_chars
 from cardsmith.layout.printcheck import min_text_pt, shape_notes, text_size_note
 from cardsmith.layout.template import LayoutError
-from cardsmith.layout.units import Box, UnitError, font_size_pt, parse_box, parse_point, pt_to_px, to_mm
+from cardsmith.layout.units import Box, UnitError, font_size_pt, layer_box, layer_points, pt_to_px, to_mm
 
 ART_FORMATS = {"PNG", "JPEG", "WEBP", "MPO"}
 DEFAULT_FONTS = {"title": "liberation-serif", "body": "liberation-sans"}
@@ -237,7 +237,7 @@ class Painter:
     # -- geometry helpers
 
     def _box(self, props: dict[str, Any], bleed: bool = False) -> Box:
-        box = parse_box(props["box"], self.page.trim)
+        box = layer_box(props, self.page.trim)
         if bleed:
             w, h, b = self.page.trim[0], self.page.trim[1], self.page.bleed
             box = Box(box.left - b if box.left <= 0 else box.left, box.top - b if box.top <= 0 else box.top,
@@ -322,7 +322,7 @@ class Painter:
             notes.append(Note(k, message, label, amount))
 
     def _line(self, canvas, props, roles, notes, label, what) -> None:
-        (ax, ay), (bx, by) = parse_point(props["from"], self.page.trim), parse_point(props["to"], self.page.trim)
+        (ax, ay), (bx, by) = layer_points(props, self.page.trim)
         c = color(props.get("color", "#000000"), float(props.get("opacity", 1)))
         width = max(1, round(self._len_px(props.get("width", "0.3mm"))))
         ImageDraw.Draw(canvas, "RGBA").line((self.page.x(ax), self.page.y(ay), self.page.x(bx), self.page.y(by)), fill=c, width=width)

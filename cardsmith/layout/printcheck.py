@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from cardsmith.layout.units import Box, UnitError, font_size_pt, parse_box, parse_point, to_mm
+from cardsmith.layout.units import Box, UnitError, font_size_pt, layer_box, layer_points, to_mm
 
 HAIRLINE_MM = 1.0
 TRIM_CLEARANCE_MM = 3.0
@@ -54,12 +54,12 @@ def shape_notes(kind: str, props: dict[str, Any], trim: tuple[float, float], saf
     out: list[tuple[str, str, float]] = []
     try:
         if kind == "line":
-            a, b = parse_point(props["from"], trim), parse_point(props["to"], trim)
+            a, b = layer_points(props, trim)
             box = Box(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
             width = to_mm(props.get("width", "0.3mm"))
             stroked = True
         else:
-            box = parse_box(props["box"], trim)
+            box = layer_box(props, trim)
             width = to_mm(props.get("stroke_width", "0.3mm")) if props.get("stroke") else 0.0
             stroked = bool(props.get("stroke")) and width > 0
     except (UnitError, KeyError, TypeError, ValueError):
