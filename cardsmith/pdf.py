@@ -442,7 +442,7 @@ def print_pdf(items: Sequence[PrintItem], manifest: Mapping[str, Any], options: 
                          hint="give the set or its types a back in set.yaml, or print with --backs none")
     pages, images = plan(items, spec)
     if options.footer and footer:
-        pages = with_footer(pages, footer)
+        pages = with_footer(pages, footer, options.margin)
     return write_pdf(pages, images, target, title=title, subject=f"{len(items)} cards")
 
 
