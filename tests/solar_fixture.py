@@ -130,9 +130,38 @@ terracorp|Terracorp Colony|1|1|1|Legendary
 """
 
 
+# What each card does in play, as the bundled set's YAML writes it under `effect:`.
+EFFECTS = {
+    "solar-flare": {"do": "block_deployment", "planets": 2},
+    "asteroid-swarm": {"do": "fleet_damage", "planets": 2, "bonus": 3},
+    "spy-network": {"do": "redeploy"},
+    "battlefield-reclamation": {"do": "draw_on_capture", "cards": 1},
+    "sabotage": {"do": "save_penalty", "amount": 1},
+    "precision-bombing": {"do": "reroll_failed_saves"},
+    "flack-load": {"do": "damage", "amount": 4, "target": "enemy_fighters", "when": "before_attacks"},
+    "order-101": {"do": "fail_lost_building_saves"},
+    "mass-conscription": {"do": "revive", "count": 2},
+    "ion-storm": {"do": "damage", "amount": 3, "target": "fighters", "count": 3, "when": "played"},
+    "fusion-burst": {"do": "destroy_ship", "max_class": "cruiser"},
+    "shielding-gaze": {"do": "grant_shield", "amount": 3},
+    "teleport-jump": {"do": "search_deck", "count": 1},
+    "hidden-infection": {"do": "damage", "amount": 6, "target": "ship", "when": "played"},
+    "pillars-of-flesh": {"do": "damage", "amount": 6, "target": "ship", "max_class": "cruiser", "revive_on_kill": 1,
+                         "when": "played"},
+    "greater-rift": {"do": "roll_enemy_building_saves"},
+    "blackest-night": {"do": "black_hole"},
+    "support-turrets": {"do": "damage", "amount": 4, "target": "enemy_ships", "when": "before_attacks"},
+    "missile-silos": {"do": "damage", "amount": 15, "target": "enemy_ship", "when": "before_attacks"},
+    "command-center": {"do": "attack_bonus", "amount": 3},
+    "solaris-cannon": {"do": "planet_cannon"},
+    "world-eater": {"do": "devour_planet", "revive": 3},
+}
+
+
 def _card(name, type_, race, fields, keywords=(), text=""):
+    effect = EFFECTS.get(slug(name))
     return Card(id=slug(name), name=name, type=type_, race=race or None, fields=frozen_map(fields),
-                keywords=tuple(keywords), text=text)
+                keywords=tuple(keywords), text=text, effects=(frozen_map(effect),) if effect else ())
 
 
 def solar_cards(extra: list[Card] | None = None) -> list[Card]:

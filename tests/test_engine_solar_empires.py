@@ -37,7 +37,7 @@ def se(tmp_path_factory):
 
 def static(state):
     """The game's unchanging card table, which states and observations may share."""
-    return [getattr(state, "g")] if hasattr(state, "g") else []
+    return [state.t]
 
 
 def test_solar_empires_meets_the_engine_contract(se):

@@ -1,29 +1,31 @@
 """Solar Empires rules: one test per rule clause of the source text, plus replay and invariants.
 
-Positions are set up by moving card instances between zones of a real game, then the rules run
-through `apply`. Dice are scripted by replacing the state's `_d6` with a fixed sequence.
+Situations are positions (tests/solar_positions.py writes them as a designer would in YAML) read with
+scripted dice; the rules then run through the public API (`legal_actions`, `apply`, `position`,
+`log`, `outcome`). No test touches a private field.
 """
 
 from __future__ import annotations
 
 import random
+import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
-import yaml
 
-from cardsmith.engine.core import IllegalAction
+from cardsmith.engine.chance import ScriptedChance, SeededChance
+from cardsmith.engine.contract import IllegalAction, PositionError
+from cardsmith.engine.kit import dump_position, parse_position
 from cardsmith.errors import CardsmithError
 from cardsmith.games import solar_empires as se
-from cardsmith.model import Card, Deck, frozen_map
+from cardsmith.model import Card, frozen_map
 
 from solar_fixture import CHAIN, SHADOW, TERRACORP, deck, solar_set
+from solar_positions import (ARMOUR, DECK0, GAME, act, building, controller, decision, lines, point_card, rich, ship,
+                             ship_cards, start, table, view)
 
-CS = solar_set(turn_cap=40)
-GAME = se.make_game(CS)
-
-# A "toolbox" fleet per seat holding every card the tests move into play.
+# A "toolbox" fleet per seat holding every card a test may need.
 TOOL0 = {cid: 4 for cid in ("tcs-13-rapier", "tcs-15-stilletto", "tcs-17-dagger", "tcs-19-mace", "tcs-21-scimitar",
                             "tcs-23-longsword", "tcs-25-longbow", "tcs-27-catapult", "tcs-35-broadsword",
                             "tcs-37-battleaxe", "tcs-39-defender", "tcs-391-trebuchet", "ion-storm", "fusion-burst",
@@ -37,313 +39,182 @@ TOOL1 = {cid: 4 for cid in ("infected-rapier", "infected-shuttle", "infected-dag
                             "pillars-of-flesh", "greater-rift", "blackest-night", "sabotage", "order-101",
                             "precision-bombing", "flack-load", "asteroid-swarm", "mines", "biodome",
                             "support-turrets", "command-center", "missile-silos")}
+PLAIN = se.make_game(solar_set(turn_cap=40))
 
 
-def fresh(fleet0=None, fleet1=None, seed=1, order=("listed", "listed"), priority=0):
-    """A new game past setup, at turn 1's first construction decision, with `priority` holding priority."""
-    s = GAME.new_game([deck("a", fleet0 or TOOL0), deck("b", fleet1 or TOOL1)], seed)
-    s.apply(("order", order[0]))
-    s.apply(("order", order[1]))
-    chooser = s.current_player
-    s.apply(("priority", "take" if chooser == priority else "give"))
-    assert s.priority == priority
-    return s
-
-
-def inst_of(s, p, cid, zones=("deck", "hand", "disc")):
-    for z in zones:
-        for i in getattr(s, z)[p]:
-            if s.g.info[i].id == cid:
-                return i, getattr(s, z)[p]
-    raise AssertionError(f"no {cid} for P{p}")
-
-
-def ship(s, p, cid, pos=None, dmg=0):
-    """Put a copy of ship `cid` into play for p (deployed at position `pos`, 1-based)."""
-    i, zone = inst_of(s, p, cid)
-    zone.remove(i)
-    s.ships[p].append(i)
-    s.at[i] = -1 if pos is None else pos - 1
-    s.dmg[i] = dmg
-    s._legal = None
-    return i
-
-
-def to_hand(s, p, cid):
-    i, zone = inst_of(s, p, cid, ("deck", "disc"))
-    zone.remove(i)
-    s.hand[p].append(i)
-    s._legal = None
-    return i
-
-
-def clear_hand(s, p):
-    """Put p's hand at the bottom of their deck (so the test chooses the hand)."""
-    s.deck[p][:0] = s.hand[p]
-    s.hand[p] = []
-    s._legal = None
-
-
-def rich(s):
-    """Plenty of support for both players: these tests are about a card's effect, not its cost."""
-    s.support = lambda p: (9, 9, 9)
-    s._legal = None
-
-
-def own(s, p, *positions):
-    for pos in positions:
-        s.ctrl[pos - 1] = p
-    s._legal = None
-
-
-def building(s, p, cid, pos):
-    i, zone = inst_of(s, p, cid)
-    zone.remove(i)
-    s.bldg[pos - 1] = i
-    s._legal = None
-    return i
-
-
-def dice(s, *rolls):
-    it = iter(rolls)
-    s._d6 = lambda: next(it, None) or int(s.rng.random() * 6) + 1  # then ordinary dice
-
-
-def combat(s, *positions):
-    """Jump to the combat phase with ships as placed; returns once the first decision is pending."""
-    s.stage = se._COMBAT
-    s.cpending = [p - 1 for p in positions]
-    s.cpos = -1
-    s.dec = se.D_NONE
-    s._legal = None
-    s._settle()
-
-
-def act(s, *a):
-    s.apply(tuple(a))
-
-
-def pick(s, verb, inst):
-    act(s, verb, inst, s.g.info[inst].id)
-
-
-def lines(s, text):
-    return [line for line in s.log if text in line]
+def fight(ships0, ships1, rolls=(), **kw):
+    """Both fleets deployed as given, at the start of the combat phase (combats where ships stand)."""
+    at = sorted({x[1] for x in list(ships0) + list(ships1) if not isinstance(x, str) and x[1] is not None})
+    return start(table(stage="combat", ships=(ships0, ships1), combat=kw.pop("combat", at), **kw), rolls=rolls)
 
 
 # ---------------------------------------------------------------- set-up
 def test_solar_system_six_positions_first_star_and_extra_cards_ignored():
+    a = deck("a", TERRACORP, {"super-giant": 1, "dyson-sphere": 1, "gas-giant": 4, "starbase": 3})
+    b = deck("b", SHADOW, {"white-dwarf": 1, "terra-like-world": 7})
+    pile = a.cards("solar_bodies") + b.cards("solar_bodies")
+    stars = {"super-giant", "dyson-sphere", "white-dwarf"}
     for seed in range(30):
-        s = GAME.new_game([deck("a", TERRACORP, {"super-giant": 1, "dyson-sphere": 1, "gas-giant": 4, "starbase": 3}),
-                           deck("b", SHADOW, {"white-dwarf": 1, "terra-like-world": 7})], seed)
-        pile = list(s.g.solar[0] + s.g.solar[1])
-        random.Random(seed).shuffle(pile)  # the first chance drawn is the shuffle of both solar decks
-        bodies = [i for i in pile if s.g.info[i].type == se.BODY][:6]
-        stars = [i for i in pile if s.g.info[i].type == se.STAR]
-        assert s.planet == bodies, "planets take positions one to six in the order they are turned over"
-        assert s.star == stars[0], "the first star turned over is the system's star; later stars are ignored"
-        assert sorted(s.removed + s.planet + [s.star]) == sorted(pile), "every other card drawn is ignored"
+        order = list(pile)
+        random.Random(seed).shuffle(order)  # the order the pile is turned over
+        s = PLAIN.new_game([a, b], chance=ScriptedChance(orders={"solar system": order}, fallback=seed))
+        v = view(s)
+        bodies = [c for c in order if c not in stars][:6]
+        assert [p["card"] for p in v["planets"]] == bodies, "planets take positions one to six as turned over"
+        assert v["star"] == next(c for c in order if c in stars), "the first star is the system's; later stars are ignored"
+        assert sorted(v["removed"] + bodies + [v["star"]]) == sorted(pile), "every other card drawn is ignored"
 
 
 def test_star_gives_its_bonus_to_the_planet_at_its_position():
-    s = fresh()
-    star = s.g.info[s.star]
-    assert star.id == "sol-like-star" and star.star_pos == 2  # third planet gains +1 organics
-    planet3 = s.g.info[s.planet[2]].plus
-    own(s, 0, 3)
-    assert s.support(0) == (1 + planet3[0], 1 + planet3[1], 1 + planet3[2] + 1)
-    s.black_hole = True  # Blackest Night: all star effects end
-    assert s.support(0) == (1 + planet3[0], 1 + planet3[1], 1 + planet3[2])
+    # Sol Like Star: "Third planet gains +1 Organics"; the asteroid belt (0, 1, 0) is third
+    s = start(table(control={3: 0}))
+    assert s.support(0) == (1, 2, 2)
+    s = start(table(control={3: 0}, black_hole=True))  # Blackest Night: all star effects end
+    assert s.support(0) == (1, 2, 1)
 
 
 def test_fleet_deck_order_is_each_players_decision():
-    s = GAME.new_game([deck("a", {"tcs-35-broadsword": 3, "tcs-13-rapier": 3, "ion-storm": 2}),
-                       deck("b", TOOL1)], 5)
-    assert s.current_player == 0 and s.legal_actions() == [("order", o) for o in se.ORDERINGS]
-    act(s, "order", "curve")
-    act(s, "order", "listed")
+    s = PLAIN.new_game([deck("a", {"tcs-35-broadsword": 3, "tcs-13-rapier": 3, "ion-storm": 2}), deck("b", TOOL1)], 5)
+    assert s.to_act() == (0,) and s.legal_actions() == tuple(("order", o) for o in se.ORDERINGS)
+    s.apply(("order", "curve"))
+    s.apply(("order", "listed"))
+    v = view(s)
     # curve: cheapest first; six cards drawn from the top
-    assert sorted(s.g.info[i].id for i in s.hand[0]) == ["ion-storm"] * 2 + ["tcs-13-rapier"] * 3 + ["tcs-35-broadsword"]
-    listed = [s.g.info[i].id for i in s.g.fleet[1]]
-    assert [s.g.info[i].id for i in s.hand[1]] == listed[:6], "listed: the deck file's order, top first"
-    assert [s.g.info[i].id for i in reversed(s.deck[1])] == listed[6:]
+    assert sorted(v["players"][0]["hand"]) == ["ion-storm"] * 2 + ["tcs-13-rapier"] * 3 + ["tcs-35-broadsword"]
+    listed = deck("b", TOOL1).cards("fleet")
+    assert v["players"][1]["hand"] == listed[:6], "listed: the deck file's order, top first"
+    assert v["players"][1]["deck"] == listed[6:]
 
 
 def test_coin_toss_winner_chooses_priority_and_priority_alternates():
-    s = GAME.new_game([deck("a", TOOL0), deck("b", TOOL1)], 11)
-    act(s, "order", "listed")
-    act(s, "order", "listed")
-    assert s.dec == se.D_PRIORITY
-    chooser = s.current_player
-    act(s, "priority", "give")
-    assert s.priority == 1 - chooser and s.current_player == 1 - chooser
-    first = s.priority
-    while s.turn == 1:
+    s = PLAIN.new_game([deck("a", TOOL0), deck("b", TOOL1)], chance=ScriptedChance(picks=[1], fallback=11))
+    s.apply(("order", "listed"))
+    s.apply(("order", "listed"))
+    assert decision(s) == ("priority", 1), "the coin is tossed inside the rules; its winner chooses"
+    assert lines(s, "P1 wins the coin toss")
+    s.apply(("priority", "give"))
+    assert view(s)["priority"] == 0 and s.to_act() == (0,)
+    while view(s)["turn"] == 1:
         s.apply(("done",) if ("done",) in s.legal_actions() else s.legal_actions()[0])
-    assert s.priority == 1 - first
-    assert "== Turn 2: P%d has priority ==" % (1 - first) in s.log
+    assert view(s)["priority"] == 1
+    assert "== Turn 2: P1 has priority ==" in s.log
 
 
 def test_draw_phase_refills_to_six_and_hands_have_no_maximum():
-    s = fresh()
-    for _ in range(3):
-        to_hand(s, 1, "hulk")
-    assert len(s.hand[1]) == 9
-    s.hand[0] = s.hand[0][:2]
-    s.stage = se._CLEANUP
-    s.dec = se.D_NONE
-    s._settle()
-    assert len(s.hand[0]) == 6 and len(s.hand[1]) == 9
+    s = start(table(stage="cleanup", hands=(["tcs-13-rapier"] * 2, ["hulk"] * 9)))
+    v = view(s)
+    assert v["turn"] == 2
+    assert len(v["players"][0]["hand"]) == 6 and len(v["players"][1]["hand"]) == 9
 
 
 # ---------------------------------------------------------------- construction and support
 def test_support_points_are_fixed_not_spent():
-    s = fresh()
-    clear_hand(s, 0)
-    for _ in range(3):
-        to_hand(s, 0, "tcs-13-rapier")  # 1E 1M 1O each; base support is 1 of each
+    s = start(table(hands=(["tcs-13-rapier"] * 3 + ["tcs-21-scimitar"], [])))  # 1E 1M 1O each; base support 1
     assert s.support(0) == (1, 1, 1)
+    assert ("play", "tcs-21-scimitar") not in s.legal_actions(), "1E 2M 2O is more than the support points"
     for _ in range(3):
         act(s, "play", "tcs-13-rapier")
-    assert len(s.ships[0]) == 3 and s.support(0) == (1, 1, 1)
-    to_hand(s, 0, "tcs-21-scimitar")  # 1E 2M 2O: more than the support points
-    assert ("play", "tcs-21-scimitar") not in s.legal_actions()
+    assert ship_cards(s, 0) == ["tcs-13-rapier"] * 3 and s.support(0) == (1, 1, 1)
 
 
-@pytest.mark.parametrize("support,playable", [((3, 3, 1), False), ((3, 1, 3), False), ((0, 3, 3), False),
-                                              ((1, 2, 2), True)])
-def test_every_resource_must_cover_the_cost(support, playable):
-    s = fresh()
-    clear_hand(s, 0)
-    to_hand(s, 0, "tcs-21-scimitar")  # 1E 2M 2O
-    s.support = lambda p: support
-    assert (("play", "tcs-21-scimitar") in s.legal_actions()) is playable
+@pytest.mark.parametrize("card,controlled,playable", [
+    ("tcs-21-scimitar", (2, 5, 3, 6), False),  # support (3, 3, 1): organics short of 1E 2M 2O
+    ("tcs-21-scimitar", (2, 5, 1), False),  # (3, 1, 2): minerals short
+    ("tcs-23-longsword", (3, 6, 1), False),  # (1, 3, 2): energy short of 2E 2M 1O
+    ("tcs-21-scimitar", (3, 1), True),  # (1, 2, 2): exactly enough
+])
+def test_every_resource_must_cover_the_cost(card, controlled, playable):
+    s = start(table(star=None, control={k: 0 for k in controlled}, hands=([card], [])))
+    assert (("play", card) in s.legal_actions()) is playable, s.support(0)
 
 
 def test_support_counts_planets_and_buildings_under_control():
-    s = fresh()
-    own(s, 0, 1, 2)
-    building(s, 0, "deep-core-mine", 1)
-    pl = [s.g.info[s.planet[i]].plus for i in (0, 1)]
-    assert s.support(0) == (1 + pl[0][0] + pl[1][0], 1 + pl[0][1] + pl[1][1] + 2, 1 + pl[0][2] + pl[1][2])
-    own(s, 1, 1)  # the building's bonus goes to whoever controls the planet
-    assert s.support(1)[1] >= 3
+    # terra-like-world (0, 0, 1) with a Deep Core Mine (+2 minerals), gas giant (1, 0, 0)
+    s = start(table(control={1: 0, 2: 0}, buildings={1: ("deep-core-mine", 0)}))
+    assert s.support(0) == (2, 3, 2)
+    s = start(table(control={1: 1, 2: 0}, buildings={1: ("deep-core-mine", 0)}))
+    assert s.support(1) == (1, 3, 2), "the building's bonus goes to whoever controls the planet"
 
 
 def test_buildings_need_a_controlled_planet_and_replace_the_old_one():
-    s = fresh()
-    clear_hand(s, 0)
-    to_hand(s, 0, "mines")
+    s = start(table(hands=(["mines"], [])))
     assert not any(a[:2] == ("play", "mines") for a in s.legal_actions())
-    own(s, 0, 4)
+    s = start(table(hands=(["mines"], []), control={4: 0}, buildings={4: ("pre-fab-base", 0)}))
     assert ("play", "mines", 4) in s.legal_actions()
-    old = building(s, 0, "pre-fab-base", 4)
-    act(s, "play", "mines", 4)
-    assert s.g.info[s.bldg[3]].id == "mines" and old in s.disc[0]
+    s.apply(("play", "mines", 4))
+    assert building(s, 4) == "mines" and "pre-fab-base" in view(s)["players"][0]["discard"]
 
 
 def test_one_event_and_one_spell_per_turn():
-    s = fresh()
-    clear_hand(s, 0)
-    for cid in ("sabotage", "order-101", "ion-storm", "ion-storm"):
-        to_hand(s, 0, cid)
-    own(s, 0, 1, 2, 3, 4, 5)
-    f = ship(s, 1, "infected-rapier")
+    s = start(table(hands=(["sabotage", "order-101", "ion-storm", "ion-storm"], []), ships=([], ["infected-rapier"]),
+                    **rich(0)))
     act(s, "play", "sabotage")
-    legal = s.legal_actions()
-    assert ("play", "order-101") not in legal, "only one event a turn"
+    assert ("play", "order-101") not in s.legal_actions(), "only one event a turn"
     act(s, "play", "ion-storm")
-    pick(s, "target", f)
+    act(s, "target", "infected-rapier")
     assert ("play", "ion-storm") not in s.legal_actions(), "only one spell a turn"
-    assert s.ev_done[0] and s.sp_done[0]
+    p0 = view(s)["players"][0]
+    assert p0["event_played"] and p0["spell_played"]
 
 
 def test_chain_decks_cannot_cast_spells():
-    s = fresh(fleet1={**CHAIN, "hidden-infection": 2})
-    assert s.g.chain[1] and not s.g.chain[0]
-    s.stage_i = 1
-    s.current_player = 1
-    clear_hand(s, 1)
-    to_hand(s, 1, "hidden-infection")
-    ship(s, 0, "tcs-13-rapier")
-    s._legal = None
-    assert not any(a[1] == "hidden-infection" for a in s.legal_actions() if len(a) > 1)
+    for other, chain in (("drone", True), ("infected-rapier", False)):
+        s = start(table(step=1, hands=(["tcs-13-rapier"], ["hidden-infection", other]), decks=(DECK0, [other] * 4),
+                        ships=(["tcs-13-rapier"], []), control={1: 1}))
+        assert s.to_act() == (1,)
+        casts = any("hidden-infection" in a for a in s.legal_actions())
+        assert casts is not chain, "a deck with a Chain card casts no spell (the same hand without one does)"
 
 
 # ---------------------------------------------------------------- deployment
 def test_deployment_priority_player_first_and_solar_flare_blocks_planets():
-    s = fresh(priority=1)
-    a = ship(s, 0, "tcs-13-rapier")
-    b = ship(s, 1, "infected-rapier")
-    s.current_player = 1
-    clear_hand(s, 1)
-    s.events[0].append(inst_of(s, 0, "solar-flare")[0])
-    s.flare = [0, 1]
-    s.stage, s.stage_i, s.dec = se._DEPLOY, 0, se.D_NONE
-    s._legal = None
-    s._settle()
-    assert s.current_player == 1, "the player with priority deploys first"
-    targets = {x[2] for x in s.legal_actions() if x[0] == "deploy"}
+    s = start(table(priority=1, stage="deploy", hands=([], []), ships=(["tcs-13-rapier"], ["infected-rapier"]),
+                    events=(["solar-flare"], []), flare=[1, 2]))
+    assert decision(s) == ("deploy", 1), "the player with priority deploys first"
+    targets = {a[2] for a in s.legal_actions() if a[0] == "deploy"}
     assert targets == {3, 4, 5, 6}, "no ships may be deployed to the flared planets"
-    act(s, "deploy", "infected-rapier", 3, b)  # its last ship: "done" is then the only choice, taken at once
-    assert s.current_player == 0 and s.dec == se.D_DEPLOY
-    act(s, "deploy", "tcs-13-rapier", 3, a)
+    act(s, "deploy", "infected-rapier", 3)  # its last ship: "done" is then the only choice, taken at once
+    assert decision(s) == ("deploy", 0)
+    act(s, "deploy", "tcs-13-rapier", 3)
 
 
 def test_solar_flare_is_played_on_two_planets():
-    s = fresh()
-    clear_hand(s, 0)
-    to_hand(s, 0, "solar-flare")
-    plays = [x for x in s.legal_actions() if x[:2] == ("play", "solar-flare")]
+    s = start(table(hands=(["solar-flare", "tcs-13-rapier"], [])))
+    plays = [a for a in s.legal_actions() if a[:2] == ("play", "solar-flare")]
     assert len(plays) == 15  # two of six planets
-    act(s, "play", "solar-flare", 2, 5)
-    assert sorted(s.flare) == [1, 4]
+    s.apply(("play", "solar-flare", 2, 5))
+    assert view(s)["flare"] == [2, 5]
 
 
 def test_spy_network_moves_one_ship_after_all_deployments():
-    s = fresh()
-    a = ship(s, 0, "tcs-13-rapier", pos=1)
-    ship(s, 1, "infected-rapier", pos=2)
-    ship(s, 1, "hive-ship", pos=2)
-    s.events[0].append(inst_of(s, 0, "spy-network")[0])
-    s.stage, s.stage_i, s.dec = se._SPY, 0, se.D_NONE
-    s._legal = None
-    s._settle()
-    assert s.dec == se.D_SPY and s.current_player == 0
+    s = start(table(stage="spy", events=(["spy-network"], []),
+                    ships=([("tcs-13-rapier", 1)], [("infected-rapier", 2), ("hive-ship", 2)])))
+    assert decision(s) == ("spy_network", 0)
     assert ("spy-keep",) in s.legal_actions()
-    act(s, "spy", a, "tcs-13-rapier", 2)
-    assert s.at[a] == 1 and s.dec == se.D_POINT  # now both fleets meet at position 2
+    act(s, "spy", "tcs-13-rapier", 2)
+    assert ship(s, 0, "tcs-13-rapier")["at"] == 2 and decision(s) == ("point_ship", 1), \
+        "now both fleets meet at position 2"
 
 
 # ---------------------------------------------------------------- combat
 def test_uncontested_deployment_wins_automatically_and_takes_control():
-    s = fresh()
-    ship(s, 0, "tcs-13-rapier", pos=2)
-    combat(s, 2)
-    assert s.ctrl[1] == 0 and lines(s, "P0 is unopposed")
-    assert s.stage == se._CON2
+    s = fight([("tcs-13-rapier", 2)], [])
+    assert controller(s, 2) == 0 and lines(s, "P0 is unopposed")
+    assert view(s)["stage"] == "construct2"
 
 
 def test_priority_player_chooses_combat_order():
-    s = fresh(priority=1)
-    ship(s, 0, "tcs-13-rapier", pos=2)
-    ship(s, 1, "infected-rapier", pos=5)
-    combat(s, 2, 5)
-    assert s.dec == se.D_COMBAT and s.current_player == 1
-    act(s, "combat", 5)
+    s = fight([("tcs-13-rapier", 2)], [("infected-rapier", 5)], priority=1)
+    assert decision(s) == ("combat_order", 1)
+    s.apply(("combat", 5))
     assert lines(s, "Combat at position")[0].startswith("Combat at position 5")
 
 
 def test_point_ships_chosen_priority_first():
-    s = fresh(priority=1)
-    ship(s, 0, "tcs-13-rapier", pos=1)
-    ship(s, 0, "tcs-21-scimitar", pos=1)
-    b1 = ship(s, 1, "infected-rapier", pos=1)
-    ship(s, 1, "hive-ship", pos=1)
-    combat(s, 1)
-    assert s.dec == se.D_POINT and s.current_player == 1
-    pick(s, "point", b1)
-    assert s.dec == se.D_POINT and s.current_player == 0
+    s = fight([("tcs-13-rapier", 1), ("tcs-21-scimitar", 1)], [("infected-rapier", 1), ("hive-ship", 1)], priority=1)
+    assert decision(s) == ("point_ship", 1)
+    act(s, "point", "infected-rapier")
+    assert decision(s) == ("point_ship", 0)
 
 
 @pytest.mark.parametrize("fleet,expected", [
@@ -356,498 +227,318 @@ def test_point_ships_chosen_priority_first():
     (["tcs-13-rapier", "tcs-15-stilletto", "tcs-21-scimitar", "tcs-35-broadsword"], 2 + 1),
 ])
 def test_attack_bonus(fleet, expected):
-    s = fresh()
-    insts = [ship(s, 0, cid, pos=1) for cid in fleet]
-    ship(s, 1, "hive-ship", pos=1)
-    dice(s, 3, 1)
-    combat(s, 1)
-    if s.dec == se.D_POINT:
-        pick(s, "point", insts[0])
-    assert s.point[0] == insts[0]
+    s = fight([(c, 1) for c in fleet], [("hive-ship", 1)], rolls=[3, 1])
+    if decision(s) == ("point_ship", 0):
+        act(s, "point", fleet[0])
     assert f"d6 3 + {expected} = " in lines(s, "P0 fires:")[0]
 
 
 def test_attack_order_smaller_point_ship_fires_first_ties_to_priority():
-    s = fresh(priority=0)
-    ship(s, 0, "tcs-35-broadsword", pos=1)
-    ship(s, 1, "infected-rapier", pos=1)
-    dice(s, 1, 1)
-    combat(s, 1)
+    s = fight([("tcs-35-broadsword", 1)], [("infected-rapier", 1)], rolls=[1, 1])
     assert lines(s, "P1 fires first"), "the fighter strikes before the battleship"
-    s2 = fresh(priority=1)
-    ship(s2, 0, "tcs-21-scimitar", pos=1)
-    ship(s2, 1, "infested-scimitar", pos=1)
-    dice(s2, 1, 1)
-    combat(s2, 1)
-    assert lines(s2, "P1 fires first"), "equal sizes: the player with priority fires first"
+    s = fight([("tcs-21-scimitar", 1)], [("infested-scimitar", 1)], rolls=[1, 1], priority=1)
+    assert lines(s, "P1 fires first"), "equal sizes: the player with priority fires first"
 
 
 def test_attack_order_does_not_change_when_point_ship_changes():
-    s = fresh(priority=0)
-    p0 = ship(s, 0, "tcs-35-broadsword", pos=1)
-    f1 = ship(s, 1, "infected-rapier", pos=1)
-    ship(s, 1, "infected-shuttle", pos=1)
     # P1 fires (1 + 3 = 4 on the broadsword), P0 fires back 1 + 6 = 7 and kills the rapier point ship
-    dice(s, 1, 1, 1, 1)
-    combat(s, 1)
-    pick(s, "point", f1)
+    s = fight([("tcs-35-broadsword", 1)], [("infected-rapier", 1), ("infected-shuttle", 1)], rolls=[1, 1, 1, 1])
+    act(s, "point", "infected-rapier")
     assert lines(s, "P1 fires first")
-    pick(s, "damage", f1)
-    assert s.point[1] != f1 and s.dec == se.D_FIRE and s.current_player == 1
-    act(s, "fire")
+    act(s, "damage", "infected-rapier")
+    assert point_card(s, 1) == "infected-shuttle" and decision(s) == ("fire_or_withdraw", 1)
+    s.apply(("fire",))
     assert [line for line in s.log if " fires:" in line][-1].startswith("  P1 fires"), "P1 still fires first"
-    del p0
 
 
 def test_defender_places_damage_whole_ship_first_then_the_rest():
-    s = fresh()
-    pt = ship(s, 0, "tcs-35-broadsword", pos=1)  # P0 point, P1 fires first with a fighter
-    a = ship(s, 0, "tcs-13-rapier", pos=1)  # armour 6
-    b = ship(s, 0, "tcs-21-scimitar", pos=1)  # armour 8
-    ship(s, 1, "infected-shuttle", pos=1)
-    dice(s, 6)  # the lone shuttle fires first: 6 + 3 = 9
-    combat(s, 1)
-    pick(s, "point", pt)
-    assert s.dec == se.D_DAMAGE and s.current_player == 0 and s.pd_amt == 9
-    pick(s, "damage", a)
-    assert a in s.disc[0], "the maximum possible (6) goes on the chosen ship, destroying it"
-    assert s.dec == se.D_DAMAGE and s.pd_amt == 3
-    pick(s, "damage", b)
-    assert s.dmg[b] == 3
+    # the lone shuttle fires first (fighter against a battleship point): 6 + 3 = 9
+    s = fight([("tcs-35-broadsword", 1), ("tcs-13-rapier", 1), ("tcs-21-scimitar", 1)], [("infected-shuttle", 1)],
+              rolls=[6])
+    act(s, "point", "tcs-35-broadsword")
+    assert decision(s) == ("place_damage", 0) and view(s)["combat"]["damage_left"] == 9
+    act(s, "damage", "tcs-13-rapier")  # armour 6
+    assert "tcs-13-rapier" in view(s)["players"][0]["discard"], "the maximum possible (6) goes on the chosen ship"
+    assert decision(s) == ("place_damage", 0) and view(s)["combat"]["damage_left"] == 3
+    act(s, "damage", "tcs-21-scimitar")
+    assert ship(s, 0, "tcs-21-scimitar")["damage"] == 3
 
 
 def test_point_ship_destroyed_new_one_of_equal_or_smaller_size():
-    s = fresh()
-    pt = ship(s, 0, "tcs-21-scimitar", pos=1, dmg=7)
-    big = ship(s, 0, "tcs-35-broadsword", pos=1)
-    small = ship(s, 0, "tcs-13-rapier", pos=1)
-    ship(s, 1, "infected-shuttle", pos=1)
-    dice(s, 1)  # 1 + 3 = 4: one destroys the scimitar, three go on the broadsword
-    combat(s, 1)
-    pick(s, "point", pt)
-    pick(s, "damage", pt)
-    pick(s, "damage", big)
+    # 1 + 3 = 4: one destroys the scimitar, three go on the broadsword; then P0's rapier fires 1 + 3 = 4
+    s = fight([("tcs-21-scimitar", 1, 7), ("tcs-35-broadsword", 1), ("tcs-13-rapier", 1)], [("infected-shuttle", 1)],
+              rolls=[1, 1])
+    act(s, "point", "tcs-21-scimitar")
+    act(s, "damage", "tcs-21-scimitar")
+    act(s, "damage", "tcs-35-broadsword")
     # the broadsword is larger than the lost cruiser; only the rapier may take the point
-    assert s.point[0] == small and big in s.ships[0]
+    assert point_card(s, 0) == "tcs-13-rapier" and "tcs-35-broadsword" in ship_cards(s, 0)
 
 
 def test_no_ship_of_equal_or_smaller_size_means_automatic_withdrawal():
-    s = fresh(priority=1)
-    pt = ship(s, 0, "tcs-13-rapier", pos=1, dmg=5)
-    big = ship(s, 0, "tcs-35-broadsword", pos=1)
-    ship(s, 1, "infected-shuttle", pos=1)
-    dice(s, 1)  # P1 fires first (tied fighters, priority): 1 + 3 = 4, one kills the rapier, three on the broadsword
-    combat(s, 1)
-    pick(s, "point", pt)
-    pick(s, "damage", pt)
+    # P1 fires first (tied fighters, priority): 1 + 3 = 4, one kills the rapier, three on the broadsword
+    s = fight([("tcs-13-rapier", 1, 5), ("tcs-35-broadsword", 1)], [("infected-shuttle", 1)], rolls=[1], priority=1)
+    act(s, "point", "tcs-13-rapier")
+    act(s, "damage", "tcs-13-rapier")
     assert lines(s, "P0 has no ship to take the point and withdraws")
-    assert s.ctrl[0] == 1 and s.at[big] == -1 and big in s.ships[0], "withdrawn ships go back to reinforcements"
+    assert controller(s, 1) == 1
+    assert ship(s, 0, "tcs-35-broadsword")["at"] is None, "withdrawn ships go back to reinforcements"
 
 
 def test_fire_or_withdraw_and_withdrawing_concedes():
-    s = fresh()
-    ship(s, 0, "tcs-39-defender", pos=1)  # both shielded 3: every shot deals 1 + 6 - 3 = 4
-    ship(s, 1, "hulk", pos=1)
-    own(s, 0, 1)
-    dice(s, 1, 1)
-    combat(s, 1)
+    # both shielded 3: every shot deals 1 + 6 - 3 = 4
+    s = fight([("tcs-39-defender", 1)], [("hulk", 1)], rolls=[1, 1, 1], control={1: 0})
     # two forced shots (P0 first: tie goes to priority), then P0 may fire again or withdraw
-    assert s.dec == se.D_FIRE and s.current_player == 0
+    assert decision(s) == ("fire_or_withdraw", 0)
     assert set(s.legal_actions()) == {("fire",), ("withdraw",)}
-    dice(s, 1)
-    act(s, "fire")
-    assert s.dec == se.D_FIRE and s.current_player == 1
-    act(s, "withdraw")
-    assert s.ctrl[0] == 0 and lines(s, "P1 withdraws") and lines(s, "P0 wins the combat")
+    s.apply(("fire",))
+    assert decision(s) == ("fire_or_withdraw", 1)
+    s.apply(("withdraw",))
+    assert controller(s, 1) == 0 and lines(s, "P1 withdraws") and lines(s, "P0 wins the combat")
 
 
 def test_destruction_when_damage_equals_armour():
-    s = fresh()
-    ship(s, 0, "tcs-13-rapier", pos=1)
-    b = ship(s, 1, "infected-shuttle", pos=1, dmg=1)  # armour 5
-    dice(s, 2)  # 2 + 2 = 4: exactly armour
-    s.priority = 0
-    combat(s, 1)
-    assert b in s.disc[1] and s.ctrl[0] == 0
+    s = fight([("tcs-13-rapier", 1)], [("infected-shuttle", 1, 1)], rolls=[2])  # 2 + 2 = 4: exactly armour 5
+    assert "infected-shuttle" in view(s)["players"][1]["discard"] and controller(s, 1) == 0
 
 
 def test_shield_reduces_enemy_damage_rolls():
-    s = fresh()
-    ship(s, 0, "tcs-39-defender", pos=1)  # Shield 3 battleship
-    ship(s, 1, "infected-shuttle", pos=1)
-    dice(s, 4)
-    combat(s, 1)
+    s = fight([("tcs-39-defender", 1)], [("infected-shuttle", 1)], rolls=[4])  # Shield 3 battleship
     assert lines(s, "P1 fires: d6 4 + 3 - shield 3 = 4")
 
 
 def test_shielded_point_ship_is_supported_only_by_smaller_ships():
-    s = fresh()
-    d = ship(s, 0, "tcs-39-defender", pos=1)  # Shield 3, attack +6
-    ship(s, 0, "tcs-35-broadsword", pos=1)  # larger-or-equal: no bonus for a shielded point ship
-    ship(s, 0, "tcs-13-rapier", pos=1)  # smaller: +1
-    ship(s, 1, "hive-ship", pos=1)
-    dice(s, 2)
-    combat(s, 1)
-    pick(s, "point", d)
+    # Shield 3, attack +6; a larger-or-equal ship adds nothing to a shielded point ship, a smaller one +1
+    s = fight([("tcs-39-defender", 1), ("tcs-35-broadsword", 1), ("tcs-13-rapier", 1)], [("hive-ship", 1)], rolls=[2])
+    act(s, "point", "tcs-39-defender")
     assert lines(s, "P0 fires: d6 2 + 7 = 9")
 
 
 def test_accurate_rerolls_ones():
-    s = fresh()
-    ship(s, 0, "tcs-27-catapult", pos=1)  # Accurate cruiser +6
-    ship(s, 1, "hive-ship", pos=1)
-    dice(s, 1, 5)
-    combat(s, 1)
+    s = fight([("tcs-27-catapult", 1)], [("hive-ship", 1)], rolls=[1, 5])  # Accurate cruiser +6
     assert lines(s, "P0 fires: d6 5 (accurate re-roll) + 6 = 11")
-    s2 = fresh()
-    ship(s2, 0, "tcs-21-scimitar", pos=1)
-    ship(s2, 1, "hive-ship", pos=1)
-    dice(s2, 1, 5)
-    combat(s2, 1)
-    assert lines(s2, "P0 fires: d6 1 + 4 = 5"), "no re-roll without Accurate"
+    s = fight([("tcs-21-scimitar", 1)], [("hive-ship", 1)], rolls=[1, 5])
+    assert lines(s, "P0 fires: d6 1 + 4 = 5"), "no re-roll without Accurate"
 
 
 def test_bomber_gets_plus_two_against_a_larger_point_ship():
-    s = fresh()
-    ship(s, 0, "tcs-19-mace", pos=1)  # Bomber fighter +4
-    ship(s, 1, "hive-ship", pos=1)
-    dice(s, 3)
-    combat(s, 1)
+    s = fight([("tcs-19-mace", 1)], [("hive-ship", 1)], rolls=[3])  # Bomber fighter +4
     assert lines(s, "P0 fires: d6 3 + 6 = 9")
-    s2 = fresh()
-    ship(s2, 0, "tcs-19-mace", pos=1)
-    ship(s2, 1, "infected-rapier", pos=1)
-    dice(s2, 3)
-    combat(s2, 1)
-    assert lines(s2, "P0 fires: d6 3 + 4 = 7"), "no bonus against an equal point ship"
+    s = fight([("tcs-19-mace", 1)], [("infected-rapier", 1)], rolls=[3])
+    assert lines(s, "P0 fires: d6 3 + 4 = 7"), "no bonus against an equal point ship"
 
 
 def test_interceptor_forces_damage_onto_a_fighter_of_the_attackers_choice():
-    s = fresh()
-    ship(s, 0, "tcs-25-longbow", pos=1)  # Interceptor cruiser +4
-    pt = ship(s, 1, "hive-ship", pos=1)
-    f = ship(s, 1, "infected-rapier", pos=1)  # armour 6
-    other = ship(s, 1, "infested-scimitar", pos=1)
-    dice(s, 6)  # P0 (cruiser) fires first: 6 + 4 = 10
-    combat(s, 1)
-    pick(s, "point", pt)
-    assert s.dec == se.D_INTERCEPT and s.current_player == 0
-    pick(s, "intercept", f)
-    assert f in s.disc[1], "the fighter takes damage first and is destroyed"
-    assert s.dec == se.D_DAMAGE and s.current_player == 1 and s.pd_amt == 4, "then the defender places freely"
-    pick(s, "damage", other)
-    assert s.dmg[other] == 4
+    # P0's Interceptor cruiser +4 fires first: 6 + 4 = 10
+    s = fight([("tcs-25-longbow", 1)], [("hive-ship", 1), ("infected-rapier", 1), ("infested-scimitar", 1)], rolls=[6])
+    act(s, "point", "hive-ship")
+    assert decision(s) == ("intercept", 0)
+    act(s, "intercept", "infected-rapier")
+    assert "infected-rapier" in view(s)["players"][1]["discard"], "the fighter takes damage first and is destroyed"
+    assert decision(s) == ("place_damage", 1) and view(s)["combat"]["damage_left"] == 4, "then the defender places freely"
+    act(s, "damage", "infested-scimitar")
+    assert ship(s, 1, "infested-scimitar")["damage"] == 4
 
 
 def test_damage_never_exceeds_armour_and_leftover_is_lost_when_fleet_is_gone():
-    s = fresh()
-    ship(s, 0, "tcs-37-battleaxe", pos=1)
-    b = ship(s, 1, "infected-shuttle", pos=1)
-    dice(s, 6)
-    s.priority = 1
-    combat(s, 1)  # fighter fires first: 6 + 3 = 9 on a battleaxe (armour 8)
-    assert s.ctrl[0] == 1 and lines(s, "puts 8 damage")
-    del b
+    s = fight([("tcs-37-battleaxe", 1)], [("infected-shuttle", 1)], rolls=[6], priority=1)  # 6 + 3 = 9 on armour 8
+    assert controller(s, 1) == 1 and lines(s, "puts 8 damage")
 
 
 def test_building_survival_roll_on_conquest_is_d6_at_least_save():
     for roll, survives in ((3, True), (2, False)):
-        s = fresh()
-        own(s, 1, 1)
-        m = building(s, 1, "mines", 1)  # 3+ save
-        ship(s, 0, "tcs-13-rapier", pos=1)
-        dice(s, roll)
-        combat(s, 1)
-        assert s.ctrl[0] == 0
-        assert (s.bldg[0] == m) is survives
+        s = fight([("tcs-13-rapier", 1)], [], rolls=[roll], control={1: 1}, buildings={1: ("mines", 1)})  # 3+ save
+        assert controller(s, 1) == 0
+        assert (building(s, 1) == "mines") is survives
         if not survives:
-            assert m in s.disc[1], "a destroyed building goes to its owner's discard pile"
+            assert "mines" in view(s)["players"][1]["discard"], "a destroyed building goes to its owner's discard pile"
 
 
 def test_sabotage_deducts_one_and_precision_bombing_rerolls():
-    s = fresh()
-    own(s, 1, 1)
-    m = building(s, 1, "mines", 1)
-    s.events[1].append(inst_of(s, 1, "sabotage")[0])
-    ship(s, 0, "tcs-13-rapier", pos=1)
-    dice(s, 3)
-    combat(s, 1)
-    assert s.bldg[0] == -1 and m in s.disc[1], "3 - 1 fails a 3+ save"
-    s = fresh()
-    own(s, 1, 1)
-    m = building(s, 1, "mines", 1)
-    s.events[0].append(inst_of(s, 0, "precision-bombing")[0])
-    ship(s, 0, "tcs-13-rapier", pos=1)
-    dice(s, 1, 4)
-    combat(s, 1)
-    assert s.bldg[0] == m and lines(s, "Precision Bombing re-roll: 4")
+    s = fight([("tcs-13-rapier", 1)], [], rolls=[3], control={1: 1}, buildings={1: ("mines", 1)},
+              events=([], ["sabotage"]))
+    assert building(s, 1) is None and "mines" in view(s)["players"][1]["discard"], "3 - 1 fails a 3+ save"
+    s = fight([("tcs-13-rapier", 1)], [], rolls=[1, 4], control={1: 1}, buildings={1: ("mines", 1)},
+              events=(["precision-bombing"], []))
+    assert building(s, 1) == "mines" and lines(s, "Precision Bombing re-roll: 4")
 
 
 def test_order_101_lets_the_loser_fail_the_save():
-    s = fresh()
-    own(s, 1, 1)
-    m = building(s, 1, "mines", 1)
-    s.events[1].append(inst_of(s, 1, "order-101")[0])
-    ship(s, 0, "tcs-13-rapier", pos=1)
-    combat(s, 1)
-    assert s.dec == se.D_ORDER101 and s.current_player == 1
-    act(s, "order-101", "self-destruct")
-    assert s.bldg[0] == -1 and m in s.disc[1]
+    s = fight([("tcs-13-rapier", 1)], [], control={1: 1}, buildings={1: ("mines", 1)}, events=([], ["order-101"]))
+    assert decision(s) == ("order_101", 1)
+    s.apply(("order-101", "self-destruct"))
+    assert building(s, 1) is None and "mines" in view(s)["players"][1]["discard"]
 
 
 def test_support_turrets_missile_silos_and_command_center():
-    s = fresh()
-    own(s, 1, 1)
-    building(s, 1, "support-turrets", 1)
-    a = ship(s, 0, "tcs-13-rapier", pos=1, dmg=2)  # 2 + 4 = 6 = armour
-    b = ship(s, 0, "tcs-21-scimitar", pos=1)
-    ship(s, 1, "infected-rapier", pos=1)
-    dice(s, 1, 1, 1, 1)
-    combat(s, 1)
-    assert a in s.disc[0] and s.dmg[b] >= 4
-    s = fresh()
-    own(s, 1, 1)
-    building(s, 1, "missile-silos", 1)
-    a = ship(s, 0, "tcs-35-broadsword", pos=1)
-    ship(s, 0, "tcs-13-rapier", pos=1)
-    combat(s, 1)
-    assert s.dec == se.D_MISSILE and s.current_player == 1
-    pick(s, "missile", a)
-    assert a in s.disc[0], "15 damage destroys the broadsword"
-    s = fresh()
-    own(s, 0, 1)
-    building(s, 0, "command-center", 1)
-    ship(s, 0, "tcs-21-scimitar", pos=1)
-    ship(s, 1, "hive-ship", pos=1)
-    dice(s, 2)
-    combat(s, 1)
+    s = fight([("tcs-13-rapier", 1, 2), ("tcs-21-scimitar", 1)], [("infected-rapier", 1)], rolls=[1, 1, 1, 1],
+              control={1: 1}, buildings={1: ("support-turrets", 1)})
+    assert "tcs-13-rapier" in view(s)["players"][0]["discard"], "2 + 4 = 6 = armour"
+    assert ship(s, 0, "tcs-21-scimitar")["damage"] >= 4
+    s = fight([("tcs-35-broadsword", 1), ("tcs-13-rapier", 1)], [], control={1: 1}, buildings={1: ("missile-silos", 1)})
+    assert decision(s) == ("effect_target", 1), "the silos' controller picks the target, ships there or not"
+    act(s, "strike", "tcs-35-broadsword")
+    assert "tcs-35-broadsword" in view(s)["players"][0]["discard"], "15 damage destroys the broadsword"
+    s = fight([("tcs-21-scimitar", 1)], [("hive-ship", 1)], rolls=[2], control={1: 0},
+              buildings={1: ("command-center", 0)})
     assert lines(s, "P0 fires: d6 2 + 7 = 9"), "+3 for fleets at a Command Center you control"
 
 
 def test_flack_load_and_asteroid_swarm_hit_before_attacks():
-    s = fresh()
-    s.events[0].append(inst_of(s, 0, "flack-load")[0])
-    ship(s, 0, "tcs-35-broadsword", pos=1)
-    f = ship(s, 1, "infected-shuttle", pos=1, dmg=1)  # 1 + 4 = 5 = armour
-    ship(s, 1, "infested-scimitar", pos=1)
-    dice(s, 1, 1, 1, 1)
-    combat(s, 1)
-    assert f in s.disc[1]
-    s = fresh()
-    clear_hand(s, 0)
-    rich(s)
-    to_hand(s, 0, "asteroid-swarm")
-    act(s, "play", "asteroid-swarm", 1, 2)
-    a = ship(s, 0, "tcs-13-rapier", pos=1)
-    b = ship(s, 1, "infected-rapier", pos=1)
-    dice(s, 3, 2)  # P0's fleet takes 3 + 3, P1's 2 + 3
-    combat(s, 1)
-    assert a in s.disc[0] and s.dmg[b] == 5 and s.ctrl[0] == 1
+    s = fight([("tcs-35-broadsword", 1)], [("infected-shuttle", 1, 1), ("infested-scimitar", 1)], rolls=[1, 1, 1, 1],
+              events=(["flack-load"], []))
+    assert "infected-shuttle" in view(s)["players"][1]["discard"], "1 + 4 = 5 = armour"
+    assert lines(s, "Flack Load hits Infected Shuttle") and not lines(s, "Flack Load hits Infested Scimitar"), \
+        "only fighters take the flak"
+    s = start(table(hands=(["asteroid-swarm", "tcs-13-rapier"], []), **rich(0)))
+    s.apply(("play", "asteroid-swarm", 1, 2))
+    assert view(s)["swarm"] == [{"position": 1, "bonus": 3}, {"position": 2, "bonus": 3}]
+    # P0's fleet takes 3 + 3, P1's 2 + 3
+    s = fight([("tcs-13-rapier", 1)], [("infected-rapier", 1)], rolls=[3, 2], events=(["asteroid-swarm"], []),
+              swarm=[{"position": 1, "bonus": 3}, {"position": 2, "bonus": 3}])
+    assert "tcs-13-rapier" in view(s)["players"][0]["discard"] and ship(s, 1, "infected-rapier")["damage"] == 5
+    assert controller(s, 1) == 1
 
 
 def test_battlefield_reclamation_draws_on_capture():
-    s = fresh()
-    s.events[0].append(inst_of(s, 0, "battlefield-reclamation")[0])
-    ship(s, 0, "tcs-13-rapier", pos=1)
-    ship(s, 0, "tcs-13-rapier", pos=2)
-    n = len(s.hand[0])
-    combat(s, 1, 2)
-    act(s, "combat", 1)
-    assert len(s.hand[0]) == n + 2
+    s = fight([("tcs-13-rapier", 1), ("tcs-13-rapier", 2)], [], events=(["battlefield-reclamation"], []))
+    n = len(view(s)["players"][0]["hand"])
+    s.apply(("combat", 1))
+    assert len(view(s)["players"][0]["hand"]) == n + 2
 
 
 def test_cleanup_ends_events_and_resets_damage():
-    s = fresh()
-    a = ship(s, 0, "tcs-21-scimitar", dmg=5)
-    ev = inst_of(s, 0, "sabotage")[0]
-    s.deck[0].remove(ev)
-    s.events[0].append(ev)
-    s.stage, s.dec = se._CLEANUP, se.D_NONE
-    s._settle()
-    assert s.dmg[a] == 0 and ev in s.disc[0] and not s.events[0] and s.turn == 2
+    s = start(table(stage="cleanup", ships=([("tcs-21-scimitar", None, 5)], []), events=(["sabotage"], [])))
+    v = view(s)
+    assert ship(s, 0, "tcs-21-scimitar")["damage"] == 0 and "sabotage" in v["players"][0]["discard"]
+    assert not v["players"][0]["events"] and v["turn"] == 2
 
 
 # ---------------------------------------------------------------- spells and events
 def test_ion_storm_fusion_burst_hidden_infection_pillars_shielding_gaze():
-    s = fresh()
-    clear_hand(s, 0)
-    rich(s)
-    to_hand(s, 0, "ion-storm")
-    fs = [ship(s, 1, "infected-shuttle", dmg=2), ship(s, 1, "infected-rapier")]
-    act(s, "play", "ion-storm")
-    pick(s, "target", fs[0])
-    pick(s, "target", fs[1])  # no fighter is left: the spell ends by itself
-    assert fs[0] in s.disc[1] and s.dmg[fs[1]] == 3
-    s = fresh()
-    clear_hand(s, 0)
-    rich(s)
-    to_hand(s, 0, "fusion-burst")
-    c = ship(s, 1, "infested-scimitar")
-    bs = ship(s, 1, "hive-ship")
-    assert not any(x[:3] == ("play", "fusion-burst", bs) for x in s.legal_actions()), "cruiser or smaller only"
-    act(s, "play", "fusion-burst", c, "infested-scimitar")
-    assert c in s.disc[1]
+    s = start(table(hands=(["ion-storm", "tcs-13-rapier"], []), ships=([], [("infected-shuttle", None, 2), "infected-rapier"]), **rich(0)))
+    s.apply(("play", "ion-storm"))
+    act(s, "target", "infected-shuttle")
+    act(s, "target", "infected-rapier")  # no fighter is left: the spell ends by itself
+    assert "infected-shuttle" in view(s)["players"][1]["discard"] and ship(s, 1, "infected-rapier")["damage"] == 3
+    assert decision(s) == ("construct", 0)
+    s = start(table(hands=(["fusion-burst"], []), ships=([], ["infested-scimitar", "hive-ship"]), **rich(0)))
+    assert not any("hive-ship" in a for a in s.legal_actions()), "cruiser or smaller only"
+    act(s, "play", "fusion-burst", "infested-scimitar")
+    assert "infested-scimitar" in view(s)["players"][1]["discard"]
     # shadow spells, cast by seat 1
-    s = fresh(priority=1)
-    clear_hand(s, 1)
-    rich(s)
-    to_hand(s, 1, "pillars-of-flesh")
-    mine = ship(s, 1, "infected-rapier")
-    s._destroy_ship(mine)
-    t = ship(s, 0, "tcs-21-scimitar", dmg=2)
-    act(s, "play", "pillars-of-flesh", t, "tcs-21-scimitar")
-    assert t in s.disc[0]
-    assert mine in s.ships[1], "the only ship of equal or smaller size in the discard comes back"
-    s = fresh(priority=1)
-    clear_hand(s, 1)
-    rich(s)
-    to_hand(s, 1, "hidden-infection")
-    t = ship(s, 0, "tcs-35-broadsword")
-    act(s, "play", "hidden-infection", t, "tcs-35-broadsword")
-    assert s.dmg[t] == 6
-    s = fresh()
-    clear_hand(s, 0)
-    rich(s)
-    to_hand(s, 0, "shielding-gaze")
-    r = ship(s, 0, "tcs-21-scimitar")
-    act(s, "play", "shielding-gaze", r, "tcs-21-scimitar")
-    assert s._shield(r) == 3
+    s = start(table(priority=1, hands=([], ["pillars-of-flesh"]), discards=([], ["infected-rapier"]),
+                    ships=([("tcs-21-scimitar", None, 2)], []), **rich(1)))
+    act(s, "play", "pillars-of-flesh", "tcs-21-scimitar")
+    assert "tcs-21-scimitar" in view(s)["players"][0]["discard"]
+    assert ship_cards(s, 1) == ["infected-rapier"], "the only ship of equal or smaller size in the discard comes back"
+    s = start(table(priority=1, hands=([], ["hidden-infection"]), ships=(["tcs-35-broadsword"], []), **rich(1)))
+    act(s, "play", "hidden-infection", "tcs-35-broadsword")
+    assert ship(s, 0, "tcs-35-broadsword")["damage"] == 6
+    s = start(table(hands=(["shielding-gaze"], []), ships=(["tcs-21-scimitar"], []), **rich(0)))
+    act(s, "play", "shielding-gaze", "tcs-21-scimitar")
+    assert ship(s, 0, "tcs-21-scimitar")["shield"] == 3
 
 
 def test_mass_conscription_and_teleport_jump_put_ships_into_play():
-    s = fresh()
-    clear_hand(s, 0)
-    rich(s)
-    to_hand(s, 0, "mass-conscription")
-    to_hand(s, 0, "teleport-jump")
-    to_hand(s, 0, "tcs-13-rapier")
-    for cid in ("tcs-13-rapier", "tcs-35-broadsword"):
-        i, z = inst_of(s, 0, cid)
-        z.remove(i)
-        s.disc[0].append(i)
-    act(s, "play", "mass-conscription")
-    act(s, "take", "tcs-35-broadsword")
-    assert s.dec == se.D_CONSTRUCT, "the second pick is forced and taken automatically"
-    assert {s.g.info[i].id for i in s.ships[0]} == {"tcs-13-rapier", "tcs-35-broadsword"}
-    s.ev_done[0] = False  # a second event only to test Teleport Jump here
-    s._legal = None
-    act(s, "play", "teleport-jump")
+    s = start(table(hands=(["mass-conscription", "tcs-13-rapier"], []),
+                    discards=(["tcs-13-rapier", "tcs-35-broadsword"], []), **rich(0)))
+    s.apply(("play", "mass-conscription"))
+    s.apply(("take", "tcs-35-broadsword"))
+    assert decision(s) == ("construct", 0), "the second pick is forced and taken automatically"
+    assert sorted(ship_cards(s, 0)) == ["tcs-13-rapier", "tcs-35-broadsword"]
+    s = start(table(hands=(["teleport-jump", "tcs-13-rapier"], []), decks=(DECK_WITH_TREBUCHET, []), **rich(0)))
+    s.apply(("play", "teleport-jump"))
     assert ("take", "tcs-391-trebuchet") in s.legal_actions()
-    n = len(s.deck[0])
-    act(s, "take", "tcs-391-trebuchet")
-    assert len(s.deck[0]) == n - 1 and "tcs-391-trebuchet" in {s.g.info[i].id for i in s.ships[0]}
+    n = len(view(s)["players"][0]["deck"])
+    s.apply(("take", "tcs-391-trebuchet"))
+    assert len(view(s)["players"][0]["deck"]) == n - 1 and ship_cards(s, 0) == ["tcs-391-trebuchet"]
+
+
+DECK_WITH_TREBUCHET = ["tcs-13-rapier", "tcs-391-trebuchet", "tcs-35-broadsword", "mines"]
 
 
 def test_greater_rift_rolls_saves_for_enemy_buildings():
-    s = fresh(priority=1)
-    clear_hand(s, 1)
-    rich(s)
-    to_hand(s, 1, "greater-rift")
-    own(s, 0, 1, 2)
-    own(s, 1, 3, 4, 5, 6)
-    a = building(s, 0, "mines", 1)
-    b = building(s, 0, "pre-fab-base", 2)
-    mine = building(s, 1, "biodome", 3)
-    dice(s, 3, 4)  # Mines (3+) survive a 3; the Pre-fab Base (5+) falls to a 4
-    act(s, "play", "greater-rift")
-    assert s.bldg[0] == a and b in s.disc[0] and s.bldg[2] == mine
+    planets = ["terra-like-world", "gas-giant", "asteroid-belt", "test-eden", "starbase", "ringed-planet"]
+    s = start(table(priority=1, hands=([], ["greater-rift"]), planets=planets,
+                    control={1: 0, 2: 0, 3: 1, 4: 1, 5: 1, 6: 1},
+                    buildings={1: ("mines", 0), 2: ("pre-fab-base", 0), 3: ("biodome", 1)}), rolls=[3, 4])
+    # Mines (3+) survive a 3; the Pre-fab Base (5+) falls to a 4; the caster's own Biodome rolls nothing
+    s.apply(("play", "greater-rift"))
+    assert building(s, 1) == "mines" and building(s, 2) is None and building(s, 3) == "biodome"
+    assert "pre-fab-base" in view(s)["players"][0]["discard"]
 
 
 # ---------------------------------------------------------------- legendary cards
 def test_world_eater_destroys_the_planet_and_revives_three_ships():
-    s = fresh(fleet1=CHAIN, priority=1)
-    we = ship(s, 1, "world-eater", pos=2)
-    for cid in ("control-cruiser", "stripminer", "drone", "mothership"):
-        i, z = inst_of(s, 1, cid)
-        z.remove(i)
-        s.disc[1].append(i)
-    own(s, 0, 2)
-    building(s, 0, "mines", 2)
-    combat(s, 2)
-    assert s.dec == se.D_WORLD_EATER and s.current_player == 1
-    act(s, "world-eater", "destroy")
-    assert s.planet[1] == -1 and s.bldg[1] == -1 and s.dec == se.D_PICK
-    act(s, "take", "stripminer")
-    act(s, "take", "mothership")
-    act(s, "take", "drone")
-    assert {s.g.info[i].id for i in s.ships[1]} == {"world-eater", "stripminer", "mothership", "drone"}
-    assert s.dec != se.D_PICK and we in s.ships[1]
+    s = fight([], [("world-eater", 2)], priority=1, control={2: 0}, buildings={2: ("mines", 0)},
+              discards=([], ["control-cruiser", "stripminer", "drone", "mothership"]), decks=(DECK0, ["drone"] * 8))
+    assert decision(s) == ("world_eater", 1)
+    s.apply(("world-eater", "destroy"))
+    assert view(s)["planets"][1] is None and "mines" in view(s)["players"][0]["discard"]
+    assert decision(s) == ("choose_cards", 1)
+    for cid in ("stripminer", "mothership", "drone"):
+        s.apply(("take", cid))
+    assert sorted(ship_cards(s, 1)) == ["drone", "mothership", "stripminer", "world-eater"]
+    assert decision(s)[0] != "choose_cards"
 
 
 def test_world_eater_may_spare_the_planet():
-    s = fresh(fleet1=CHAIN, priority=1)
-    ship(s, 1, "world-eater", pos=2)
-    combat(s, 2)
-    act(s, "world-eater", "spare")
-    assert s.planet[1] >= 0 and s.ctrl[1] == 1
+    s = fight([], [("world-eater", 2)], priority=1)
+    s.apply(("world-eater", "spare"))
+    assert view(s)["planets"][1] is not None and controller(s, 2) == 1
 
 
 def test_solaris_cannon_fires_once_per_turn_if_affordable():
-    s = fresh()
-    own(s, 0, 1)
-    building(s, 0, "solaris-cannon", 1)
+    s = start(table(control={1: 0}, buildings={1: ("solaris-cannon", 0)}))
     assert not any(a[0] == "fire-cannon" for a in s.legal_actions()), "needs 3E 3M 3O of support"
-    own(s, 0, 2, 3, 4, 5)
-    building(s, 0, "pre-fab-base", 2)
-    building(s, 0, "deep-core-mine", 3)
+    s = start(table(control={1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 1},
+                    buildings={1: ("solaris-cannon", 0), 2: ("pre-fab-base", 0), 3: ("deep-core-mine", 0)}))
     assert all(x >= 3 for x in s.support(0)), s.support(0)
-    own(s, 1, 6)
-    act(s, "fire-cannon", 6)
-    assert s.planet[5] == -1
+    s.apply(("fire-cannon", 6))
+    assert view(s)["planets"][5] is None
+    assert s.outcome() is not None and s.outcome().winner == 0 and s.outcome().reason == "conquest", \
+        "player 0 now holds every remaining planet"
+
+
+def test_solaris_cannon_fires_once_per_turn():
+    s = start(table(control={1: 0, 2: 0, 3: 0, 4: 0}, hands=(["tcs-13-rapier"], []),
+                    buildings={1: ("solaris-cannon", 0), 2: ("pre-fab-base", 0), 3: ("deep-core-mine", 0)}))
+    s.apply(("fire-cannon", 6))
     assert not any(a[0] == "fire-cannon" for a in s.legal_actions())
-    assert s.end_reason == "conquest" and s.winner == 0, "player 0 now holds every remaining planet"
 
 
 def test_blackest_night_destroys_the_closest_planet_each_cleanup():
-    s = fresh(priority=1)
-    clear_hand(s, 1)
-    rich(s)
-    to_hand(s, 1, "blackest-night")
-    own(s, 1, 1, 2, 3, 4, 5, 6)
-    s.ctrl[5] = 0
-    act(s, "play", "blackest-night")
-    assert s.black_hole
-    s.stage, s.dec = se._CLEANUP, se.D_NONE
-    s._settle()
-    assert s.planet[0] == -1 and s.planet[1] >= 0
+    s = start(table(priority=1, hands=([], ["blackest-night"]), planets=["terra-like-world", "test-eden"] + [
+        "asteroid-belt", "volcanic-world", "starbase", "ringed-planet"], control={1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 0}))
+    s.apply(("play", "blackest-night"))
+    assert view(s)["black_hole"]
+    s = start(table(stage="cleanup", black_hole=True))
+    assert view(s)["planets"][0] is None and view(s)["planets"][1] is not None
     # the last planet: the player with the most ships wins
-    s = fresh()
-    s.black_hole = True
-    for i in range(5):
-        s.planet[i] = -1
-    ship(s, 0, "tcs-13-rapier")
-    ship(s, 1, "infected-rapier")
-    ship(s, 1, "infected-rapier")
-    s.stage, s.dec = se._CLEANUP, se.D_NONE
-    s._settle()
-    assert s.end_reason == "black hole" and s.winner == 1
+    s = start(table(stage="cleanup", black_hole=True, planets=[None] * 5 + ["ringed-planet"],
+                    ships=(["tcs-13-rapier"], ["infected-rapier", "infected-rapier"])))
+    assert s.outcome().reason == "black hole" and s.outcome().winner == 1
 
 
 # ---------------------------------------------------------------- victory
 def test_conquest_of_all_remaining_planets_wins():
-    s = fresh()
-    own(s, 0, 1, 2, 3, 4, 5)
-    s.planet[5] = -1  # a destroyed planet does not count
-    ship(s, 0, "tcs-13-rapier", pos=1)
-    combat(s, 1)
-    assert s.end_reason == "conquest" and s.winner == 0
+    s = fight([("tcs-13-rapier", 1)], [], planets=PLANETS5 + [None], control={k: 0 for k in range(1, 6)})
+    assert s.outcome().reason == "conquest" and s.outcome().winner == 0  # a destroyed planet does not count
+
+
+PLANETS5 = ["terra-like-world", "gas-giant", "asteroid-belt", "volcanic-world", "starbase"]
 
 
 def test_conquest_needs_every_planet_not_just_most():
-    s = fresh()
-    own(s, 0, 1, 2, 3, 4, 5)
-    ship(s, 0, "tcs-13-rapier", pos=1)
-    combat(s, 1)
-    assert not s.end_reason
+    s = fight([("tcs-13-rapier", 1)], [], control={k: 0 for k in range(1, 6)})
+    assert s.outcome() is None and not s.is_terminal()
 
 
 def test_opponent_out_of_deck_hand_and_ships_loses():
-    s = fresh()
-    s.disc[1].extend(s.deck[1] + s.hand[1])
-    s.deck[1], s.hand[1] = [], []
-    ship(s, 0, "tcs-13-rapier", pos=1)
-    combat(s, 1)
-    assert s.end_reason == "exhaustion" and s.winner == 0
+    s = fight([("tcs-13-rapier", 1)], [], hands=(["tcs-13-rapier"], []), decks=(["tcs-13-rapier"], []),
+              discards=([], ["infected-rapier"]))
+    assert s.outcome().reason == "exhaustion" and s.outcome().winner == 0
 
 
 def test_turn_cap_ends_the_game_as_a_draw():
@@ -855,28 +546,19 @@ def test_turn_cap_ends_the_game_as_a_draw():
     s = g.new_game([deck("a", TOOL0), deck("b", TOOL1)], 3)
     while not s.is_terminal():
         s.apply(("done",) if ("done",) in s.legal_actions() else s.legal_actions()[0])
-    assert s.end_reason == "turn cap" and s.winner is None and s.turn == 3
+    out = s.outcome()
+    assert out.reason == "turn cap" and out.winner is None and out.capped and view(s)["turn"] == 3
+    assert s.returns() == (0.5, 0.5)
 
 
 def test_a_position_that_can_only_repeat_ends_as_a_stalemate():
     # both hands: six cards nobody can play (buildings need a planet, these ships cost more than 1 of each)
-    s = fresh()
-    for p, cid in ((0, "tcs-35-broadsword"), (1, "hulk")):
-        clear_hand(s, p)
-        for _ in range(3):
-            to_hand(s, p, cid)
-            to_hand(s, p, "mines")
-    s.stage, s.dec = se._CLEANUP, se.D_NONE
-    s._settle()
-    assert s.end_reason == "stalemate" and s.winner is None and s.turn == 1
+    s = start(table(stage="cleanup", hands=(["tcs-35-broadsword", "mines"] * 3, ["hulk", "mines"] * 3)))
+    assert s.outcome().reason == "stalemate" and s.outcome().winner is None and view(s)["turn"] == 1
     # one playable card is enough to go on
-    s = fresh()
-    clear_hand(s, 0)
-    for cid in ("tcs-35-broadsword", "tcs-35-broadsword", "tcs-37-battleaxe", "mines", "mines", "tcs-13-rapier"):
-        to_hand(s, 0, cid)
-    s.stage, s.dec = se._CLEANUP, se.D_NONE
-    s._settle()
-    assert not s.end_reason and s.turn == 2
+    hand0 = ["tcs-35-broadsword", "tcs-35-broadsword", "tcs-37-battleaxe", "mines", "mines", "tcs-13-rapier"]
+    s = start(table(stage="cleanup", hands=(hand0, ["hulk", "mines"] * 3)))
+    assert not s.is_terminal() and view(s)["turn"] == 2
 
 
 def test_bad_turn_cap_and_unknown_event_are_clear_errors():
@@ -886,22 +568,162 @@ def test_bad_turn_cap_and_unknown_event_are_clear_errors():
     with pytest.raises(CardsmithError, match="Odd Event"):
         se.make_game(solar_set(extra=[odd]))
     with pytest.raises(CardsmithError, match="no solar system"):
-        GAME.new_game([deck("a", TOOL0, {"sol-like-star": 1}), deck("b", TOOL1, {"white-dwarf": 1})], 1)
+        PLAIN.new_game([deck("a", TOOL0, {"sol-like-star": 1}), deck("b", TOOL1, {"white-dwarf": 1})], 1)
     with pytest.raises(CardsmithError, match="nope"):
-        GAME.new_game([deck("a", {"nope": 1}), deck("b", TOOL1)], 1)
+        PLAIN.new_game([deck("a", {"nope": 1}), deck("b", TOOL1)], 1)
 
 
 def test_illegal_actions_are_refused():
-    s = fresh()
+    s = start(table(hands=(["tcs-37-battleaxe", "tcs-13-rapier"], [])))
+    legal = s.legal_actions()
     with pytest.raises(IllegalAction):
         s.apply(("play", "hulk"))
+    with pytest.raises(IllegalAction):
+        s.apply(("play", "tcs-37-battleaxe"))  # in hand, but 3/2/2 is more than 1/1/1 of support
+    with pytest.raises(IllegalAction):
+        s.apply(legal[0], seat=1)  # not seat 1's decision
+    with pytest.raises((TypeError, AttributeError)):
+        legal.append(("play", "tcs-37-battleaxe"))  # the legal actions cannot be widened
+    assert s.legal_actions() == legal and s.to_act() == (0,)
+
+
+# ---------------------------------------------------------------- effects are data
+def test_effect_parameters_come_from_the_card_not_its_text():
+    def with_flack(amount, text):
+        flack = Card(id="flack-load", name="Flack Load", type="event", fields=frozen_map({"energy": 2}), text=text,
+                     effects=(frozen_map({"do": "damage", "amount": amount, "target": "enemy_fighters",
+                                          "when": "before_attacks"}),))
+        cs = solar_set()
+        cs = type(cs)(**{**cs.__dict__, "cards": tuple(c if c.id != "flack-load" else flack for c in cs.cards)})
+        return se.make_game(cs)
+
+    for amount, text, destroyed in ((4, "Each enemy fighter takes 6 damage.", False),
+                                    (6, "Each enemy fighter takes 4 damage.", True)):
+        g = with_flack(amount, text)
+        pos = table(stage="combat", combat=[1], events=(["flack-load"], []),
+                    ships=([("tcs-35-broadsword", 1)], [("infected-rapier", 1), ("hive-ship", 1)]))
+        s = start(pos, rolls=[1, 1], game=g)
+        assert ("infected-rapier" in view(s)["players"][1]["discard"]) is destroyed, (amount, text)
+
+
+def test_unknown_effect_and_misfit_targets_are_set_problems():
+    bad = Card(id="bad-silo", name="Bad Silo", type="building", fields=frozen_map({"save": 3}),
+               effects=(frozen_map({"do": "damage", "amount": 3, "target": "ship", "when": "played"}),))
+    odd = Card(id="odd", name="Odd", type="event", effects=(frozen_map({"do": "explode"}),))
+    gun = Card(id="gun", name="Gun", type="event",
+               effects=(frozen_map({"do": "damage", "amount": 3, "target": "ship", "when": "before_attacks"}),))
+    problems = se.set_problems(solar_set(extra=[bad, odd, gun]))
+    got = {(p.card, p.path) for p in problems}
+    assert ("bad-silo", ("effect", 0, "when")) in got and ("gun", ("effect", 0, "target")) in got
+    assert ("odd", ("effect", 0, "do")) in got
+    assert se.set_problems(solar_set()) == []
+
+
+# ---------------------------------------------------------------- positions and chance
+def test_a_position_round_trips_through_yaml_and_plays_on_the_same():
+    s = PLAIN.new_game([deck("t", TERRACORP), deck("s", SHADOW)], 42)
+    rng = random.Random(4)
+    for _ in range(90):
+        if not s.is_terminal():
+            s.apply(s.legal_actions()[rng.randrange(len(s.legal_actions()))])
+    text = dump_position(s.position())
+    assert "stage:" in text and "decision:" in text
+    t = PLAIN.from_position(parse_position(text, "solar_empires"), chance=SeededChance(3))
+    assert t.position() == s.position() and t.legal_actions() == s.legal_actions()
+    u = PLAIN.from_position(text, chance=SeededChance(3))
+    for _ in range(40):
+        if t.is_terminal():
+            break
+        a = t.legal_actions()[0]
+        t.apply(a)
+        u.apply(a)
+    assert t.position() == u.position() and t.log[-5:] == u.log[-5:]
+
+
+def test_every_position_of_a_game_reads_back_as_the_same_game():
+    kinds = set()
+    for seed in range(6):
+        s = PLAIN.new_game([deck("c", CHAIN), deck("s", SHADOW)], seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            pos = s.position()
+            t = PLAIN.from_position(pos, chance=SeededChance(0))
+            assert t.position() == pos and t.legal_actions() == s.legal_actions() and t.to_act() == s.to_act()
+            kinds.add(pos["decision"]["kind"])
+            s.apply(rng.choice(s.legal_actions()))
+    assert {"construct", "deploy", "combat_order", "point_ship", "place_damage"} <= kinds, kinds
+
+
+def test_positions_name_bad_entries():
+    with pytest.raises(PositionError, match="nope"):
+        GAME.from_position(table(hands=(["nope"], [])))
+    with pytest.raises(PositionError, match="stage"):
+        GAME.from_position(table(stage="lunch"))
+    with pytest.raises(PositionError, match="trf"):
+        GAME.from_position({**table(), "game": "trf"})
+
+
+class RecordingChance(SeededChance):
+    """Seeded chance that notes the stream of every draw."""
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.streams: list[tuple[str, str]] = []
+
+    def roll(self, sides, why="", stream="public"):
+        self.streams.append((why, stream))
+        return super().roll(sides, why, stream)
+
+    def randrange(self, n, why="", stream="public"):
+        self.streams.append((why, stream))
+        return super().randrange(n, why, stream)
+
+    def shuffle(self, items, why="", stream="public"):
+        self.streams.append((why, stream))
+        super().shuffle(items, why, stream)
+
+    def fork(self):
+        return self
+
+
+def test_hidden_shuffles_draw_on_their_seats_stream_and_public_chance_on_public():
+    chance = RecordingChance(5)
+    s = PLAIN.new_game([deck("t", TERRACORP), deck("s", SHADOW)], chance=chance)
+    s.apply(("order", "shuffled"))
+    s.apply(("order", "shuffled"))
+    rng = random.Random(1)
+    while not s.is_terminal():
+        s.apply(s.legal_actions()[rng.randrange(len(s.legal_actions()))])
+    streams = dict(chance.streams)
+    assert chance.streams[0] == ("solar system", "public")
+    assert [x for x in chance.streams if x[0] == "fleet order"] == [("fleet order", "seat0"), ("fleet order", "seat1")]
+    assert streams["coin toss"] == "public" and streams["attack"] == "public"
+    assert {st for why, st in chance.streams if why != "fleet order"} == {"public"}
+
+
+def test_the_same_seed_and_choices_replay_but_another_seat_order_stays_hidden():
+    # Seat 1's shuffled fleet comes from its own stream: the public chance (solar system, dice, coin)
+    # of a game is the same whatever seat 1's deck order, so it reveals nothing of it.
+    a = PLAIN.new_game([deck("t", TERRACORP), deck("s", SHADOW)], 9)
+    b = PLAIN.new_game([deck("t", TERRACORP), deck("s", SHADOW)], 9)
+    for s in (a, b):
+        s.apply(("order", "shuffled"))
+        s.apply(("order", "shuffled"))
+    assert a.position() == b.position()
+    public = SeededChance(9)
+    other = SeededChance(9)
+    assert public.roll(6, stream="public") == other.roll(6, stream="public")
+    order = list(range(40))
+    SeededChance(9).shuffle(order, stream="seat1")
+    twin = list(range(40))
+    SeededChance(9).shuffle(twin, stream="public")
+    assert order != twin
 
 
 # ---------------------------------------------------------------- engine contract
-def random_game(seed, decks=None, cap=None):
-    g = GAME if cap is None else se.make_game(solar_set(turn_cap=cap))
+def random_game(seed, decks=None, game=PLAIN):
     decks = decks or [deck("t", TERRACORP), deck("s", SHADOW)]
-    s = g.new_game(decks, seed)
+    s = game.new_game(decks, seed)
     r = random.Random(seed * 7 + 1)
     actions = []
     while not s.is_terminal():
@@ -913,25 +735,25 @@ def random_game(seed, decks=None, cap=None):
 
 def test_replay_from_seed_and_actions_is_exact():
     s, actions = random_game(42)
-    t = GAME.new_game([deck("t", TERRACORP), deck("s", SHADOW)], 42)
+    t = PLAIN.new_game([deck("t", TERRACORP), deck("s", SHADOW)], 42)
     for a in actions:
         t.apply(a)
-    assert t.log == s.log and t.winner == s.winner and t.end_reason == s.end_reason
+    assert t.log == s.log and t.outcome() == s.outcome()
 
 
-def check_invariants(s, fleet_sizes):
-    g = s.g
+def check_invariants(s, armour=ARMOUR):
+    v = view(s)
     for p in (0, 1):
-        zones = s.deck[p] + s.hand[p] + s.disc[p] + s.ships[p] + s.events[p] + \
-            [b for b in s.bldg if b >= 0 and g.owner[b] == p]
-        assert len(zones) == len(set(zones)) == fleet_sizes[p], "a card was duplicated or lost"
-        assert Counter(zones) == Counter(g.fleet[p]) or not s.deck[p] and s.turn == 1 and s.dec == se.D_ORDER
+        pl = v["players"][p]
+        zones = pl["hand"] + pl["deck"] + pl["discard"] + pl["events"] + [x["card"] for x in pl["ships"]]
+        zones += [x["building"]["card"] for x in v["planets"] if x and x["building"] and x["building"]["owner"] == p]
+        if v["stage"] != "setup":
+            assert Counter(zones) == Counter(pl["fleet"]), "a card was duplicated or lost"
         assert all(x >= 1 for x in s.support(p)), "support never drops below the base 1"
-        for i in s.ships[p]:
-            assert 0 <= s.dmg[i] < g.info[i].armour, "damage stays below armour on a living ship"
-            assert g.info[i].type == se.SHIP and g.owner[i] == p
+        for x in pl["ships"]:
+            assert 0 <= x["damage"] < armour[x["card"]], "damage stays below armour on a living ship"
     if not s.is_terminal():
-        assert s.legal_actions(), "a live game always offers an action"
+        assert s.legal_actions() and s.to_act(), "a live game always offers an action"
 
 
 def test_invariants_after_every_action_in_many_random_games():
@@ -940,171 +762,175 @@ def test_invariants_after_every_action_in_many_random_games():
     for seed in range(150):
         rng = random.Random(seed)
         pair = [decks[seed % 3], decks[(seed + 1 + seed // 3) % 3]]
-        s = GAME.new_game(pair, seed)
-        sizes = [len(s.g.fleet[0]), len(s.g.fleet[1])]
+        s = PLAIN.new_game(pair, seed)
         steps = 0
         while not s.is_terminal():
-            if s.dec != se.D_ORDER:
-                check_invariants(s, sizes)
+            check_invariants(s)
             s.apply(rng.choice(s.legal_actions()))
             steps += 1
             assert steps < 20000, "the game always ends"
-        check_invariants(s, sizes)
-        assert s.end_reason in ("conquest", "exhaustion", "turn cap", "black hole", "no planets", "stalemate")
-        assert s.turn <= 40
-        ends[s.end_reason] += 1
+        check_invariants(s)
+        out = s.outcome()
+        assert out.reason in ("conquest", "exhaustion", "turn cap", "black hole", "no planets", "stalemate")
+        assert sum(s.returns()) == 1.0
+        assert view(s)["turn"] <= 40
+        ends[out.reason] += 1
     assert ends["conquest"] > 0
 
 
 def test_clone_is_independent():
-    s, _ = random_game(5, cap=40)
-    t = GAME.new_game([deck("t", TERRACORP), deck("s", SHADOW)], 9)
+    t = PLAIN.new_game([deck("t", TERRACORP), deck("s", SHADOW)], 9)
     for _ in range(30):
         t.apply(t.legal_actions()[-1])
     c = t.clone()
-    before = (list(t.log), [list(x) for x in t.hand], list(t.dmg), t.rng.getstate())
+    before = (list(t.log), t.position(), t.legal_actions())
     r = random.Random(0)
     while not c.is_terminal():
         c.apply(r.choice(c.legal_actions()))
-    assert before == (t.log, [list(x) for x in t.hand], t.dmg, t.rng.getstate())
+    assert before == (t.log, t.position(), t.legal_actions())
+    # and the original plays on exactly as a twin that was never cloned
+    twin = PLAIN.new_game([deck("t", TERRACORP), deck("s", SHADOW)], 9)
+    for _ in range(30):
+        twin.apply(twin.legal_actions()[-1])
+    for _ in range(50):
+        if t.is_terminal():
+            break
+        a = t.legal_actions()[0]
+        t.apply(a)
+        twin.apply(a)
+    assert t.log == twin.log
 
 
 def test_observation_hides_the_opponents_hand_and_deck_and_sampling_is_consistent():
-    s = GAME.new_game([deck("t", TERRACORP), deck("s", SHADOW)], 8)
+    from cardsmith.engine.checks import observation_leaks
+
+    s = PLAIN.new_game([deck("t", TERRACORP), deck("s", SHADOW)], 8)
     r = random.Random(1)
     for _ in range(60):
         s.apply(r.choice(s.legal_actions()))
     obs = s.observation(0)
-    m = obs._masked
-    assert m.rng is None and not m.hand[1] and not m.deck[1] and m.log == []
-    assert obs.hand == tuple(s.g.info[i].id for i in s.hand[0])
-    assert obs.deck == tuple(s.g.info[i].id for i in reversed(s.deck[0])), "own deck order is known"
-    assert (obs.opp_hand, obs.opp_deck) == (len(s.hand[1]), len(s.deck[1]))
-    table = obs.public()
-    assert len(table["planets"]) == 6 and table["hand_counts"] == [len(s.hand[0]), len(s.hand[1])]
-    assert table["hand"] == list(obs.hand) and "deck" in table
+    assert observation_leaks(s, obs, [s.t]) == []
+    v = view(s)
+    assert list(obs.hand) == v["players"][0]["hand"]
+    assert list(obs.deck) == v["players"][0]["deck"], "own deck order is known"
+    assert (obs.opp_hand, obs.opp_deck) == (len(v["players"][1]["hand"]), len(v["players"][1]["deck"]))
+    table_ = obs.public()
+    assert len(table_["planets"]) == 6 and table_["hand_counts"] == [len(v["players"][0]["hand"]), obs.opp_hand]
+    assert table_["hand"] == list(obs.hand) and "deck" in table_
     seen_orders = set()
     for k in range(5):
-        t = GAME.sample_state(obs, random.Random(k))
-        assert t.deck[0] == s.deck[0] and t.hand[0] == s.hand[0]
-        assert len(t.hand[1]) == len(s.hand[1]) and len(t.deck[1]) == len(s.deck[1])
-        assert Counter(t.hand[1] + t.deck[1]) == Counter(s.hand[1] + s.deck[1])
-        seen_orders.add(tuple(t.deck[1]))
+        t = PLAIN.sample_state(obs, random.Random(k))
+        w = view(t)
+        assert w["players"][0]["deck"] == v["players"][0]["deck"] and w["players"][0]["hand"] == v["players"][0]["hand"]
+        assert len(w["players"][1]["hand"]) == obs.opp_hand and len(w["players"][1]["deck"]) == obs.opp_deck
+        assert Counter(w["players"][1]["hand"] + w["players"][1]["deck"]) == \
+            Counter(v["players"][1]["hand"] + v["players"][1]["deck"])
+        seen_orders.add(tuple(w["players"][1]["deck"]))
         while not t.is_terminal():  # a sampled state plays on
-            t.apply(t.legal_actions()[0] if t.dec != se.D_CONSTRUCT else ("done",))
+            t.apply(("done",) if ("done",) in t.legal_actions() else t.legal_actions()[0])
     assert len(seen_orders) > 1
-    assert GAME.heuristic(s, 0) == -GAME.heuristic(s, 1)
+    assert PLAIN.heuristic(s, 0) == -PLAIN.heuristic(s, 1)
 
 
 def test_cards_played_records_cards_put_into_play():
     s, _ = random_game(12)
     played = s.cards_played(0) | s.cards_played(1)
     assert played and all(isinstance(c, str) for c in played)
+    assert s.cards_played(0) == frozenset(view(s)["players"][0]["played"])
 
 
 def test_a_combat_nobody_can_win_breaks_off_after_the_shot_cap():
-    s = fresh()
-    a = ship(s, 0, "tcs-39-defender", pos=1)
-    b = ship(s, 1, "hulk", pos=1)
-    s._roll_attack = lambda: setattr(s, "pd_amt", 0)  # as if shields absorbed every shot
-    combat(s, 1)
-    while s.dec == se.D_FIRE:
-        act(s, "fire")
-    assert lines(s, "both fleets break off") and s.ctrl[0] == -1
-    assert a in s.ships[0] and b in s.ships[1] and s.cshots == se.SHOT_CAP
+    # two Test Bulwarks (attack 0, Shield 9): no shot can hurt either
+    s = fight([("test-bulwark", 1)], [("test-bulwark", 1)])
+    while decision(s)[0] == "fire_or_withdraw":
+        s.apply(("fire",))
+    assert lines(s, "both fleets break off") and controller(s, 1) is None
+    assert ship_cards(s, 0) == ["test-bulwark"] and ship_cards(s, 1) == ["test-bulwark"]
+    assert len(lines(s, " fires: ")) == se.SHOT_CAP
 
 
 def test_last_planet_destroyed_by_the_solaris_cannon_most_ships_wins():
-    s = fresh()
-    rich(s)
-    for i in range(1, 6):
-        s.planet[i] = -1
-    own(s, 0, 1)
-    building(s, 0, "solaris-cannon", 1)
-    ship(s, 1, "infected-rapier")
-    act(s, "fire-cannon", 1)
-    assert s.end_reason == "no planets" and s.winner == 1
+    s = start(table(planets=["test-eden"] + [None] * 5, control={1: 0}, buildings={1: ("solaris-cannon", 0)},
+                    ships=([], ["infected-rapier"])))
+    s.apply(("fire-cannon", 1))
+    assert s.outcome().reason == "no planets" and s.outcome().winner == 1
+
+
+def test_engine_contract_conformance():
+    """The engine's own conformance check (legal actions, clones, leaks, determinization, replay)."""
+    checks = pytest.importorskip("cardsmith.engine.checks")
+    problems = checks.protocol_problems(PLAIN, [deck("t", TERRACORP), deck("s", SHADOW)], seeds=range(2),
+                                        shared_ok=lambda s: [s.t])
+    assert problems == []
 
 
 # ---------------------------------------------------------------- the bundled set
 SET_DIR = Path(__file__).resolve().parents[1] / "cards" / "solar-empires"
 
 
-def bundled_decks(cs):
-    """The sample decks (card names -> counts), read with the deck loader when it is available."""
-    try:
-        from cardsmith.decks import load_deck
-        return [load_deck(SET_DIR / "decks" / f"{race}.yaml", cs) for race in ("terracorp", "chain", "shadow")]
-    except ImportError:
-        by_name = {c.name: c.id for c in cs.cards}
-        out = []
-        for race in ("terracorp", "chain", "shadow"):
-            data = yaml.safe_load((SET_DIR / "decks" / f"{race}.yaml").read_text(encoding="utf-8"))
-            out.append(Deck(name=data["name"], set_id=cs.id, zones=frozen_map(
-                {z: {by_name[n]: k for n, k in data[z].items()} for z in ("fleet", "solar_bodies")})))
-        return out
+def bundled(set_dir=SET_DIR):
+    from cardsmith.decks import load_deck
+    from cardsmith.validate import load_set
+
+    cs = load_set(set_dir)
+    return cs, [load_deck(SET_DIR / "decks" / f"{race}.yaml", cs) for race in ("terracorp", "chain", "shadow")]
 
 
-@pytest.mark.skipif(not (SET_DIR / "set.yaml").exists(), reason="the bundled set is not in this checkout")
 def test_bundled_set_plays_every_matchup_by_the_rules():
     from cardsmith.engine.registry import load_game
-    from cardsmith.validate import load_set
-    cs = load_set(SET_DIR)
+
+    cs, decks = bundled()
     game = load_game(cs)
     assert game.turn_cap == cs.meta["play"]["turn_cap"]
     assert any(i["what"].startswith("turn cap") for i in cs.meta["invented"])
-    decks = bundled_decks(cs)
+    armour = {c.id: int(c.fields.get("armour") or 0) for c in cs.cards}
     ends = Counter()
     for seed in range(18):
-        pair = [decks[seed % 3], decks[(seed // 3) % 3]]
-        s = game.new_game(pair, seed)
-        sizes = [len(s.g.fleet[0]), len(s.g.fleet[1])]
+        s = game.new_game([decks[seed % 3], decks[(seed // 3) % 3]], seed)
         rng = random.Random(seed)
         while not s.is_terminal():
             s.apply(rng.choice(s.legal_actions()))
-            if s.dec != se.D_ORDER:
-                check_invariants(s, sizes)
-        ends[s.end_reason] += 1
+            check_invariants(s, armour)
+        ends[s.outcome().reason] += 1
     assert ends["conquest"] > 0
 
 
-def test_engine_contract_conformance():
-    """The engine's own conformance check (legal actions, clones, leaks, determinization, replay)."""
-    checks = pytest.importorskip("cardsmith.engine.checks")
-    problems = checks.protocol_problems(GAME, [deck("t", TERRACORP), deck("s", SHADOW)], seeds=range(2))
-    assert problems == []
+def test_flack_load_at_6_in_the_yaml_deals_6(tmp_path):
+    """Effects are data: the number in the card's `effect:` is what play uses (its text is for people)."""
+    copy = tmp_path / "solar-empires"
+    shutil.copytree(SET_DIR, copy)
+    events = copy / "events-neutral.yaml"
+    text = events.read_text()
+    old = "effect: {do: damage, amount: 4, target: enemy_fighters, when: before_attacks}"
+    assert old in text
+    results = {}
+    for amount in (4, 6):
+        events.write_text(text.replace(old, old.replace("amount: 4", f"amount: {amount}")))
+        cs, _ = bundled(copy)
+        pos = table(stage="combat", combat=[1], events=(["flack-load"], []),
+                    ships=([("tcs-35-broadsword", 1)], [("drone", 1), ("mothership", 1)]))  # a Drone has armour 6
+        s = start(pos, rolls=[1, 1], game=se.make_game(cs))
+        results[amount] = "drone" in view(s)["players"][1]["discard"] or ship(s, 1, "drone")["damage"]
+    assert results == {4: 4, 6: True}, "Flack Load at 4 leaves the drone at 4 damage; at 6 it destroys it"
 
 
-def test_effect_numbers_come_from_the_card_text():
-    def info(cid, text):
-        return se._Info.of(Card(id=cid, name=cid, type="event", fields=frozen_map({}), text=text)).p
-
-    assert info("ion-storm", "Deal 4 damage to up to two fighters.") == {"damage": 4, "count": 2}
-    assert info("hidden-infection", "Deal seven damage to target ship.") == {"damage": 7}
-    assert info("asteroid-swarm", "Choose three planets. Any fleet deployed there takes d6+5 dmg.") == \
-        {"planets": 3, "damage": 5}
-    assert info("ion-storm", "Something else entirely.") == {"damage": 3, "count": 3}, "the source's numbers"
-
-
-@pytest.mark.skipif(not (SET_DIR / "set.yaml").exists(), reason="the bundled set is not in this checkout")
 def test_invariants_hold_for_random_legal_decks_of_the_bundled_set():
     hypothesis = pytest.importorskip("hypothesis")
     decks_mod = pytest.importorskip("cardsmith.decks")
     from hypothesis import strategies as st
-    from cardsmith.validate import load_set
-    cs = load_set(SET_DIR)
+
+    cs, _ = bundled()
     game = se.make_game(cs)
+    armour = {c.id: int(c.fields.get("armour") or 0) for c in cs.cards}
 
     @hypothesis.settings(max_examples=25, deadline=None, database=None)
     @hypothesis.given(seed=st.integers(0, 10**6), a=st.integers(0, 10**6), b=st.integers(0, 10**6))
     def play(seed, a, b):
         s = game.new_game([decks_mod.random_deck(cs, seed=a), decks_mod.random_deck(cs, seed=b)], seed)
-        sizes = [len(s.g.fleet[0]), len(s.g.fleet[1])]
         rng = random.Random(seed)
         while not s.is_terminal():
             s.apply(rng.choice(s.legal_actions()))
-            if s.dec != se.D_ORDER:
-                check_invariants(s, sizes)
-        assert s.turn <= game.turn_cap
+            check_invariants(s, armour)
+        assert view(s)["turn"] <= game.turn_cap
 
     play()

@@ -165,3 +165,14 @@ def test_art_or_icon_that_is_not_an_image_is_reported_where_it_is_named(demo_set
     assert any(e.startswith("set.yaml:") and "icon 'icons/sun.png' is not an image" in e for e in errors), errors
     assert not any("heron" in e for e in errors), errors
     assert len(errors) == 2, errors
+
+
+def test_card_effect_is_kept_for_the_rules_and_needs_a_handler(demo_set: Path):
+    _edit(demo_set / "cards.yaml", "    speed: fast\n", "    speed: fast\n    effect: {do: damage, amount: 4}\n")
+    eclipse = load_set(demo_set).card("eclipse")
+    assert [dict(e) for e in eclipse.effects] == [{"do": "damage", "amount": 4}]
+    assert load_set(demo_set).card("dawn-scout").effects == ()
+    _edit(demo_set / "cards.yaml", "effect: {do: damage, amount: 4}", "effect: {amount: 4}")
+    errors = _errors(demo_set)
+    line = _line_of(demo_set / "cards.yaml", "effect: {amount")
+    assert any(e.startswith(f"cards.yaml:{line}:") and "`do:`" in e for e in errors), errors

@@ -56,14 +56,33 @@ def registered_predicates() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def rules_module(cardset: CardSet) -> Any:
+    """The `RULES` (contract.RulesModule) of the set's rules package, or None: the bundled package
+    `cardsmith.games.<rules>` (imported, which also runs its `register_predicate` calls), else an
+    installed package's entry point in the group `cardsmith.games`."""
+    if not cardset.rules:
+        return None
+    name = cardset.rules.strip().replace("-", "_")
+    module = None
+    try:
+        module = importlib.import_module(f"cardsmith.games.{name}")
+    except ModuleNotFoundError as e:
+        if e.name not in (f"cardsmith.games.{name}", "cardsmith.games"):
+            raise
+    rules = getattr(module, "RULES", None)
+    if rules is None:
+        from importlib.metadata import entry_points
+        for ep in entry_points(group="cardsmith.games", name=name):
+            rules = ep.load()
+    return rules
+
+
 def get_predicate(name: str, cardset: CardSet) -> Predicate:
-    """The check registered as `name`, importing the set's rules module first if needed."""
-    if name not in _REGISTRY and cardset.rules:
-        try:
-            importlib.import_module(f"cardsmith.games.{cardset.rules}")
-        except ModuleNotFoundError as e:
-            if e.name not in (f"cardsmith.games.{cardset.rules}", "cardsmith.games"):
-                raise
+    """The check registered as `name` or declared in the rules module's `deck_predicates`."""
+    if name not in _REGISTRY:
+        declared = dict(getattr(rules_module(cardset), "deck_predicates", None) or {})
+        if name in declared:
+            return declared[name]
     if name not in _REGISTRY:
         where = f"cardsmith.games.{cardset.rules}" if cardset.rules else "a rules module (set.yaml has no `rules:`)"
         known = ", ".join(registered_predicates()) or "none"

@@ -12,8 +12,7 @@ from typing import Any, Hashable, Protocol, Sequence
 from cardsmith.model import Deck
 
 
-class IllegalAction(Exception):
-    """`apply()` raises it for an action not in `legal_actions()`."""
+from cardsmith.engine.contract import IllegalAction  # noqa: E402  (one class for old and new games)
 
 
 # Games choose their action type; it must have a readable str() and be picklable.

@@ -137,8 +137,7 @@ class _RowParser:
         self.header = header
         self.columns = columns  # index -> canonical column name
         self.types = _choices(cardset.types)
-        self.races = _choices(cardset.races)
-        self.factions = _choices(cardset.factions)
+        self.groups = {d.id: _choices(d.groups) for d in cardset.dimensions.values()}
         self.keywords = _choices(cardset.keywords)
         self.problems: list[Problem] = []
 
@@ -176,10 +175,12 @@ class _RowParser:
                 values["type"] = None
         ctype = self.cardset.types.get(type_id) if type_id else None
 
-        for name, groups, table in (("race", self.races, self.cardset.races), ("faction", self.factions, self.cardset.factions)):
+        for name in dict.fromkeys(["race", "faction", *self.groups]):
             if name in index:
                 raw = get(name)
+                groups = self.groups.get(name, {})
                 if raw and _match(raw, groups) is None:
+                    table = self.cardset.dimensions[name].groups if name in self.cardset.dimensions else {}
                     hint = did_you_mean(raw, list(table)) or (f"known: {', '.join(table)}" if table else f"the set declares no {name}s")
                     self.problem(rownum, index[name], f"unknown {name} '{raw}'; {hint}")
                 values[name] = _match(raw, groups) if raw else None
@@ -198,12 +199,14 @@ class _RowParser:
             values["keywords"] = self._keywords(rownum, index["keywords"], get("keywords")) or None
         if "tags" in index:
             values["tags"] = _split(get("tags")) or None
+        if "effect" in index:
+            values["effect"] = self._effect(rownum, index["effect"], get("effect"))
         for name in ("name", "text", "flavor", "art", "back"):
             if name in index:
                 values[name] = get(name) or None
 
         for name, i in index.items():
-            if name in BASE_COLUMNS:
+            if name in BASE_COLUMNS or name in self.groups:
                 continue
             raw = get(name)
             spec = ctype.fields.get(name) if ctype else None
@@ -214,6 +217,19 @@ class _RowParser:
                 continue
             values[name] = self._field(rownum, i, spec, raw)
         return values
+
+    def _effect(self, rownum: int, idx: int, raw: str) -> Any:
+        """An `effect:` cell: a YAML flow mapping or list (`{do: damage, amount: 4}`), or empty."""
+        if not raw:
+            return None
+        try:
+            value = yaml.safe_load(raw)
+        except yaml.YAMLError:
+            value = None
+        if not isinstance(value, (dict, list)):
+            self.problem(rownum, idx, f"effect '{raw}' is not a mapping like {{do: damage, amount: 4}} (or a list of them)")
+            return None
+        return value
 
     def _keywords(self, rownum: int, idx: int, raw: str) -> list[str]:
         out = []
@@ -290,7 +306,7 @@ def _split(raw: str, extra: str = "") -> list[str]:
 
 
 def _header_columns(cardset: CardSet, header: list[str]) -> tuple[dict[int, str], list[Problem]]:
-    known = list(BASE_COLUMNS) + field_columns(cardset)
+    known = list(BASE_COLUMNS) + list(cardset.dimensions) + field_columns(cardset)
     lookup = {k.lower(): k for k in known}
     # Labels the set declares ("Attack bonus") are accepted for their field.
     for ctype in cardset.types.values():
@@ -348,7 +364,7 @@ def _read_card_file(path: Path) -> dict[str, Any]:
 
 
 KEY_ORDER = ("id", "name", "type", "race", "faction")
-TAIL_ORDER = ("keywords", "text", "flavor", "art", "copies", "tags", "back")
+TAIL_ORDER = ("keywords", "effect", "text", "flavor", "art", "copies", "tags", "back")
 
 
 def _ordered(card: dict[str, Any]) -> dict[str, Any]:

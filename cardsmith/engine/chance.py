@@ -1,0 +1,137 @@
+"""Chance: separate seeded streams for public and hidden randomness, and a scripted stand-in for tests.
+
+A run seed and a game index give the game's seed through a strong hash (`game_seed`), so runs with
+seeds 1, 3 and 5 play unrelated games rather than shifted copies of one another. Inside a game each
+stream ("public", "seat0", "seat1", ...) has its own generator, seeded by hashing (game seed, stream
+name): the public dice reveal nothing about the order of a seat's own shuffled deck, and one seat's
+shuffle tells nothing of another's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import deque
+from typing import Any, Iterable, Mapping
+
+
+def derive_seed(*parts: object) -> int:
+    """A stable 64-bit seed from printable parts (same parts, same seed, on every machine)."""
+    text = "\x1f".join(str(p) for p in parts).encode("utf-8")
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8, person=b"cardsmith").digest(), "big")
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    """The seed of game `index` of a run started with `run_seed` (a hash, not run_seed + index)."""
+    return derive_seed("game", run_seed, index)
+
+
+def stream_seed(seed: int, stream: str) -> int:
+    """The seed of one named chance stream of the game with seed `seed`."""
+    return derive_seed("stream", seed, stream)
+
+
+def agent_rng(seed: int, seat: int) -> random.Random:
+    """The generator of the agent in `seat` for the game with seed `seed` (apart from game chance)."""
+    return random.Random(derive_seed("agent", seed, seat))
+
+
+def seat_stream(seat: int) -> str:
+    """The name of the stream for chance only `seat` may know (its own deck's shuffle)."""
+    return f"seat{seat}"
+
+
+class SeededChance:
+    """Chance from independent generators, one per stream, made on first use.
+
+    `fork()` copies every generator's state (a clone of a game state rolls the same dice as the
+    original would, which replays and tests rely on).
+    """
+
+    __slots__ = ("seed", "_streams")
+
+    def __init__(self, seed: int):
+        self.seed = seed
+        self._streams: dict[str, random.Random] = {}
+
+    def _rng(self, stream: str) -> random.Random:
+        rng = self._streams.get(stream)
+        if rng is None:
+            rng = self._streams[stream] = random.Random(stream_seed(self.seed, stream))
+        return rng
+
+    def roll(self, sides: int, why: str = "", stream: str = "public") -> int:
+        return self._rng(stream).randrange(sides) + 1
+
+    def randrange(self, n: int, why: str = "", stream: str = "public") -> int:
+        return self._rng(stream).randrange(n)
+
+    def shuffle(self, items: list, why: str = "", stream: str = "public") -> None:
+        self._rng(stream).shuffle(items)
+
+    def fork(self) -> "SeededChance":
+        twin = SeededChance(self.seed)
+        for name, rng in self._streams.items():
+            copy = random.Random()
+            copy.setstate(rng.getstate())
+            twin._streams[name] = copy
+        return twin
+
+
+class ChanceExhausted(AssertionError):
+    """A scripted test asked for more chance than it scripted."""
+
+
+class ScriptedChance:
+    """Chance that a test writes down: die results in order, and shuffles that keep the given order.
+
+    `ScriptedChance(rolls=[6, 1, 3])` makes the next three rolls 6, 1 and 3 (whatever their stream);
+    `randrange` takes its results from `picks`; shuffles leave lists as they are, unless `orders`
+    maps a `why` to the exact order wanted. Running out is an error, so a test sees every roll it
+    did not expect. `fallback` (a seed) lets a scripted prefix continue with seeded chance.
+    """
+
+    def __init__(self, rolls: Iterable[int] = (), picks: Iterable[int] = (),
+                 orders: Mapping[str, list] | None = None, fallback: int | None = None):
+        self.rolls: deque[int] = deque(rolls)
+        self.picks: deque[int] = deque(picks)
+        self.orders = dict(orders or {})
+        self.asked: list[tuple[str, str, Any]] = []  # (kind, why, result): what the game asked for
+        self._fallback = SeededChance(fallback) if fallback is not None else None
+
+    def roll(self, sides: int, why: str = "", stream: str = "public") -> int:
+        if not self.rolls:
+            if self._fallback is None:
+                raise ChanceExhausted(f"unscripted d{sides} roll ({why or 'no reason given'})")
+            value = self._fallback.roll(sides, why, stream)
+        else:
+            value = self.rolls.popleft()
+            if not 1 <= value <= sides:
+                raise ChanceExhausted(f"scripted roll {value} does not fit a d{sides} ({why})")
+        self.asked.append(("roll", why, value))
+        return value
+
+    def randrange(self, n: int, why: str = "", stream: str = "public") -> int:
+        if not self.picks:
+            if self._fallback is None:
+                raise ChanceExhausted(f"unscripted pick among {n} ({why or 'no reason given'})")
+            value = self._fallback.randrange(n, why, stream)
+        else:
+            value = self.picks.popleft()
+            if not 0 <= value < n:
+                raise ChanceExhausted(f"scripted pick {value} is not below {n} ({why})")
+        self.asked.append(("pick", why, value))
+        return value
+
+    def shuffle(self, items: list, why: str = "", stream: str = "public") -> None:
+        wanted = self.orders.get(why)
+        if wanted is not None:
+            if sorted(map(str, wanted)) != sorted(map(str, items)):
+                raise ChanceExhausted(f"scripted order for '{why}' is not a permutation of the items")
+            items[:] = list(wanted)
+        self.asked.append(("shuffle", why, None))
+
+    def fork(self) -> "ScriptedChance":
+        twin = ScriptedChance(self.rolls, self.picks, self.orders)
+        twin._fallback = self._fallback.fork() if self._fallback is not None else None
+        return twin

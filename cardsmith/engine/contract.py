@@ -1,0 +1,279 @@
+"""The game contract: what every rules module declares and what every game state offers.
+
+This is the one module the rest of `cardsmith.engine` (agents, runner, statistics, reports) imports
+to talk to a game. The shape follows OpenSpiel (N seats, `returns()`, chance through one hook),
+python-chess (a readable position, like FEN) and a pure `apply` that returns the events it caused.
+
+A rules package (bundled under `cardsmith.games.<name>`, or any installed package that registers an
+entry point in the group `cardsmith.games`) exposes `RULES`, a `RulesModule`: its name, the player
+counts it supports, a JSON Schema for its `play:` settings, the card fields and effects it reads,
+the deck predicates and cost functions it adds, a `validate(cardset)` hook, and `make_game(cardset)`.
+
+Seats are numbered 0..N-1 in the order the decks were given. Who acts first is the rules' business
+(a coin toss, a die, the lowest total cost): a state says who acts now through `to_act()`, and the
+runner records who actually acted first (`first_actor`), so seat advantage is measured for the
+player who really went first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
+
+from cardsmith.model import Card, CardSet, Deck
+
+# Games choose their action type: hashable, picklable, equal across clones, with a readable str().
+# Plain tuples of strings and ints, such as ("play", "flack-load") or ("attack", 3, 7), serve well.
+Action = Hashable
+
+
+class IllegalAction(Exception):
+    """`apply()` raises it for an action that is not in the freshly computed legal set."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, as `apply` reports it.
+
+    `kind` is a short machine name ("draw", "roll", "damage", "destroyed", "win"); `text` is the
+    readable line for logs; `data` holds the particulars. `seen_by` is None for a public event, or
+    the seats that may see it (a card drawn is seen by its owner only).
+    """
+
+    kind: str
+    text: str = ""
+    data: Mapping[str, Any] = field(default_factory=dict)
+    seen_by: tuple[int, ...] | None = None
+
+    def visible_to(self, seat: int) -> bool:
+        return self.seen_by is None or seat in self.seen_by
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: a rank per seat (0 = first place; equal ranks tie) and why.
+
+    `capped` marks a game stopped by a turn or action cap rather than by the rules' own end; such a
+    game is a draw among the seats still in it and statistics report it apart.
+    """
+
+    ranks: tuple[int, ...]
+    reason: str
+    capped: bool = False
+
+    @classmethod
+    def win(cls, winner: int, seats: int, reason: str) -> "Outcome":
+        """One winner, every other seat shares second place."""
+        return cls(tuple(0 if s == winner else 1 for s in range(seats)), reason)
+
+    @classmethod
+    def draw(cls, seats: int, reason: str, capped: bool = False) -> "Outcome":
+        return cls((0,) * seats, reason, capped)
+
+    @classmethod
+    def placing(cls, order: Sequence[Sequence[int]], seats: int, reason: str) -> "Outcome":
+        """From groups of seats best first: [[2], [0, 3], [1]] = seat 2 won, 0 and 3 tied second."""
+        ranks = [0] * seats
+        for rank, group in enumerate(order):
+            for s in group:
+                ranks[s] = rank
+        return cls(tuple(ranks), reason)
+
+    @property
+    def seats(self) -> int:
+        return len(self.ranks)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats in first place; empty for a draw among every seat."""
+        best = min(self.ranks)
+        top = tuple(s for s, r in enumerate(self.ranks) if r == best)
+        return () if len(top) == len(self.ranks) else top
+
+    @property
+    def winner(self) -> int | None:
+        """The single winning seat, or None for a draw or a shared first place."""
+        w = self.winners
+        return w[0] if len(w) == 1 else None
+
+    def returns(self) -> tuple[float, ...]:
+        """Per seat, the share of other seats it finished ahead of (a tie counts half).
+
+        A two-player win is (1, 0), a draw (0.5, 0.5); with N seats the winner gets 1 and the last 0.
+        Every game's returns sum to N/2, so averages compare across player counts.
+        """
+        n = len(self.ranks)
+        if n == 1:
+            return (1.0,)
+        out = []
+        for s, r in enumerate(self.ranks):
+            ahead = sum(1 for t, q in enumerate(self.ranks) if t != s and q > r)
+            tied = sum(1 for t, q in enumerate(self.ranks) if t != s and q == r)
+            out.append((ahead + 0.5 * tied) / (n - 1))
+        return tuple(out)
+
+
+@runtime_checkable
+class Chance(Protocol):
+    """Where a state draws everything left to chance. See `cardsmith.engine.chance`.
+
+    `stream` is "public" for chance every player sees (dice, a shared deck's shuffle that everyone
+    sees the result of), or `seat<N>` for a shuffle only seat N may know (its own deck). Separate
+    streams mean no public roll can reveal a hidden order. Tests pass a `ScriptedChance`.
+    """
+
+    def roll(self, sides: int, why: str = "", stream: str = "public") -> int: ...
+    def randrange(self, n: int, why: str = "", stream: str = "public") -> int: ...
+    def shuffle(self, items: list, why: str = "", stream: str = "public") -> None: ...
+    def fork(self) -> "Chance": ...
+
+
+class GameState(Protocol):
+    """One game in progress, or finished.
+
+    Legal actions are an immutable tuple. `apply` checks the action against the legal set of the
+    state as it is (an agent cannot widen it by mutating what it was handed) and returns the events.
+    """
+
+    seats: int
+    turn: int  # 1-based; what statistics call game length
+    log: list[str]  # readable account, one line per event (turn headers included)
+
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that must act now (several for simultaneous choices); () when terminal."""
+        ...
+
+    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
+        """Deterministic order; never empty for a seat in `to_act()`. Default seat: `to_act()[0]`."""
+        ...
+
+    def apply(self, action: Action, seat: int | None = None) -> tuple[Event, ...]:
+        """Play `action` for `seat` (default `to_act()[0]`); IllegalAction if it is not legal now."""
+        ...
+
+    def is_terminal(self) -> bool: ...
+
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on."""
+        ...
+
+    def returns(self) -> tuple[float, ...]:
+        """`outcome().returns()`; all 0.5 while the game goes on."""
+        ...
+
+    def observation(self, seat: int) -> Any:
+        """Only what `seat` may know: its own hidden cards, public zones, sizes of hidden zones."""
+        ...
+
+    def clone(self) -> "GameState":
+        """Independent: applying to the clone never changes this state."""
+        ...
+
+    def position(self) -> dict[str, Any]:
+        """The whole state as plain data (str, int, float, bool, None, lists, dicts), YAML/JSON-ready.
+
+        `game.from_position(state.position())` gives a state that plays on exactly like this one
+        (chance aside, which the caller supplies). It names the game under `game:`.
+        """
+        ...
+
+    def cards_played(self, seat: int) -> frozenset[str]:
+        """Card ids this seat put into play (per-card statistics)."""
+        ...
+
+
+class Game(Protocol):
+    """A game's rules bound to one card set (and its `play:` settings)."""
+
+    name: str
+    rules: "RulesModule"
+
+    def new_game(self, decks: Sequence[Deck], seed: int, *, chance: Chance | None = None) -> GameState:
+        """A new game with `decks[i]` in seat i. Chance comes from `chance` or, when None, from
+        `SeededChance(seed)`. Shuffles and setup happen here."""
+        ...
+
+    def from_position(self, position: Mapping[str, Any], *, chance: Chance | None = None, seed: int = 0) -> GameState:
+        """A state from `GameState.position()` data; raises PositionError naming the bad entry."""
+        ...
+
+    def sample_state(self, observation: Any, rng: Any) -> GameState:
+        """Determinization: a full state consistent with the observation, hidden parts dealt with rng."""
+        ...
+
+    def heuristic(self, state: GameState, seat: int) -> float:
+        """Higher = better for `seat` (greedy choices and search rollouts)."""
+        ...
+
+
+class PositionError(ValueError):
+    """A position that names an unknown card, a seat out of range, or misses an entry."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong in a set, found by a rules module's `validate`.
+
+    Where it is: `card` (a card id) with `path` inside that card (("effect", "amount")), or
+    `setting` (a path inside `play:`), or neither for the set as a whole. `cardsmith validate` turns
+    it into `file:line:col: error: message` with the hint.
+    """
+
+    message: str
+    hint: str | None = None
+    card: str | None = None
+    path: tuple[str | int, ...] = ()
+    setting: tuple[str | int, ...] | None = None
+    severity: str = "error"
+
+
+@dataclass(frozen=True)
+class EffectSpec:
+    """One effect handler a rules module offers: `effect: {do: NAME, param: value, when: TIMING}`.
+
+    `params` maps each parameter to a JSON Schema (every one is required unless it has a
+    "default"); `when` lists the timings it accepts (empty: the effect takes no `when`).
+    """
+
+    name: str
+    params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    when: tuple[str, ...] = ()
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class RulesModule:
+    """What a rules package declares (`RULES` in the package, or the entry point's target).
+
+    - `players`: the smallest and largest number of seats.
+    - `play_schema`: JSON Schema of the set's `play:` mapping (the keys it may hold).
+    - `card_fields`: per card type, JSON Schemas of the fields the rules read (checked in validate).
+    - `effects`: the effect handlers cards may name (`effect:` on a card; one mapping or a list).
+    - `effect_types`: card types whose cards must carry an `effect:` ("" type list: none need one).
+    - `deck_predicates`, `cost_functions`: names the set's deck rules may use.
+    - `validate`: further checks over the loaded set; its Problems appear in `cardsmith validate`.
+    - `make_game`: the `Game` for a set.
+    """
+
+    name: str
+    title: str
+    players: tuple[int, int]
+    make_game: Callable[[CardSet], Game]
+    play_schema: Mapping[str, Any] = field(default_factory=lambda: {"type": "object"})
+    card_fields: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
+    effects: Mapping[str, EffectSpec] = field(default_factory=dict)
+    effect_types: tuple[str, ...] = ()
+    deck_predicates: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    cost_functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    validate: Callable[[CardSet], Iterable[Problem]] | None = None
+    doc: str = ""
+
+    def supports(self, seats: int) -> bool:
+        return self.players[0] <= seats <= self.players[1]
+
+
+def card_effects(card: Card) -> tuple[Mapping[str, Any], ...]:
+    """A card's effects as declared in its YAML (`effect:`, one mapping or a list); () for none.
+
+    The validator keeps them on `Card.effects` (checked against the rules module's `effects`)."""
+    return tuple(getattr(card, "effects", ()) or ())

@@ -1,0 +1,17 @@
+"""The shared kit games are built from: zones with hidden information, a decision stack, turn order
+and phases, event recording, and positions. Chance lives in `cardsmith.engine.chance`.
+
+A game is free to keep its own fast representation; the kit is what the bundled games share so that
+hiding, determinization, multi-step choices and positions work the same way everywhere.
+"""
+
+from cardsmith.engine.kit.decisions import Decision, DecisionStack
+from cardsmith.engine.kit.events import EventRecorder
+from cardsmith.engine.kit.positions import dump_position, parse_position, position_header
+from cardsmith.engine.kit.turns import TurnOrder
+from cardsmith.engine.kit.zones import HIDDEN, OWNER, PUBLIC, SECRET, Zone, Zones
+
+__all__ = [
+    "Decision", "DecisionStack", "EventRecorder", "HIDDEN", "OWNER", "PUBLIC", "SECRET", "TurnOrder",
+    "Zone", "Zones", "dump_position", "parse_position", "position_header",
+]

@@ -1,0 +1,121 @@
+"""Zones of cards, each public, seen by its owner only, or secret (a deck: nobody sees the order).
+
+`Zones.masked(seat)` is what that seat may know: cards it may not see become `HIDDEN` (so counts
+stay visible). `Zones.redeal(masked, unseen, rng)` is the determinization a search agent needs: the
+hidden slots filled at random from the cards the observer has not seen.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator
+
+PUBLIC, OWNER, SECRET = "public", "owner", "secret"
+VISIBILITIES = (PUBLIC, OWNER, SECRET)
+HIDDEN = "?"  # a card the observer cannot see
+
+
+@dataclass
+class Zone:
+    """An ordered pile of card ids. The top of a pile is the end of `cards` (draw pops the end)."""
+
+    name: str
+    owner: int | None = None
+    visibility: str = PUBLIC
+    cards: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.visibility not in VISIBILITIES:
+            raise ValueError(f"zone {self.name}: visibility must be one of {VISIBILITIES}")
+
+    def visible_to(self, seat: int) -> bool:
+        return self.visibility == PUBLIC or (self.visibility == OWNER and self.owner == seat)
+
+    def copy(self) -> "Zone":
+        return Zone(self.name, self.owner, self.visibility, list(self.cards))
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+class Zones:
+    """Named zones; a seat's own zone is named `"<kind>:<seat>"` (`zones.of(1, "hand")`)."""
+
+    def __init__(self, zones: Iterable[Zone] = ()):
+        self._z: dict[str, Zone] = {z.name: z for z in zones}
+
+    def add(self, zone: Zone) -> Zone:
+        self._z[zone.name] = zone
+        return zone
+
+    def __getitem__(self, name: str) -> Zone:
+        return self._z[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._z
+
+    def __iter__(self) -> Iterator[Zone]:
+        return iter(self._z.values())
+
+    def of(self, seat: int, kind: str) -> Zone:
+        return self._z[f"{kind}:{seat}"]
+
+    def move(self, card: str, src: str, dst: str, *, to_bottom: bool = False) -> None:
+        """Move one copy of `card` (the topmost) from `src` to the top (or bottom) of `dst`."""
+        pile = self._z[src].cards
+        for i in range(len(pile) - 1, -1, -1):
+            if pile[i] == card:
+                del pile[i]
+                break
+        else:
+            raise ValueError(f"no {card} in zone {src}")
+        if to_bottom:
+            self._z[dst].cards.insert(0, card)
+        else:
+            self._z[dst].cards.append(card)
+
+    def draw(self, src: str, dst: str, n: int = 1) -> list[str]:
+        """Move up to `n` cards from the top of `src` to `dst`; returns the cards moved."""
+        pile, out = self._z[src].cards, []
+        for _ in range(min(n, len(pile))):
+            card = pile.pop()
+            self._z[dst].cards.append(card)
+            out.append(card)
+        return out
+
+    def copy(self) -> "Zones":
+        return Zones(z.copy() for z in self._z.values())
+
+    def masked(self, seat: int) -> "Zones":
+        """A copy in which every card `seat` may not see is HIDDEN."""
+        out = Zones()
+        for z in self._z.values():
+            c = z.copy()
+            if not z.visible_to(seat):
+                c.cards = [HIDDEN] * len(z.cards)
+            out.add(c)
+        return out
+
+    def redeal(self, unseen: Iterable[str], rng: random.Random) -> "Zones":
+        """A copy of a masked view with each HIDDEN slot filled from `unseen`, shuffled with `rng`.
+
+        `unseen` must hold exactly as many cards as there are hidden slots (the game knows which
+        cards the observer has not seen: all its cards less those in zones it sees).
+        """
+        pool = list(unseen)
+        rng.shuffle(pool)
+        out = self.copy()
+        slots = sum(z.cards.count(HIDDEN) for z in out)
+        if slots != len(pool):
+            raise ValueError(f"{slots} hidden slots but {len(pool)} unseen cards")
+        for z in out:
+            z.cards = [pool.pop() if c == HIDDEN else c for c in z.cards]
+        return out
+
+    def to_data(self) -> dict[str, Any]:
+        return {z.name: {"owner": z.owner, "visibility": z.visibility, "cards": list(z.cards)} for z in self._z.values()}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> "Zones":
+        return cls(Zone(name, d.get("owner"), d.get("visibility", PUBLIC), list(d.get("cards", []))) for name, d in data.items())

@@ -1,0 +1,352 @@
+"""The turn: set-up, coin toss, draw, construction, deployment, Spy Network, combats, clean-up.
+
+`settle(s)` runs the rules until a seat must decide (`s.dec`) or the game ends, taking at once any
+decision with a single legal option. `compute_legal(s)` lists the options of the pending decision;
+`handle(s, action)` carries one out.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING, Any, Callable
+
+from cardsmith.engine.chance import seat_stream
+from cardsmith.games.solar_empires import combat, resolve
+from cardsmith.games.solar_empires.cards import BUILDING, EVENT, HAND_SIZE, POSITIONS, SEATS, SHIP
+from cardsmith.games.solar_empires.names import (COMBAT, CONSTRUCT, DEPLOY, ORDER, ORDERINGS, PICK, PRIORITY, SPY)
+
+if TYPE_CHECKING:
+    from cardsmith.games.solar_empires.state import SolarState
+
+_TARGETED = ("damage", "destroy_ship", "grant_shield")
+
+
+# ---------------------------------------------------------------------- legal actions
+def construct_actions(s: "SolarState", p: int) -> tuple:
+    info = s.t.info
+    e, m, o = s.support(p)
+    acts: list = []
+    seen = set()
+    mine = [pos for pos in range(POSITIONS) if s.ctrl[pos] == p and s.planet[pos] >= 0]
+    for inst in s.hand[p]:
+        ci = info[inst]
+        if ci.id in seen:
+            continue
+        seen.add(ci.id)
+        c = ci.cost
+        if c[0] > e or c[1] > m or c[2] > o:
+            continue
+        t = ci.type
+        if t == SHIP:
+            acts.append(("play", ci.id))
+        elif t == BUILDING:
+            for pos in mine:
+                acts.append(("play", ci.id, pos + 1))
+        elif t == EVENT:
+            if ci.spell:
+                if s.sp_done[p] or s.t.chain[p]:
+                    continue
+            elif s.ev_done[p]:
+                continue
+            acts.extend(event_plays(s, p, ci))
+    if not s.cannon_done[p]:
+        for pos in mine:
+            b = s.bldg[pos]
+            if b >= 0 and "planet_cannon" in info[b].fx:
+                c = info[b].cost
+                if c[0] <= e and c[1] <= m and c[2] <= o:
+                    acts.extend(("fire-cannon", t + 1) for t in s.planets())
+                break
+    acts.append(("done",))
+    return tuple(acts)
+
+
+def event_plays(s: "SolarState", p: int, ci: Any) -> list:
+    """The ways to play event `ci`: with the planets it chooses, or the ship it targets, or plainly."""
+    fx = ci.fx
+    for handler in ("block_deployment", "fleet_damage"):
+        if handler in fx:
+            planets = [x + 1 for x in s.planets()]
+            k = min(fx[handler]["planets"], len(planets))
+            if k == 0:
+                return [("play", ci.id)]
+            return [("play", ci.id) + c for c in combinations(planets, k)]
+    info = s.t.info
+    for handler in _TARGETED:
+        params = fx.get(handler)
+        if params is None or (handler == "damage" and params.get("target") != "ship"):
+            continue
+        pool = s.ships[p] if handler == "grant_shield" else s.ships[0] + s.ships[1]
+        limit = resolve.max_class(params)
+        pool = [i for i in pool if info[i].cls <= limit]
+        owner = s.t.owner
+        return [("play", ci.id, i, info[i].id) for i in s.dedup(pool, lambda i: owner[i])]
+    return [("play", ci.id)]
+
+
+def _deploy(s: "SolarState", p: int) -> tuple:
+    planet, flare = s.planet, s.flare
+    targets = [pos for pos in range(POSITIONS) if planet[pos] >= 0 and pos not in flare]
+    at = s.at
+    table = s.t.deploy
+    acts: list[tuple] = []
+    everywhere = len(targets) == POSITIONS
+    for i in s.dedup([i for i in s.ships[p] if at[i] < 0]):
+        if everywhere:
+            acts.extend(table[i])
+        else:
+            row = table[i]
+            acts.extend(row[pos] for pos in targets)
+    acts.append(_DONE)
+    return tuple(acts)
+
+
+_DONE = ("done",)
+
+
+def _spy(s: "SolarState", p: int) -> tuple:
+    acts: list = [("spy-keep",)]
+    targets = [pos for pos in s.planets() if pos not in s.flare]
+    info = s.t.info
+    for i in s.dedup(s.ships[p], lambda i: s.at[i]):
+        cid = info[i].id
+        if s.at[i] >= 0:
+            acts.append(("spy", i, cid, "reserve"))
+        for pos in targets:
+            if pos != s.at[i]:
+                acts.append(("spy", i, cid, pos + 1))
+    return tuple(acts)
+
+
+_LEGAL: dict[str | None, Callable[["SolarState", int], tuple]] = {
+    CONSTRUCT: construct_actions,
+    DEPLOY: _deploy,
+    SPY: _spy,
+    PICK: resolve.pick_actions,
+    COMBAT: lambda s, p: tuple(("combat", pos + 1) for pos in s.cpending),
+    ORDER: lambda s, p: tuple(("order", o) for o in ORDERINGS),
+    PRIORITY: lambda s, p: (("priority", "take"), ("priority", "give")),
+    None: lambda s, p: (),
+    **combat.LEGAL,
+}
+
+
+def compute_legal(s: "SolarState") -> tuple:
+    return _LEGAL[s.dec](s, s.current_player)
+
+
+# ---------------------------------------------------------------------- carrying out a choice
+def _construct(s: "SolarState", p: int, a: tuple) -> None:
+    verb = a[0]
+    if verb == "done":
+        s.rec("pass", f"P{p} ends construction", seat=p)
+        s.stage_i += 1
+    elif verb == "fire-cannon":
+        pos = a[1] - 1
+        s.cannon_done[p] = True
+        s.rec("cannon", f"P{p} fires the Solaris Cannon at position {pos + 1}", seat=p, position=pos + 1)
+        s.destroy_planet(pos)
+        if not s.end_reason:
+            s.check_end()
+    else:
+        resolve.play(s, p, a)
+
+
+def _deploy_handle(s: "SolarState", p: int, a: tuple) -> None:
+    if a[0] == "done":
+        s.stage_i += 1
+    else:
+        s.at[a[3]] = a[2] - 1
+        s.rec("deploy", f"P{p} deploys {s.name(a[3])} to position {a[2]}", seat=p, card=a[1], position=a[2])
+
+
+def _spy_handle(s: "SolarState", p: int, a: tuple) -> None:
+    if a[0] == "spy":
+        inst = a[1]
+        s.at[inst] = -1 if a[3] == "reserve" else a[3] - 1
+        s.rec("redeploy", f"P{p} (Spy Network) moves {s.name(inst)} to {a[3]}", seat=p, card=a[2], to=a[3])
+    s.stage_i += 1
+
+
+def _order_deck(s: "SolarState", p: int, a: tuple) -> None:
+    how = a[1]
+    cards = list(s.t.fleet[p])  # deck file order, top first
+    if how == "shuffled":
+        s.shuffle(cards, "fleet order", seat_stream(p))  # only the owner may know this order
+    elif how == "curve":
+        info = s.t.info
+        cards.sort(key=lambda i: sum(info[i].cost))
+    s.deck[p] = cards[::-1]  # top of the deck is the end of the list
+    s.rec("order", f"P{p} places their fleet deck ({len(cards)} cards)", seat=p, how=how)
+    s.stage_i += 1
+
+
+def _priority(s: "SolarState", p: int, a: tuple) -> None:
+    s.priority = p if a[1] == "take" else 1 - p
+    s.rec("priority", f"P{p} gives priority to P{s.priority}" if a[1] == "give" else f"P{p} takes priority",
+          seat=s.priority)
+    s.stage = "draw"
+
+
+_HANDLE: dict[str | None, Callable[["SolarState", int, tuple], None]] = {
+    CONSTRUCT: _construct,
+    DEPLOY: _deploy_handle,
+    SPY: _spy_handle,
+    PICK: resolve.pick_handle,
+    COMBAT: lambda s, p, a: combat.start(s, a[1] - 1),
+    ORDER: _order_deck,
+    PRIORITY: _priority,
+    **combat.HANDLE,
+}
+
+
+def handle(s: "SolarState", a: tuple) -> None:
+    d = s.dec
+    s.dec = None  # a handler that opens a new decision sets it again
+    _HANDLE[d](s, s.current_player, a)
+
+
+def settle(s: "SolarState") -> None:
+    """Run the rules to the next real decision: one with a single option is taken at once."""
+    advance(s)
+    while not s.end_reason:
+        legal = s._legal = compute_legal(s)
+        if len(legal) != 1:
+            break
+        s._legal = None
+        handle(s, legal[0])
+        advance(s)
+
+
+# ---------------------------------------------------------------------- the stages of a turn
+def _setup(s: "SolarState") -> bool:
+    if s.stage_i < 2:
+        return s.ask(ORDER, s.stage_i)
+    for p in SEATS:
+        s.draw(p, HAND_SIZE)
+    s.stage = "coin"
+    return False
+
+
+def _coin(s: "SolarState") -> bool:
+    w = s.pick_one(2, "coin toss")
+    s.rec("coin", f"P{w} wins the coin toss", seat=w)
+    return s.ask(PRIORITY, w)
+
+
+def _draw(s: "SolarState") -> bool:
+    pr = s.priority
+    s.rec("turn", f"== Turn {s.turn}: P{pr} has priority ==", turn=s.turn, priority=pr)
+    for p in (pr, 1 - pr):
+        s.draw(p, HAND_SIZE - len(s.hand[p]))
+    if s.check_end():
+        return True
+    s.stage, s.stage_i = "construct1", 0
+    return False
+
+
+def _construction(s: "SolarState") -> bool:
+    if s.stage_i < 2:
+        return s.ask(CONSTRUCT, s.priority if s.stage_i == 0 else 1 - s.priority)
+    if s.check_end():
+        return True
+    if s.stage == "construct1":
+        s.stage, s.stage_i = "deploy", 0
+    else:
+        s.stage = "cleanup"
+    return False
+
+
+def _deployment(s: "SolarState") -> bool:
+    if s.stage_i < 2:
+        return s.ask(DEPLOY, s.priority if s.stage_i == 0 else 1 - s.priority)
+    s.stage, s.stage_i = "spy", 0
+    return False
+
+
+def _spy_stage(s: "SolarState") -> bool:
+    while s.stage_i < 2:
+        q = s.priority if s.stage_i == 0 else 1 - s.priority
+        if s.event_fx(q, "redeploy") and s.ships[q]:
+            return s.ask(SPY, q)
+        s.stage_i += 1
+    every = s.ships[0] + s.ships[1]
+    s.cpending = [pos for pos in s.planets() if any(s.at[i] == pos for i in every)]
+    s.cpos = -1
+    s.stage = "combat"
+    return False
+
+
+def _combat_stage(s: "SolarState") -> bool:
+    if s.cpos >= 0:
+        if not combat.step(s):
+            return False
+        if s.dec is not None or s.end_reason:
+            return True
+        s.cpos = -1  # the combat at cpos is over
+        return False
+    if s.cpending:
+        return s.ask(COMBAT, s.priority)
+    for p in SEATS:
+        for i in s.ships[p]:
+            s.at[i] = -1
+    s.gaze = {}
+    if s.check_end():
+        return True
+    s.stage, s.stage_i = "construct2", 0
+    return False
+
+
+_STAGES: dict[str, Callable[["SolarState"], bool]] = {
+    "setup": _setup, "coin": _coin, "draw": _draw, "construct1": _construction, "deploy": _deployment,
+    "spy": _spy_stage, "combat": _combat_stage, "construct2": _construction, "cleanup": lambda s: cleanup(s),
+}
+
+
+def advance(s: "SolarState") -> None:
+    """Run the turn until a seat must decide (`s.dec` set) or the game ends."""
+    while not s.end_reason and s.dec is None:
+        if _STAGES[s.stage](s):
+            return
+
+
+def stalemate(s: "SolarState") -> bool:
+    """True when the next turn would repeat this state forever: no ships, no draws (hands full or
+    decks empty), no playable card, and no black hole eating planets."""
+    if s.black_hole or s.ships[0] or s.ships[1]:
+        return False
+    for p in SEATS:
+        if len(s.hand[p]) < HAND_SIZE and s.deck[p]:
+            return False
+    return all(len(construct_actions(s, p)) == 1 for p in SEATS)
+
+
+def cleanup(s: "SolarState") -> bool:
+    for p in SEATS:
+        s.disc[p].extend(s.events[p])
+        s.events[p] = []
+        s.ev_done[p] = s.sp_done[p] = s.cannon_done[p] = False
+        for i in s.ships[p]:
+            s.dmg[i] = 0
+    s.flare = []
+    s.swarm = []
+    if s.black_hole:
+        left = s.planets()
+        if left:
+            s.rec("black hole", f"The black hole swallows {s.name(s.planet[left[0]])}", position=left[0] + 1)
+            s.destroy_planet(left[0])
+            if s.end_reason:
+                return True
+    if s.check_end():
+        return True
+    if stalemate(s):
+        s.end(None, "stalemate", "no ships in play, no card either player can play, nothing left to "
+                                 "draw: every turn from now on would be the same")
+        return True
+    if s.turn >= s.t.turn_cap:
+        s.end(None, "turn cap", f"turn {s.turn} reached the cap of {s.t.turn_cap}")
+        return True
+    s.turn += 1
+    s.priority = 1 - s.priority
+    s.stage = "draw"
+    return False

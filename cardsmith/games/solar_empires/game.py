@@ -1,0 +1,118 @@
+"""The Solar Empires rules bound to one card set: new games, positions, determinization, heuristic."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from cardsmith.engine.chance import SeededChance
+from cardsmith.engine.contract import Chance, Problem, RulesModule
+from cardsmith.errors import CardsmithError
+from cardsmith.games.solar_empires import effects
+from cardsmith.games.solar_empires.cards import BODY, POSITIONS, STAR, CardInfo, Table, build_table, deck_lists
+from cardsmith.games.solar_empires.flow import settle
+from cardsmith.games.solar_empires.heuristics import heuristic
+from cardsmith.games.solar_empires.names import DEFAULT_TURN_CAP
+from cardsmith.games.solar_empires.observation import sample_state
+from cardsmith.games.solar_empires.positions import from_position
+from cardsmith.games.solar_empires.state import SolarState
+from cardsmith.model import CardSet, Deck
+
+PLAY_SCHEMA: Mapping[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "turn_cap": {"type": "integer", "minimum": 1, "default": DEFAULT_TURN_CAP,
+                     "description": "Games still running after this turn's clean-up end as draws (\"turn cap\")."},
+    },
+}
+
+
+def set_problems(cardset: CardSet) -> list[Problem]:
+    """What keeps the set from being played honestly: an event without an effect, an effect the rules
+    do not know, an effect on a card type it does not act on, a `play:` setting out of range."""
+    out = list(effects.solar_problems(cardset))
+    for card in cardset.cards:
+        for i, e in enumerate(card.effects):
+            if e.get("do") not in effects.EFFECTS:
+                out.append(Problem(f"unknown effect '{e.get('do')}'", card=card.id, path=("effect", i, "do"),
+                                   hint="effects Solar Empires knows: " + ", ".join(sorted(effects.EFFECTS))))
+        if card.type == "event" and not card.effects:
+            out.append(Problem(f"event '{card.name}' has no `effect:`, so the rules cannot play it", card=card.id,
+                               hint="add e.g. `effect: {do: damage, amount: 3, target: ship, when: played}`"))
+    play = cardset.meta.get("play") or {}
+    cap = play.get("turn_cap", DEFAULT_TURN_CAP) if isinstance(play, Mapping) else DEFAULT_TURN_CAP
+    if not isinstance(cap, int) or isinstance(cap, bool) or cap < 1:
+        out.append(Problem(f"play.turn_cap must be a positive whole number, not {cap!r}", setting=("turn_cap",),
+                           hint="write e.g. `play: {turn_cap: 40}` in set.yaml"))
+    return out
+
+
+class SolarEmpires:
+    """The Solar Empires rules for one card set (`make_game(cardset)` builds it)."""
+
+    name = "Solar Empires"
+
+    def __init__(self, cardset: CardSet, rules: RulesModule):
+        problems = [p for p in set_problems(cardset) if p.severity == "error"]
+        if problems:
+            first = problems[0]
+            where = f"card '{first.card}': " if first.card else ""
+            raise CardsmithError(f"set '{cardset.id}': {where}{first.message}"
+                                 + (f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""),
+                                 hint=first.hint)
+        self.cardset = cardset
+        self.rules = rules
+        defaults = effects.defaults()
+        self.infos = {c.id: CardInfo.of(c, defaults) for c in cardset.cards}
+        play = cardset.meta.get("play") or {}
+        self._tables: dict[tuple, Table] = {}
+        self.turn_cap = play.get("turn_cap", DEFAULT_TURN_CAP) if isinstance(play, Mapping) else DEFAULT_TURN_CAP
+
+    def new_game(self, decks: Sequence[Deck], seed: int = 0, *, chance: Chance | None = None) -> SolarState:
+        """Build the solar system (both solar bodies decks shuffled together, on public chance) and stop
+        at the first decision (seat 0 orders its fleet deck)."""
+        fleets, solars = deck_lists(decks)
+        key = (tuple(fleets[0]), tuple(fleets[1]), tuple(solars[0]), tuple(solars[1]))
+        t = self._tables.get(key)
+        if t is None:  # a table never changes: games between the same decks share it
+            if len(self._tables) >= 64:
+                self._tables.clear()
+            t = self._tables[key] = build_table(self.infos, fleets, solars, self.turn_cap,
+                                                [f"deck '{d.name}'" for d in decks])
+        s = SolarState(t, chance if chance is not None else SeededChance(seed))
+        # Copies of a card are alike, so the shuffle orders card ids (a test scripts it by name).
+        names = t.ids(t.solar[0] + t.solar[1])
+        s.shuffle(names, "solar system")
+        free = list(t.solar[0] + t.solar[1])
+        pile = [free.pop(next(k for k, i in enumerate(free) if t.info[i].id == cid)) for cid in names]
+        placed = 0
+        for inst in pile:
+            ci = t.info[inst]
+            if ci.type == STAR and s.star < 0:
+                s.star = inst
+            elif ci.type == BODY and placed < POSITIONS:
+                s.planet[placed] = inst
+                placed += 1
+            else:
+                s.removed.append(inst)  # drawn with no free space (or a second star): ignored
+        if placed == 0:
+            raise CardsmithError(
+                f"decks '{decks[0].name}' and '{decks[1].name}' bring no solar body cards, so there is no solar system",
+                hint="each deck needs a `solar_bodies:` zone (1 star and 7 solar bodies)")
+        s.rec("solar system", "The solar system: " + ", ".join(f"{i + 1}. {t.info[x].name}" for i, x in enumerate(s.planet)
+                                                             if x >= 0)
+              + (f"; star: {t.info[s.star].name}" if s.star >= 0 else "; no star"))
+        settle(s)
+        s.rec.take()
+        return s
+
+    def from_position(self, position: Mapping[str, Any] | str, *, chance: Chance | None = None, seed: int = 0) -> SolarState:
+        """A state from `SolarState.position()` data (or its YAML text); PositionError names a bad entry."""
+        return from_position(self.infos, position, self.turn_cap, chance if chance is not None else SeededChance(seed))
+
+    def sample_state(self, observation: Any, rng: random.Random) -> SolarState:
+        return sample_state(observation, rng)
+
+    def heuristic(self, state: Any, player: int) -> float:
+        return heuristic(state, player)

@@ -1,0 +1,32 @@
+"""How good a position looks to a seat (greedy choices and search rollouts)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cardsmith.games.solar_empires.state import SolarState
+
+
+def heuristic(state: "SolarState", player: int) -> float:
+    """Material in play, planets held, support points and cards left, mine minus the opponent's;
+    +1000 for a won game, -1000 for a lost one."""
+    if state.end_reason:
+        return 0.0 if state.winner is None else (1000.0 if state.winner == player else -1000.0)
+    # Written out (no generators): greedy and search agents call it for every action they weigh.
+    value = state.t.value
+    dmg = state.dmg
+    ctrl, planet = state.ctrl, state.planet
+    score = 0.0
+    for p, sign in ((player, 1.0), (1 - player, -1.0)):
+        material = 0
+        for i in state.ships[p]:
+            material += value[i] - dmg[i]
+        planets = 0
+        for k in range(6):
+            if ctrl[k] == p and planet[k] >= 0:
+                planets += 1
+        e, m, o = state.support(p)
+        cards = len(state.hand[p]) + 0.2 * len(state.deck[p])
+        score += sign * (material + 8.0 * planets + 2.0 * (e + m + o) + cards)
+    return score

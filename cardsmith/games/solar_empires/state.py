@@ -1,0 +1,350 @@
+"""A Solar Empires game in progress: the game-state contract, the zones and the moves between them.
+
+Cards are instance numbers (`t.info[i]` is the card, `t.owner[i]` its owner; `t` is the game's
+`Table`). Per seat: `deck` (top card last), `hand`, `disc` (discard pile), `ships` (in play: in
+reinforcements or deployed), `events` (regular events on the table this turn). Per instance: `at`
+(position a ship is deployed to, -1 in reinforcements) and `dmg`. Per position 0-5: `planet`,
+`ctrl` (controller or -1) and `bldg` (-1 for none); a destroyed planet is -1. `dec` names the
+pending decision and `current_player` who takes it; `stage` and `cstage` name where the turn and
+the current combat stand (see `flow` and `combat`). Positions (`position()`) write all of it as
+readable data.
+
+Speed matters (simulations, search agents): state is flat lists that `clone()` copies; the card
+table is shared; chance is forked only when a clone first rolls.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
+from cardsmith.engine.kit import EventRecorder
+from cardsmith.games.solar_empires.cards import POSITIONS, SEATS, Table
+from cardsmith.games.solar_empires.resolve import Pick
+
+_NO_SUPPORT: tuple = (None, None)
+
+# The lists a clone copies (everything else is a number, a string, a shared table or immutable).
+_PER_SEAT = ("deck", "hand", "disc", "ships", "events", "ev_done", "sp_done", "cannon_done", "point", "point_max")
+_FLAT = ("at", "dmg", "planet", "ctrl", "bldg", "removed", "flare", "swarm", "cpending", "cfx")
+
+
+class SolarState:
+    """A Solar Empires game (made by `SolarEmpires.new_game` or `from_position`; see the contract)."""
+
+    seats = 2
+
+    def __init__(self, table: Table, chance: Chance):
+        self.t = table
+        self.chance = chance
+        self._chance_shared = False
+        self.log: list[str] = []
+        self.rec = EventRecorder(self.log)
+        self.winner: int | None = None
+        self.end_reason = ""
+        self._legal: tuple | None = None
+        n = len(table.info)
+        self.turn = 1
+        self.priority = 0
+        self.current_player = 0
+        self.dec: str | None = None
+        self.stage, self.stage_i = "setup", 0
+        self.deck: list[list[int]] = [[], []]
+        self.hand: list[list[int]] = [[], []]
+        self.disc: list[list[int]] = [[], []]
+        self.ships: list[list[int]] = [[], []]
+        self.events: list[list[int]] = [[], []]
+        self.at = [-1] * n
+        self.dmg = [0] * n
+        self.planet = [-1] * POSITIONS
+        self.ctrl = [-1] * POSITIONS
+        self.bldg = [-1] * POSITIONS
+        self.star = -1
+        self.black_hole = False
+        self.removed: list[int] = []
+        self.ev_done, self.sp_done, self.cannon_done = [False, False], [False, False], [False, False]
+        self.flare: list[int] = []
+        self.swarm: list[tuple[int, int]] = []
+        self.gaze: dict[int, int] = {}
+        self.played: list[frozenset[str]] = [frozenset(), frozenset()]
+        self.pick: Pick | None = None
+        self.cpending: list[int] = []
+        self.cfx: list[tuple] = []  # pre-combat effects still to resolve at this combat
+        self.cpos, self.cstage = -1, "next"
+        self.point, self.point_max = [-1, -1], [-1, -1]
+        self.cshots = self.cfirst = self.catt = self.pd_amt = self.swarm_i = 0
+        self.cwinner = self.cprev = self.pd_forced = -1
+        self._sup: tuple = _NO_SUPPORT  # support per seat, worked out when first asked (see `support`)
+
+    # ------------------------------------------------------------------ the contract
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.end_reason else (self.current_player,)
+
+    def legal_actions(self, seat: int | None = None) -> tuple:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = () if self.end_reason else compute_legal(self)
+        if seat is not None and seat != self.current_player:
+            return ()
+        return legal
+
+    def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
+        if self.end_reason:
+            raise IllegalAction(f"the game is over ({self.end_reason}); no action is legal")
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if action not in legal or (seat is not None and seat != self.current_player):
+            who = self.current_player if seat is None else seat
+            raise IllegalAction(f"{action!r} is not legal for seat {who} now ({self.dec} for seat "
+                                f"{self.current_player}); legal: {list(legal[:8])}{' ...' if len(legal) > 8 else ''}")
+        self._legal = None
+        handle(self, action)
+        settle(self)
+        return self.rec.take()
+
+    def is_terminal(self) -> bool:
+        return bool(self.end_reason)
+
+    def outcome(self) -> Outcome | None:
+        if not self.end_reason:
+            return None
+        if self.winner is None:
+            return Outcome.draw(2, self.end_reason, capped=self.end_reason == "turn cap")
+        return Outcome.win(self.winner, 2, self.end_reason)
+
+    def returns(self) -> tuple[float, ...]:
+        out = self.outcome()
+        return (0.5, 0.5) if out is None else out.returns()
+
+    def observation(self, seat: int) -> Any:
+        from cardsmith.games.solar_empires.observation import Observation
+        return Observation(self, seat)
+
+    def cards_played(self, seat: int) -> frozenset[str]:
+        return self.played[seat]
+
+    def position(self) -> dict[str, Any]:
+        from cardsmith.games.solar_empires.positions import to_position
+        return to_position(self)
+
+    def clone(self, keep_log: bool = True, keep_chance: bool = True) -> "SolarState":
+        """An independent copy; the card table is shared (it never changes) and chance is forked
+        when either copy next draws (`keep_chance=False`: the copy has no chance at all)."""
+        s = SolarState.__new__(SolarState)
+        d = self.__dict__.copy()
+        s.__dict__ = d
+        if keep_chance:
+            self._chance_shared = d["_chance_shared"] = True
+        else:
+            d["chance"], d["_chance_shared"] = None, False
+        d["log"] = log = self.log[:] if keep_log else []
+        d["rec"] = EventRecorder(log)
+        for name in _PER_SEAT:
+            x = d[name]
+            d[name] = [x[0][:], x[1][:]] if isinstance(x[0], list) else x[:]
+        for name in _FLAT:
+            d[name] = d[name][:]
+        d["played"] = self.played[:]
+        d["gaze"] = self.gaze.copy()
+        return s
+
+    def __repr__(self) -> str:
+        return (f"<SolarState turn {self.turn} {self.dec} seat {self.current_player}"
+                f"{' over: ' + self.end_reason if self.end_reason else ''}>")
+
+    # ------------------------------------------------------------------ chance and the log
+    def d6(self, why: str) -> int:
+        if self._chance_shared:
+            self.chance = self.chance.fork()
+            self._chance_shared = False
+        return self.chance.roll(6, why)
+
+    def pick_one(self, n: int, why: str) -> int:
+        if self._chance_shared:
+            self.chance = self.chance.fork()
+            self._chance_shared = False
+        return self.chance.randrange(n, why)
+
+    def shuffle(self, items: list, why: str, stream: str = "public") -> None:
+        if self._chance_shared:
+            self.chance = self.chance.fork()
+            self._chance_shared = False
+        self.chance.shuffle(items, why, stream)
+
+    def ask(self, decision: str, seat: int) -> bool:
+        """Make `seat` take `decision` now; True (the rules stop there)."""
+        self.dec = decision
+        self.current_player = seat
+        return True
+
+    def name(self, inst: int) -> str:
+        return self.t.info[inst].name
+
+    # ------------------------------------------------------------------ reading the table
+    def support(self, p: int) -> tuple[int, int, int]:
+        """Support points: 1 each, plus controlled planets, their buildings and the star's bonus."""
+        sup = self._sup[p]
+        if sup is None:
+            sup = self._support(p)
+            self._sup = (sup, self._sup[1]) if p == 0 else (self._sup[0], sup)
+        return sup
+
+    def table_changed(self) -> None:
+        """Control, a planet, a building or the star changed: support is worked out again."""
+        self._sup = _NO_SUPPORT
+
+    def _support(self, p: int) -> tuple[int, int, int]:
+        info = self.t.info
+        e = m = o = 1
+        star = self.star
+        sp = info[star].star_pos if star >= 0 and not self.black_hole else -9
+        ctrl, planet, bldg = self.ctrl, self.planet, self.bldg
+        for pos in range(POSITIONS):
+            if ctrl[pos] != p or planet[pos] < 0:
+                continue
+            pl = info[planet[pos]].plus
+            e += pl[0]
+            m += pl[1]
+            o += pl[2]
+            b = bldg[pos]
+            if b >= 0:
+                pl = info[b].plus
+                e += pl[0]
+                m += pl[1]
+                o += pl[2]
+            if pos == sp:
+                r, a = info[star].star_res, info[star].star_amt
+                if r == 0:
+                    e += a
+                elif r == 1:
+                    m += a
+                elif r == 2:
+                    o += a
+        return (e, m, o)
+
+    def fleet_at(self, p: int, pos: int) -> list[int]:
+        at = self.at
+        return [i for i in self.ships[p] if at[i] == pos]
+
+    def event_fx(self, p: int, handler: str) -> list:
+        """The parameters of each of seat p's regular events in play with this handler."""
+        info = self.t.info
+        return [info[i].fx[handler] for i in self.events[p] if handler in info[i].fx]
+
+    def planets(self) -> list[int]:
+        return [i for i in range(POSITIONS) if self.planet[i] >= 0]
+
+    def shield(self, inst: int) -> int:
+        s = self.t.info[inst].shield
+        return max(s, self.gaze.get(inst, 0))
+
+    def dedup(self, insts: list[int], key_extra: Any = None) -> list[int]:
+        """One instance per distinguishable copy (same card, same damage, same `key_extra`)."""
+        seen = set()
+        out = []
+        info = self.t.info
+        dmg = self.dmg
+        for i in insts:
+            k = (info[i].id, dmg[i], key_extra(i) if key_extra else 0)
+            if k not in seen:
+                seen.add(k)
+                out.append(i)
+        return out
+
+    # ------------------------------------------------------------------ zone moves
+    def destroy_ship(self, inst: int) -> None:
+        p = self.t.owner[inst]
+        self.ships[p].remove(inst)
+        self.disc[p].append(inst)
+        self.at[inst] = -1
+        self.dmg[inst] = 0
+        self.gaze.pop(inst, None)
+        self.rec("destroyed", f"  {self.name(inst)} (P{p}) is destroyed", card=self.t.info[inst].id, seat=p)
+
+    def hurt(self, inst: int, amount: int) -> bool:
+        """Put up to `amount` damage on a ship (never above its armour); True if destroyed."""
+        arm = self.t.info[inst].armour
+        d = self.dmg[inst] + amount
+        if d >= arm:
+            self.dmg[inst] = arm
+            self.destroy_ship(inst)
+            return True
+        self.dmg[inst] = d
+        return False
+
+    def into_play(self, p: int, inst: int, zone: list[int]) -> None:
+        zone.remove(inst)
+        self.ships[p].append(inst)
+        self.at[inst] = -1
+        self.dmg[inst] = 0
+        self.mark_played(p, inst)
+
+    def mark_played(self, p: int, inst: int) -> None:
+        cid = self.t.info[inst].id
+        if cid not in self.played[p]:
+            self.played[p] = self.played[p] | {cid}
+
+    def destroy_building(self, pos: int) -> None:
+        b = self.bldg[pos]
+        if b >= 0:
+            self.disc[self.t.owner[b]].append(b)
+            self.bldg[pos] = -1
+            self._sup = _NO_SUPPORT
+            self.rec("destroyed", f"  {self.name(b)} on position {pos + 1} is destroyed", card=self.t.info[b].id)
+
+    def destroy_planet(self, pos: int) -> None:
+        self.destroy_building(pos)
+        self.rec("planet destroyed", f"  {self.name(self.planet[pos])} (position {pos + 1}) is destroyed", position=pos + 1)
+        self.removed.append(self.planet[pos])
+        self.planet[pos] = -1
+        self.ctrl[pos] = -1
+        self._sup = _NO_SUPPORT
+        for p in SEATS:
+            for i in self.ships[p]:
+                if self.at[i] == pos:
+                    self.at[i] = -1
+        if pos in self.cpending:
+            self.cpending.remove(pos)
+        if not self.planets():
+            counts = [len(self.ships[0]), len(self.ships[1])]
+            w = None if counts[0] == counts[1] else (0 if counts[0] > counts[1] else 1)
+            self.end(w, "black hole" if self.black_hole else "no planets",
+                     f"the last planet is gone; ships in play {counts[0]} to {counts[1]}")
+
+    def draw(self, p: int, n: int = 1) -> None:
+        d = self.deck[p]
+        h = self.hand[p]
+        for _ in range(n):
+            if not d:
+                return
+            h.append(d.pop())
+
+    def end(self, winner: int | None, reason: str, why: str) -> None:
+        if self.end_reason:
+            return
+        self.winner = winner
+        self.end_reason = reason
+        self.dec = None
+        self.rec("game over", f"Game over: {'draw' if winner is None else f'player {winner} wins'} ({reason}: {why})",
+                 winner=winner, reason=reason)
+
+    def check_end(self) -> bool:
+        """Victory checks at phase boundaries: conquest, then exhaustion."""
+        if self.end_reason:
+            return True
+        live = [c for c, pl in zip(self.ctrl, self.planet) if pl >= 0]
+        if live and live[0] >= 0 and all(c == live[0] for c in live):
+            self.end(live[0], "conquest", f"player {live[0]} controls every remaining planet")
+            return True
+        out = [not self.deck[p] and not self.hand[p] and not self.ships[p] for p in SEATS]
+        if out[0] or out[1]:
+            w = None if out[0] and out[1] else (1 if out[0] else 0)
+            self.end(w, "exhaustion", "no fleet deck, hand or ships in play left")
+            return True
+        return False
+
+
+# The rules proper live in `flow` (the turn), `combat` and `resolve` (card effects); they import
+# this module for its types only, so importing them here, last, makes no cycle.
+from cardsmith.games.solar_empires.flow import compute_legal, handle, settle  # noqa: E402
