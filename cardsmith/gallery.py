@@ -200,10 +200,11 @@ def _card_entry(card: Card | None, record: dict[str, Any], cardset: CardSet, ord
         kw = cardset.keywords.get(kid)
         reminder = re.sub(r"\bX\b", m.group(2), kw.reminder) if kw and kw.reminder and m.group(2) else (kw.reminder if kw else "")
         keywords.append({"id": kid, "text": text, "reminder": reminder})
+    rows = _field_rows(ctype, fields)
     search = " ".join([record["name"], record["id"], plain_text(record.get("text", "")), plain_text(record.get("flavor", "")),
                        ctype.name if ctype else record["type"], group.name if group else "",
-                       *(k["text"] for k in keywords), *record.get("tags", []),
-                       *(str(v) for v in fields.values() if isinstance(v, str))])
+                       *(f"{k['text']} {k['reminder']}" for k in keywords), *record.get("tags", []),
+                       *(f"{label} {value}" for label, value in rows)])
     numbers = {k: v for k, v in fields.items() if isinstance(v, int) and not isinstance(v, bool)}
     entry = {
         "id": record["id"], "name": record["name"], "order": order,
@@ -211,7 +212,7 @@ def _card_entry(card: Card | None, record: dict[str, Any], cardset: CardSet, ord
         "group": group_id, "groupName": group.name if group else "", "groupKind": dim_id or "",
         "groups": groups, "attrs": {k: v for k, v in attrs.items() if v is not None},
         "color": group.color if group else "#888888",
-        "keywords": keywords, "fields": _field_rows(ctype, fields), "numbers": numbers,
+        "keywords": keywords, "fields": rows, "numbers": numbers, "facets": _field_facets(ctype, fields),
         "text": rich_html(record.get("text", ""), icons), "flavor": rich_html(record.get("flavor", ""), icons),
         "copies": record.get("copies", 1), "tags": record.get("tags", []),
         "thumb": thumb, "large": large, "search": search.lower(),
@@ -274,6 +275,39 @@ def _sort_fields(cardset: CardSet) -> list[tuple[str, str]]:
     return list(seen.items())
 
 
+FACET_KINDS = ("enum", "list", "bool")  # fields worth filtering by: a few values shared by many cards
+
+
+def _field_facets(ctype: Any, fields: dict[str, Any]) -> dict[str, list[str]]:
+    """A card's values of its enum, list and true/false fields, as the gallery's field filters match them."""
+    out: dict[str, list[str]] = {}
+    for name, value in fields.items():
+        spec = ctype.fields.get(name) if ctype else None
+        if spec is None or spec.kind not in FACET_KINDS or value is None:
+            continue
+        out[name] = [str(v) for v in value] if isinstance(value, (list, tuple)) else \
+            ["yes" if value else "no"] if isinstance(value, bool) else [str(value)]
+    return out
+
+
+def _field_filters(entries: list[dict[str, Any]], cardset: CardSet) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """(field, label, [(value, label)]) for each declared enum, list or boolean field whose cards differ."""
+    out: dict[str, tuple[str, str, list[tuple[str, str]]]] = {}
+    for ctype in cardset.types.values():
+        for spec in ctype.fields.values():
+            if spec.kind not in FACET_KINDS or spec.name in out:
+                continue
+            seen = {v for e in entries for v in e["facets"].get(spec.name, [])}
+            if spec.kind == "bool":
+                options = [(v, v) for v in ("yes", "no") if v in seen]
+            else:
+                declared = [str(v) for v in spec.values]
+                options = [(v, v.replace("_", " ").capitalize()) for v in declared + sorted(seen - set(declared)) if v in seen]
+            if len(options) > 1 or (options and any(spec.name not in e["facets"] for e in entries)):
+                out[spec.name] = (spec.name, spec.label or spec.name.replace("_", " ").capitalize(), options)
+    return list(out.values())
+
+
 def _facets(entries: list[dict[str, Any]], cardset: CardSet) -> dict[str, Any]:
     """The filters' options: types, keywords, and (`groups`) one select per group dimension and per
     enum attribute of a dimension (Faction, Alignment...), as (facet key, label, options)."""
@@ -290,7 +324,7 @@ def _facets(entries: list[dict[str, Any]], cardset: CardSet) -> dict[str, Any]:
             values = [(v, v.capitalize()) for v in attr.values if any(e["attrs"].get(attr.name) == v for e in entries)]
             if attr.kind == "enum" and values and not any(key == f"a-{attr.name}" for key, _, _ in groups):
                 groups.append((f"a-{attr.name}", attr.label or attr.name.replace("_", " ").capitalize(), values))
-    return {"type": types, "keyword": keywords, "groups": groups}
+    return {"type": types, "keyword": keywords, "groups": groups, "fields": _field_filters(entries, cardset)}
 
 
 def render_page(cardset: CardSet, entries: list[dict[str, Any]], *, comparison: Comparison | None,

@@ -23,6 +23,7 @@ from cardsmith.errors import CardsmithError
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_NODES = 200_000  # nodes built for one file, aliases counted each time they are used
+MAX_DEPTH = 100  # levels of nesting (lists in maps in lists...); a card needs five or six
 
 Path_ = tuple[str | int, ...]
 _PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
@@ -88,6 +89,23 @@ class _Loader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml
         yaml.composer.Composer.__init__(self)
         yaml.constructor.SafeConstructor.__init__(self)
         _Resolver.__init__(self)
+        self.depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
+        # PyYAML composes nested nodes by recursion: thousands of '[' would end in RecursionError.
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH + 1:  # the top node is level 0, as in _Builder
+                raise _TooDeep(self.peek_event().start_mark)
+            return super().compose_node(parent, index)  # type: ignore[no-any-return]
+        finally:
+            self.depth -= 1
+
+
+class _TooDeep(Exception):
+    def __init__(self, mark: yaml.Mark):
+        super().__init__("too deep")
+        self.mark = mark
 
 
 def _decode(path: Path, raw: bytes) -> str:
@@ -150,6 +168,10 @@ def parse_yaml(text: str, path: Path | str = "<text>", *, allow_empty: bool = Fa
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
+    except _TooDeep as e:
+        raise YamlError(path, *_mark(e.mark), f"the data is nested more than {MAX_DEPTH} levels deep",
+                        "a card needs a few levels (a list of cards, each a map of fields); "
+                        "check for brackets that open and never close") from None
     except yaml.MarkedYAMLError as e:
         line, col = _mark(e.problem_mark or e.context_mark)
         problem = e.problem or e.context or "invalid YAML"
@@ -178,7 +200,7 @@ class _Builder:
 
     def build(self, node: yaml.Node, path: Path_, depth: int = 0) -> Any:
         self.count += 1
-        if self.count > MAX_NODES or depth > 100:
+        if self.count > MAX_NODES or depth > MAX_DEPTH:
             raise YamlError(self.doc.path, *_mark(node.start_mark),
                             "the file expands to too many values (nested aliases or extreme nesting)",
                             "cardsmith refuses 'alias bombs'; write the data out instead of nesting anchors")

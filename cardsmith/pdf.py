@@ -17,7 +17,8 @@ from typing import Any, Iterator, Mapping, Sequence
 from cardsmith.atomic import atomic_path
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.model import CardSet, Deck
-from cardsmith.sheets import Label, Line, Page, SheetSpec, calibration_pages, impose, parse_paper, with_footer
+from cardsmith.sheets import (Label, Line, Page, SheetSpec, calibration_pages, impose, parse_paper, sheet_notes,
+                              with_footer)
 
 MM = 72 / 25.4  # points per millimetre
 FONT_NAME = "CardsmithVera"
@@ -130,6 +131,10 @@ def select_items(cardset: CardSet | None, manifest: Mapping[str, Any], out_dir: 
     if only:
         wanted = [(cid, n) for cid, n in wanted if cid in only]
 
+    from cardsmith.limits import check_total
+
+    check_total(sum(n for _, n in wanted), "printing every copy", "print a deck (--deck), some types (--type) or "
+                "cards (--only), or lower `copies:` in the card files")
     items = []
     for cid, n in wanted:
         info = cards.get(cid)
@@ -386,10 +391,14 @@ def _draw_label(c: Any, label: Label, font: str) -> None:
         width = stringWidth(label.text, font, size)
         if width > label.max_width * MM:
             size = max(3.0, size * label.max_width * MM / width)
+    c.saveState()
     c.setFont(font, size)
     c.setFillGray(0.25)
-    x, y = label.x * MM, label.y * MM
-    {"left": c.drawString, "right": c.drawRightString}.get(label.anchor, c.drawCentredString)(x, y, label.text)
+    c.translate(label.x * MM, label.y * MM)
+    if label.angle:
+        c.rotate(label.angle)
+    {"left": c.drawString, "right": c.drawRightString}.get(label.anchor, c.drawCentredString)(0, 0, label.text)
+    c.restoreState()
 
 
 # ---------------------------------------------------------------------------- whole jobs
@@ -402,6 +411,11 @@ def sheet_spec(manifest: Mapping[str, Any], options: PdfOptions) -> SheetSpec:
         margin=options.margin, crop_marks=options.crop_marks, cut_lines=options.cut_lines,
         backs=options.backs, back_offset=options.back_offset,
     )
+
+
+def notes_for(project: Any, cardset: CardSet, options: PdfOptions) -> tuple[str, ...]:
+    """What to tell the person printing a PDF made with `options` (after `make_pdf` rendered the set)."""
+    return sheet_notes(sheet_spec(load_images(project.set_output(cardset.id)), options))
 
 
 def plan(items: Sequence[PrintItem], spec: SheetSpec) -> tuple[list[Page], dict[str, Path]]:
@@ -428,8 +442,16 @@ def print_pdf(items: Sequence[PrintItem], manifest: Mapping[str, Any], options: 
                          hint="give the set or its types a back in set.yaml, or print with --backs none")
     pages, images = plan(items, spec)
     if options.footer and footer:
-        pages = with_footer(pages, footer)
+        pages = with_footer(pages, footer, options.margin)
     return write_pdf(pages, images, target, title=title, subject=f"{len(items)} cards")
+
+
+def pdf_target(name: str, out_dir: Path) -> Path:
+    """Where `--name` puts a PDF: a bare name (with or without .pdf) in `out_dir`, a path with a folder as given."""
+    given = Path(name)
+    if given.parent == Path(".") and not given.is_absolute():
+        return out_dir / (given.name if given.suffix.lower() == ".pdf" else f"{given.name}.pdf")
+    return given if given.suffix.lower() == ".pdf" else given.with_name(f"{given.name}.pdf")
 
 
 def make_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | None = None) -> Path:
@@ -437,16 +459,15 @@ def make_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | N
     manifest = ensure_rendered(project, cardset)
     out_dir = project.set_output(cardset.id)
     items = select_items(cardset, manifest, out_dir, types=options.types, only=options.only, deck=deck)
-    name = options.name or options.default_name()
-    target = Path(name) if name.endswith(".pdf") else out_dir / f"{name}.pdf"
+    target = pdf_target(options.name or options.default_name(), out_dir)
     footer = f"{cardset.name} {cardset.version}" + (f" - {deck.name}" if deck is not None else "")
     return print_pdf(items, manifest, options, target, title=f"{cardset.name} {cardset.version}", footer=footer)
 
 
 def write_calibration(target: Path, paper: str = "a4", flip: str = "long",
-                      back_offset: tuple[float, float] = (0.0, 0.0)) -> Path:
-    """A two-page duplex test sheet (see `sheets.calibration_pages`)."""
-    pages = calibration_pages(parse_paper(paper), flip, back_offset)
+                      back_offset: tuple[float, float] = (0.0, 0.0), orientation: str = "portrait") -> Path:
+    """A two-page duplex test sheet (see `sheets.calibration_pages`); `auto` orientation is portrait."""
+    pages = calibration_pages(parse_paper(paper), flip, back_offset, orientation)
     return write_pdf(pages, {}, target, title="cardsmith duplex calibration")
 
 

@@ -19,7 +19,10 @@ def _bundled(name: str) -> Path:
     return inside if inside.is_dir() else PACKAGE_DIR.parent / name
 
 
-BUNDLED_TEMPLATES = _bundled("templates")
+# The generic layouts ship inside the package, never at the top of a checkout: there, on an editable
+# install, a folder `templates/` would be both "cardsmith's own" and the project's, and a layout a
+# designer put there would silently apply to every project. A set's own layouts live in its folder.
+BUNDLED_TEMPLATES = PACKAGE_DIR / "templates"
 BUNDLED_FONTS = _bundled("fonts")
 BUNDLED_CARDS = _bundled("cards")
 
@@ -48,8 +51,13 @@ class Project:
 
     @property
     def template_dirs(self) -> list[Path]:
-        """Where layouts are looked up, the project's first, then cardsmith's own."""
+        """Where layouts are looked up, the project's first, then cardsmith's own (the generic `default/`)."""
         return _unique([self.root / "templates", BUNDLED_TEMPLATES])
+
+    @property
+    def set_roots(self) -> list[Path]:
+        """Folders holding sets whose layouts another set may borrow by name (`solar-empires/ship`)."""
+        return _unique([self.cards_dir, BUNDLED_CARDS])
 
     @property
     def font_dirs(self) -> list[Path]:

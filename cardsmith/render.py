@@ -26,10 +26,12 @@ from typing import Any, Callable, Iterable
 from cardsmith.atomic import atomic_path, write_text
 from cardsmith.diagnostics import Diagnostic, did_you_mean
 from cardsmith.errors import CardsmithError, UsageError
+from cardsmith.layout.printcheck import HINTS as PRINT_HINTS, PRINT_KINDS
 from cardsmith.model import Card, CardSet
 from cardsmith.project import Project
 
-RENDER_VERSION = "2"  # bump when the painter draws differently, so caches are rebuilt
+GUIDES_DIR = "guides"  # output/<set>/guides/: renders with --guides
+RENDER_VERSION = "3"  # 3: print-rule notes (printcheck). Bump when the painter draws differently, so caches are rebuilt
 FORMATS = {"png": "png", "jpg": "jpg", "jpeg": "jpg", "webp": "webp"}
 CACHE_NAME = ".render-cache.json"
 
@@ -138,13 +140,13 @@ class FaceRenderer:
     def __init__(self, project_root: str, cardset: CardSet, dpi: int, fmt: str, guides: bool):
         from cardsmith.layout.fonts import library_for
         from cardsmith.layout.paint import Page, Painter
-        from cardsmith.layout.template import Layouts, layout_dirs, set_context
+        from cardsmith.layout.template import layouts_for, set_context
 
         project = Project(Path(project_root))
         self.cardset = cardset
         self.fmt = fmt
         self.dpi = dpi
-        self.layouts = Layouts(layout_dirs(project.template_dirs, cardset.id))
+        self.layouts = layouts_for(project, cardset)
         self.setctx = set_context(cardset)
         self.fonts = library_for(tuple(str(d) for d in project.font_dirs))
         icons = {k: (Path(v) if Path(v).is_absolute() else Path(cardset.path) / v) for k, v in cardset.icons.items()}
@@ -234,6 +236,9 @@ def _digest(obj: Any) -> str:
 
 # ---- the batch ------------------------------------------------------------------------------------
 
+STRICT_KINDS = ("overflow", "safe-area", *PRINT_KINDS)  # what --strict makes an error: the print rules
+
+
 def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str = "png", only: Iterable[str] | None = None,
                force: bool = False, jobs: int | None = None, guides: bool = False, strict: bool = False,
                progress: Callable[[int, int, str], None] | None = None) -> RenderResult:
@@ -244,7 +249,7 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
     for faces that could not be drawn (their image is not written).
     """
     from cardsmith.layout.fonts import library_for
-    from cardsmith.layout.template import Layouts, card_context, layout_dirs, set_context
+    from cardsmith.layout.template import card_context, layouts_for, set_context
 
     started = time.perf_counter()
     fmt_key = str(fmt).lower()
@@ -254,8 +259,10 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
     if not isinstance(dpi, int) or not 30 <= dpi <= 1200:
         raise UsageError(f"dpi {dpi} is out of range", hint="use a dpi between 30 and 1200 (300 for print)")
     out_dir = project.set_output(cardset.id)
+    if guides:  # proofs with guide lines never replace the print images that pdf and the shops use
+        out_dir = out_dir / GUIDES_DIR
     cards_dir, backs_dir = out_dir / "cards", out_dir / "backs"
-    layouts = Layouts(layout_dirs(project.template_dirs, cardset.id))
+    layouts = layouts_for(project, cardset)
     fonts = library_for(tuple(str(d) for d in project.font_dirs))
     cards = list(cardset.cards)
     if only:
@@ -375,10 +382,10 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
             diags.append(Diagnostic("error", file, line, col, f"{who}: {o.error}", o.hint, f.id))
             continue
         for kind, message, layer, amount in o.notes:
-            sev = "error" if strict and kind == "overflow" else "warning"
+            sev = "error" if strict and kind in STRICT_KINDS else "warning"
             hint = {"overflow": "shorten the text, enlarge the box, or lower min_size in the layout",
                     "safe-area": "move it inside the safe area (the dashed line of --guides) or give the layer `safe: false`",
-                    "missing-art": "add the file, or fix the card's art: path"}.get(kind)
+                    "missing-art": "add the file, or fix the card's art: path", **PRINT_HINTS}.get(kind)
             diags.append(Diagnostic(sev, file, line, col, f"{who}: {message} ({layer}, layout '{f.layout}')", hint, f.id))
 
     manifest = _write_manifest(out_dir, cardset, faces, outcomes, dpi, ext, prune=not only)

@@ -8,9 +8,12 @@ from cardsmith.atomic import write_text
 from cardsmith.errors import CardsmithError
 from cardsmith.validate import slugify
 
+SCHEMA_DIR = "schemas"  # inside the set folder, so the set stays self-contained and can be shared
+
 SET_YAML = """\
-# yaml-language-server: $schema=https://cardsmith.invalid/schemas/set.schema.json
-# (run `cardsmith schema --out schemas` and point the line above at schemas/set.schema.json)
+# yaml-language-server: $schema=schemas/set.schema.json
+# (editors with the YAML extension complete and check this file from that schema; cardsmith wrote
+#  schemas/ beside it, and `cardsmith schema --out cards/<set>/schemas` writes it again after an update)
 id: {id}
 name: {name}
 version: 0.1.0
@@ -48,6 +51,7 @@ deck_rules:
 """
 
 CARDS_YAML = """\
+# yaml-language-server: $schema=schemas/card.schema.json
 defaults:
   type: creature
 cards:
@@ -85,6 +89,7 @@ cards:
 """
 
 DECK_YAML = """\
+# yaml-language-server: $schema=../schemas/deck.schema.json
 name: Starter
 main:
   Dawn Scout: 3
@@ -109,7 +114,10 @@ def scaffold_set(directory: Path, name: str | None = None) -> list[Path]:
         (directory / "cards.yaml", CARDS_YAML),
         (directory / "decks" / "starter.yaml", DECK_YAML),
     ]
+    from cardsmith.validate import schema_names, schema_text
+
+    files += [(directory / SCHEMA_DIR / f"{n}.schema.json", schema_text(n)) for n in schema_names()]
     for path, text in files:
         write_text(path, text)
     (directory / "art").mkdir(exist_ok=True)
-    return [p for p, _ in files]
+    return [p for p, _ in files if p.suffix != ".json"] + [directory / SCHEMA_DIR]

@@ -36,7 +36,7 @@ BACK_MODES = ("none", "long", "short")
 
 CROP_MARK_GAP = 1.0  # mm between a mark and the bleed it points at, so it never prints on the card
 CROP_MARK_LENGTH = 6.0  # mm
-MARK_ROOM = 2.0  # mm of margin kept for crop marks when deciding how much outer bleed to show
+MIN_CROP_MARK = 3.0  # mm; a shorter mark is hard to line a ruler up with, so cut lines are drawn instead
 
 
 @dataclass(frozen=True)
@@ -110,6 +110,7 @@ class Label:
     size: float = 6.0
     anchor: str = "centre"
     max_width: float | None = None  # mm; the writer shrinks the text to fit
+    angle: int = 0  # degrees anticlockwise about (x, y); 90 reads upwards
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ class SheetSpec:
     paper: tuple[float, float] = PAPER_SIZES["a4"]
     orientation: str = "auto"  # auto, portrait, landscape
     gutter: float = 0.0  # space between cards
-    margin: float = 5.0  # the least margin kept at every page edge (printers cannot print there)
+    margin: float = 5.0  # printable margin: no card trim, mark or label nearer the page edge (printers cannot print there)
     crop_marks: bool = True
     cut_lines: bool = False
     backs: str = "none"  # none, long, short (duplex flip edge); gutterfold always has backs
@@ -155,6 +156,7 @@ class Grid:
     slots: tuple[Rect, ...]
     clips: tuple[Rect, ...]
     lines: tuple[Line, ...] = field(default=())
+    notes: tuple[str, ...] = field(default=())  # what the printer should know (marks replaced by cut lines)
 
     @property
     def per_sheet(self) -> int:
@@ -225,9 +227,8 @@ def grid(spec: SheetSpec) -> Grid:
     block_w, block_h = cols * cw + (cols - 1) * g, rows * ch + (rows - 1) * g
     x0, y0 = (pw - block_w) / 2, (ph - block_h) / 2
     inner = min(spec.bleed, g / 2)
-    # Outer bleed shows in the margin (forgives a cut slightly outside the trim) while leaving room for marks.
-    outer_x = min(spec.bleed, max(0.0, x0 - MARK_ROOM))
-    outer_y = min(spec.bleed, max(0.0, y0 - MARK_ROOM))
+    outer_x, marks_y = _outer_bleed(spec, x0)  # side margins: marks for the row edges (y)
+    outer_y, marks_x = _outer_bleed(spec, y0)  # top and bottom margins: marks for the column edges (x)
     slots, clips = [], []
     for r in range(rows):
         for c in range(cols):
@@ -237,34 +238,65 @@ def grid(spec: SheetSpec) -> Grid:
             clips.append(Rect(x, y, cw, ch).grown(
                 outer_x if c == 0 else inner, outer_y if r == rows - 1 else inner,
                 outer_x if c == cols - 1 else inner, outer_y if r == 0 else inner))
+    lines, notes = _edge_marks(spec, slots, Rect(x0, y0, block_w, block_h), (outer_x, outer_y), (marks_x, marks_y), pw, ph)
+    return Grid(pw, ph, cols, rows, tuple(slots), tuple(clips), tuple(lines), notes)
+
+
+def _outer_bleed(spec: SheetSpec, edge: float) -> tuple[float, bool]:
+    """How much bleed to show past the outer cards, and whether crop marks fit in that margin.
+
+    Marks keep inside the printable margin; the bleed shown in the margin gives way to them (down to
+    none), and where even that leaves no room for a mark, the bleed may reach the printable margin.
+    """
+    room = edge - spec.margin - CROP_MARK_GAP
+    if spec.crop_marks and room >= MIN_CROP_MARK:
+        return min(spec.bleed, room - MIN_CROP_MARK), True
+    return min(spec.bleed, max(0.0, edge - spec.margin)), False
+
+
+def _edge_marks(spec: SheetSpec, slots: Sequence[Rect], block: Rect, outer: tuple[float, float],
+                fits: tuple[bool, bool], pw: float, ph: float) -> tuple[list[Line], tuple[str, ...]]:
+    """Crop marks where they fit in the printable margin, cut lines along the card edges where they do not.
+
+    `fits` says whether marks fit above and below the cards (marking the column edges) and beside
+    them (marking the row edges).
+    """
+    xs = sorted({round(v, 6) for s in slots for v in (s.x, s.right)})
+    ys = sorted({round(v, 6) for s in slots for v in (s.y, s.top)})
+    (outer_x, outer_y), (marks_x, marks_y) = outer, fits
     lines: list[Line] = []
+    notes: list[str] = []
     if spec.crop_marks:
-        xs = sorted({round(v, 6) for s in slots for v in (s.x, s.right)})
-        ys = sorted({round(v, 6) for s in slots for v in (s.y, s.top)})
-        lines += _crop_marks(xs, ys, Rect(x0, y0, block_w, block_h), outer_x, outer_y, pw, ph)
+        lines += _crop_marks(xs if marks_x else (), ys if marks_y else (), block, outer, pw, ph, spec.margin)
+        lost = [w for w, ok in (("above and below", marks_x), ("beside", marks_y)) if not ok]
+        if lost and not spec.cut_lines:
+            m = spec.margin
+            if not marks_x:
+                lines += [Line(x, max(m, block.y - outer_y), x, min(ph - m, block.top + outer_y), "cut") for x in xs]
+            if not marks_y:
+                lines += [Line(max(m, block.x - outer_x), y, min(pw - m, block.right + outer_x), y, "cut") for y in ys]
+            notes.append(f"no room for crop marks {' or '.join(lost)} the cards inside the {m:g} mm printable "
+                         "margin: thin cut lines run along those card edges instead")
     if spec.cut_lines:
         lines += _cut_lines(slots)
-    return Grid(pw, ph, cols, rows, tuple(slots), tuple(clips), tuple(lines))
+    return lines, tuple(notes)
 
 
-def _crop_marks(xs: Sequence[float], ys: Sequence[float], block: Rect, outer_x: float, outer_y: float,
-                pw: float, ph: float) -> list[Line]:
-    """Marks that extend every card edge into the margin, starting clear of any printed bleed."""
+def _crop_marks(xs: Sequence[float], ys: Sequence[float], block: Rect, outer: tuple[float, float],
+                pw: float, ph: float, margin: float) -> list[Line]:
+    """Marks that extend card edges into the margin, clear of printed bleed and of the unprintable page edge."""
     out: list[Line] = []
+    outer_x, outer_y = outer
     below0 = block.y - outer_y - CROP_MARK_GAP
     above0 = block.top + outer_y + CROP_MARK_GAP
     left0 = block.x - outer_x - CROP_MARK_GAP
     right0 = block.right + outer_x + CROP_MARK_GAP
     for x in xs:
-        if below0 > 0.5:
-            out.append(Line(x, below0, x, max(0.0, below0 - CROP_MARK_LENGTH)))
-        if ph - above0 > 0.5:
-            out.append(Line(x, above0, x, min(ph, above0 + CROP_MARK_LENGTH)))
+        out.append(Line(x, below0, x, max(margin, below0 - CROP_MARK_LENGTH)))
+        out.append(Line(x, above0, x, min(ph - margin, above0 + CROP_MARK_LENGTH)))
     for y in ys:
-        if left0 > 0.5:
-            out.append(Line(left0, y, max(0.0, left0 - CROP_MARK_LENGTH), y))
-        if pw - right0 > 0.5:
-            out.append(Line(right0, y, min(pw, right0 + CROP_MARK_LENGTH), y))
+        out.append(Line(left0, y, max(margin, left0 - CROP_MARK_LENGTH), y))
+        out.append(Line(right0, y, min(pw - margin, right0 + CROP_MARK_LENGTH), y))
     return out
 
 
@@ -276,28 +308,42 @@ def _cut_lines(slots: Sequence[Rect]) -> list[Line]:
     return out
 
 
-def back_rect(front: Rect, page_w: float, page_h: float, flip: str) -> tuple[Rect, int]:
-    """Where a front's back goes on the back page, and its rotation.
+def mirrors_columns(page_w: float, page_h: float, flip: str) -> bool:
+    """Whether turning the sheet over mirrors the page left-right (True) or top-bottom (False).
 
-    Long-edge flip: the sheet turns like a book page, so x mirrors. Short-edge flip: it turns like a
-    notepad, so y mirrors and the back is turned 180 degrees to read upright when the card is turned
-    over sideways (the same physical card as with a long-edge flip).
+    `flip` names the paper edge the printer turns the sheet about. On a portrait page the long edges
+    are the sides, so a long-edge flip turns it like a book page; on a landscape page the long
+    edges are the top and bottom, so the same printer setting turns it like a notepad.
     """
-    if flip == "long":
+    if flip not in ("long", "short"):
+        raise ValueError(f"flip must be 'long' or 'short', not {flip!r}")
+    landscape = page_w > page_h
+    return (flip == "long") != landscape
+
+
+def back_rect(front: Rect, page_w: float, page_h: float, flip: str) -> tuple[Rect, int]:
+    """Where the back of `front` goes on the back page, and its rotation: the one duplex mapping.
+
+    Every duplex layout (card grids, token sheets, the calibration sheet) places its backs through
+    this function. A sheet turned like a book page mirrors x; one turned like a notepad mirrors y,
+    and the back is turned 180 degrees so it reads upright when the piece is turned over sideways
+    (the same physical result as a book-page turn). Which of the two a printer does depends on the
+    flip edge and the page's orientation (see `mirrors_columns`).
+    """
+    if mirrors_columns(page_w, page_h, flip):
         return Rect(page_w - front.right, front.y, front.w, front.h), 0
-    if flip == "short":
-        return Rect(front.x, page_h - front.top, front.w, front.h), 180
-    raise ValueError(f"flip must be 'long' or 'short', not {flip!r}")
+    return Rect(front.x, page_h - front.top, front.w, front.h), 180
 
 
-def back_slot(slot: int, cols: int, rows: int, flip: str) -> int:
-    """The slot index (row-major from the top-left of the back page) behind front `slot`."""
+def back_slot(slot: int, cols: int, rows: int, flip: str, page_w: float = 0.0, page_h: float = 1.0) -> int:
+    """The slot index (row-major from the top-left of the back page) behind front `slot`.
+
+    The page size only tells its orientation; the default is a portrait page.
+    """
     r, c = divmod(slot, cols)
-    if flip == "long":
+    if mirrors_columns(page_w, page_h, flip):
         return r * cols + (cols - 1 - c)
-    if flip == "short":
-        return (rows - 1 - r) * cols + c
-    raise ValueError(f"flip must be 'long' or 'short', not {flip!r}")
+    return (rows - 1 - r) * cols + c
 
 
 def _check_offset(rect: Rect, page_w: float, page_h: float, spec: SheetSpec, item: int) -> None:
@@ -320,6 +366,15 @@ def impose(spec: SheetSpec, items: Sequence[tuple[str, str | None]]) -> list[Pag
     if spec.layout == "gutterfold":
         return _impose_gutterfold(spec, items)
     return _impose_grid(spec, items)
+
+
+def sheet_notes(spec: SheetSpec) -> tuple[str, ...]:
+    """What the person printing should know about this layout (crop marks replaced by cut lines)."""
+    if spec.layout == "grid":
+        return grid(spec).notes
+    if spec.layout == "gutterfold":
+        return gutterfold_grid(spec)[0].notes
+    return ()
 
 
 def _impose_grid(spec: SheetSpec, items: Sequence[tuple[str, str | None]]) -> list[Page]:
@@ -369,8 +424,8 @@ def gutterfold_grid(spec: SheetSpec) -> tuple[Grid, float]:
     inner = min(spec.bleed, g / 2)
     towards_fold = min(spec.bleed, fold / 2)
     y_bottom = fold_y - fold / 2 - ch
-    outer_x = min(spec.bleed, max(0.0, x0 - MARK_ROOM))
-    outer_y = min(spec.bleed, max(0.0, y_bottom - MARK_ROOM))
+    outer_x, marks_y = _outer_bleed(spec, x0)
+    outer_y, marks_x = _outer_bleed(spec, y_bottom)
     slots, clips = [], []
     for r, y in enumerate((fold_y + fold / 2, y_bottom)):
         for c in range(cols):
@@ -379,17 +434,12 @@ def gutterfold_grid(spec: SheetSpec) -> tuple[Grid, float]:
             slots.append(s)
             clips.append(s.grown(outer_x if c == 0 else inner, outer_y if r == 1 else towards_fold,
                                  outer_x if c == cols - 1 else inner, outer_y if r == 0 else towards_fold))
-    lines: list[Line] = []
-    if spec.crop_marks:
-        xs = sorted({round(v, 6) for s in slots for v in (s.x, s.right)})
-        ys = sorted({round(v, 6) for s in slots for v in (s.y, s.top)})
-        block = Rect(x0, y_bottom, block_w, 2 * ch + fold)
-        lines += _crop_marks(xs, ys, block, outer_x, outer_y, pw, ph)
-    if spec.cut_lines:
-        lines += _cut_lines(slots)
-    lines.append(Line(max(0.0, x0 - outer_x - CROP_MARK_GAP - CROP_MARK_LENGTH), fold_y,
-                      min(pw, x0 + block_w + outer_x + CROP_MARK_GAP + CROP_MARK_LENGTH), fold_y, "fold"))
-    return Grid(pw, ph, cols, 2, tuple(slots), tuple(clips), tuple(lines)), fold_y
+    block = Rect(x0, y_bottom, block_w, 2 * ch + fold)
+    lines, notes = _edge_marks(spec, slots, block, (outer_x, outer_y), (marks_x, marks_y), pw, ph)
+    reach = CROP_MARK_GAP + CROP_MARK_LENGTH
+    lines.append(Line(max(spec.margin, x0 - outer_x - reach), fold_y,
+                      min(pw - spec.margin, x0 + block_w + outer_x + reach), fold_y, "fold"))
+    return Grid(pw, ph, cols, 2, tuple(slots), tuple(clips), tuple(lines), notes), fold_y
 
 
 def _impose_gutterfold(spec: SheetSpec, items: Sequence[tuple[str, str | None]]) -> list[Page]:
@@ -419,8 +469,8 @@ def _impose_single(spec: SheetSpec, items: Sequence[tuple[str, str | None]]) -> 
         pages.append(Page(pw, ph, "front", i + 1, (Placement(front, "front", i, trim, full, spec.bleed),),
                           trim_box=trim, bleed_box=full))
         if spec.backs != "none" and back is not None:
-            rotation = 180 if spec.backs == "short" else 0
-            moved = trim.moved(dx, dy)
+            behind, rotation = back_rect(trim, pw, ph, spec.backs)
+            moved = behind.moved(dx, dy)
             if abs(dx) > b or abs(dy) > b:
                 raise CardsmithError(
                     f"--back-offset {dx:g},{dy:g} is larger than the {b:g} mm bleed of a one-card page",
@@ -438,6 +488,8 @@ def calibration_pages(paper: tuple[float, float], flip: str, back_offset: tuple[
     Hold the printed sheet against a light and look at the back: where each front line crosses its
     ruler is the `--back-offset` to use (X from the horizontal rulers, Y from the vertical ones,
     both as seen on the back). Printed with an offset, the rulers read what is still off (0 when right).
+    Rulers sit where `back_rect` puts the back of each line, as for cards; text keeps to bands at
+    the top and bottom, clear of every line and 5 mm or more from the page edges.
     """
     if flip not in ("long", "short"):
         raise UsageError("a calibration sheet is for duplex printing", hint="use --backs long or --backs short")
@@ -445,44 +497,50 @@ def calibration_pages(paper: tuple[float, float], flip: str, back_offset: tuple[
     if orientation == "landscape":
         pw, ph = ph, pw
     dx, dy = back_offset
-    inset = 25.0
-    vx = (inset, pw / 2, pw - inset)  # front vertical lines (measure X)
-    hy = (inset + 10, ph / 2, ph - inset)  # front horizontal lines (measure Y)
-    front_lines = [Line(x, 8, x, ph - 8, "guide") for x in vx] + [Line(8, y, pw - 8, y, "guide") for y in hy]
+    vx = (30.0, pw / 2, pw - 30.0)  # front vertical lines (measure X)
+    hy = (45.0, ph / 2, ph - 45.0)  # front horizontal lines (measure Y); symmetric, so any flip keeps them clear of the text
+    front_lines = [Line(x, 20, x, ph - 20, "guide") for x in vx] + [Line(8, y, pw - 8, y, "guide") for y in hy]
     front_labels = [
-        Label(pw / 2, ph - 6, "cardsmith calibration sheet - front", 9),
+        Label(pw / 2, ph - 12, "cardsmith calibration sheet - front", 9),
         Label(pw / 2, 12, f"print duplex, flip on the {flip} edge, at 100% scale (no 'fit to page')", 7),
     ]
     back_lines: list[Line] = []
     back_labels: list[Label] = []
+
+    def behind(x: float, y: float) -> tuple[float, float]:
+        r, _ = back_rect(Rect(x, y, 0.0, 0.0), pw, ph, flip)
+        return r.x + dx, r.y + dy
+
     for x in vx:
-        bx = pw - x if flip == "long" else x
         for y in (ph * 0.3, ph * 0.7):
-            back_lines.append(Line(bx - 5 + dx, y + dy, bx + 5 + dx, y + dy, "guide"))
+            bx, by = behind(x, y)
+            back_lines.append(Line(bx - 5, by, bx + 5, by, "guide"))
             for k in range(-10, 11):
                 u = k / 2
                 tall = 3.0 if k % 2 == 0 else 1.5
-                back_lines.append(Line(bx + u + dx, y + dy, bx + u + dx, y + tall + dy, "guide"))
+                back_lines.append(Line(bx + u, by, bx + u, by + tall, "guide"))
                 if k % 4 == 0:
-                    back_labels.append(Label(bx + u + dx, y + 4.2 + dy, f"{u:g}", 5))
-            back_labels.append(Label(bx + dx, y - 3.5 + dy, "X", 6))
+                    back_labels.append(Label(bx + u, by + 4.2, f"{u:g}", 5))
+            back_labels.append(Label(bx, by - 3.5, "X", 6))
     for y in hy:
-        by = y if flip == "long" else ph - y
         for x in (pw * 0.3, pw * 0.7):
-            back_lines.append(Line(x + dx, by - 5 + dy, x + dx, by + 5 + dy, "guide"))
+            bx, by = behind(x, y)
+            back_lines.append(Line(bx, by - 5, bx, by + 5, "guide"))
             for k in range(-10, 11):
                 u = k / 2
                 tall = 3.0 if k % 2 == 0 else 1.5
-                back_lines.append(Line(x + dx, by + u + dy, x + tall + dx, by + u + dy, "guide"))
+                back_lines.append(Line(bx, by + u, bx + tall, by + u, "guide"))
                 if k % 4 == 0:
-                    back_labels.append(Label(x + 5.5 + dx, by + u - 0.6 + dy, f"{u:g}", 5, "left"))
-            back_labels.append(Label(x - 3 + dx, by - 0.6 + dy, "Y", 6))
+                    back_labels.append(Label(bx + 5.5, by + u - 0.6, f"{u:g}", 5, "left"))
+            back_labels.append(Label(bx - 3, by - 0.6, "Y", 6))
     back_labels += [
-        Label(pw / 2 + dx, ph - 12 + dy, "cardsmith calibration sheet - back", 9),
-        Label(pw / 2 + dx, ph - 17 + dy,
-              "hold against a light; where a front line crosses a ruler is the value to add to --back-offset X,Y", 6.5),
-        Label(pw / 2 + dx, ph - 21 + dy,
-              f"(X to the right, Y up, as seen on this side; this sheet was printed with --back-offset {dx:g},{dy:g})", 6.5),
+        Label(pw / 2, ph - 12, "cardsmith calibration sheet - back", 9),
+        Label(pw / 2, ph - 17,
+              "hold against a light; where a front line crosses a ruler is the value to add to --back-offset X,Y", 6.5,
+              max_width=pw - 20),
+        Label(pw / 2, ph - 21,
+              f"(X to the right, Y up, as seen on this side; this sheet was printed with --back-offset {dx:g},{dy:g})", 6.5,
+              max_width=pw - 20),
     ]
     return [
         Page(pw, ph, "front", 1, lines=tuple(front_lines), labels=tuple(front_labels)),
@@ -490,20 +548,41 @@ def calibration_pages(paper: tuple[float, float], flip: str, back_offset: tuple[
     ]
 
 
-def with_footer(pages: Sequence[Page], text: str) -> list[Page]:
-    """Pages with `text` and the page number set in the bottom margin, clear of the crop marks."""
+FOOTER_SIZE = 6.0  # pt
+ASCENT, DESCENT = 0.76, 0.24  # of the font size: how far the footer font reaches above and below its baseline
+PT = 25.4 / 72  # mm per point
+
+
+def with_footer(pages: Sequence[Page], text: str, margin: float = 5.0) -> list[Page]:
+    """Pages with `text` and the page number set in a free margin band, inside the printable margin.
+
+    The bottom margin is tried first, then the top one, then the left one (the text turned to read
+    upwards, between the first row's crop marks). A page with no band wide enough gets no footer.
+    """
     out = []
     total = len(pages)
     for n, page in enumerate(pages, 1):
-        if page.trim_box is not None:  # a one-card page has no margin to print into
-            out.append(page)
-            continue
-        lowest = min((p.clip.y for p in page.placements), default=page.height)
-        fronts = [p.trim for p in page.placements]
-        left = min((r.x for r in fronts), default=10.0)
-        width = min((r.w for r in fronts), default=page.width - 20) - 4
-        y = max(1.5, min(lowest - 4.0, 4.0))
-        # Left-aligned within the first column, where no crop mark runs through the text.
-        out.append(replace(page, labels=page.labels + (
-            Label(left + 2, y, f"{text} - page {n}/{total} ({page.side})", 6, "left", width),)))
+        label = None
+        if page.trim_box is None and page.placements:  # a one-card page has no margin to print into
+            label = _footer_label(page, f"{text} - page {n}/{total} ({page.side})", margin)
+        out.append(replace(page, labels=page.labels + (label,)) if label else page)
     return out
+
+
+def _footer_label(page: Page, text: str, margin: float) -> Label | None:
+    up, down = ASCENT * FOOTER_SIZE * PT, DESCENT * FOOTER_SIZE * PT
+    clear = 0.5  # mm kept from the cards' printed bleed
+    lowest = min(p.clip.y for p in page.placements)
+    highest = max(p.clip.top for p in page.placements)
+    leftmost = min(p.clip.x for p in page.placements)
+    column = min((p.trim for p in page.placements), key=lambda r: (r.x, -r.y))
+    # Left-aligned within the first column, where no crop mark runs through the text.
+    x, width = column.x + 2, column.w - 4
+    if lowest - margin >= up + down + clear:
+        return Label(x, margin + down, text, FOOTER_SIZE, "left", width)
+    if page.height - margin - highest >= up + down + clear:
+        return Label(x, page.height - margin - up, text, FOOTER_SIZE, "left", width)
+    if leftmost - margin >= up + down + clear:
+        row = min((p.trim for p in page.placements), key=lambda r: (r.y, r.x))
+        return Label(margin + up, row.y + 2, text, FOOTER_SIZE, "left", row.h - 4, angle=90)
+    return None

@@ -20,6 +20,7 @@ from referencing import Registry, Resource
 
 from cardsmith.diagnostics import Diagnostic, did_you_mean, path_text, sort_diagnostics
 from cardsmith.errors import CardsmithError, UsageError
+from cardsmith.limits import MAX_BLEED_MM, MAX_CARD_MM, MAX_COPIES
 from cardsmith.loader import Document, YamlError, load_yaml
 from cardsmith.model import (RESERVED_CARD_KEYS, Card, CardSet, CardType, Dimension, FieldSpec, Group, Keyword,
                              KeywordUse, SourceRef, frozen_map, slugify)
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 ICON_REF = re.compile(r"(?<!\{)\{([A-Za-z0-9_+-]+)\}(?!\})")
-SKIP_DIRS = {"decks", "art", "icons", "templates", "fonts"}
+SKIP_DIRS = {"decks", "art", "icons", "templates", "fonts", "layouts", "schemas"}
 
 
 class SetInvalid(CardsmithError):
@@ -184,21 +185,31 @@ class _Checker:
 
 
 def _unreadable_image(path: Path) -> str | None:
-    """Why `path` cannot be used as a picture (not an image, unreadable), or None.
+    """Why `path` cannot be used as a picture (not an image, unreadable, too many pixels), or None.
 
-    Only the header is read, so this stays cheap; rendering later decodes the pixels.
+    Only the header is read, so this stays cheap: a "decompression bomb" (a small file that
+    declares a huge picture) is refused here by its declared size, before anything decodes it.
     """
+    import warnings
+
     from PIL import Image, UnidentifiedImageError
 
+    limit = Image.MAX_IMAGE_PIXELS or 0
     try:
-        with Image.open(path):
-            return None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # judged below, by the size
+            with Image.open(path) as im:
+                width, height = im.size
     except UnidentifiedImageError:
         return "is not an image (PNG, JPEG or WebP) that cardsmith can read"
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        return None  # a readable image, only large: rendering reports it with its size
+    except Image.DecompressionBombError:
+        return "declares more pixels than cardsmith opens safely (a 'decompression bomb'?); scale it down"
     except OSError as e:
         return f"cannot be read: {e.strerror or e}"
+    if limit and width * height > limit:
+        return (f"is {width} x {height} pixels, more than cardsmith opens safely ({limit:,} pixels); "
+                "scale it down (card art rarely needs more than 3000 px a side)")
+    return None
 
 
 def card_files(set_dir: Path) -> list[Path]:
@@ -262,16 +273,17 @@ def check_set(set_dir: Path | str) -> tuple[CardSet | None, list[Diagnostic]]:
         # Deck rules name zones, types, races, keywords, fields and cards: check those exist too.
         from cardsmith.decks.rules import RulesInvalid, parse_rules
         try:
-            parse_rules(cardset)
+            rules = parse_rules(cardset)
         except RulesInvalid as e:
             return None, sort_diagnostics(ck.diags + e.diagnostics)
+        diagnostics = sort_diagnostics(ck.diags + list(rules.warnings))
     if cardset.rules:
         # The set's game checks what the set says about it: play settings, effects, deck rule names.
         from cardsmith.validate_rules import rules_diagnostics
 
         found = rules_diagnostics(cardset, sdoc, ck.places)
         if found:
-            diagnostics = sort_diagnostics(ck.diags + found)
+            diagnostics = sort_diagnostics(diagnostics + found)
             if any(d.is_error for d in found):
                 return None, diagnostics
     return cardset, diagnostics
@@ -340,14 +352,25 @@ def _declarations(ck: _Checker, doc: Document) -> _Declarations:
             decl.card_size = (parse_length_mm(size.get("width")), parse_length_mm(size.get("height")))
             if min(decl.card_size) <= 0:
                 ck.error(doc, ("card_size",), "card_size must have a positive width and height")
+            elif max(decl.card_size) > MAX_CARD_MM:
+                ck.error(doc, ("card_size",), f"card_size {decl.card_size[0]:g} x {decl.card_size[1]:g} mm is larger "
+                         f"than cardsmith draws (at most {MAX_CARD_MM:g} mm a side)",
+                         "check the unit: a number alone is millimetres (63.5 x 88.9 is a poker card)")
+                decl.card_size = (63.5, 88.9)
     except (KeyError, LengthError, TypeError):
         pass  # the schema reports it
     for key in ("bleed", "safe"):
         if key in d:
             try:
-                setattr(decl, key, parse_length_mm(d[key]))
+                value = parse_length_mm(d[key])
             except LengthError as e:
                 ck.error(doc, (key,), str(e))
+                continue
+            if value > MAX_BLEED_MM:
+                ck.error(doc, (key,), f"{key} of {value:g} mm is more than cardsmith allows ({MAX_BLEED_MM:g} mm)",
+                         "printers ask for about 3 mm (0.125in) of bleed; a number alone is millimetres")
+            else:
+                setattr(decl, key, value)
     _dimensions(ck, doc, decl)
     for kid, k in _items(d.get("keywords")):
         if isinstance(k, dict):
@@ -616,10 +639,11 @@ def _card(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, origin
             elif fs.default is not None:
                 fields[fs.name] = _field_value(fs, fs.default)
     copies = merged.get("copies", 1)
-    if isinstance(copies, bool) or not isinstance(copies, int) or copies < 1:
+    if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
         ok = False
         if not _schema_reported(ck, doc, at("copies")):
-            ck.error(doc, at("copies"), f"card '{cid}': copies must be a positive whole number, not {_describe(copies)}")
+            ck.error(doc, at("copies"), f"card '{cid}': copies must be a whole number from 1 to {MAX_COPIES}, "
+                     f"not {_describe(copies)}")
     kws = _keywords(ck, doc, decl, merged.get("keywords"), at("keywords"), cid)
     if kws is None:
         ok = False

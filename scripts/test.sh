@@ -21,5 +21,18 @@ if ((${#missing[@]})); then
   fi
 fi
 
-python3 -m pip install -q -e '.[test]'
-python3 -m pytest "$@"
+# Which Python: the active virtual environment; else the checkout's .venv (README's first command
+# makes it); else a new .venv when this Python refuses global installs (PEP 668); else python3.
+py=python3
+if [ -z "${VIRTUAL_ENV:-}" ]; then
+  if [ -x .venv/bin/python ]; then
+    py=.venv/bin/python
+  elif python3 -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))'; then
+    echo "this Python refuses global installs (PEP 668): using a virtual environment in .venv/"
+    python3 -m venv .venv
+    py=.venv/bin/python
+  fi
+fi
+
+"$py" -m pip install -q -e '.[test]'
+"$py" -m pytest "$@"

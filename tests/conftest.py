@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -42,26 +43,48 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None) -> sub
                           capture_output=True, text=True, timeout=600)
 
 
+@dataclass
+class CliResult:
+    """What `run_cli` and `run_in_process` return: subprocess.CompletedProcess's three fields."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_in_process(*args: str, cwd: Path | None = None, env: dict | None = None) -> CliResult:
+    """Run `cardsmith ARGS` through `cardsmith.cli.main` in this process, as `run_cli` would, but without
+    starting Python (half a second a call). Output is captured by click's CliRunner isolation."""
+    from click.testing import CliRunner
+
+    from cardsmith.cli import main
+
+    runner = CliRunner()
+    old_cwd = os.getcwd()
+    os.chdir(cwd or ROOT)
+    code = 0
+    try:
+        with runner.isolation(env={"COLUMNS": "200", **(env or {})}) as (out, err, _):
+            try:
+                main(list(args))
+            except SystemExit as e:
+                code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+            stdout, stderr = out.getvalue().decode(), err.getvalue().decode()
+    finally:
+        os.chdir(old_cwd)
+    return CliResult(code, stdout, stderr)
+
+
 @pytest.fixture
 def cli():
-    return run_cli
+    """The command line, run in-process; use `run_cli` where a test needs a real process."""
+    return run_in_process
 
 
 def main_in_process(*args: str) -> tuple[int, str, str]:
     """Run the cardsmith entry point in this process: (exit code, stdout, stderr)."""
-    import contextlib
-    import io
-
-    from cardsmith.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(list(args))
-        except SystemExit as e:
-            code = e.code or 0
-    return code, out.getvalue(), err.getvalue()
+    r = run_in_process(*args)
+    return r.returncode, r.stdout, r.stderr
 
 
 @pytest.fixture

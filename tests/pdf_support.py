@@ -30,9 +30,10 @@ def face(mark: tuple[int, int, int], body: tuple[int, int, int], dpi: int = 100,
     d.rectangle([b, b, w - b - 1, h - b - 1], fill=body)
     cx, cy = w / 2, h / 2
     s = px(2.5, dpi)
-    d.rectangle([cx - s, cy - s, cx + s, cy + s], fill=mark)  # centre square, 5 mm
+    # PIL's rectangles include their last row and column: end one pixel short, so the marks are centred
+    d.rectangle([round(cx - s), round(cy - s), round(cx + s) - 1, round(cy + s) - 1], fill=mark)  # centre square, 5 mm
     top = b + px(3, dpi)
-    d.rectangle([cx - px(6, dpi), top, cx + px(6, dpi), top + px(3, dpi)], fill=mark)  # top bar
+    d.rectangle([round(cx - px(6, dpi)), top, round(cx + px(6, dpi)) - 1, top + px(3, dpi)], fill=mark)  # top bar
     if label:
         d.text((b + 10, h / 2 + s + 10), label, fill=(0, 0, 0))
     return im

@@ -15,6 +15,32 @@ def test_new_then_validate_is_clean(tmp_path: Path, cli):
     assert "demo: 4 cards, 0 error(s), 0 warning(s)" in r.stderr
 
 
+def test_new_writes_schema_lines_that_an_editor_can_follow(tmp_path: Path, cli):
+    """Each file's `# yaml-language-server: $schema=` names a schema file that exists relative to the file
+    (as the YAML extension resolves it) and that the file itself passes."""
+    import re
+
+    import jsonschema
+    from referencing import Registry, Resource
+
+    from cardsmith.loader import load_yaml
+
+    assert cli("new", "demo", cwd=tmp_path).returncode == 0
+    set_dir = tmp_path / "demo"
+    for rel in ("set.yaml", "cards.yaml", "decks/starter.yaml"):
+        f = set_dir / rel
+        m = re.match(r"# yaml-language-server: \$schema=(\S+)\n", f.read_text())
+        assert m, f"{rel} has no schema line"
+        schema_file = (f.parent / m.group(1)).resolve()
+        assert schema_file.is_file() and not m.group(1).startswith(("http", "/"))
+        siblings = [(p.name, Resource.from_contents(json.loads(p.read_text()))) for p in schema_file.parent.glob("*.json")]
+        validator = jsonschema.Draft202012Validator(json.loads(schema_file.read_text()),
+                                                    registry=Registry().with_resources(siblings))
+        assert list(validator.iter_errors(load_yaml(f).data)) == []
+    # the set's folder holds what it needs: schemas travel with it
+    assert (set_dir / "schemas" / "deck-rules.schema.json").is_file()
+
+
 def test_new_refuses_an_existing_set(tmp_path: Path, cli):
     assert cli("new", "demo", cwd=tmp_path).returncode == 0
     r = cli("new", "demo", cwd=tmp_path)
@@ -27,11 +53,11 @@ def test_validate_errors_exit_1_with_file_line(demo_set: Path, cli):
     project = demo_set.parent.parent
     r = cli("validate", cwd=project)  # default: every set under cards/
     assert r.returncode == 1
-    assert "cards/demo/cards.yaml:23:14: error: card 'night-heron' has unknown faction 'mon'" in r.stderr
+    assert "cards/demo/cards.yaml:24:14: error: card 'night-heron' has unknown faction 'mon'" in r.stderr
     assert "hint: did you mean 'moon'?" in r.stderr
     r = cli("validate", "--json", "demo", cwd=project)
     problems = json.loads(r.stdout)
-    assert problems[0]["line"] == 23 and problems[0]["severity"] == "error"
+    assert problems[0]["line"] == 24 and problems[0]["severity"] == "error"
     assert problems[0]["file"] == "cards/demo/cards.yaml"
 
 
@@ -69,7 +95,7 @@ def test_list_and_build_on_a_project(demo_set: Path, cli):
     assert r.returncode == 0 and "demo" in r.stdout and "Creature 3, Spell 1" in r.stdout
     r = cli("list", "demo", cwd=project)
     assert r.returncode == 0 and "night-heron" in r.stdout and "Night Heron" in r.stdout and "Moon Court" in r.stdout
-    assert "cards/demo/cards.yaml:21" in r.stdout  # night-heron starts on line 21
+    assert "cards/demo/cards.yaml:22" in r.stdout  # night-heron starts on line 22
     assert cli("list", "nope", cwd=project).returncode == 2
     r = cli("build", cwd=project)
     assert r.returncode == 0, r.stderr

@@ -39,6 +39,18 @@ def test_pdf_only_and_name(project: Path, cli):
     r = cli("pdf", "demo", "--only", "eclipse,night-heron", "--layout", "single", "--name", "two", cwd=project)
     assert r.returncode == 0, r.stderr
     assert len(pypdf.PdfReader(project / "output" / "demo" / "two.pdf").pages) == 2
+    # a name ending in .pdf is still a file name under output/<set>/, not in the current folder
+    r = cli("pdf", "demo", "--name", "x.pdf", cwd=project)
+    assert r.returncode == 0, r.stderr
+    assert (project / "output" / "demo" / "x.pdf").is_file() and not (project / "x.pdf").exists()
+
+
+def test_a_sheet_without_room_for_crop_marks_says_it_drew_cut_lines(project: Path, cli):
+    r = cli("pdf", "demo", "--paper", "letter", cwd=project)
+    assert r.returncode == 0, r.stderr
+    assert "note: no room for crop marks above and below" in r.stdout and "cut lines" in r.stdout
+    r = cli("pdf", "demo", "--paper", "a4", cwd=project)
+    assert "note:" not in r.stdout
 
 
 @pytest.mark.parametrize("args,code,words", [

@@ -15,7 +15,7 @@ from cardsmith.decks import (DeckFileError, Problem, RulesInvalid, check_deck, d
 from cardsmith.errors import CardsmithError
 from cardsmith.model import Deck, frozen_map
 from cardsmith.validate import load_set
-from tests.conftest import edited_set, run_cli
+from tests.conftest import edited_set, run_in_process
 
 FIX = Path(__file__).parent / "fixtures" / "decks"
 SPACE = FIX / "cards" / "space"
@@ -301,7 +301,7 @@ def test_bad_deck_rules_point_at_set_yaml_lines(tmp_path):
     text = "\n".join(x.format() for x in diags)
     assert cs is None and f"set.yaml:{line}:" in text and "unknown keyword 'legendery'" in text
     assert "did you mean 'legendary'" in text
-    r = run_cli("validate", str(d))
+    r = run_in_process("validate", str(d))
     assert r.returncode == 1 and "unknown keyword 'legendery'" in r.stderr
 
 
@@ -347,14 +347,14 @@ def test_stats_counts_and_curve(space, tmp_path):
 # ------------------------------------------------------------------------------ commands and build
 
 def test_cli_check_exit_codes_and_json():
-    ok = run_cli("deck", "check", "cards/space/decks/terracorp.yaml", cwd=FIX)
+    ok = run_in_process("deck", "check", "cards/space/decks/terracorp.yaml", cwd=FIX)
     assert ok.returncode == 0 and "legal" in ok.stderr
-    bad = run_cli("deck", "check", "invalid/space/copies.txt", "--json", cwd=FIX)
+    bad = run_in_process("deck", "check", "invalid/space/copies.txt", "--json", cwd=FIX)
     assert bad.returncode == 1
     data = json.loads(bad.stdout)
     assert data["legal"] is False and data["violations"][0]["rule"] == "copies"
     assert data["violations"][0]["counts"] == {"found": 4, "max": 3} and data["violations"][0]["cards"] == ["rapier"]
-    text = run_cli("deck", "check", "invalid/space/copies.txt", cwd=FIX)
+    text = run_in_process("deck", "check", "invalid/space/copies.txt", cwd=FIX)
     assert "invalid/space/copies.txt:4: copies: 4 copies of TCS-13 Rapier" in text.stdout
 
 
@@ -364,21 +364,21 @@ def test_cli_bad_input_is_an_error_not_a_traceback():
                         (["deck", "check", "bad/misspelt.txt", "--set", "trf"], "the deck is for set 'space'"),
                         (["deck", "check", "cards/space/decks/chain.txt", "--set", "nope"], "no set named 'nope'"),
                         (["deck", "random", "space", "--faction", "elves"], "has no race 'elves'")):
-        r = run_cli(*args, cwd=FIX)
+        r = run_in_process(*args, cwd=FIX)
         assert r.returncode in (1, 2) and words in r.stderr, r.stderr
         assert "Traceback" not in r.stderr
 
 
 def test_cli_random_out_then_check_and_stats_chart(tmp_path):
     out = tmp_path / "r.txt"
-    r = run_cli("deck", "random", "trf", "--seed", "7", "--faction", "coalition", "--out", str(out), cwd=FIX)
+    r = run_in_process("deck", "random", "trf", "--seed", "7", "--faction", "coalition", "--out", str(out), cwd=FIX)
     assert r.returncode == 0 and out.exists()
-    again = run_cli("deck", "random", "trf", "--seed", "7", "--faction", "coalition", cwd=FIX)
-    assert run_cli("deck", "check", str(out), cwd=FIX).returncode == 0
+    again = run_in_process("deck", "random", "trf", "--seed", "7", "--faction", "coalition", cwd=FIX)
+    assert run_in_process("deck", "check", str(out), cwd=FIX).returncode == 0
     y = tmp_path / "r.yaml"
     y.write_text(again.stdout)
-    assert run_cli("deck", "check", str(y), cwd=FIX).returncode == 0
-    s = run_cli("deck", "stats", str(y), "--json", "--chart", str(tmp_path / "c.png"), cwd=FIX)
+    assert run_in_process("deck", "check", str(y), cwd=FIX).returncode == 0
+    s = run_in_process("deck", "stats", str(y), "--json", "--chart", str(tmp_path / "c.png"), cwd=FIX)
     assert s.returncode == 0 and (tmp_path / "c.png").stat().st_size > 1000
     assert json.loads(s.stdout)["zones"]["Asset deck"] >= 20
 
@@ -387,12 +387,12 @@ def test_build_checks_the_decks_folder_but_not_sub_folders(tmp_path):
     shutil.copytree(FIX / "cards", tmp_path / "cards")
     (tmp_path / "cards" / "space" / "decks" / "invalid").mkdir()
     shutil.copy(FIX / "invalid" / "space" / "copies.txt", tmp_path / "cards" / "space" / "decks" / "invalid")
-    r = run_cli("build", "space", cwd=tmp_path)
+    r = run_in_process("build", "space", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     report = json.loads((tmp_path / "output" / "space" / "decks.json").read_text())
     assert [d["file"] for d in report["decks"]] == ["chain.txt", "terracorp.yaml"] and all(d["legal"] for d in report["decks"])
     shutil.copy(FIX / "invalid" / "space" / "same-race.yaml", tmp_path / "cards" / "space" / "decks")
-    r = run_cli("build", "space", cwd=tmp_path)
+    r = run_in_process("build", "space", cwd=tmp_path)
     assert r.returncode == 1 and "same-race.yaml:3:" in r.stderr and "cards of more than one race" in r.stderr
 
 

@@ -73,6 +73,11 @@ def test_report_is_self_contained_with_plots_and_escaped_text(figures, tmp_path)
     assert not list((tmp_path / "balance").glob(".*"))  # no temporary files left behind
 
 
+def test_the_report_is_readable_on_a_phone(figures):
+    page = render_html(figures, CARDSET)
+    assert "<meta name='viewport' content='width=device-width, initial-scale=1'>" in page
+
+
 def test_significant_cards_are_highlighted(figures):
     page = render_html(figures, CARDSET)
     flagged = sum(1 for c in figures["card_impact"] if c["significant"])

@@ -249,3 +249,15 @@ def test_the_same_cards_in_another_folder_give_the_same_bytes(rendered, tmp_path
     a = print_pdf(select_items(None, manifest, out), manifest, PdfOptions(backs="long"), tmp_path / "a.pdf")
     b = print_pdf(select_items(None, manifest, moved), manifest, PdfOptions(backs="long"), tmp_path / "b.pdf")
     assert a.read_bytes() == b.read_bytes()
+
+
+def test_the_footer_keeps_inside_a_wider_printable_margin(rendered, tmp_path):
+    path = write(rendered, tmp_path, paper="a3", margin=12.0)
+    spots = []
+
+    def visit(text, cm, tm, font, size):
+        if "Demo 1.0" in text:
+            spots.append(((cm[4] + tm[4]) / 72 * 25.4, (cm[5] + tm[5]) / 72 * 25.4))  # translated, then drawn at 0, 0
+
+    pypdf.PdfReader(path).pages[0].extract_text(visitor_text=visit)
+    assert spots and all(x >= 12 and y >= 12 for x, y in spots)

@@ -54,6 +54,9 @@ def test_image_shops_get_one_file_per_design_at_their_pixel_size(project, shop, 
     order = (result.folder / "order.csv").read_text().splitlines()
     assert order[0] == "front,card,name,back,quantity"
     assert [line.split(",")[-1] for line in order[1:]] == ["1", "3", "2"]
+    readme = (result.folder / "README.txt").read_text()
+    assert f"each image is {pixels[0]} x {pixels[1]} px" in readme and "63.5 x 88.9 mm trim" in readme
+    assert "6 cards to print from 3 front images" in readme and "One back design, back-plain.png" in readme
 
 
 def test_drivethrucards_gets_a_back_front_pdf_per_copy_labelled_a_proof(project):
@@ -79,12 +82,28 @@ def test_drivethrucards_gets_a_back_front_pdf_per_copy_labelled_a_proof(project)
         assert mark_centre(Image.open(second), box, RED, 100, 95.25) is not None
 
 
-def test_deck_export_counts_the_deck(project):
+def test_deck_export_counts_the_deck_in_a_folder_named_by_slug(project):
     proj, cardset, manifest = project
-    deck = Deck("duel", "demo", {"main": {"gamma": 4}})
+    deck = Deck("Chain Swarm", "demo", {"main": {"gamma": 4}})
     result = export_for_shop(proj, cardset, "drivethrucards", manifest=manifest, deck=deck)
-    assert result.folder.name == "drivethrucards-duel"
+    assert result.folder.name == "drivethrucards-chain-swarm"
     assert len(pypdf.PdfReader(result.files[0]).pages) == 8
+    readme = (result.folder / "README.txt").read_text()
+    assert "plus 3.175 mm bleed on each side" in readme and "of 8 pages" in readme and "front files" not in readme
+
+
+def test_a_readme_names_every_back_design(project, tmp_path):
+    proj, cardset, manifest = project
+    out = proj.set_output("demo")
+    from tests.pdf_support import BLUE, face
+
+    face(BLUE, (250, 220, 220), 300).save(out / "backs" / "other.png")
+    manifest = {**manifest, "backs": {**manifest["backs"], "other": {"file": "backs/other.png"}},
+                "cards": {**manifest["cards"], "gamma": {**manifest["cards"]["gamma"], "back": "other"}}}
+    result = export_for_shop(proj, cardset, "makeplayingcards", manifest=manifest)
+    readme = (result.folder / "README.txt").read_text()
+    assert "2 back designs: back-plain.png (4 cards), back-other.png (2 cards)" in readme
+    assert "the common back" not in readme
 
 
 def test_a_project_profile_shadows_and_adds_shops(project):

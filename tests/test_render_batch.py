@@ -13,7 +13,7 @@ from cardsmith.build import BuildContext
 from cardsmith.project import Project
 from cardsmith.render import load_manifest, render_set
 from cardsmith.validate import load_set
-from tests.conftest import run_cli
+from tests.conftest import run_cli, run_in_process
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "mini-empires"
 
@@ -90,15 +90,15 @@ def test_cli_render_in_two_processes_and_incremental(project):
     p = run_cli("render", "mini-empires", "--dpi", "60", "--jobs", "2", cwd=project.root)
     assert p.returncode == 0, p.stderr
     assert "7 card(s) (7 drawn, 0 unchanged), 2 back(s)" in p.stderr
-    p = run_cli("render", "--dpi", "60", cwd=project.root)
+    p = run_in_process("render", "--dpi", "60", cwd=project.root)
     assert p.returncode == 0 and "(0 drawn, 7 unchanged)" in p.stderr
-    p = run_cli("render", "--only", "rapir", cwd=project.root)
+    p = run_in_process("render", "--only", "rapir", cwd=project.root)
     assert p.returncode == 2 and "rapier" in p.stderr
 
 
 def test_a_new_set_renders_with_the_default_layouts(tmp_path):
-    assert run_cli("new", "cards/demo", cwd=tmp_path).returncode == 0
-    p = run_cli("render", "--dpi", "80", "--format", "jpg", cwd=tmp_path)
+    assert run_in_process("new", "cards/demo", cwd=tmp_path).returncode == 0
+    p = run_in_process("render", "--dpi", "80", "--format", "jpg", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     m = load_manifest(tmp_path / "output" / "demo")
     assert m["format"] == "jpg" and len(m["cards"]) == 4 and m["backs"] == {"default": {"file": "backs/default.jpg"}}
@@ -120,11 +120,11 @@ def broken_layout(project: Project, text: str) -> None:
     ("layers:\n  - text: {box: [0, 0, 1, 1], value: x, font: comic-sans}\n", r"font 'comic-sans' is not installed"),
 ])
 def test_bad_layouts_are_clear_errors_and_leave_no_image(project, layout, expected):
-    run_cli("render", "--dpi", "40", cwd=project.root)
+    run_in_process("render", "--dpi", "40", cwd=project.root)
     image = project.set_output("mini-empires") / "cards" / "old-relic.png"
     assert image.is_file()
     broken_layout(project, layout)
-    p = run_cli("render", "--dpi", "40", cwd=project.root)
+    p = run_in_process("render", "--dpi", "40", cwd=project.root)
     assert p.returncode == 1
     assert "Traceback" not in p.stderr
     assert "card 'old-relic'" in p.stderr and "cards.yaml:" in p.stderr
@@ -139,7 +139,7 @@ def test_bad_layouts_are_clear_errors_and_leave_no_image(project, layout, expect
 def test_bad_art_is_a_clear_error(project, content, expected):
     art = project.cards_dir / "mini-empires" / "art" / "nebula.png"
     art.write_bytes(content if content is not None else art.read_bytes()[:400])
-    p = run_cli("render", "--dpi", "40", cwd=project.root)
+    p = run_in_process("render", "--dpi", "40", cwd=project.root)
     assert p.returncode == 1 and "Traceback" not in p.stderr
     import re
     assert "card 'ringed-planet'" in p.stderr and "nebula.png" in p.stderr and re.search(expected, p.stderr)
@@ -148,10 +148,10 @@ def test_bad_art_is_a_clear_error(project, content, expected):
 
 def test_overflow_warns_and_strict_makes_it_an_error(project):
     broken_layout(project, "extends: card\nlayers:\n  - text: {name: rules, box: [5mm, 70mm, 20mm, 72mm], min_size: 6pt}\n")
-    p = run_cli("render", "--dpi", "40", "--only", "old-relic", cwd=project.root)
+    p = run_in_process("render", "--dpi", "40", "--only", "old-relic", cwd=project.root)
     assert p.returncode == 0
     assert "warning: card 'old-relic': text 'text' does not fit its box" in p.stderr and "mm too tall" in p.stderr
-    p = run_cli("render", "--dpi", "40", "--only", "old-relic", "--strict", cwd=project.root)
+    p = run_in_process("render", "--dpi", "40", "--only", "old-relic", "--strict", cwd=project.root)
     assert p.returncode == 1 and "error: card 'old-relic': text 'text' does not fit" in p.stderr
 
 
@@ -179,3 +179,14 @@ def test_spawned_workers_get_the_set_too(project, monkeypatch):
     monkeypatch.setattr(render_module.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
     r = render_set(project, load(project), dpi=40, jobs=2)
     assert r.ok and len(r.rendered) == 7
+
+
+def test_guides_go_to_their_own_folder_and_leave_the_print_images_alone(project):
+    cs = load(project)
+    render_set(project, cs, dpi=60, only=["rapier"], jobs=1)
+    out = project.set_output("mini-empires")
+    print_image = (out / "cards" / "rapier.png").read_bytes()
+    proofs = render_set(project, cs, dpi=60, only=["rapier"], guides=True, jobs=1)
+    assert proofs.out_dir == out / "guides" and (out / "guides" / "cards" / "rapier.png").is_file()
+    assert (out / "cards" / "rapier.png").read_bytes() == print_image
+    assert (out / "guides" / "cards" / "rapier.png").read_bytes() != print_image

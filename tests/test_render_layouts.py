@@ -84,6 +84,50 @@ def test_extends_overrides_named_layers_and_removes(tmp_path):
     assert {"base", "child"} <= used
 
 
+def test_a_misspelt_setting_gets_a_did_you_mean(tmp_path):
+    lay = layouts(tmp_path, t='layers:\n  - text: {name: title, box: [0, 0, 10mm, 5mm], value: x, sise: 9pt}\n')
+    with pytest.raises(LayoutError, match=r"unknown setting 'sise'") as e:
+        lay.render("t", ctx(), "card 'x'")
+    assert "did you mean 'size'?" in (e.value.hint or "")
+
+
+BASE = ('layers:\n  - rect: {name: bg, box: [0, 0, 100%, 100%], fill: red}\n'
+        '  - rect: {name: panel, box: [5mm, 50mm, -5mm, -5mm], fill: white}\n'
+        '  - text: {name: title, box: [5mm, 5mm, -5mm, 12mm], value: "{{ card.name }}"}\n'
+        '  - text: {name: rules, box: [6mm, 52mm, -6mm, -6mm], value: "x"}\n')
+
+
+def test_a_child_layer_can_go_below_or_above_a_named_layer(tmp_path):
+    lay = layouts(tmp_path, base=BASE,
+                  child='extends: base\nlayers:\n  - rect: {name: glow, box: [0, 0, 10mm, 10mm], fill: blue, below: panel}\n'
+                        '  - ellipse: {name: seal, box: [1, 1, 2, 2], above: panel}\n'
+                        '  - text: {name: title, below: bg}\n')
+    tree, _ = lay.render("child", ctx(name="X"), "card 'x'")
+    names = [next(iter(layer.values())).get("name") for layer in tree["layers"]]
+    assert names == ["title", "bg", "glow", "panel", "seal", "rules"]  # a matched layer moves, keeping its settings
+    title = tree["layers"][0]["text"]
+    assert title["value"] == "X" and "below" not in title
+    bad = layouts(tmp_path, bad='extends: base\nlayers:\n  - rect: {name: g, box: [0, 0, 1, 1], below: pannel}\n')
+    with pytest.raises(LayoutError, match="below: pannel") as e:
+        bad.render("bad", ctx(), "card 'x'")
+    assert "did you mean 'panel'?" in (e.value.hint or "")
+
+
+def test_moving_an_element_does_not_restate_its_box_or_its_neighbours(tmp_path):
+    from cardsmith.layout.printcheck import shape_notes
+
+    lay = layouts(tmp_path, base=BASE, child='extends: base\nlayers:\n  - rect: {name: panel, move: [0, -10mm]}\n')
+    tree, _ = lay.render("child", ctx(name="X"), "card 'x'")
+    p = painter(tmp_path, dpi=100)
+    image, _ = p.paint(tree, "card 'x'")
+    page = p.page
+    # the panel now starts 10 mm higher (40 mm instead of 50 mm); the rules text did not move
+    assert image.getpixel((round(page.x(20)), round(page.y(45)))) == (255, 255, 255)
+    assert image.getpixel((round(page.x(20)), round(page.y(35)))) == (255, 0, 0)
+    panel = tree["layers"][1]["rect"]
+    assert panel["box"] == ["5mm", "50mm", "-5mm", "-5mm"] and shape_notes("rect", panel, (63.5, 88.9), 3.175) == []
+
+
 def test_extends_loops_are_reported(tmp_path):
     lay = layouts(tmp_path, a="extends: b\nlayers: []\n", b="extends: a\nlayers: []\n")
     with pytest.raises(LayoutError, match="extends itself"):

@@ -53,6 +53,14 @@ def test_filters_search_sort_and_large_view(browser, built):
         page.click("#reset")
         assert len(p.visible_ids()) == 6
 
+        # declared fields filter too: the enum `class`
+        page.select_option("#f-field-class", "fighter")
+        assert sorted(p.visible_ids()) == ["chain-skiff", "tcs-13-rapier"]
+        page.click("#reset")
+        page.fill("#q", "battleship")  # a field's value
+        assert p.visible_ids() == ["chain-reaver"]
+        page.fill("#q", "enemy damage")  # a keyword's reminder text
+        assert sorted(p.visible_ids()) == ["chain-reaver", "tcs-13-rapier"]
         page.fill("#q", "draw")  # rules text
         assert sorted(p.visible_ids()) == ["chain-reaver", "solar-flare"]
         page.fill("#q", "home interceptor")  # every word, any order
@@ -106,6 +114,11 @@ def test_keyboard_only(browser, built):
         page.keyboard.type("chain")
         page.keyboard.press("Escape")  # clears the search
         assert page.input_value("#q") == "" and len(p.visible_ids()) == 6
+        page.click("#reset")  # after Clear, "/" still jumps to the search box and is not typed into it
+        page.keyboard.press("/")
+        assert page.evaluate("document.activeElement.id") == "q" and page.input_value("#q") == ""
+        page.keyboard.press("/")
+        assert page.input_value("#q") == ""
         page.focus("#grid li[data-id=solar-flare] button")
         page.keyboard.press("ArrowRight")
         assert page.evaluate("document.activeElement.dataset.id") == "blackest-night"
@@ -149,11 +162,22 @@ def test_phone_sized_screen(browser, built):
 
 def test_index_page_links_every_set(browser, built):
     project, cs, page_file = built
-    index = project.output_dir / "index.html"
+    import json
+
+    from cardsmith.gallery import GALLERY_JSON, build_index
+
+    meta_file = project.set_output("mini") / "gallery" / GALLERY_JSON
+    meta = json.loads(meta_file.read_text())
+    meta["description"] = "A set whose description runs to several lines beside its cover. " * 2
+    meta_file.write_text(json.dumps(meta))
+    index = build_index(project)
     p = Page(browser, index.as_uri())
     try:
         assert "Mini Empires" in p.page.inner_text(".sets") and "6 cards" in p.page.inner_text(".sets")
         assert p.page.eval_on_selector(".sets img", "e => e.naturalWidth") > 0  # the cover thumbnail
+        shown, natural = p.page.eval_on_selector(
+            ".sets img", "e => [e.getBoundingClientRect().height / e.getBoundingClientRect().width, e.naturalHeight / e.naturalWidth]")
+        assert shown == pytest.approx(natural, rel=0.02)  # the cover keeps its shape, not the row's height
         p.page.click(".sets a")
         p.page.wait_for_load_state("load")
         assert p.page.url == page_file.as_uri() and p.page.title() == "Mini Empires - card gallery"

@@ -38,7 +38,7 @@ def _check_saved_object(data: dict, sheets_dir: Path) -> None:
             entry = card["CustomDeck"][str(number)]
             assert entry == (obj["CustomDeck"][str(number)] if obj["Name"] == "DeckCustom" else entry)
             assert 1 <= entry["NumWidth"] <= 10 and 1 <= entry["NumHeight"] <= 7
-            assert 0 <= index < entry["NumWidth"] * entry["NumHeight"] - 1  # the last slot stays free
+            assert 0 <= index < entry["NumWidth"] * entry["NumHeight"]  # BackIsHidden: every slot may hold a card
             assert entry["Type"] == 0 and entry["BackIsHidden"] is True and entry["UniqueBack"] is False
             for key in ("FaceURL", "BackURL"):
                 assert entry[key].startswith("file:///")
@@ -46,13 +46,26 @@ def _check_saved_object(data: dict, sheets_dir: Path) -> None:
                 assert image.parent == sheets_dir and image.is_file()
 
 
-def test_grid_keeps_the_last_slot_free_and_fits_ten_by_seven():
-    assert grid(69) == (10, 7) and grid(1) == (2, 2) and grid(9) == (10, 2) and grid(3) == (4, 2)
+def test_grid_uses_all_seventy_slots_and_fits_ten_by_seven():
+    assert PER_SHEET == 70
+    assert grid(70) == (10, 7) and grid(1) == (2, 2) and grid(9) == (9, 2) and grid(3) == (3, 2)
     for n in range(1, PER_SHEET + 1):
         cols, rows = grid(n)
-        assert cols <= 10 and rows <= 7 and n <= cols * rows - 1
+        assert cols <= 10 and rows <= 7 and n <= cols * rows
     with pytest.raises(ValueError):
-        grid(70)
+        grid(71)
+
+
+@pytest.mark.parametrize("total,per_sheet", [(70, [70]), (71, [70, 1])])
+def test_a_pile_of_seventy_fills_one_sheet_and_sheets_of_one_back_share_one_back_image(tmp_path, total, per_sheet):
+    base = len([c for c in make_set(tmp_path / "probe")[1].cards if c.type == "ship"])  # ships print with the fleet back
+    cs = load_set(_big_set(tmp_path, total - base))
+    out = fake_render(tmp_path / "output" / "mini", cs, dpi=30)
+    result = export_tts(cs, read_manifest(out), out / "tts")
+    fleet = [s for s in result.sheets if s.back == "fleet"]
+    assert [len(s.card_ids) for s in fleet] == per_sheet
+    assert len({s.back_file for s in fleet}) == 1  # a lone card on a second sheet has the same back as the rest
+    assert len({s.size[0] // s.cols for s in fleet}) == 1
 
 
 def test_whole_set_export_matches_the_documented_shape(tmp_path):

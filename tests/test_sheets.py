@@ -78,26 +78,43 @@ def test_bleed_shows_between_cards_only_when_the_gutter_leaves_room():
     assert wide.slots[wide.cols + 1].x - wide.clips[wide.cols + 1].x == pytest.approx(3.175)
 
 
-def test_back_slot_long_edge_mirrors_columns_short_edge_mirrors_rows():
+def test_back_slot_long_edge_mirrors_columns_short_edge_mirrors_rows_on_portrait_pages():
     assert [back_slot(i, 3, 3, "long") for i in range(9)] == [2, 1, 0, 5, 4, 3, 8, 7, 6]
     assert [back_slot(i, 3, 3, "short") for i in range(9)] == [6, 7, 8, 3, 4, 5, 0, 1, 2]
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_on_landscape_pages_the_long_edge_is_the_top_so_rows_mirror_and_backs_turn():
+    # A3 poker is landscape: 6 x 3. Turned about its long (top) edge, the rows swap.
+    g = grid(SheetSpec(card=POKER, paper=PAPER_SIZES["a3"]))
+    assert g.width > g.height
+    assert back_slot(0, g.cols, g.rows, "long", g.width, g.height) == (g.rows - 1) * g.cols
+    assert back_slot(0, g.cols, g.rows, "short", g.width, g.height) == g.cols - 1
+    assert back_rect(g.slots[0], g.width, g.height, "long")[1] == 180
+    assert back_rect(g.slots[0], g.width, g.height, "short")[1] == 0
+    # a partial sheet: every back lands on the paper behind its own front, none on blank paper
+    pages = impose(SheetSpec(card=POKER, paper=PAPER_SIZES["a3"], backs="long"), items(g.cols + 2))
+    for p in pages[1].placements:
+        slot = g.slots[back_slot(p.item, g.cols, g.rows, "long", g.width, g.height)]
+        assert (p.trim.x, p.trim.y) == pytest.approx((slot.x, slot.y))
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter", "a3"])
 @pytest.mark.parametrize("flip", ["long", "short"])
-def test_duplex_backs_land_behind_their_fronts(paper, flip):
-    spec = SheetSpec(card=POKER, paper=PAPER_SIZES[paper], backs=flip)
+@pytest.mark.parametrize("orientation", ["portrait", "landscape"])
+def test_duplex_backs_land_behind_their_fronts(paper, flip, orientation):
+    spec = SheetSpec(card=POKER, paper=PAPER_SIZES[paper], backs=flip, orientation=orientation)
     pages = impose(spec, items(9))
-    front, back = pages
+    front, back = pages[:2]
     assert (front.side, back.side) == ("front", "back")
     g = grid(spec)
+    book_turn = (flip == "long") == (orientation == "portrait")  # turned about a vertical edge
     for p in back.placements:
-        expected = g.slots[back_slot(p.item, g.cols, g.rows, flip)]
+        expected = g.slots[back_slot(p.item, g.cols, g.rows, flip, g.width, g.height)]
         assert p.trim.x == pytest.approx(expected.x) and p.trim.y == pytest.approx(expected.y)
-        assert p.rotation == (180 if flip == "short" else 0)
+        assert p.rotation == (0 if book_turn else 180)
         # physically behind the front: mirror the back page the way the sheet turns
         f = front.placements[p.item].trim
-        if flip == "long":
+        if book_turn:
             assert g.width - p.trim.right == pytest.approx(f.x) and p.trim.y == pytest.approx(f.y)
         else:
             assert g.height - p.trim.top == pytest.approx(f.y) and p.trim.x == pytest.approx(f.x)
@@ -165,15 +182,20 @@ def test_pages_follow_the_item_count():
     assert len(impose(SheetSpec(card=POKER, layout="gutterfold"), items(9))) == 3
 
 
-def test_footer_sits_in_the_bottom_margin_clear_of_cards():
+def test_footer_sits_in_a_margin_band_clear_of_cards():
     pages = with_footer(impose(SheetSpec(card=POKER, paper=PAPER_SIZES["letter"], backs="long"), items(9)), "Demo 1.0")
     for page in pages:
         (label,) = page.labels
         assert "Demo 1.0" in label.text and f"/{len(pages)}" in label.text
+        # Letter leaves 6.35 mm above and below the cards: the footer turns into the side margin
         cap_height = label.size * 0.75 * 25.4 / 72
-        assert 1.5 <= label.y and label.y + cap_height <= min(p.clip.y for p in page.placements)
-        column = min(page.placements, key=lambda p: p.trim.x).trim
-        assert column.x < label.x and label.x + label.max_width < column.right  # no crop mark runs through it
+        assert label.angle == 90
+        assert 5 <= label.x - cap_height and label.x < min(p.clip.x for p in page.placements)
+        row = min(page.placements, key=lambda p: p.trim.y).trim
+        assert row.y < label.y and label.y + label.max_width < row.top  # no crop mark runs through it
+    a4 = with_footer(impose(SheetSpec(card=POKER, paper=PAPER_SIZES["a4"]), items(9)), "Demo 1.0")
+    (label,) = a4[0].labels
+    assert label.angle == 0 and 5 <= label.y and label.y < min(p.clip.y for p in a4[0].placements)
 
 
 def test_paper_and_offset_parsing():
@@ -216,7 +238,7 @@ def test_any_grid_stays_on_the_page_without_overlaps_and_its_backs_mirror_onto_s
             assert a.right <= b.x + 1e-6 or b.right <= a.x + 1e-6 or a.top <= b.y + 1e-6 or b.top <= a.y + 1e-6
     for i, s in enumerate(g.slots):
         r, _ = back_rect(s, g.width, g.height, flip)
-        target = g.slots[back_slot(i, g.cols, g.rows, flip)]
+        target = g.slots[back_slot(i, g.cols, g.rows, flip, g.width, g.height)]
         assert r.x == pytest.approx(target.x) and r.y == pytest.approx(target.y)
 
 
@@ -248,3 +270,23 @@ def test_any_gutterfold_folds_each_back_onto_its_front(w, h, paper, n):
             assert b.trim.x == pytest.approx(f.trim.x) and b.rotation == 180 and f.rotation == 0
             assert fold_y - b.trim.top == pytest.approx(f.trim.y - fold_y)
             assert b.trim.inside(page.width, page.height) and f.trim.inside(page.width, page.height)
+
+
+@pytest.mark.parametrize("paper", list(PAPER_SIZES))
+@pytest.mark.parametrize("orientation", ["portrait", "landscape"])
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_calibration_rulers_sit_behind_the_front_lines_for_every_page_shape(paper, orientation, flip):
+    front, back = calibration_pages(PAPER_SIZES[paper], flip, orientation=orientation)
+    w, h = front.width, front.height
+    assert (w > h) == (orientation == "landscape")
+    book_turn = (flip == "long") == (h >= w)  # the sheet turns about a vertical edge
+    vertical = sorted(ln.x1 for ln in front.lines if ln.x1 == ln.x2)
+    horizontal = sorted(ln.y1 for ln in front.lines if ln.y1 == ln.y2)
+    zero_x = sorted({round(lb.x, 6) for lb in back.labels if lb.text == "0" and lb.anchor == "centre"})
+    zero_y = sorted({round(lb.y + 0.6, 6) for lb in back.labels if lb.text == "0" and lb.anchor == "left"})
+    seen_x = sorted(w - x if book_turn else x for x in vertical)
+    seen_y = sorted(y if book_turn else h - y for y in horizontal)
+    assert zero_x == pytest.approx(seen_x) and zero_y == pytest.approx(seen_y)
+    # each X ruler stands where its line shows through, not at some other line's mirror image
+    x_rulers = {(round(lb.x, 3), round(lb.y + 3.5, 3)) for lb in back.labels if lb.text == "X"}
+    assert all(round(x, 3) in {round(v, 3) for v in seen_x} for x, _ in x_rulers)

@@ -33,7 +33,7 @@ def test_new_set_is_valid_and_loads_as_a_model(demo_set: Path):
     assert cs.card("lantern-keeper").keyword_value("ward") == 1
     assert cs.card("eclipse").type == "spell" and cs.card("eclipse")["speed"] == "fast"
     assert cs.card_size == (63.5, 88.9) and cs.bleed == pytest.approx(3.175)
-    assert scout.source.line == 4
+    assert scout.source.line == 5
 
 
 def test_card_defaults_apply_and_own_keys_win(demo_set: Path):
@@ -47,7 +47,7 @@ def test_field_default_from_type(demo_set: Path):
 
 
 @pytest.mark.parametrize("old, new, needle, expected", [
-    ("id: night-heron", "id: dawn-scout  # again", "# again", "duplicate card id 'dawn-scout' (first used at cards.yaml:4)"),
+    ("id: night-heron", "id: dawn-scout  # again", "# again", "duplicate card id 'dawn-scout' (first used at cards.yaml:5)"),
     ("id: night-heron", "id: Night Heron", "id: Night Heron", "'Night Heron' is not a slug | use lower-case letters, digits and single hyphens, e.g. 'night-heron'"),
     ("    type: spell\n", "    type: spel\n", "type: spel", "unknown type 'spel' | did you mean 'spell'?"),
     ("faction: moon\n    cost: 2", "faction: mon\n    cost: 2", "faction: mon", "unknown faction 'mon' | did you mean 'moon'?"),

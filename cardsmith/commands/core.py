@@ -60,6 +60,10 @@ def validate(sets: tuple[str, ...], strict: bool, as_json: bool) -> int:
     all_diags: list[Diagnostic] = []
     for d in set_dirs(project, sets):
         cardset, diags = check_set(d)
+        if cardset is not None:  # the print rules, from the layouts the cards will be drawn with
+            from cardsmith.layout.printcheck import set_diagnostics
+
+            diags = diags + set_diagnostics(project, cardset)
         all_diags.extend(diags)
         if not as_json:
             print_diagnostics(diags, Path.cwd())

@@ -65,23 +65,23 @@ def _paper(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @click.option("--type", "types", multiple=True, metavar="TYPE", help="Only cards of this type (repeatable).")
 @click.option("--only", multiple=True, metavar="ID[,ID...]", help="Only these card ids.")
 @click.option("--deck", type=click.Path(path_type=Path), help="Print a deck: each card as many times as the deck holds it.")
-@click.option("--name", help="File name under output/<set>/ (default from the options), or a path ending in .pdf.")
+@click.option("--name", help="File name under output/<set>/ (default from the options; .pdf optional), or a path with a folder.")
 @click.option("--calibration", is_flag=True, help="Write a duplex test sheet (no SET needed) that tells which --back-offset to use.")
 def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str, backs: str,
                 back_offset: tuple[float, float], gutter: float, margin: float, crop_marks: bool, cut_lines: bool,
                 footer: bool, types: tuple[str, ...], only: tuple[str, ...], deck: Path | None, name: str | None,
                 calibration: bool) -> int:
     """Print-and-play PDF of SET: output/<set>/<name>.pdf (renders missing card images first)."""
-    from cardsmith.pdf import PdfOptions, make_pdf, write_calibration
+    from cardsmith.pdf import PdfOptions, make_pdf, notes_for, write_calibration
 
     if calibration:
         flip = backs if backs != "none" else "long"
-        if name and name.endswith(".pdf"):
-            target = Path(name)
-        else:
-            base = Project.current().set_output(set_name) if set_name else Project.current().output_dir
-            target = base / f"{name or f'calibration-{Path(paper).name.lower()}-{flip}'}.pdf"
-        path = write_calibration(target, paper, flip, back_offset)
+        from cardsmith.pdf import pdf_target
+
+        base = Project.current().set_output(set_name) if set_name else Project.current().output_dir
+        turned = "-landscape" if orientation == "landscape" else ""
+        target = pdf_target(name or f"calibration-{Path(paper).name.lower()}-{flip}{turned}", base)
+        path = write_calibration(target, paper, flip, back_offset, orientation)
         click.echo(f"wrote {path}: print it duplex (flip on the {flip} edge) at 100% scale")
         return 0
     if not set_name:
@@ -97,6 +97,8 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
                          types=types, only=ids, deck=deck, name=name)
     path = make_pdf(project, cardset, options, the_deck)
     click.echo(f"wrote {path}")
+    for note in notes_for(project, cardset, options):
+        click.echo(f"note: {note}")
     return 0
 
 

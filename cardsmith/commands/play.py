@@ -18,9 +18,15 @@ def _agents(spec: str, seats: int = 2) -> tuple[str, ...]:
     return normalise_agents(spec.split(","), seats)
 
 
+MAX_GAMES = 100_000
+
+
 def _check_counts(games: int, jobs: int | None) -> None:
     if games < 1:
         raise UsageError(f"--games must be at least 1, not {games}")
+    if games > MAX_GAMES:
+        raise UsageError(f"--games {games} is more than cardsmith plays in one run (at most {MAX_GAMES:,})",
+                         hint="a few thousand games already give intervals of a percentage point or two")
     if jobs is not None and jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {jobs}")
 

@@ -19,7 +19,7 @@ from cardsmith.project import Project
 @click.option("--only", multiple=True, metavar="ID", help="Render only this card (repeatable).")
 @click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True, help="Pixels per inch.")
 @click.option("--format", "fmt", type=click.Choice(["png", "jpg", "webp"]), default="png", show_default=True, help="Image format.")
-@click.option("--guides", is_flag=True, help="Draw trim (black), bleed (red) and safe-area (blue, dashed) lines for proofs.")
+@click.option("--guides", is_flag=True, help="Proofs with trim (black), bleed (red) and safe-area (blue, dashed) lines, in output/<set>/guides/.")
 @jobs_option
 @click.option("--force", is_flag=True, help="Render every card, even those unchanged since the last run.")
 @click.option("--strict", is_flag=True, help="Text that does not fit its box is an error (exit 1), not a warning.")
@@ -44,7 +44,7 @@ def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, gui
             status = 1
             continue
         loaded.append(cardset)
-    if only:
+    if only and not status:  # an invalid set may hold the card: its errors are the message, not "no card"
         known = {c.id for s in loaded for c in s.cards}
         for cid in only:
             if cid not in known:

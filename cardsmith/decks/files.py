@@ -15,10 +15,11 @@ from cardsmith.decks.rules import DeckRules, parse_rules
 from cardsmith.model import slugify as slug
 from cardsmith.diagnostics import Diagnostic, did_you_mean
 from cardsmith.errors import CardsmithError
+from cardsmith.limits import MAX_COPIES, MAX_DECK_SIZE
 from cardsmith.loader import YamlError, load_yaml
 from cardsmith.model import CardSet, Deck, SourceRef, frozen_map
 
-MAX_COUNT = 999  # more copies than any table holds: surely a typo
+MAX_COUNT = MAX_COPIES  # more copies than any table holds: surely a typo
 META_KEYS = ("name", "set", "description", "author", "notes")
 YAML_SUFFIXES = (".yaml", ".yml")
 DECK_SUFFIXES = (".yaml", ".yml", ".txt", ".deck", ".dek")
@@ -205,6 +206,10 @@ class _Reader:
         if set_name is not None and set_name.lower() not in (self.cardset.id.lower(), self.cardset.path.name.lower()):
             self.problem(1, f"the deck is for set '{set_name}', but it is being read with set {self.cardset.id}",
                          f"check with --set {set_name}, or change the deck's set:")
+        total = sum(sum(e.values()) for e in self.zones.values())
+        if total > MAX_DECK_SIZE:
+            self.problem(1, f"the deck holds {total:,} cards; cardsmith reads decks of at most {MAX_DECK_SIZE:,}",
+                         "is a count a digit too long?")
         if not self.problems and not any(self.zones.values()):
             self.problem(1, "the deck lists no cards", "list cards as `3x Card name` (text) or `zone: {Card name: 3}` (YAML)")
         if self.problems:

@@ -77,6 +77,7 @@ class _Compiler:
         self.cardset = cardset
         self.where = where
         self.problems: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []
         self.cards_by_key: dict[str, str] = {}
         for c in cardset.cards:
             self.cards_by_key.setdefault(c.id.lower(), c.id)
@@ -87,6 +88,17 @@ class _Compiler:
     def problem(self, path: Path_, message: str, hint: str | None = None) -> None:
         file, line, col = self.where(path)
         self.problems.append(Diagnostic("error", file, line, col, message, hint, path_text(("deck_rules",) + path)))
+
+    def warn_unmatched(self, path: Path_, what: str, wanted: Any, present: set[str]) -> None:
+        """A filter value no card of the set has: the rule would silently never match (a typo?)."""
+        for v in _as_list(wanted):
+            if str(v).lower() not in {p.lower() for p in present} and str(v).lower() != NONE:
+                file, line, col = self.where(path)
+                hint = did_you_mean(str(v), sorted(present)) or (
+                    f"the cards have: {', '.join(sorted(present)[:12])}" if present else f"no card has any {what}")
+                self.warnings.append(Diagnostic("warning", file, line, col,
+                                                f"deck rule names {what} '{v}', which no card of set {self.cardset.id} has",
+                                                hint, path_text(("deck_rules",) + path)))
 
     def card_id(self, name: Any, path: Path_) -> str | None:
         key = str(name).lower()
@@ -121,6 +133,7 @@ class _Compiler:
         cs = self.cardset
         if "type" in data:
             types = set(self._known("type", _as_list(data["type"]), cs.types, path + ("type",), False))
+            self.warn_unmatched(path + ("type",), "type", sorted(types), {c.type for c in cs.cards})
             tests.append(lambda c, s=types: c.type in s)
             words.append("type " + "/".join(sorted(types)))
         for key in data:
@@ -128,10 +141,12 @@ class _Compiler:
                 self._group_filter(key, data[key], path + (key,), tests, words)
         if "keyword" in data:
             kws = set(self._known("keyword", _as_list(data["keyword"]), cs.keywords, path + ("keyword",), False))
+            self.warn_unmatched(path + ("keyword",), "keyword", sorted(kws), {k.id for c in cs.cards for k in c.keywords})
             tests.append(lambda c, s=kws: any(k.id in s for k in c.keywords))
             words.append("keyword " + "/".join(sorted(kws)))
         if "tag" in data:
             tags = {str(t).lower() for t in _as_list(data["tag"])}
+            self.warn_unmatched(path + ("tag",), "tag", data["tag"], {t for c in cs.cards for t in c.tags})
             tests.append(lambda c, s=tags: any(t.lower() in s for t in c.tags))
             words.append("tag " + "/".join(sorted(tags)))
         if "card" in data:
@@ -144,6 +159,12 @@ class _Compiler:
                 self.problem(path + ("fields", fname), f"no card type declares a field '{fname}'",
                              did_you_mean(fname, self.fields) or f"fields: {', '.join(sorted(self.fields))}")
                 continue
+            values = [c.fields[fname] for c in cs.cards if c.fields.get(fname) is not None]
+            if not values:
+                self.warn_unmatched(path + ("fields", fname), "field", fname, set())
+            elif not isinstance(test, dict) and all(isinstance(v, str | list | tuple) for v in values):
+                present = {str(x) for v in values for x in (v if isinstance(v, list | tuple) else [v])}
+                self.warn_unmatched(path + ("fields", fname), f"{fname} value", test, present)
             tests.append(lambda c, n=fname, t=_value_test(test): t(c.fields.get(n)))
             words.append(f"{fname} {_field_text(test)}")
         attrs = self.fields | {a for d in cs.dimensions.values() for a in d.attributes}
@@ -317,6 +338,7 @@ class DeckRules:
     cost_fields: tuple[str, ...] = ()  # every field that makes up some card's cost
     cost_by_type: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # when `cost:` is per type
     played_by: PlayedBy | None = None
+    warnings: tuple[Diagnostic, ...] = ()  # filters that match no card of the set (likely typos)
 
     def cost_of(self, card: Card) -> int | None:
         """The card's printed cost (the sum of its cost fields), or None if it has none."""
@@ -440,7 +462,7 @@ def parse_rules(cardset: CardSet) -> DeckRules:
     fields, by_type = cost_fields(comp, data.get("cost"))
     if comp.problems:
         raise RulesInvalid(comp.problems)
-    return DeckRules(zones, tuple(rules), fields, by_type, played_by)
+    return DeckRules(zones, tuple(rules), fields, by_type, played_by, tuple(comp.warnings))
 
 
 def _same_group_rules(comp: _Compiler, data: Mapping[str, Any], declared: Sequence[str], taken: set[str]) -> list[Rule]:

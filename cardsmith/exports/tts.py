@@ -1,9 +1,11 @@
 """Tabletop Simulator: deck sheets and a saved object that the game loads as ready-to-play decks.
 
-Facts (see print-and-export.md): a custom deck sheet is a grid of at most 10 x 7 faces whose last slot
-is kept free (so at most 69 cards a sheet), RGB, at most 4096 px on a side; `CustomDeck` key N gives
-cards `CardID = N * 100 + index` (row-major, from 0). A sheet has one back, so cards are grouped by
-their back before they are laid out. Each deck zone (or, without a deck, each card type) becomes one
+Facts (see print-and-export.md): a custom deck sheet is a grid of at most 10 x 7 faces, RGB, at most
+4096 px on a side; its last slot shows hidden cards unless `BackIsHidden` is true, which cardsmith
+sets, so all 70 slots hold cards. `CustomDeck` key N gives cards `CardID = N * 100 + index`
+(row-major, from 0). A sheet has one back, so cards are grouped by their back before they are laid
+out, and every sheet of a back group shares one back image (a pile spread over two sheets never
+shows which card sits alone on the second). Each deck zone (or, without a deck, each card type) becomes one
 pile on the table; a pile of one card is a single card object, as Tabletop Simulator saves it.
 """
 
@@ -26,7 +28,7 @@ from cardsmith.exports.images import RenderedSet, fit_width, trimmed
 from cardsmith.model import Card, CardSet, Deck
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
-PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last slot stays free for the hidden-card face
+PER_SHEET = MAX_COLS * MAX_ROWS  # BackIsHidden: the back shows hidden cards, so no slot is kept free
 MAX_CARD_WIDTH = 750  # faces are never scaled up beyond a poker card at 300 dpi
 
 
@@ -60,11 +62,11 @@ class TtsExport:
 
 
 def grid(n: int) -> tuple[int, int]:
-    """Columns and rows for `n` faces plus the free last slot (Tabletop Simulator wants at least 2 x 2)."""
+    """Columns and rows for `n` faces (Tabletop Simulator wants at least 2 x 2)."""
     if not 1 <= n <= PER_SHEET:
         raise ValueError(f"a sheet holds 1 to {PER_SHEET} cards, not {n}")
-    cols = min(MAX_COLS, max(2, n + 1))
-    rows = max(2, math.ceil((n + 1) / cols))
+    cols = min(MAX_COLS, max(2, n))
+    rows = max(2, math.ceil(n / cols))
     return cols, rows
 
 
@@ -84,6 +86,10 @@ def piles_for(cardset: CardSet, deck: Deck | None) -> list[Pile]:
         if not piles:
             raise CardsmithError(f"deck {deck.name} holds no cards", hint="add cards to the deck file")
         return piles
+    from cardsmith.limits import check_total
+
+    check_total(sum(max(1, c.copies) for c in cardset.cards), f"a Tabletop Simulator deck of every copy in {cardset.id}",
+                "export a deck instead (--deck), or lower `copies:` in the card files")
     piles = []
     for type_id, ctype in cardset.types.items():
         ids = [c.id for c in cardset.cards if c.type == type_id for _ in range(max(1, c.copies))]
@@ -93,7 +99,7 @@ def piles_for(cardset: CardSet, deck: Deck | None) -> list[Pile]:
 
 
 def plan_sheets(cardset: CardSet, rs: RenderedSet, piles: list[Pile]) -> list[Sheet]:
-    """Unique faces grouped by back, at most 69 to a sheet; CustomDeck keys count from 1."""
+    """Unique faces grouped by back, at most 70 to a sheet; CustomDeck keys count from 1."""
     by_back: dict[str | None, list[str]] = {}
     for pile in piles:
         for cid in pile.card_ids:
@@ -174,9 +180,14 @@ def _save_jpeg(im: Image.Image, target: Path) -> Path:
 def draw_sheets(cardset: CardSet, rs: RenderedSet, sheets: list[Sheet], out_dir: Path, name: str) -> list[Path]:
     """Paint each sheet's faces and its back as RGB JPEGs; returns the files written."""
     files: list[Path] = []
-    backs_done: dict[tuple[str | None, tuple[int, int]], Path] = {}
+    backs_done: dict[str | None, Path] = {}
+    # One face size per back group (the largest grid's), so its sheets share one back image.
+    group_size: dict[str | None, tuple[int, int]] = {}
     for sheet in sheets:
-        w, h = face_size(rs, sheet.cols, sheet.rows)
+        size = face_size(rs, sheet.cols, sheet.rows)
+        group_size[sheet.back] = min(group_size.get(sheet.back, size), size)
+    for sheet in sheets:
+        w, h = group_size[sheet.back]
         canvas = Image.new("RGB", (w * sheet.cols, h * sheet.rows), (0, 0, 0))
         for i, cid in enumerate(sheet.card_ids):
             face = trimmed(rs.cards[cid].file, rs).resize((w, h), Image.LANCZOS)
@@ -184,7 +195,7 @@ def draw_sheets(cardset: CardSet, rs: RenderedSet, sheets: list[Sheet], out_dir:
         sheet.size = canvas.size
         sheet.face_file = _save_jpeg(canvas, out_dir / f"{name}-sheet-{sheet.number}.jpg")
         files.append(sheet.face_file)
-        key = (sheet.back, (w, h))
+        key = sheet.back
         if key not in backs_done:
             src = rs.back_file(sheet.back)
             if src is not None and src.is_file():

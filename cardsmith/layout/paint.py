@@ -22,8 +22,9 @@ from cardsmith.errors import CardsmithError
 from cardsmith.layout import richtext
 from cardsmith.layout.fit import FitResult, fit_text, text_width
 from cardsmith.layout.fonts import FontLibrary, load_font, missing_chars
+from cardsmith.layout.printcheck import min_text_pt, shape_notes, text_size_note
 from cardsmith.layout.template import LayoutError
-from cardsmith.layout.units import Box, UnitError, font_size_pt, parse_box, parse_point, pt_to_px, to_mm
+from cardsmith.layout.units import Box, UnitError, font_size_pt, layer_box, layer_points, pt_to_px, to_mm
 
 ART_FORMATS = {"PNG", "JPEG", "WEBP", "MPO"}
 DEFAULT_FONTS = {"title": "liberation-serif", "body": "liberation-sans"}
@@ -38,7 +39,7 @@ class ArtError(CardsmithError):
 class Note:
     """A warning from painting: what happened, on which layer, and for overflow how much (mm)."""
 
-    kind: str  # "overflow", "safe-area", "missing-art", "missing-icon", "missing-glyph"
+    kind: str  # "overflow", "safe-area", "missing-art", "missing-icon", "missing-glyph", or a printcheck.PRINT_KINDS
     message: str
     layer: str
     amount_mm: float = 0.0
@@ -236,7 +237,7 @@ class Painter:
     # -- geometry helpers
 
     def _box(self, props: dict[str, Any], bleed: bool = False) -> Box:
-        box = parse_box(props["box"], self.page.trim)
+        box = layer_box(props, self.page.trim)
         if bleed:
             w, h, b = self.page.trim[0], self.page.trim[1], self.page.bleed
             box = Box(box.left - b if box.left <= 0 else box.left, box.top - b if box.top <= 0 else box.top,
@@ -310,17 +311,25 @@ class Painter:
 
     def _rect(self, canvas, props, roles, notes, label, what) -> None:
         self._shape(canvas, props, "rect")
+        self._print_rules(notes, "rect", props, label)
 
     def _ellipse(self, canvas, props, roles, notes, label, what) -> None:
         self._shape(canvas, props, "ellipse")
+        self._print_rules(notes, "ellipse", props, label)
+
+    def _print_rules(self, notes: list[Note], kind: str, props: dict[str, Any], label: str) -> None:
+        for k, message, amount in shape_notes(kind, props, self.page.trim, self.page.safe):
+            notes.append(Note(k, message, label, amount))
 
     def _line(self, canvas, props, roles, notes, label, what) -> None:
-        (ax, ay), (bx, by) = parse_point(props["from"], self.page.trim), parse_point(props["to"], self.page.trim)
+        (ax, ay), (bx, by) = layer_points(props, self.page.trim)
         c = color(props.get("color", "#000000"), float(props.get("opacity", 1)))
         width = max(1, round(self._len_px(props.get("width", "0.3mm"))))
         ImageDraw.Draw(canvas, "RGBA").line((self.page.x(ax), self.page.y(ay), self.page.x(bx), self.page.y(by)), fill=c, width=width)
+        self._print_rules(notes, "line", props, label)
 
     def _image(self, canvas, props, roles, notes, label, what) -> None:
+        self._print_rules(notes, "image", props, label)
         box = self._box(props, bool(props.get("bleed")))
         x0, y0, x1, y1 = self.page.rect(box)
         size = (max(1, x1 - x0), max(1, y1 - y0))
@@ -444,7 +453,7 @@ class Painter:
         x0, y0, x1, y1 = self.page.x(box.left) + pads[3], self.page.y(box.top) + pads[0], self.page.x(box.right) - pads[1], self.page.y(box.bottom) - pads[2]
         width, height = max(1.0, x1 - x0), max(1.0, y1 - y0)
         size_pt = font_size_pt(props.get("size", "9pt"))
-        min_pt = font_size_pt(props["min_size"]) if props.get("min_size") else min(size_pt, 6.0)
+        min_pt = font_size_pt(props["min_size"]) if props.get("min_size") else min(size_pt, min_text_pt(props))
         base_style = {"regular": 0, "bold": richtext.BOLD, "italic": richtext.ITALIC,
                       "bolditalic": richtext.BOLD | richtext.ITALIC}[props.get("style", "regular")]
         paragraphs = richtext.parse(str(value), set(self.icons))
@@ -472,6 +481,9 @@ class Painter:
             amount = max(r.overflow_x, r.overflow_y) / self.page.dpi * 25.4
             notes.append(Note("overflow", f"text '{field_name}' does not fit its box at {block.size_px / self.page.dpi * 72:.1f} pt "
                               f"(the smallest size allowed): {' and '.join(parts)}", label, amount))
+        small = text_size_note(props, block.size_px / self.page.dpi * 72, len(block.lines))
+        if small:
+            notes.append(Note(small[0], small[1], label, small[2]))
         valign = props.get("valign", "top")
         if valign == "bottom":
             top = y1 - block.height

@@ -16,7 +16,7 @@ import json
 import traceback
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import jinja2
 import yaml
@@ -28,6 +28,7 @@ from cardsmith.errors import CardsmithError
 from cardsmith.model import Card, CardSet
 
 SUFFIX = ".yaml.j2"
+SET_LAYOUTS = "layouts"  # a set's own layouts: cards/<set>/layouts/
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "layout.schema.json"
 LAYER_KINDS = ("rect", "ellipse", "line", "image", "icon", "text")
 MAX_EXTENDS = 10
@@ -42,11 +43,18 @@ class LayoutError(CardsmithError):
     """A problem in a layout; the message names the template file and line, the card and the layer."""
 
 
-def layout_dirs(template_dirs: list[Path], set_id: str) -> list[Path]:
-    """Where a set's layouts are looked up: `<dir>/<set-id>/` for each template dir, then `<dir>/default/`,
-    then the template dirs themselves (so `extends: default/card` names another set's layout)."""
-    dirs = [Path(d) / set_id for d in template_dirs] + [Path(d) / "default" for d in template_dirs] + list(template_dirs)
+def layout_dirs(template_dirs: list[Path], set_id: str, set_dir: Path | None = None) -> list[Path]:
+    """Where a set's layouts are looked up: the set's own `layouts/` folder, then `<dir>/<set-id>/` for
+    each template dir, then `<dir>/default/`, then the template dirs themselves (so `extends:
+    default/card` names a layout in another folder)."""
+    own = [Path(set_dir) / SET_LAYOUTS] if set_dir is not None else []
+    dirs = own + [Path(d) / set_id for d in template_dirs] + [Path(d) / "default" for d in template_dirs] + list(template_dirs)
     return [d for d in dirs if d.is_dir()]
+
+
+def layouts_for(project: Any, cardset: Any) -> "Layouts":
+    """The layouts a set is drawn with: its own folder first, then the project's, then cardsmith's."""
+    return Layouts(layout_dirs(project.template_dirs, cardset.id, Path(cardset.path)), project.set_roots)
 
 
 # ---- helpers a layout may use ---------------------------------------------------------------------
@@ -226,13 +234,32 @@ class _Environment(SandboxedEnvironment):
         return self.layouts.relative(template.removesuffix(SUFFIX), parent.removesuffix(SUFFIX)) + SUFFIX
 
 
-class Layouts:
-    """The layouts of one set: finds, renders, merges and checks them."""
+class _LayoutLoader(jinja2.BaseLoader):
+    """Jinja finds layouts exactly as `Layouts.find` does (including other sets' `layouts/` folders)."""
 
-    def __init__(self, dirs: list[Path]):
+    def __init__(self, layouts: "Layouts"):
+        self.layouts = layouts
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        path = self.layouts.find(template.removesuffix(SUFFIX)) if template.endswith(SUFFIX) else None
+        if path is None:
+            raise jinja2.TemplateNotFound(template)
+        mtime = path.stat().st_mtime_ns
+        return path.read_text(encoding="utf-8"), str(path), lambda: path.is_file() and path.stat().st_mtime_ns == mtime
+
+
+class Layouts:
+    """The layouts of one set: finds, renders, merges and checks them.
+
+    `dirs` are searched for a layout name in order; a name `other-set/name` is also looked up as
+    `<root>/other-set/layouts/name` for each of `set_roots`, so a set can borrow another's layouts.
+    """
+
+    def __init__(self, dirs: list[Path], set_roots: list[Path] | tuple[Path, ...] = ()):
         self.dirs = [Path(d) for d in dirs]
+        self.set_roots = [Path(r) for r in set_roots]
         self.env = _Environment(
-            loader=jinja2.FileSystemLoader([str(d) for d in self.dirs]),
+            loader=_LayoutLoader(self),
             undefined=jinja2.StrictUndefined, finalize=_finalize, autoescape=False,
             bytecode_cache=_bytecode_cache(),
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
@@ -245,10 +272,18 @@ class Layouts:
 
     def find(self, name: str) -> Path | None:
         """The file a layout name resolves to (first match in the lookup order), or None."""
+        if ".." in Path(name).parts or Path(name).is_absolute():
+            return None
         for d in self.dirs:
             p = d / (name + SUFFIX)
             if p.is_file():
                 return p
+        if "/" in name:
+            other, rest = name.split("/", 1)
+            for root in self.set_roots:
+                p = root / other / SET_LAYOUTS / (rest + SUFFIX)
+                if p.is_file():
+                    return p
         return None
 
     def exists(self, name: str) -> bool:
@@ -331,6 +366,8 @@ class Layouts:
                                   hint=self._known_hint(parent))
             base = self._render_merged(parent, context, what, used, chain + [name])
             tree = merge_trees(base, tree, self.find(name), what)
+        else:
+            tree = place_anchored(tree, self.find(name), what)
         return tree
 
     def _known_hint(self, name: str) -> str:
@@ -458,7 +495,8 @@ def merge_trees(base: dict[str, Any], child: dict[str, Any], child_file: Path | 
     """`child` over `base`: top-level keys replace, `fonts` and `defaults` merge, layers merge by `name`.
 
     A child layer whose name matches a base layer of the same kind updates its keys in place (a
-    different kind replaces it); `{remove: name}` deletes one; other layers are added on top.
+    different kind replaces it); `{remove: name}` deletes one; other layers are added on top, or
+    next to a named layer with `below: name` / `above: name` (which also moves a matched layer).
     """
     out = {k: v for k, v in base.items()}
     for k, v in child.items():
@@ -472,31 +510,71 @@ def merge_trees(base: dict[str, Any], child: dict[str, Any], child_file: Path | 
         else:
             out[k] = v
     layers = [dict(layer) if isinstance(layer, dict) else layer for layer in base.get("layers") or []]
-    index = {}
-    for i, layer in enumerate(layers):
-        name = _layer_name(layer)
-        if name:
-            index[name] = i
-    removed: set[int] = set()
-    for layer in child.get("layers") or []:
-        if isinstance(layer, dict) and set(layer) == {"remove"}:
-            target = layer["remove"]
-            if target not in index:
+    for raw in child.get("layers") or []:
+        names = _names(layers)
+        if isinstance(raw, dict) and set(raw) == {"remove"}:
+            target = raw["remove"]
+            if target not in names:
                 raise LayoutError(f"{child_file}: 'remove: {target}' names no layer of the layout it extends ({what})",
-                                  hint=did_you_mean(str(target), index) or f"named layers: {', '.join(index) or 'none'}")
-            removed.add(index[target])
+                                  hint=did_you_mean(str(target), names) or f"named layers: {', '.join(names) or 'none'}")
+            layers.pop(names[target])
             continue
+        layer, anchor = _split_anchor(raw, child_file, what)
         name = _layer_name(layer)
-        if name and name in index:
-            i = index[name]
+        if name and name in names:
+            i = names[name]
             (bk, bv), (ck, cv) = next(iter(layers[i].items())), next(iter(layer.items()))
-            layers[i] = {ck: {**bv, **cv}} if bk == ck and isinstance(bv, dict) else layer
-        else:
-            layers.append(layer)
-            if name:
-                index[name] = len(layers) - 1
-    out["layers"] = [layer for i, layer in enumerate(layers) if i not in removed]
+            layer = {ck: {**bv, **cv}} if bk == ck and isinstance(bv, dict) else layer
+            if anchor is None:
+                layers[i] = layer
+                continue
+            layers.pop(i)
+        _place(layers, layer, anchor, child_file, what)
+    out["layers"] = layers
     return out
+
+
+def place_anchored(tree: dict[str, Any], file: Path | None, what: str) -> dict[str, Any]:
+    """A layout's own layers with `below:`/`above:` moved next to the layer they name."""
+    layers = tree.get("layers")
+    if not isinstance(layers, list) or not any(_split_anchor(layer, file, what)[1] for layer in layers):
+        return tree
+    plain = [_split_anchor(layer, file, what) for layer in layers]
+    out = [layer for layer, anchor in plain if anchor is None]
+    for layer, anchor in plain:
+        if anchor is not None:
+            _place(out, layer, anchor, file, what)
+    return {**tree, "layers": out}
+
+
+def _names(layers: list[Any]) -> dict[str, int]:
+    return {n: i for i, layer in enumerate(layers) if (n := _layer_name(layer))}
+
+
+def _split_anchor(layer: Any, file: Path | None, what: str) -> tuple[Any, tuple[str, str] | None]:
+    """The layer without its `below:`/`above:`, and ("below" or "above", layer name) if it had one."""
+    if not (isinstance(layer, dict) and len(layer) == 1):
+        return layer, None
+    kind, props = next(iter(layer.items()))
+    if not isinstance(props, dict) or not ({"below", "above"} & props.keys()):
+        return layer, None
+    props = dict(props)
+    below, above = props.pop("below", None), props.pop("above", None)
+    if below is not None and above is not None:
+        raise LayoutError(f"{file}: a layer can be placed below or above another, not both ({what})")
+    return {kind: props}, ("below", str(below)) if below is not None else ("above", str(above))
+
+
+def _place(layers: list[Any], layer: Any, anchor: tuple[str, str] | None, file: Path | None, what: str) -> None:
+    if anchor is None:
+        layers.append(layer)
+        return
+    where, target = anchor
+    names = _names(layers)
+    if target not in names:
+        raise LayoutError(f"{file}: '{where}: {target}' names no layer before it ({what})",
+                          hint=did_you_mean(target, names) or f"named layers: {', '.join(names) or 'none'}")
+    layers.insert(names[target] + (1 if where == "above" else 0), layer)
 
 
 def _layer_name(layer: Any) -> str | None:
@@ -674,8 +752,15 @@ def check_tree(tree: dict[str, Any], file: Path | None, what: str) -> None:
             e = errors[0]
             loc = ".".join(str(p) for p in e.absolute_path)
             label = f"layer {i + 1} ({kind}{' ' + repr(props['name']) if props.get('name') else ''})"
-            raise LayoutError(f"{where}: {label}{' ' + loc if loc else ''}: {e.message} ({what})",
-                              hint="see docs/layouts.md for each layer kind's settings")
+            hint = "see docs/layouts.md for each layer kind's settings"
+            allowed = list(schema["$defs"][kind].get("properties", {}))
+            unknown = [k for k in clean if k not in allowed] if e.validator == "additionalProperties" and not loc else []
+            if unknown:
+                message = f"unknown setting '{unknown[0]}'"
+                hint = did_you_mean(unknown[0], allowed) or f"{kind} settings: {', '.join(allowed)}"
+            else:
+                message = e.message
+            raise LayoutError(f"{where}: {label}{' ' + loc if loc else ''}: {message} ({what})", hint=hint)
     rest = {k: v for k, v in tree.items() if k not in ("layers", "_file")}
     errors = [] if quick_valid(_schema(), {**rest, "layers": []}, _schema()["$defs"]) else list(_validators()[0].iter_errors({**rest, "layers": []}))
     if errors:

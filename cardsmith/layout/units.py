@@ -110,3 +110,33 @@ def font_size_pt(value: object) -> float:
     if length.from_end or length.value == 0:
         raise UnitError(f"text size '{value}' must be more than zero")
     return length.mm() / MM_PER_UNIT["pt"]
+
+
+def offset_mm(value: object) -> float:
+    """A signed length (`-2mm`, `1.5`): how far to move something, not a coordinate."""
+    text = str(value).strip()
+    sign = -1.0 if text.startswith("-") else 1.0
+    return sign * to_mm(text.lstrip("-").strip() if isinstance(value, str) else abs(float(value)))  # type: ignore[arg-type]
+
+
+def _move(props: dict) -> tuple[float, float]:
+    move = props.get("move")
+    if not move:
+        return 0.0, 0.0
+    if not (isinstance(move, (list, tuple)) and len(move) == 2):
+        raise UnitError(f"move is [x, y], e.g. [0, 2mm]; got {move!r}")
+    return offset_mm(move[0]), offset_mm(move[1])
+
+
+def layer_box(props: dict, trim_mm: tuple[float, float]) -> Box:
+    """A layer's `box`, shifted by its `move: [x, y]` (so a child layout moves it without restating it)."""
+    box = parse_box(props["box"], trim_mm)
+    dx, dy = _move(props)
+    return Box(box.left + dx, box.top + dy, box.right + dx, box.bottom + dy) if dx or dy else box
+
+
+def layer_points(props: dict, trim_mm: tuple[float, float]) -> tuple[tuple[float, float], tuple[float, float]]:
+    """A line layer's `from` and `to`, shifted by its `move`."""
+    (ax, ay), (bx, by) = parse_point(props["from"], trim_mm), parse_point(props["to"], trim_mm)
+    dx, dy = _move(props)
+    return (ax + dx, ay + dy), (bx + dx, by + dy)

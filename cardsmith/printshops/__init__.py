@@ -23,7 +23,7 @@ from typing import Any, Mapping, Sequence
 from cardsmith.diagnostics import did_you_mean
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.loader import YamlError, load_yaml
-from cardsmith.model import CardSet, Deck
+from cardsmith.model import CardSet, Deck, slugify
 
 SHIPPED_DIR = Path(__file__).resolve().parent
 KINDS = ("images", "pdf")
@@ -210,7 +210,7 @@ def export_for_shop(project: Any, cardset: CardSet, shop: str | Profile, *, deck
     out_dir = project.set_output(cardset.id)
     items = pdf.select_items(cardset, manifest, out_dir, deck=deck)
     size = profile.size_for(manifest["trim_mm"])
-    folder = Path(out) if out is not None else out_dir / "shops" / (profile.id if deck is None else f"{profile.id}-{Path(str(deck.name)).stem}")
+    folder = Path(out) if out is not None else out_dir / "shops" / (profile.id if deck is None else f"{profile.id}-{slugify(Path(str(deck.name)).stem)}")
     folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     umask = os.umask(0)
@@ -298,16 +298,39 @@ def _export_images(profile: Profile, size: ShopSize, cardset: CardSet, manifest:
     w.writerow(["front", "card", "name", "back", "quantity"])
     w.writerows(rows)
     (folder / "order.csv").write_text(buf.getvalue(), encoding="utf-8")
-    (folder / "README.txt").write_text(_readme(profile, size, len(items), len(rows)), encoding="utf-8")
+    back_counts: dict[str, int] = {}
+    for it in items:
+        if it.back is not None:
+            back_counts[backs_done[it.back]] = back_counts.get(backs_done[it.back], 0) + 1
+    (folder / "README.txt").write_text(_readme(profile, size, len(items), len(rows), back_counts), encoding="utf-8")
     expected = len({it.back for it in items if it.back is not None}) + (len(items) if expand else len(order))
     return written, sorted(set(warnings)), expected
 
 
-def _readme(profile: Profile, size: ShopSize, cards: int, files: int) -> str:
-    px = f"{size.pixels[0]} x {size.pixels[1]} px" if size.pixels else ""
-    lines = [f"{profile.name} export by cardsmith ({size.name} cards {size.trim_mm[0]:g} x {size.trim_mm[1]:g} mm; {px} at {profile.dpi} dpi)",
-             f"{cards} cards to print, {files} front files; quantities in order.csv.", "", profile.notes, ""]
-    return "\n".join(lines)
+def _readme(profile: Profile, size: ShopSize, cards: int, files: int, backs: Mapping[str, int],
+            pdf_name: str | None = None) -> str:
+    """What the folder holds and how to order it, in the words of what was written.
+
+    `backs` maps each back file (or design) to how many printed cards take it.
+    """
+    trim = f"{size.name} cards, {size.trim_mm[0]:g} x {size.trim_mm[1]:g} mm trim"
+    if pdf_name is not None:
+        bleed = f" plus {size.bleed_mm:g} mm bleed on each side" if size.bleed_mm else ""
+        lines = [f"{profile.name} export by cardsmith: {trim}{bleed}, one card a page.",
+                 f"{cards} cards to print: one PDF, {pdf_name}, of {2 * files} pages (a front and a back "
+                 f"for each of {files} cards{'' if files == cards else '; quantities in the order'})."]
+    else:
+        px = f"{size.pixels[0]} x {size.pixels[1]} px" if size.pixels else "the shop's size"
+        lines = [f"{profile.name} export by cardsmith: {trim}; each image is {px} (trim plus bleed) at {profile.dpi} dpi.",
+                 f"{cards} cards to print from {files} front image{'s' if files != 1 else ''}; quantities in order.csv."]
+    if len(backs) == 1:
+        (name, _), = backs.items()
+        lines.append(f"One back design, {name}, for every card.")
+    elif backs:
+        listed = ", ".join(f"{name} ({n} cards)" for name, n in backs.items())
+        lines.append(f"{len(backs)} back designs: {listed}. order.csv names each front's back; "
+                     "order each back design as its own deck.")
+    return "\n".join(lines + ["", profile.notes, ""])
 
 
 def _save_face(profile: Profile, size: ShopSize, *, front_or_back: Path, target: Path, trim_px: tuple[float, float],
@@ -392,7 +415,10 @@ def _export_pdf(profile: Profile, size: ShopSize, cardset: CardSet, manifest: Ma
                         "(see docs/printing.md)")
     target = folder / name
     pdf.write_pdf(pages, images, target, title=title, subject=f"{len(chosen)} cards, {profile.order} page order")
-    (folder / "README.txt").write_text(_readme(profile, size, len(items), len(chosen)), encoding="utf-8")
+    back_counts: dict[str, int] = {}
+    for it in items:
+        back_counts[it.back.stem] = back_counts.get(it.back.stem, 0) + 1
+    (folder / "README.txt").write_text(_readme(profile, size, len(items), len(chosen), back_counts, name), encoding="utf-8")
     return [target], warnings, 2 * len(chosen)
 
 

@@ -171,7 +171,7 @@ def render_html(figures: dict[str, Any], cardset: CardSet) -> str:
     hits = figures["search_ceiling_hits"]
     seating = "seats alternating" if players == 2 else f"{players} seats, rotating so every deck sits in every seat"
     parts = [
-        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{_e(cardset.name)} balance</title><style>{CSS}</style></head><body>",
+        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width, initial-scale=1'><title>{_e(cardset.name)} balance</title><style>{CSS}</style></head><body>",
         f"<h1>{_e(cardset.name)}: balance report</h1>",
         f"<p class='meta'>{figures['games']} games ({figures['games_per_pairing']} per table, {seating}), "
         f"agent <b>{_e(figures['agent'])}</b> for every deck, rules <b>{_e(figures['game'])}</b>, seed {figures['seed']}"

@@ -25,6 +25,7 @@
     if (facet.indexOf("a-") === 0) return [c.attrs[facet.slice(2)] || ""];   /* a group attribute */
     if (facet === "keyword") return c.keywords.map(function (k) { return k.id; });
     if (facet === "status") return [c.status];
+    if (facet.indexOf("f:") === 0) return c.facets[facet.slice(2)] || [];
     return [];
   }
   function matches(c, except) {
@@ -208,14 +209,17 @@
   sortSel.addEventListener("change", function () { update(); });
   dirBtn.addEventListener("click", function () { setDir(!desc); update(); });
   function reset() {
+    /* focus stays on the button, so "/" goes on focusing the search box instead of typing into it */
     q.value = ""; facets.forEach(function (s) { s.value = "*"; });
-    sortSel.value = "order"; setDir(false); update(); q.focus();
+    sortSel.value = "order"; setDir(false); update();
   }
   document.getElementById("reset").addEventListener("click", reset);
   document.getElementById("reset2").addEventListener("click", reset);
   document.addEventListener("keydown", function (ev) {
     var typing = /^(INPUT|SELECT|TEXTAREA)$/.test(document.activeElement.tagName);
-    if (ev.key === "/" && !typing && !dialog.open) { ev.preventDefault(); q.focus(); q.select(); }
+    if (ev.key === "/" && !dialog.open && (!typing || (document.activeElement === q && !q.value))) {
+      ev.preventDefault(); q.focus(); q.select();   /* an empty search box takes "/" as the shortcut, not as text */
+    }
     else if (ev.key === "Escape" && document.activeElement === q && q.value) { q.value = ""; update(); }
   });
   window.addEventListener("hashchange", function () { if (!dialog.open) loadHash(); });

@@ -1,0 +1,155 @@
+"""The print rules every layout keeps, checked on a layer tree: what a cut that drifts would spoil.
+
+- No hairline near the trim: a line thinner than `HAIRLINE_MM` within `TRIM_CLEARANCE_MM` of the
+  trim shows every millimetre of cutting drift as a visibly uneven border.
+- Nothing ends between the trim and the safe line: a shape either runs into the bleed (a
+  background, cut through on purpose) or stays inside the safe area. One that stops in between
+  is cut through at some places and not at others.
+- No text under `MIN_TEXT_PT`, and no body text (text that wraps) under `MIN_BODY_PT`.
+
+The painter calls `shape_notes` and `text_size_note` with what it actually drew; `tree_notes`
+checks a layer tree without drawing (for `cardsmith validate`), from the sizes the layout allows.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from cardsmith.layout.units import Box, UnitError, font_size_pt, layer_box, layer_points, to_mm
+
+HAIRLINE_MM = 1.0
+TRIM_CLEARANCE_MM = 3.0
+MIN_TEXT_PT = 6.0
+MIN_BODY_PT = 7.0
+PRINT_KINDS = ("hairline", "safe-line", "small-text")
+HINTS = {
+    "hairline": "cutting drifts by 1-1.5 mm: move the line at least 3 mm inside the trim, make it thicker "
+                "than 1 mm and run it into the bleed, or leave it out",
+    "safe-line": "run the shape into the bleed (`bleed: true`, or a box past the card's edge) or keep it inside "
+                 "the safe area (the dashed line of --guides); `safe: false` if it may be cut",
+    "small-text": "raise size and min_size (6 pt at least, 7 pt for text that wraps), or give the text more room",
+}
+
+
+def _body(props: dict[str, Any]) -> bool:
+    return props.get("wrap", True) is not False
+
+
+def min_text_pt(props: dict[str, Any]) -> float:
+    """The smallest size the rules allow this text layer (body text wraps)."""
+    return MIN_BODY_PT if _body(props) else MIN_TEXT_PT
+
+
+def _edges(box: Box, trim: tuple[float, float]) -> Iterable[tuple[str, float]]:
+    """Each side of `box` and how far inside the trim it lies (negative: out in the bleed)."""
+    w, h = trim
+    yield "left", box.left
+    yield "top", box.top
+    yield "right", w - box.right
+    yield "bottom", h - box.bottom
+
+
+def shape_notes(kind: str, props: dict[str, Any], trim: tuple[float, float], safe: float) -> list[tuple[str, str, float]]:
+    """(kind, message, mm) for a rect, ellipse, image or line layer that breaks the print rules."""
+    out: list[tuple[str, str, float]] = []
+    try:
+        if kind == "line":
+            a, b = layer_points(props, trim)
+            box = Box(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
+            width = to_mm(props.get("width", "0.3mm"))
+            stroked = True
+        else:
+            box = layer_box(props, trim)
+            width = to_mm(props.get("stroke_width", "0.3mm")) if props.get("stroke") else 0.0
+            stroked = bool(props.get("stroke")) and width > 0
+    except (UnitError, KeyError, TypeError, ValueError):
+        return out  # the layout checks report malformed boxes
+    if stroked and width < HAIRLINE_MM:
+        near = [(side, d) for side, d in _edges(box, trim) if d < TRIM_CLEARANCE_MM]
+        if kind == "line":  # a line is only near an edge it runs along
+            near = [(s, d) for s, d in near if (s in ("left", "right")) == (box.right - box.left < 0.01)]
+        if near:
+            side, d = min(near, key=lambda sd: sd[1])
+            out.append(("hairline", f"a {width:.2f} mm line lies {max(d, 0.0):.1f} mm from the {side} trim "
+                        f"(keep thin lines {TRIM_CLEARANCE_MM:g} mm inside it)", TRIM_CLEARANCE_MM - d))
+    if kind != "line" and not props.get("bleed") and props.get("safe", True):
+        cut = [(side, d) for side, d in _edges(box, trim) if 0.05 < d < safe - 0.05]
+        if cut:
+            side, d = min(cut, key=lambda sd: sd[1])
+            out.append(("safe-line", f"{kind} ends {d:.1f} mm inside the {side} trim, between the trim and the "
+                        f"{safe:.1f} mm safe line, so a drifting cut runs through its edge", safe - d))
+    return out
+
+
+def text_size_note(props: dict[str, Any], size_pt: float, lines: int) -> tuple[str, str, float] | None:
+    """(kind, message, pt short) if text drawn at `size_pt` is smaller than the rules allow."""
+    body = _body(props) and lines > 1
+    least = MIN_BODY_PT if body else MIN_TEXT_PT
+    if size_pt < least - 0.05:
+        what = "body text" if body else "text"
+        name = props.get("field") or props.get("name") or "text"
+        return ("small-text", f"{what} '{name}' is drawn at {size_pt:.1f} pt, under the {least:g} pt that prints legibly",
+                least - size_pt)
+    return None
+
+
+def tree_notes(tree: dict[str, Any], trim: tuple[float, float], safe: float) -> list[tuple[str, str, str]]:
+    """(kind, message, layer label) for every layer of a layout tree that breaks the print rules.
+
+    Text is judged by the smallest size its layout lets it shrink to, without drawing it.
+    """
+    out: list[tuple[str, str, str]] = []
+    defaults = tree.get("defaults") or {}
+    for i, layer in enumerate(tree.get("layers") or []):
+        kind, props = next(iter(layer.items()))
+        props = {**(defaults.get(kind) or {}), **props}
+        label = f"layer {i + 1} ({kind}{' ' + repr(props['name']) if props.get('name') else ''})"
+        if kind in ("rect", "ellipse", "image", "line"):
+            out += [(k, m, label) for k, m, _ in shape_notes(kind, props, trim, safe)]
+        elif kind == "text" and props.get("value") not in (None, ""):
+            try:
+                size = font_size_pt(props.get("size", "9pt"))
+                least = font_size_pt(props["min_size"]) if props.get("min_size") else min(size, min_text_pt(props))
+            except UnitError:
+                continue
+            if least < min_text_pt(props) - 0.05:
+                what = "text that wraps" if _body(props) else "text"
+                name = props.get("field") or props.get("name") or "text"
+                out.append(("small-text", f"{what} '{name}' may shrink to {least:g} pt, under the "
+                            f"{min_text_pt(props):g} pt that prints legibly", label))
+    return out
+
+
+def set_diagnostics(project: Any, cardset: Any) -> list[Any]:
+    """Print-rule warnings for every face of a valid set, from its layouts, without drawing (for validate).
+
+    A layout that cannot be built is left to `cardsmith render`, which reports it with its cause.
+    """
+    from cardsmith.diagnostics import Diagnostic
+    from cardsmith.errors import CardsmithError
+    from cardsmith.layout.template import back_context, card_context, layouts_for, set_context
+    from cardsmith.render import back_layout, back_specs, card_back, card_layout
+
+    layouts = layouts_for(project, cardset)
+    setctx = set_context(cardset)
+    trim, safe = tuple(cardset.card_size), cardset.safe
+    set_file = cardset.source.file if cardset.source else cardset.path / "set.yaml"
+    specs = back_specs(cardset)
+    faces: list[tuple[str, str, dict[str, Any], Any, int, int]] = []
+    for card in cardset.cards:
+        src = card.source
+        faces.append((f"card '{card.id}'", card_layout(cardset, card, layouts), card_context(cardset, card, setctx),
+                      src.file if src else set_file, src.line if src else 1, src.column if src else 1))
+    for bid in dict.fromkeys(b for c in cardset.cards if (b := card_back(cardset, c)) in specs):
+        faces.append((f"back '{bid}'", back_layout(bid, specs[bid], layouts),
+                      back_context(cardset, bid, specs[bid], setctx), set_file, 1, 1))
+    out = []
+    for who, layout, ctx, file, line, col in faces:
+        try:
+            tree, _ = layouts.render(layout, ctx, who)
+        except CardsmithError:
+            continue
+        for kind, message, label in tree_notes(tree, trim, safe):
+            out.append(Diagnostic("warning", file, line, col, f"{who}: {message} ({label}, layout '{layout}')",
+                                  HINTS[kind]))
+    return out

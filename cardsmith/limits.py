@@ -1,0 +1,23 @@
+"""Bounds on every count and size a user writes, and on what commands multiply them into.
+
+A set is checked against these when it is validated, so a typo such as `copies: 1000000000000`
+is an error naming the file and line, not a command that runs out of memory later. Commands that
+multiply counts (printing every copy, Tabletop Simulator piles) check the product as well.
+"""
+
+from __future__ import annotations
+
+from cardsmith.errors import CardsmithError
+
+MAX_COPIES = 999  # copies of one card in a set or a deck: more than any table holds, surely a typo
+MAX_DECK_SIZE = 9999  # a deck rule's size or count
+MAX_CARD_MM = 600.0  # a card (or board) side; 600 mm at 300 dpi is already 50 megapixels
+MAX_BLEED_MM = 25.0  # bleed or safe margin
+MAX_PRINTED = 20_000  # cards one command lays out (PDF pages, a Tabletop Simulator deck)
+
+
+def check_total(total: int, what: str, hint: str) -> None:
+    """Refuse a product of counts too large to lay out, before any memory is spent on it."""
+    if total > MAX_PRINTED:
+        raise CardsmithError(f"{what} comes to {total:,} cards; cardsmith lays out at most {MAX_PRINTED:,} at once",
+                             hint=hint)

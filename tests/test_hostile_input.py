@@ -1,0 +1,124 @@
+"""Hostile input: each case is an error naming the file (exit 1), quickly, with nothing written outside output/."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+
+from cardsmith.errors import CardsmithError
+from cardsmith.limits import MAX_PRINTED
+from cardsmith.validate import check_set
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _errors(set_dir: Path) -> list:
+    cardset, diags = check_set(set_dir)
+    assert cardset is None
+    return [d for d in diags if d.is_error]
+
+
+def test_a_name_nested_thousands_of_levels_deep_is_an_error_not_a_recursion_crash(demo_set, cli):
+    _edit(demo_set / "cards.yaml", "name: Dawn Scout", "name: " + "[" * 5000 + "x" + "]" * 5000)
+    (err,) = _errors(demo_set)
+    assert err.file.name == "cards.yaml" and err.line == 6 and "nested more than 100 levels" in err.message
+    r = cli("validate", "demo", cwd=demo_set.parent.parent)
+    assert r.returncode == 1 and "cards.yaml:6" in r.stderr + r.stdout and "RecursionError" not in r.stderr
+
+
+def test_nesting_within_the_limit_is_still_read():
+    from cardsmith.loader import parse_yaml
+
+    assert parse_yaml("a: " + "[" * 99 + "1" + "]" * 99).data["a"] is not None
+
+
+def test_a_huge_copies_count_is_refused_at_validation(demo_set, cli):
+    _edit(demo_set / "cards.yaml", "    cost: 1\n", "    cost: 1\n    copies: 1000000000000\n")
+    (err,) = _errors(demo_set)
+    assert err.file.name == "cards.yaml" and "copies" in err.message and "999" in err.message
+    project = demo_set.parent.parent
+    for args in (("pdf", "demo"), ("export", "demo", "--tts")):
+        r = cli(*args, cwd=project)
+        assert r.returncode == 1 and "cards.yaml" in r.stderr
+    assert not (project / "output").exists() or not any((project / "output").rglob("*.pdf"))
+
+
+@pytest.mark.parametrize("old,new,words", [
+    ("card_size: poker ", "card_size: {width: 63000, height: 88} ", "larger than"),
+    ("bleed: 0.125in", "bleed: 5000mm", "bleed of 5000 mm"),
+])
+def test_sizes_beyond_reason_are_refused_at_validation(demo_set, old, new, words):
+    _edit(demo_set / "set.yaml", old, new)
+    errors = _errors(demo_set)
+    assert any(words in e.message and e.file.name == "set.yaml" for e in errors), errors
+
+
+def test_a_deck_of_more_cards_than_any_table_holds_is_refused(demo_set):
+    from cardsmith.decks import load_deck
+    from cardsmith.decks.files import DeckFileError
+    from cardsmith.validate import load_set
+
+    deck = demo_set / "decks" / "huge.txt"
+    deck.write_text("".join(f"999x {n}\n" for n in ("Dawn Scout", "Lantern Keeper", "Night Heron", "Eclipse") * 4))
+    with pytest.raises(DeckFileError) as e:
+        load_deck(deck, load_set(demo_set))
+    assert "huge.txt" in str(e.value) and "at most 9,999" in str(e.value)
+
+
+def test_commands_that_multiply_copies_refuse_a_product_too_large_to_lay_out(tmp_path):
+    from cardsmith.pdf import select_items
+    from tests.pdf_support import make_rendered
+
+    manifest = make_rendered(tmp_path / "demo", n=2)
+
+    from types import SimpleNamespace
+
+    cards = [SimpleNamespace(id=f"card-{i:02d}", type="unit", copies=999) for i in range(2)]
+    fake = SimpleNamespace(cards=cards * (MAX_PRINTED // 999))  # 20 x 999 copies of each of two cards
+    with pytest.raises(CardsmithError, match="at most 20,000"):
+        select_items(fake, manifest, tmp_path / "demo")
+
+
+def test_render_only_on_an_invalid_set_lists_its_errors_and_exits_1(demo_set, cli):
+    _edit(demo_set / "cards.yaml", "    power: 1\n", "    power: many\n")
+    r = cli("render", "demo", "--only", "dawn-scout", cwd=demo_set.parent.parent)
+    assert r.returncode == 1, r.stderr
+    assert "cards.yaml" in r.stderr and "no card" not in r.stderr
+
+
+def _png_header_only(path: Path, width: int, height: int) -> None:
+    """A small PNG file that declares `width` x `height` pixels (the classic decompression bomb's header)."""
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+                     + chunk(b"IEND", b""))
+
+
+@pytest.mark.parametrize("size", [(12000, 12000), (40000, 40000)])
+def test_a_decompression_bomb_as_art_is_refused_at_validation(demo_set, size):
+    _png_header_only(demo_set / "art" / "bomb.png", *size)
+    _edit(demo_set / "cards.yaml", "    cost: 1\n", "    cost: 1\n    art: art/bomb.png\n")
+    (err,) = _errors(demo_set)
+    assert err.file.name == "cards.yaml" and "bomb.png" in err.message and "scale it down" in err.message
+
+
+def test_a_misspelt_tag_in_a_deck_rule_is_a_warning_with_did_you_mean(demo_set):
+    _edit(demo_set / "cards.yaml", "    keywords: [Swift]\n    text: When", "    keywords: [Swift]\n    tags: [off-alignment]\n    text: When")
+    _edit(demo_set / "set.yaml", "  copies: 3\n", "  copies: 3\n  limits:\n    - cards: {tag: off-alignmen}\n      max: 1\n"
+          "    - cards: {fields: {speed: fsat}}\n      max: 2\n    - cards: {keyword: ward}\n      max: 3\n")
+    cardset, diags = check_set(demo_set)
+    assert cardset is not None
+    warnings = [d for d in diags if d.severity == "warning"]
+    by_text = {w.message.split("'")[1]: w for w in warnings}
+    assert set(by_text) == {"off-alignmen", "fsat"}, warnings  # the keyword is used by a card: no warning
+    assert "off-alignment" in by_text["off-alignmen"].hint and by_text["off-alignmen"].file.name == "set.yaml"
+    assert "fast" in by_text["fsat"].hint

@@ -1,0 +1,111 @@
+"""The print rules every layout keeps (no hairline near the trim, nothing ending between trim and safe line,
+no text under 6 pt or body text under 7 pt), checked by render and validate; the bundled layouts keep them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cardsmith.layout.fonts import FontLibrary
+from cardsmith.layout.paint import Page, Painter
+from cardsmith.layout.printcheck import set_diagnostics, shape_notes, text_size_note, tree_notes
+from cardsmith.layout.template import card_context, layouts_for, set_context
+from cardsmith.project import BUNDLED_FONTS, Project
+from cardsmith.render import card_layout, render_set
+from cardsmith.validate import load_set
+
+ROOT = Path(__file__).resolve().parent.parent
+TRIM, SAFE = (63.5, 88.9), 3.175
+
+
+def kinds(notes) -> set[str]:
+    return {n[0] for n in notes}
+
+
+def test_a_thin_frame_line_near_the_trim_is_a_hairline_and_crosses_the_safe_line():
+    border = {"box": ["1.4mm", "1.4mm", "-1.4mm", "-1.4mm"], "stroke": "#fff", "stroke_width": "0.45mm"}
+    assert kinds(shape_notes("rect", border, TRIM, SAFE)) == {"hairline", "safe-line"}
+    thick_inside = {"box": ["4mm", "4mm", "-4mm", "-4mm"], "stroke": "#fff", "stroke_width": "0.45mm"}
+    assert shape_notes("rect", thick_inside, TRIM, SAFE) == []
+    on_safe_line = {"box": ["3.175mm", "3.175mm", "-3.175mm", "-3.175mm"], "fill": "#fff"}
+    assert shape_notes("rect", on_safe_line, TRIM, SAFE) == []
+    background = {"box": [0, 0, "100%", "100%"], "fill": "#000", "bleed": True}
+    assert shape_notes("rect", background, TRIM, SAFE) == []
+
+
+def test_a_ring_reaching_past_the_safe_line_is_reported_unless_it_may_be_cut():
+    ring = {"box": ["1.6mm", "30mm", "-1.6mm", "45mm"], "stroke": "#fff", "stroke_width": "0.5mm"}
+    assert "safe-line" in kinds(shape_notes("ellipse", ring, TRIM, SAFE))
+    star = {"box": ["1mm", "1mm", "1.5mm", "1.5mm"], "fill": "#fff", "safe": False}
+    assert shape_notes("ellipse", star, TRIM, SAFE) == []
+
+
+def test_a_thin_line_along_the_edge_is_a_hairline_but_one_across_the_card_is_not_near_the_side():
+    along = {"from": ["2mm", "10mm"], "to": ["2mm", "80mm"], "width": "0.3mm"}
+    assert kinds(shape_notes("line", along, TRIM, SAFE)) == {"hairline"}
+    across = {"from": ["10mm", "40mm"], "to": ["50mm", "40mm"], "width": "0.3mm"}
+    assert shape_notes("line", across, TRIM, SAFE) == []
+
+
+def test_text_sizes():
+    assert text_size_note({"wrap": False}, 5.8, 1)[0] == "small-text"
+    assert text_size_note({"wrap": False}, 6.0, 1) is None
+    assert text_size_note({}, 6.7, 3)[0] == "small-text"  # body text (it wraps) needs 7 pt
+    assert text_size_note({}, 6.7, 1) is None  # one line of a label
+    # validate judges by how far the layout lets text shrink
+    tree = {"layers": [{"text": {"box": [5, 5, 50, 20], "value": "x", "size": "8pt", "min_size": "5.5pt"}},
+                       {"text": {"box": [5, 5, 50, 20], "value": "x", "size": "4.6pt", "wrap": False}},
+                       {"text": {"box": [5, 5, 50, 20], "value": "x", "size": "9pt", "min_size": "7pt"}}]}
+    assert [label for _, _, label in tree_notes(tree, TRIM, SAFE)] == ["layer 1 (text)", "layer 2 (text)"]
+
+
+def test_the_painter_reports_text_it_had_to_shrink_below_the_rules(tmp_path):
+    p = Painter(Page(150, TRIM, 3.175, 3.175), FontLibrary([BUNDLED_FONTS]), {}, tmp_path)
+    long = "many words that will not fit in this box at any legible size " * 4
+    tree = {"layers": [{"text": {"name": "rules", "box": ["5mm", "5mm", "40mm", "15mm"], "value": long,
+                                 "size": "9pt", "min_size": "5pt"}}]}
+    _, notes = p.paint(tree, "card 'x'")
+    assert "small-text" in {n.kind for n in notes}
+
+
+def test_the_bundled_set_keeps_the_print_rules_in_every_layout():
+    cardset = load_set(ROOT / "cards" / "solar-empires")
+    assert set_diagnostics(Project(ROOT), cardset) == []
+
+
+def _layer_box(tree: dict, name: str) -> list:
+    for layer in tree["layers"]:
+        kind, props = next(iter(layer.items()))
+        if props.get("name") == name:
+            return props["box"]
+    raise KeyError(name)
+
+
+def test_type_lines_and_badges_stay_put_within_a_type_whatever_the_text():
+    cardset = load_set(ROOT / "cards" / "solar-empires")
+    project = Project(ROOT)
+    layouts = layouts_for(project, cardset)
+    setctx = set_context(cardset)
+    seen: dict[str, set] = {}
+    for card in cardset.cards:
+        tree, _ = layouts.render(card_layout(cardset, card, layouts), card_context(cardset, card, setctx), card.id)
+        seen.setdefault(card.type, set()).add(str(_layer_box(tree, "type-bar")))
+    assert all(len(boxes) == 1 for boxes in seen.values()), seen
+
+
+@pytest.fixture(scope="module")
+def issue_cards(tmp_path_factory):
+    """The cards the print review named, rendered at 150 dpi with --strict."""
+    root = tmp_path_factory.mktemp("print")
+    shutil.copytree(ROOT / "cards" / "solar-empires", root / "cards" / "solar-empires")
+    project = Project(root)
+    cardset = load_set(root / "cards" / "solar-empires")
+    only = ["infested-derelict", "hive-ship", "world-eater", "solaris-cannon", "ringed-planet", "sol-like-star",
+            "missile-silos", "pillars-of-flesh"]
+    return render_set(project, cardset, dpi=150, only=only, strict=True, jobs=1)
+
+
+def test_the_cards_the_review_named_render_clean_under_strict(issue_cards):
+    assert [d.message for d in issue_cards.diagnostics] == []
