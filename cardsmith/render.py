@@ -27,6 +27,7 @@ from cardsmith.atomic import atomic_path, write_text
 from cardsmith.diagnostics import Diagnostic, did_you_mean
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.model import Card, CardSet
+from cardsmith.pngwrite import write_png
 from cardsmith.project import Project
 
 RENDER_VERSION = "2"  # bump when the painter draws differently, so caches are rebuilt
@@ -188,7 +189,7 @@ def save_image(image, path: Path, fmt: str, dpi: int) -> None:
     try:
         with atomic_path(path) as tmp:
             if fmt == "png":
-                image.save(tmp, "PNG", compress_level=1, dpi=(dpi, dpi))
+                write_png(image, tmp, dpi)
             elif fmt == "jpg":
                 image.save(tmp, "JPEG", quality=95, subsampling=0, dpi=(dpi, dpi))
             else:
