@@ -6,7 +6,18 @@ from pathlib import Path
 
 import pytest
 
+import cardsmith.loader
 from cardsmith.loader import YamlError, load_yaml, parse_yaml
+
+
+@pytest.fixture(autouse=True, params=["libyaml", "pure-python"])
+def which_parser(request, monkeypatch):
+    """Every test here runs with libyaml composing (where PyYAML has it) and with the fallback."""
+    if request.param == "libyaml" and cardsmith.loader._CLoader is None:
+        pytest.skip("PyYAML without libyaml")
+    if request.param == "pure-python":
+        monkeypatch.setattr(cardsmith.loader, "_CLoader", None)
+    return request.param
 
 
 def test_positions_for_every_node():
@@ -62,6 +73,23 @@ def test_alias_bomb_is_refused():
     with pytest.raises(YamlError) as e:
         parse_yaml("\n".join(lines) + "\n", "bomb.yaml")
     assert "alias" in str(e.value)
+
+
+@pytest.mark.parametrize("text", ["name: " + "[" * 5000 + "x" + "]" * 5000 + "\n",
+                                  "a:\n" + "".join("  " * i + "- \n" for i in range(1, 300))])
+def test_thousands_of_nested_levels_are_refused_with_a_line(text):
+    with pytest.raises(YamlError) as e:
+        parse_yaml(text, "deep.yaml")
+    assert "more than 100 levels deep" in e.value.message
+    assert str(e.value).startswith("deep.yaml:")
+
+
+def test_a_hundred_levels_are_fine():
+    doc = parse_yaml("a: " + "[" * 99 + "1" + "]" * 99 + "\n")
+    inner = doc.data["a"]
+    for _ in range(98):
+        inner = inner[0]
+    assert inner == [1]
 
 
 def test_empty_file(tmp_path: Path):
