@@ -368,7 +368,8 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
                 for fut in pending:
                     record(fut.result())
     finally:
-        write_text(cache_path, json.dumps(new_cache, indent=1, sort_keys=True))
+        if new_cache != cache:  # an unchanged set writes nothing
+            write_text(cache_path, json.dumps(new_cache, sort_keys=True, separators=(",", ":")))
 
     # diagnostics, in set order
     for f in faces:
@@ -451,7 +452,8 @@ def _write_manifest(out_dir: Path, cardset: CardSet, faces: list[Face], outcomes
     w, h = cardset.card_size
     manifest = {"set": cardset.id, "dpi": dpi, "format": ext, "trim_mm": [w, h], "bleed_mm": cardset.bleed,
                 "safe_mm": cardset.safe, "cards": cards, "backs": backs}
-    write_text(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    if manifest != old:
+        write_text(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
     return path
 
 
