@@ -90,7 +90,9 @@ class PdfStamp:
     def current(self, target: Path, key: str) -> bool:
         """Whether `target` exists as it was written from inputs with this `key`."""
         entry = self.entries.get(str(Path(target).resolve()))
-        return bool(entry) and entry.get("key") == key and list(stat_pair(target) or ()) == entry.get("stat")
+        if not isinstance(entry, dict):
+            return False
+        return entry.get("key") == key and list(stat_pair(target) or ()) == entry.get("stat")
 
     def record(self, target: Path, key: str) -> None:
         self.entries[str(Path(target).resolve())] = {"key": key, "stat": list(stat_pair(target) or ())}
