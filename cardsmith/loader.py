@@ -191,24 +191,25 @@ def load_yaml(path: Path | str, *, allow_empty: bool = False) -> Document:
 def parse_yaml(text: str, path: Path | str = "<text>", *, allow_empty: bool = False) -> Document:
     """Parse YAML text (see `load_yaml`).
 
-    libyaml composes when it is there. Its error messages differ from PyYAML's in wording and
-    marks, so a file it refuses is parsed again by the pure-Python loader, whose errors are the
+    libyaml scans and parses when it is there. Its error messages differ from PyYAML's in wording
+    and marks, so a file it refuses is parsed again by the pure-Python loader, whose errors are the
     ones our hints and tests know; that costs time only for a broken file.
     """
     path = Path(path)
-    if _CLoader is not None:
-        fast = _CLoader(text)
-        try:
-            node = fast.get_single_node()
-        except (yaml.YAMLError, _TooDeep):
-            pass
-        else:
-            return _document(path, node, fast, allow_empty)
-        finally:
-            fast.dispose()
-    loader = _Loader(text)
     try:
-        node = loader.get_single_node()
+        if _CLoader is not None:
+            fast = _CLoader(text)
+            try:
+                return _document(path, fast.get_single_node(), fast, allow_empty)
+            except yaml.YAMLError:
+                pass
+            finally:
+                fast.dispose()
+        loader = _Loader(text)
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
     except _TooDeep as e:
         raise YamlError(path, *_mark(e.mark), f"the file nests values more than {MAX_DEPTH} levels deep",
                         f"flatten the data: cardsmith reads at most {MAX_DEPTH} levels of lists and maps") from None
@@ -218,8 +219,6 @@ def parse_yaml(text: str, path: Path | str = "<text>", *, allow_empty: bool = Fa
         raise YamlError(path, line, col, f"invalid YAML: {problem}", _hint_for(f"{problem} {e.context or ''}")) from None
     except yaml.YAMLError as e:  # reader errors (control characters) and the like
         raise YamlError(path, 1, 1, f"invalid YAML: {e}") from None
-    finally:
-        loader.dispose()
     return _document(path, node, loader, allow_empty)
 
 
