@@ -31,6 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 SET_DIR = Path(os.environ.get("CARDSMITH_BENCH_SET", ROOT / "cards" / "solar-empires"))
 
@@ -70,78 +71,15 @@ def change_one_card(project: Path) -> None:
 # ---- the plain-Pillow baseline -----------------------------------------------------------------------
 
 def baseline(project: Path, out: Path) -> dict:
-    """Draw every card with plain Pillow calls; one process."""
-    import io
+    """Draw every card with plain Pillow calls (benchmarks/plain.py); one process."""
+    from plain import PlainCards
 
-    import resvg_py
-    from PIL import Image, ImageDraw, ImageFont
-
-    from cardsmith.validate import load_set
-
-    cs = load_set(project / "cards" / "solar-empires")
-    fonts = ROOT / "fonts"
-    title = ImageFont.truetype(str(fonts / "lato" / "Lato-Bold.ttf"), 48)
-    body = ImageFont.truetype(str(fonts / "liberation" / "LiberationSans-Regular.ttf"), 34)
-    bold = ImageFont.truetype(str(fonts / "liberation" / "LiberationSans-Bold.ttf"), 34)
-    big = ImageFont.truetype(str(fonts / "lato" / "Lato-Bold.ttf"), 62)
-    icons = {k: Image.open(io.BytesIO(bytes(resvg_py.svg_to_bytes(svg_path=str(SET_DIR / "icons" / f"{k}.svg"), width=44, height=44)))).convert("RGBA")
-             for k in ("energy", "minerals", "organics")}
+    plain = PlainCards(project / "cards" / "solar-empires", SET_DIR / "icons")
     out.mkdir(parents=True, exist_ok=True)
-    W, H = 825, 1125
-    emblems: dict[tuple[str, str], Image.Image] = {}
-    backdrops: dict[str, Image.Image] = {}
     started = time.perf_counter()
-    for card in cs.cards:
-        group = cs.group_of(card)
-        color = group.color if group else "#4d6a7d"
-        if color not in backdrops:  # a hand-written script would also make each gradient once
-            ramp = Image.linear_gradient("L").resize((W, H))
-            backdrops[color] = Image.composite(Image.new("RGB", (W, H), "#05070f"), Image.new("RGB", (W, H), color), ramp)
-        im = backdrops[color].copy()
-        d = ImageDraw.Draw(im, "RGBA")
-        d.rounded_rectangle((17, 17, W - 18, H - 18), radius=38, outline=color, width=6)  # frame
-        d.rounded_rectangle((75, 140, W - 76, 640), radius=20, fill="#1d2c5a", outline="#8fa8d8", width=4)  # art window
-        for i in range(28):  # starfield
-            x, y, r = 90 + (i * 53) % 640, 150 + (i * 29) % 470, 3 + (i % 3) * 2
-            d.ellipse((x, y, x + r, y + r), fill=(255, 255, 255, 100 + 50 * (i % 3)))
-        emblem_id = card["class"] if card.type == "ship" else "event"
-        key = (emblem_id, color)
-        if key not in emblems:
-            path = SET_DIR / "icons" / f"{emblem_id}.svg"
-            emblems[key] = Image.open(io.BytesIO(bytes(resvg_py.svg_to_bytes(svg_path=str(path), width=330, height=330)))).convert("RGBA")
-        im.paste(emblems[key], (W // 2 - 165, 225), emblems[key])
-        d.rounded_rectangle((40, 40, W - 41, 135), radius=17, fill=color, outline="white", width=3)  # name bar
-        d.text((113, 90), card.name, font=title, fill=(0, 0, 0, 136), anchor="lm")  # name, with a shadow
-        d.text((110, 87), card.name, font=title, fill="white", anchor="lm")
-        d.rounded_rectangle((W - 340, 150, W - 55, 222), radius=36, fill=(11, 16, 32, 204))  # cost pill
-        x = W - 320
-        for k in ("energy", "minerals", "organics"):  # costs
-            d.text((x, 186), str(card.get(k, 0)), font=bold, fill="white", anchor="lm")
-            im.paste(icons[k], (x + 24, 164), icons[k])
-            x += 90
-        d.rounded_rectangle((40, 655, W - 41, 715), radius=12, fill=color, outline="white", width=3)  # type line
-        d.text((W // 2, 685), f"{cs.types[card.type].name} · {group.name if group else ''}", font=bold, fill="white", anchor="mm")
-        if card.type == "ship":  # stats
-            d.ellipse((45, 610, 195, 760), fill="#c0392b", outline="white", width=5)
-            d.text((120, 685), f"+{card['attack']}", font=big, fill="white", anchor="mm")
-            d.ellipse((W - 195, 610, W - 45, 760), fill="#7f93a8", outline="white", width=5)
-            d.text((W - 120, 685), str(card["armour"]), font=big, fill="white", anchor="mm")
-        d.rounded_rectangle((40, 770, W - 41, H - 41), radius=17, fill="#f3efe4", outline=color, width=3)
-        text = " ".join([f"{cs.keywords[k.id].name} ({cs.keywords[k.id].reminder})" for k in card.keywords] + [card.text or ""])
-        y = 810
-        line = ""
-        for word in text.split():  # wrapped rules text: greedy, measured with getlength
-            trial = f"{line} {word}".strip()
-            if body.getlength(trial) > W - 130 and line:
-                d.text((65, y), line, font=body, fill="#1b1b22", anchor="ls")
-                y += 40
-                line = word
-            else:
-                line = trial
-        if line:
-            d.text((65, y), line, font=body, fill="#1b1b22", anchor="ls")
-        im.save(out / f"{card.id}.png", "PNG", compress_level=1, dpi=(300, 300))
-    return {"seconds": time.perf_counter() - started, "cards": len(cs.cards)}
+    for card in plain.cards:
+        plain.draw(card).save(out / f"{card.id}.png", "PNG", compress_level=1, dpi=(300, 300))
+    return {"seconds": time.perf_counter() - started, "cards": len(plain.cards)}
 
 
 # ---- cardsmith -------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from cardsmith.errors import CardsmithError
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_NODES = 200_000  # nodes built for one file, aliases counted each time they are used
-MAX_DEPTH = 100  # levels of nesting (lists in maps in lists...); a card needs five or six
+MAX_DEPTH = 100  # levels of nesting
 
 Path_ = tuple[str | int, ...]
 _PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
@@ -80,32 +80,58 @@ _Resolver.add_implicit_resolver(
 )
 
 
-class _Loader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,
+class _TooDeep(Exception):
+    def __init__(self, mark: yaml.Mark):
+        self.mark = mark
+
+
+class _DepthComposer(yaml.composer.Composer):
+    """PyYAML's composer, refusing nesting deeper than MAX_DEPTH before it can exhaust the stack.
+
+    Composing recurses once per level: thousands of nested brackets would end in a RecursionError
+    (pure Python) or crash the interpreter (libyaml's own composer), so ours is used with both parsers.
+    """
+
+    _depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH + 1:
+                raise _TooDeep(self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+class _Loader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, _DepthComposer,
               yaml.constructor.SafeConstructor, _Resolver):
+    """The pure-Python loader: used where libyaml is missing, and to word the errors (see `parse_yaml`)."""
+
     def __init__(self, stream: str):
         yaml.reader.Reader.__init__(self, stream)
         yaml.scanner.Scanner.__init__(self)
         yaml.parser.Parser.__init__(self)
-        yaml.composer.Composer.__init__(self)
+        _DepthComposer.__init__(self)
         yaml.constructor.SafeConstructor.__init__(self)
         _Resolver.__init__(self)
-        self.depth = 0
-
-    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
-        # PyYAML composes nested nodes by recursion: thousands of '[' would end in RecursionError.
-        self.depth += 1
-        try:
-            if self.depth > MAX_DEPTH + 1:  # the top node is level 0, as in _Builder
-                raise _TooDeep(self.peek_event().start_mark)
-            return super().compose_node(parent, index)  # type: ignore[no-any-return]
-        finally:
-            self.depth -= 1
 
 
-class _TooDeep(Exception):
-    def __init__(self, mark: yaml.Mark):
-        super().__init__("too deep")
-        self.mark = mark
+try:
+    from yaml._yaml import CParser
+except ImportError:  # PyYAML built without libyaml
+    _CLoader: type | None = None
+else:
+    class _CLoaderImpl(_DepthComposer, CParser, yaml.constructor.SafeConstructor, _Resolver):  # type: ignore[misc]
+        """libyaml scans and parses (about 8x faster); our composer builds the nodes, with their marks."""
+
+        def __init__(self, stream: str):
+            CParser.__init__(self, stream)
+            _DepthComposer.__init__(self)
+            yaml.constructor.SafeConstructor.__init__(self)
+            _Resolver.__init__(self)
+
+    _CLoader = _CLoaderImpl
 
 
 def _decode(path: Path, raw: bytes) -> str:
@@ -163,29 +189,46 @@ def load_yaml(path: Path | str, *, allow_empty: bool = False) -> Document:
 
 
 def parse_yaml(text: str, path: Path | str = "<text>", *, allow_empty: bool = False) -> Document:
-    """Parse YAML text (see `load_yaml`)."""
+    """Parse YAML text (see `load_yaml`).
+
+    libyaml scans and parses when it is there. Its error messages differ from PyYAML's in wording
+    and marks, so a file it refuses is parsed again by the pure-Python loader, whose errors are the
+    ones our hints and tests know; that costs time only for a broken file.
+    """
     path = Path(path)
-    loader = _Loader(text)
     try:
-        node = loader.get_single_node()
+        if _CLoader is not None:
+            fast = _CLoader(text)
+            try:
+                return _document(path, fast.get_single_node(), fast, allow_empty)
+            except yaml.YAMLError:
+                pass
+            finally:
+                fast.dispose()
+        loader = _Loader(text)
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
     except _TooDeep as e:
         raise YamlError(path, *_mark(e.mark), f"the data is nested more than {MAX_DEPTH} levels deep",
-                        "a card needs a few levels (a list of cards, each a map of fields); "
-                        "check for brackets that open and never close") from None
+                        f"flatten the data: cardsmith reads at most {MAX_DEPTH} levels of lists and maps") from None
     except yaml.MarkedYAMLError as e:
         line, col = _mark(e.problem_mark or e.context_mark)
         problem = e.problem or e.context or "invalid YAML"
         raise YamlError(path, line, col, f"invalid YAML: {problem}", _hint_for(f"{problem} {e.context or ''}")) from None
     except yaml.YAMLError as e:  # reader errors (control characters) and the like
         raise YamlError(path, 1, 1, f"invalid YAML: {e}") from None
-    finally:
-        loader.dispose()
+    return _document(path, node, loader, allow_empty)
+
+
+def _document(path: Path, node: yaml.Node | None, constructor: Any, allow_empty: bool) -> Document:
     doc = Document(path, None)
     if node is None:
         if allow_empty:
             return doc
         raise YamlError(path, 1, 1, "the file is empty", "add the file's content, or delete the file")
-    builder = _Builder(doc, loader)
+    builder = _Builder(doc, constructor)
     doc.data = builder.build(node, ())
     return doc
 
@@ -200,7 +243,7 @@ class _Builder:
 
     def build(self, node: yaml.Node, path: Path_, depth: int = 0) -> Any:
         self.count += 1
-        if self.count > MAX_NODES or depth > MAX_DEPTH:
+        if self.count > MAX_NODES or depth > 100:
             raise YamlError(self.doc.path, *_mark(node.start_mark),
                             "the file expands to too many values (nested aliases or extreme nesting)",
                             "cardsmith refuses 'alias bombs'; write the data out instead of nesting anchors")

@@ -8,7 +8,6 @@ same bytes. Files are written beside the target and renamed, so a failure leaves
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from cardsmith.atomic import atomic_path
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.model import CardSet, Deck
+from cardsmith.pdfcache import ImageDigests, PdfStamp, StreamStore
 from cardsmith.sheets import (Label, Line, Page, SheetSpec, calibration_pages, impose, parse_paper, sheet_notes,
                               with_footer)
 
@@ -80,11 +80,11 @@ def load_images(out_dir: Path) -> dict[str, Any]:
     return manifest
 
 
-def ensure_rendered(project: Any, cardset: CardSet, dpi: int = 300) -> dict[str, Any]:
+def ensure_rendered(project: Any, cardset: CardSet, dpi: int = 300, jobs: int | None = None) -> dict[str, Any]:
     """Render what is missing or out of date (render's cache makes this cheap), then read the manifest."""
     from cardsmith.render import render_set
 
-    result = render_set(project, cardset, dpi=dpi)
+    result = render_set(project, cardset, dpi=dpi, jobs=jobs)
     if result.errors:
         shown = "\n".join(d.format(project.root) for d in result.errors[:10])
         more = f"\n... and {len(result.errors) - 10} more" if len(result.errors) > 10 else ""
@@ -166,6 +166,29 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PNG_PASSTHROUGH = True  # False decodes every image the way ReportLab does (benchmarks/pdf.py compares both)
 
 
+def png_header(path: Path) -> tuple[int, int, int] | None:
+    """What `png_stream` would return but the data, reading only the chunks before the image data."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(8192)
+    except OSError:
+        return None
+    if not head.startswith(PNG_SIGNATURE):
+        return None
+    pos = 8
+    while pos + 8 <= len(head):
+        kind = head[pos + 4:pos + 8]
+        if kind == b"IDAT":  # the header and any palette come first: end with an empty stream
+            png = png_stream(head[:pos] + b"\x00\x00\x00\x00IDAT\x00\x00\x00\x00")
+            return None if png is None else png[:3]
+        pos += 12 + int.from_bytes(head[pos:pos + 4], "big")
+    try:  # long text chunks before the data: read the whole file
+        png = png_stream(path.read_bytes())
+    except OSError:
+        return None
+    return None if png is None else png[:3]
+
+
 def png_stream(data: bytes) -> tuple[int, int, int, bytes] | None:
     """Width, height, colour count and zlib data of an 8-bit RGB or grey, non-interlaced PNG, else None.
 
@@ -238,36 +261,63 @@ def _png_xobject(name: str, path: Path, width: int, height: int, colours: int) -
     return PngXObject()
 
 
+_STREAM_FIELDS = ("width", "height", "bitsPerComponent", "colorSpace", "_filters", "mask", "_dotrans", "_decode")
+
+
+def _decoded_xobject(name: str, path: Path, sha: str, streams: StreamStore | None) -> Any:
+    """An image the PDF cannot take as it is (JPEG aside), decoded and compressed by ReportLab; the
+    result is kept in `streams` by content hash, so an unchanged image is compressed once."""
+    from reportlab.pdfbase import pdfdoc
+
+    hit = streams.get(sha) if streams is not None else None
+    if hit is not None:
+        meta, data = hit
+        obj = pdfdoc.PDFImageXObject(name)
+        for k in _STREAM_FIELDS:
+            if k in meta:
+                setattr(obj, k, tuple(meta[k]) if k == "_filters" else meta[k])
+        obj.streamContent = data
+        return obj
+    obj = pdfdoc.PDFImageXObject(name, str(path))
+    if streams is not None:
+        content = obj.streamContent
+        data = content.encode("latin-1") if isinstance(content, str) else bytes(content)
+        streams.put(sha, {k: getattr(obj, k) for k in _STREAM_FIELDS if hasattr(obj, k)}, data)
+    return obj
+
+
 class _Images:
     """One PDF image object per distinct image content, registered on first use.
 
     Named by a digest of the file's bytes, so copies of a card (and identical files) are stored once
     and the output does not depend on where the project lives. Only compressed data is kept, never
-    decoded pixels (a reader per card holding 3 MB of pixels would break the memory target).
+    decoded pixels (a reader per card holding 3 MB of pixels would break the memory target). The
+    digests come from `digests` (the render manifest's, where the file is as rendering left it), so
+    naming an image does not read it; a PNG's data is read only when the PDF is written.
     """
 
-    def __init__(self, canvas: Any):
+    def __init__(self, canvas: Any, digests: ImageDigests | None = None, streams: StreamStore | None = None):
         self.canvas = canvas
         self.names: dict[Path, str] = {}
+        self.digests = digests or ImageDigests()
+        self.streams = streams
 
     def name_for(self, path: Path) -> str:
-        from reportlab.pdfbase import pdfdoc
-
         name = self.names.get(path)
         if name is None:
             try:
-                data = path.read_bytes()
+                sha = self.digests.digest(path)
             except OSError as e:
                 raise CardsmithError(f"cannot read card image {path}: {e.strerror}",
                                      hint="render the set again: cardsmith render SET") from e
-            name = "Img" + hashlib.sha1(data).hexdigest()[:20]
+            name = "Img" + sha[:20]
             self.names[path] = name
             doc = self.canvas._doc
             reg = doc.getXObjectName(name)
             if reg not in doc.idToObject:
                 try:
-                    png = png_stream(data) if PNG_PASSTHROUGH else None
-                    obj = _png_xobject(name, path, *png[:3]) if png else pdfdoc.PDFImageXObject(name, str(path))
+                    png = png_header(path) if PNG_PASSTHROUGH else None
+                    obj = _png_xobject(name, path, *png) if png else _decoded_xobject(name, path, sha, self.streams)
                 except Exception as e:  # PIL raises many kinds for a damaged file
                     raise CardsmithError(f"cannot use card image {path}: {e}",
                                          hint="render the set again: cardsmith render SET --force") from e
@@ -318,7 +368,8 @@ def _no_ascii85() -> Iterator[None]:
 
 
 def write_pdf(pages: Sequence[Page], images: Mapping[str, Path], target: Path, *,
-              title: str = "", subject: str = "") -> Path:
+              title: str = "", subject: str = "", digests: ImageDigests | None = None,
+              streams: StreamStore | None = None) -> Path:
     """Draw `pages` (image keys resolved through `images`) into `target`, atomically."""
     from reportlab.pdfgen.canvas import Canvas
 
@@ -333,7 +384,7 @@ def write_pdf(pages: Sequence[Page], images: Mapping[str, Path], target: Path, *
         c.setSubject(subject)
         c.setCreator("cardsmith")
         c.setProducer("cardsmith (ReportLab)")
-        reg = _Images(c)
+        reg = _Images(c, digests, streams)
         for page in pages:
             _draw_page(c, reg, page, images, font)
             c.showPage()
@@ -434,8 +485,18 @@ def plan(items: Sequence[PrintItem], spec: SheetSpec) -> tuple[list[Page], dict[
 
 
 def print_pdf(items: Sequence[PrintItem], manifest: Mapping[str, Any], options: PdfOptions, target: Path, *,
-              title: str = "", footer: str = "") -> Path:
-    """Impose `items` with `options` and write the PDF to `target`."""
+              title: str = "", footer: str = "", out_dir: Path | None = None, reuse: bool = False) -> Path:
+    """Impose `items` with `options` and write the PDF to `target`.
+
+    With `out_dir` (the folder the manifest's paths are relative to), image hashes come from the
+    manifest and decoded streams are cached there. With `reuse`, a PDF whose inputs are those it was
+    last written from is left as it is (see `pdf_is_current`).
+    """
+    return _print_pdf(items, manifest, options, Path(target), title, footer, out_dir, reuse)[0]
+
+
+def _print_pdf(items: Sequence[PrintItem], manifest: Mapping[str, Any], options: PdfOptions, target: Path,
+               title: str, footer: str, out_dir: Path | None, reuse: bool) -> tuple[Path, bool]:
     spec = sheet_spec(manifest, options)
     if options.backs != "none" and options.layout != "gutterfold" and not any(it.back for it in items):
         raise UsageError("none of these cards has a back to print",
@@ -443,7 +504,20 @@ def print_pdf(items: Sequence[PrintItem], manifest: Mapping[str, Any], options: 
     pages, images = plan(items, spec)
     if options.footer and footer:
         pages = with_footer(pages, footer, options.margin)
-    return write_pdf(pages, images, target, title=title, subject=f"{len(items)} cards")
+    digests = ImageDigests(manifest, out_dir)
+    try:
+        shas = {k: digests.digest(p) for k, p in images.items()}
+    except OSError:
+        shas = None  # a missing image: write_pdf says which
+    key = PdfStamp.key({"pages": repr(pages), "images": shas, "title": title, "subject": f"{len(items)} cards"})
+    stamp = PdfStamp(out_dir) if reuse and out_dir is not None and shas is not None else None
+    if stamp is not None and stamp.current(target, key):
+        return target, False
+    streams = StreamStore(out_dir) if out_dir is not None else None
+    write_pdf(pages, images, target, title=title, subject=f"{len(items)} cards", digests=digests, streams=streams)
+    if stamp is not None:
+        stamp.record(target, key)
+    return target, True
 
 
 def pdf_target(name: str, out_dir: Path) -> Path:
@@ -454,14 +528,21 @@ def pdf_target(name: str, out_dir: Path) -> Path:
     return given if given.suffix.lower() == ".pdf" else given.with_name(f"{given.name}.pdf")
 
 
-def make_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | None = None) -> Path:
+def make_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | None = None,
+             jobs: int | None = None) -> Path:
     """`cardsmith pdf`: render what is needed, select, impose and write `output/<set>/<name>.pdf`."""
-    manifest = ensure_rendered(project, cardset)
+    return build_pdf(project, cardset, options, deck, jobs)[0]
+
+
+def build_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | None = None,
+              jobs: int | None = None) -> tuple[Path, bool]:
+    """`make_pdf`, and whether the PDF was written (False: its inputs had not changed)."""
+    manifest = ensure_rendered(project, cardset, jobs=jobs)
     out_dir = project.set_output(cardset.id)
     items = select_items(cardset, manifest, out_dir, types=options.types, only=options.only, deck=deck)
     target = pdf_target(options.name or options.default_name(), out_dir)
     footer = f"{cardset.name} {cardset.version}" + (f" - {deck.name}" if deck is not None else "")
-    return print_pdf(items, manifest, options, target, title=f"{cardset.name} {cardset.version}", footer=footer)
+    return _print_pdf(items, manifest, options, target, f"{cardset.name} {cardset.version}", footer, out_dir, True)
 
 
 def write_calibration(target: Path, paper: str = "a4", flip: str = "long",
@@ -481,5 +562,5 @@ def build_stage(ctx: Any) -> None:
         ctx.progress(f"pdf: {paper}")
         target = ctx.out / f"{options.default_name()}.pdf"
         print_pdf(items, manifest, options, target, title=f"{ctx.cardset.name} {ctx.cardset.version}",
-                  footer=f"{ctx.cardset.name} {ctx.cardset.version}")
+                  footer=f"{ctx.cardset.name} {ctx.cardset.version}", out_dir=ctx.out, reuse=True)
         ctx.wrote(f"print-and-play PDF ({paper}, {'duplex backs' if backs != 'none' else 'no backs'})", target)

@@ -28,6 +28,8 @@ from cardsmith.diagnostics import Diagnostic, did_you_mean
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.layout.printcheck import HINTS as PRINT_HINTS, PRINT_KINDS
 from cardsmith.model import Card, CardSet
+from cardsmith.pdfcache import file_sha1, stat_pair
+from cardsmith.pngwrite import write_png
 from cardsmith.project import Project
 
 GUIDES_DIR = "guides"  # output/<set>/guides/: renders with --guides
@@ -89,6 +91,8 @@ class Outcome:
     files: list[str] = field(default_factory=list)
     error: str | None = None
     hint: str | None = None
+    digest: str | None = None  # SHA-1 of the image file written (the PDF names images by it)
+    stat: tuple[int, int] | None = None  # its size and mtime then, to tell whether it is still that file
 
 
 # ---- which layout draws what ----------------------------------------------------------------------
@@ -171,7 +175,8 @@ class FaceRenderer:
             image, notes = self.painter.paint(tree, what)
             out.notes = [(n.kind, n.message, n.layer, n.amount_mm) for n in notes]
             out.files = sorted(self.painter.used_files)
-            save_image(image, face.path, self.fmt, self.dpi)
+            out.digest = save_image(image, face.path, self.fmt, self.dpi)
+            out.stat = stat_pair(face.path)
         except CardsmithError as e:
             out.error, out.hint = e.message, e.hint
         except Exception as e:  # a bug of ours: keep going with the other cards, and say so
@@ -185,16 +190,17 @@ class FaceRenderer:
         return out
 
 
-def save_image(image, path: Path, fmt: str, dpi: int) -> None:
-    """Write atomically: a reader (or a crash) never sees half an image."""
+def save_image(image, path: Path, fmt: str, dpi: int) -> str:
+    """Write atomically (a reader, or a crash, never sees half an image); return the file's SHA-1."""
     try:
         with atomic_path(path) as tmp:
             if fmt == "png":
-                image.save(tmp, "PNG", compress_level=1, dpi=(dpi, dpi))
+                return hashlib.sha1(write_png(image, tmp, dpi)).hexdigest()
             elif fmt == "jpg":
                 image.save(tmp, "JPEG", quality=95, subsampling=0, dpi=(dpi, dpi))
             else:
                 image.save(tmp, "WEBP", quality=95, method=0)
+            return file_sha1(tmp)
     except OSError as e:
         raise CardsmithError(f"cannot write {path}: {e.strerror or e}", hint="check the free disk space and that output/ is writable") from None
 
@@ -326,7 +332,8 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
     outcomes: dict[str, Outcome] = {}
     for f in reused:
         e = cache[f.key]
-        outcomes[f.key] = Outcome(f.key, [tuple(n) for n in e.get("notes", [])], e.get("layouts", []), e.get("files", []))
+        outcomes[f.key] = Outcome(f.key, [tuple(n) for n in e.get("notes", [])], e.get("layouts", []), e.get("files", []),
+                                  digest=e.get("digest"), stat=tuple(e["stat"]) if e.get("stat") else None)
     total = len(faces)
     done = len(reused)
     if progress:
@@ -342,7 +349,8 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
         outcomes[o.face] = o
         new_cache[o.face] = {"key": face_key(face_by_key[o.face], o.layouts, o.files) if not o.error else None,
                              "layouts": o.layouts, "files": o.files,
-                             "notes": o.notes, "error": bool(o.error)}
+                             "notes": o.notes, "error": bool(o.error), "digest": o.digest,
+                             "stat": list(o.stat) if o.stat else None}
         done += 1
         if progress:
             progress(done, total, o.face.split(":", 1)[1])
@@ -367,7 +375,8 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
                 for fut in pending:
                     record(fut.result())
     finally:
-        write_text(cache_path, json.dumps(new_cache, indent=1, sort_keys=True))
+        if new_cache != cache:  # an unchanged set writes nothing
+            write_text(cache_path, json.dumps(new_cache, sort_keys=True, separators=(",", ":")))
 
     # diagnostics, in set order
     for f in faces:
@@ -430,13 +439,14 @@ def _write_manifest(out_dir: Path, cardset: CardSet, faces: list[Face], outcomes
         rel = f"cards/{c.id}.{ext}"
         keep_old = same_kind and key not in failed and c.id in (old.get("cards") or {}) and (out_dir / rel).is_file()
         if key in rendered or keep_old:
-            cards[c.id] = {"file": rel, "back": card_back(cardset, c), "name": c.name, "type": c.type, "copies": c.copies}
+            cards[c.id] = {"file": rel, "back": card_back(cardset, c), "name": c.name, "type": c.type, "copies": c.copies,
+                           **_content(outcomes.get(key), (old.get("cards") or {}).get(c.id))}
     for bid in back_specs(cardset):
         key = f"back:{bid}"
         rel = f"backs/{bid}.{ext}"
         keep_old = same_kind and key not in failed and bid in (old.get("backs") or {}) and (out_dir / rel).is_file()
         if key in rendered or keep_old:
-            backs[bid] = {"file": rel}
+            backs[bid] = {"file": rel, **_content(outcomes.get(key), (old.get("backs") or {}).get(bid))}
     if prune:  # images of cards that left the set
         for section in ("cards", "backs"):
             for oid, entry in (old.get(section) or {}).items():
@@ -449,8 +459,19 @@ def _write_manifest(out_dir: Path, cardset: CardSet, faces: list[Face], outcomes
     w, h = cardset.card_size
     manifest = {"set": cardset.id, "dpi": dpi, "format": ext, "trim_mm": [w, h], "bleed_mm": cardset.bleed,
                 "safe_mm": cardset.safe, "cards": cards, "backs": backs}
-    write_text(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    if manifest != old:
+        write_text(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
     return path
+
+
+def _content(outcome: Outcome | None, old: Any) -> dict[str, Any]:
+    """`sha1`, `bytes` and `mtime_ns` of an image as it was written, for the PDF to name it without
+    reading it (see pdfcache, which hashes the file instead when its size or mtime no longer match)."""
+    if outcome is not None and not outcome.error and outcome.digest and outcome.stat:
+        return {"sha1": outcome.digest, "bytes": outcome.stat[0], "mtime_ns": outcome.stat[1]}
+    if isinstance(old, dict) and old.get("sha1"):
+        return {k: old[k] for k in ("sha1", "bytes", "mtime_ns") if k in old}
+    return {}
 
 
 def load_manifest(out_dir: Path | str) -> dict[str, Any]:

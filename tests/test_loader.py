@@ -6,7 +6,18 @@ from pathlib import Path
 
 import pytest
 
+import cardsmith.loader
 from cardsmith.loader import YamlError, load_yaml, parse_yaml
+
+
+@pytest.fixture(autouse=True, params=["libyaml", "pure-python"])
+def which_parser(request, monkeypatch):
+    """Every test here runs with libyaml composing (where PyYAML has it) and with the fallback."""
+    if request.param == "libyaml" and cardsmith.loader._CLoader is None:
+        pytest.skip("PyYAML without libyaml")
+    if request.param == "pure-python":
+        monkeypatch.setattr(cardsmith.loader, "_CLoader", None)
+    return request.param
 
 
 def test_positions_for_every_node():
@@ -64,6 +75,23 @@ def test_alias_bomb_is_refused():
     assert "alias" in str(e.value)
 
 
+@pytest.mark.parametrize("text", ["name: " + "[" * 2000 + "x" + "]" * 2000 + "\n",
+                                  "a:\n" + "".join("  " * i + "- \n" for i in range(1, 300))])
+def test_thousands_of_nested_levels_are_refused_with_a_line(text):
+    with pytest.raises(YamlError) as e:
+        parse_yaml(text, "deep.yaml")
+    assert "more than 100 levels deep" in e.value.message
+    assert str(e.value).startswith("deep.yaml:")
+
+
+def test_a_hundred_levels_are_fine():
+    doc = parse_yaml("a: " + "[" * 99 + "1" + "]" * 99 + "\n")
+    inner = doc.data["a"]
+    for _ in range(98):
+        inner = inner[0]
+    assert inner == [1]
+
+
 def test_empty_file(tmp_path: Path):
     f = tmp_path / "empty.yaml"
     f.write_text("# only a comment\n")
@@ -102,3 +130,25 @@ def test_binary_file_is_refused(tmp_path: Path):
     with pytest.raises(YamlError) as e:
         load_yaml(f)
     assert "binary" in str(e.value)
+
+
+def test_both_parsers_give_the_same_data_and_positions_for_the_bundled_set(which_parser, monkeypatch):
+    if which_parser != "libyaml":
+        pytest.skip("compares libyaml against the fallback once")
+    files = sorted((Path(__file__).resolve().parent.parent / "cards" / "solar-empires").rglob("*.yaml"))
+    files.append(Path(__file__))  # not YAML: both must refuse it the same way
+    fast = []
+    for f in files:
+        try:
+            d = load_yaml(f)
+            fast.append((d.data, d.positions, d.key_positions))
+        except YamlError as e:
+            fast.append(str(e))
+    monkeypatch.setattr(cardsmith.loader, "_CLoader", None)
+    for f, got in zip(files, fast):
+        try:
+            d = load_yaml(f)
+            assert got == (d.data, d.positions, d.key_positions), f
+        except YamlError as e:
+            assert got == str(e), f
+    assert sum(isinstance(g, tuple) for g in fast) >= 5

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -37,9 +38,15 @@ def test_renders_every_card_and_back_with_a_manifest(project):
     m = load_manifest(out)
     assert m["set"] == "mini-empires" and m["dpi"] == 100 and m["format"] == "png"
     assert m["trim_mm"] == [63.5, 88.9] and m["bleed_mm"] == pytest.approx(3.175) and m["safe_mm"] == pytest.approx(3.175)
-    assert m["cards"]["rapier"] == {"file": "cards/rapier.png", "back": "fleet", "name": "TCS-13 Rapier", "type": "ship", "copies": 1}
+    content = ("sha1", "bytes", "mtime_ns")  # what the PDF names each image by without reading it
+    rapier = m["cards"]["rapier"]
+    assert {k: v for k, v in rapier.items() if k not in content} == {
+        "file": "cards/rapier.png", "back": "fleet", "name": "TCS-13 Rapier", "type": "ship", "copies": 1}
     assert m["cards"]["sol-like-star"]["back"] == "solar-bodies"
-    assert m["backs"] == {"fleet": {"file": "backs/fleet.png"}, "solar-bodies": {"file": "backs/solar-bodies.png"}}
+    assert {b: info["file"] for b, info in m["backs"].items()} == {"fleet": "backs/fleet.png", "solar-bodies": "backs/solar-bodies.png"}
+    for info in [*m["cards"].values(), *m["backs"].values()]:
+        data = (out / info["file"]).read_bytes()
+        assert info["sha1"] == hashlib.sha1(data).hexdigest() and info["bytes"] == len(data)
     with Image.open(out / m["cards"]["rapier"]["file"]) as im:  # trim + bleed on every side, at the dpi asked
         assert im.size == (round((63.5 + 2 * 3.175) / 25.4 * 100), round((88.9 + 2 * 3.175) / 25.4 * 100))
     leftovers = [p for p in out.rglob(".*") if p.name != ".render-cache.json"]
@@ -101,7 +108,8 @@ def test_a_new_set_renders_with_the_default_layouts(tmp_path):
     p = run_in_process("render", "--dpi", "80", "--format", "jpg", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     m = load_manifest(tmp_path / "output" / "demo")
-    assert m["format"] == "jpg" and len(m["cards"]) == 4 and m["backs"] == {"default": {"file": "backs/default.jpg"}}
+    assert m["format"] == "jpg" and len(m["cards"]) == 4 and list(m["backs"]) == ["default"]
+    assert m["backs"]["default"]["file"] == "backs/default.jpg"
     with Image.open(tmp_path / "output" / "demo" / "cards" / "dawn-scout.jpg") as im:
         assert im.format == "JPEG"
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from cardsmith.commands.options import jobs_option
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.model import CardSet, Deck
 from cardsmith.project import Project
@@ -67,12 +68,13 @@ def _paper(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @click.option("--deck", type=click.Path(path_type=Path), help="Print a deck: each card as many times as the deck holds it.")
 @click.option("--name", help="File name under output/<set>/ (default from the options; .pdf optional), or a path with a folder.")
 @click.option("--calibration", is_flag=True, help="Write a duplex test sheet (no SET needed) that tells which --back-offset to use.")
+@jobs_option
 def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str, backs: str,
                 back_offset: tuple[float, float], gutter: float, margin: float, crop_marks: bool, cut_lines: bool,
                 footer: bool, types: tuple[str, ...], only: tuple[str, ...], deck: Path | None, name: str | None,
-                calibration: bool) -> int:
+                calibration: bool, jobs: int | None) -> int:
     """Print-and-play PDF of SET: output/<set>/<name>.pdf (renders missing card images first)."""
-    from cardsmith.pdf import PdfOptions, make_pdf, notes_for, write_calibration
+    from cardsmith.pdf import PdfOptions, build_pdf, notes_for, write_calibration
 
     if calibration:
         flip = backs if backs != "none" else "long"
@@ -95,8 +97,8 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
     options = PdfOptions(layout=layout, paper=paper, orientation=orientation, backs=backs, back_offset=back_offset,
                          gutter=gutter, margin=margin, crop_marks=crop_marks, cut_lines=cut_lines, footer=footer,
                          types=types, only=ids, deck=deck, name=name)
-    path = make_pdf(project, cardset, options, the_deck)
-    click.echo(f"wrote {path}")
+    path, written = build_pdf(project, cardset, options, the_deck, jobs=jobs)
+    click.echo(f"wrote {path}" if written else f"{path} is up to date (nothing it is made from changed)")
     for note in notes_for(project, cardset, options):
         click.echo(f"note: {note}")
     return 0

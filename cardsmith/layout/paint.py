@@ -24,6 +24,7 @@ from cardsmith.layout.fit import FitResult, fit_text, text_width
 from cardsmith.layout.fonts import FontLibrary, load_font, missing_chars
 from cardsmith.layout.printcheck import min_text_pt, shape_notes, text_size_note
 from cardsmith.layout.template import LayoutError
+from cardsmith.layout.textcache import draw_text
 from cardsmith.layout.units import Box, UnitError, font_size_pt, layer_box, layer_points, pt_to_px, to_mm
 
 ART_FORMATS = {"PNG", "JPEG", "WEBP", "MPO"}
@@ -529,8 +530,8 @@ class Painter:
             for x, text, font, _j in runs:
                 if shadow:
                     off = max(1, round(block.size_px * 0.06))
-                    draw.text((x + off, by + off), text, font=font, fill=shadow, anchor="ls")
-                draw.text((x, by), text, font=font, fill=fill, anchor="ls")
+                    draw_text(draw, (x + off, by + off), text, font, shadow)
+                draw_text(draw, (x, by), text, font, fill)
                 # where the ink may reach: the advance box from ascent to descent; measured exactly only near the edge
                 w = text_width(font, text)
                 rough = (x - block.size_px * 0.2, by - block.ascent, x + w + block.size_px * 0.2, by + block.descent)

@@ -1,0 +1,196 @@
+"""Render + PDF, end to end: `cardsmith pdf` against a plain Pillow + ReportLab script, in one run.
+
+    python benchmarks/pipeline.py [--jobs 2] [--repeat 2]
+
+On a 360-card set (the Solar Empires ships, ten distinct copies of each; see benchmarks/render.py)
+it times, each as its own command from a cold start of Python:
+  plain       benchmarks/plain_pipeline.py: `--jobs` processes draw with Pillow, save level-1 PNGs
+              and send raw pixels to a parent that writes the A4 PDF with ReportLab;
+  cold        `cardsmith pdf SET --jobs N` with no output yet: renders every card and writes the
+              same A4 3 x 3 PDF, in one process tree (the set loaded and hashed once);
+  unchanged   `cardsmith pdf SET` again, nothing changed;
+  one change  `cardsmith pdf SET` after one card's attack is edited;
+and, for those who run the two steps, `cardsmith render` then `cardsmith pdf` cold and unchanged.
+
+Wall time is what a designer waits for; CPU time (of the whole tree, from wait4) is steadier on a
+busy machine. Peak memory is of the whole process tree, sampled every 20 ms from /proc (a peak
+shorter than that can be missed): the sum of the resident sets of the command and all its
+descendants (pages a forked worker shares with its parent counted in each, so it errs high) and the
+sum of their proportional set sizes (each shared page split between its sharers). The largest single
+process (ru_maxrss from wait4) is printed beside them. Plain and cold runs alternate `--repeat` times
+and the best of each is compared, so a busy moment on a shared machine hits both alike. Last, the
+same cold, unchanged and one-change runs in one long-lived process (as `cardsmith watch` or a build
+script pays them) and the start-up floor of any command (`cardsmith --version`).
+
+Targets (issue 19): cold at most 0.7x the plain script's wall time on 2 cores; tree peak under
+300 MB. (issue 18): unchanged under 2% of cold, one changed card under 5%.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+
+def _tree_memory_kb(root_pid: int) -> tuple[int, int]:
+    """Resident memory of `root_pid` and all its descendants, in kB (from /proc): the sum of their
+    resident sets (pages shared after a fork counted in every process) and of their proportional
+    set sizes (a shared page split between the processes sharing it: what the tree really holds)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parents[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    tree, frontier = {root_pid}, [root_pid]
+    while frontier:
+        p = frontier.pop()
+        for child, parent in parents.items():
+            if parent == p and child not in tree:
+                tree.add(child)
+                frontier.append(child)
+    rss = pss = 0
+    for pid in tree:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as f:
+                for line in f:
+                    if line.startswith("Rss:"):
+                        rss += int(line.split()[1])
+                    elif line.startswith("Pss:"):
+                        pss += int(line.split()[1])
+        except (OSError, ValueError):
+            continue
+    return rss, pss
+
+
+def run(cmd: list[str], cwd: Path) -> dict[str, float]:
+    """Run `cmd`; its wall time, the CPU of its whole tree, the tree's sampled peak and the largest process."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    errors = tempfile.TemporaryFile()
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=errors)
+    peak = peak_pss = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak, peak_pss
+        while not done.is_set():
+            rss, pss = _tree_memory_kb(proc.pid)
+            peak, peak_pss = max(peak, rss), max(peak_pss, pss)
+            done.wait(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    # wait4: this command's own usage, its descendants' included (ru_maxrss: the largest of them)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    if proc.returncode != 0:
+        errors.seek(0)
+        raise SystemExit(f"failed: {' '.join(cmd)}\n{errors.read().decode()[-2000:]}")
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "tree_mb": peak / 1024, "tree_pss_mb": peak_pss / 1024,
+            "largest_mb": usage.ru_maxrss / 1024}
+
+
+def in_process(project: Path, jobs: int) -> dict[str, float]:
+    """Cold, unchanged and one-change render + pdf in one long-lived process, as `cardsmith watch` or
+    a build script pays them: set loading, rendering and the PDF, without starting Python each time."""
+    from render import change_one_card
+
+    from cardsmith.pdf import PdfOptions, build_pdf
+    from cardsmith.validate import load_set
+
+    def once() -> float:
+        t = time.perf_counter()
+        build_pdf(Project(project), load_set(project / "cards" / "solar-empires"), PdfOptions(), jobs=jobs)
+        return time.perf_counter() - t
+
+    from cardsmith.project import Project
+
+    shutil.rmtree(project / "output", ignore_errors=True)
+    out = {"cold": once(), "unchanged": once()}
+    change_one_card(project)
+    out["one change"] = once()
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=2, help="alternating plain and cold runs; the best of each counts")
+    args = ap.parse_args()
+    from render import change_one_card, make_projects
+
+    cardsmith = [sys.executable, "-m", "cardsmith"]
+    with tempfile.TemporaryDirectory(prefix="cardsmith-pipeline-") as tmp:
+        project = make_projects(Path(tmp))["ships360"]
+        set_dir = project / "cards" / "solar-empires"
+        out = project / "output"
+        print(f"render + pdf, 360 distinct cards at 300 dpi, A4 3 x 3, --jobs {args.jobs}, {os.cpu_count()} cores "
+              f"(shared machines give noisy figures; compare within this run)\n")
+        rows: dict[str, list[dict[str, float]]] = {"plain": [], "cold": []}
+        for _ in range(args.repeat):
+            shutil.rmtree(Path(tmp) / "plain-out", ignore_errors=True)
+            rows["plain"].append(run([sys.executable, str(HERE / "plain_pipeline.py"), str(set_dir), str(Path(tmp) / "plain-out"),
+                                      "--jobs", str(args.jobs)], project))
+            shutil.rmtree(out, ignore_errors=True)
+            rows["cold"].append(run(cardsmith + ["pdf", "solar-empires", "--jobs", str(args.jobs)], project))
+        best = {k: min(v, key=lambda r: r["wall"]) for k, v in rows.items()}
+        best["unchanged"] = run(cardsmith + ["pdf", "solar-empires", "--jobs", str(args.jobs)], project)
+        change_one_card(project)
+        best["one change"] = run(cardsmith + ["pdf", "solar-empires", "--jobs", str(args.jobs)], project)
+        shutil.rmtree(out, ignore_errors=True)
+        two = [run(cardsmith + ["render", "solar-empires", "--jobs", str(args.jobs)], project),
+               run(cardsmith + ["pdf", "solar-empires", "--jobs", str(args.jobs)], project)]
+        best["render, then pdf: cold"] = _sum(two)
+        two = [run(cardsmith + ["render", "solar-empires", "--jobs", str(args.jobs)], project),
+               run(cardsmith + ["pdf", "solar-empires", "--jobs", str(args.jobs)], project)]
+        best["render, then pdf: unchanged"] = _sum(two)
+
+        inproc = in_process(project, args.jobs)
+
+        for name, r in best.items():
+            print(f"{name:30} {r['wall']:7.2f} s wall  {r['cpu']:6.1f} s cpu   tree peak {r['tree_mb']:4.0f} MB rss,"
+                  f" {r['tree_pss_mb']:4.0f} MB pss   largest process {r['largest_mb']:4.0f} MB")
+        plain, cold = best["plain"], best["cold"]
+        print(f"\ncold `cardsmith pdf` / plain script, wall: {cold['wall'] / plain['wall']:.2f}x (target <= 0.7); "
+              f"cpu: {cold['cpu'] / plain['cpu']:.2f}x")
+        for name in ("unchanged", "one change"):
+            r = best[name]
+            print(f"{name}: {r['wall'] / cold['wall']:.1%} of cold wall, {r['cpu'] / cold['cpu']:.1%} of its cpu "
+                  f"(targets: unchanged < 2%, one change < 5%)")
+        print(f"render, then pdf, unchanged: {best['render, then pdf: unchanged']['wall'] / best['render, then pdf: cold']['wall']:.1%} of their cold run")
+        print(f"tree peak, cold: {cold['tree_mb']:.0f} MB summed rss, {cold['tree_pss_mb']:.0f} MB summed pss (target < 300 MB); "
+              f"plain script: {plain['tree_mb']:.0f} / {plain['tree_pss_mb']:.0f} MB")
+        print(f"\nin one long-lived process (load, render, pdf; no Python start-up): cold {inproc['cold']:.2f} s, "
+              f"unchanged {inproc['unchanged']:.3f} s ({inproc['unchanged'] / inproc['cold']:.1%}), "
+              f"one change {inproc['one change']:.2f} s ({inproc['one change'] / inproc['cold']:.1%})")
+        floor = run([sys.executable, "-m", "cardsmith", "--version"], project)
+        print(f"start-up floor of any cardsmith command (`cardsmith --version`): {floor['wall']:.2f} s "
+              f"({floor['wall'] / cold['wall']:.1%} of cold)")
+
+
+def _sum(runs: list[dict[str, float]]) -> dict[str, float]:
+    return {"wall": sum(r["wall"] for r in runs), "cpu": sum(r["cpu"] for r in runs),
+            "tree_mb": max(r["tree_mb"] for r in runs), "tree_pss_mb": max(r["tree_pss_mb"] for r in runs),
+            "largest_mb": max(r["largest_mb"] for r in runs)}
+
+
+if __name__ == "__main__":
+    main()
