@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 ICON_REF = re.compile(r"(?<!\{)\{([A-Za-z0-9_+-]+)\}(?!\})")
-SKIP_DIRS = {"decks", "art", "icons", "templates", "fonts"}
+SKIP_DIRS = {"decks", "art", "icons", "templates", "fonts", "components"}
 
 
 class SetInvalid(CardsmithError):
@@ -252,10 +252,11 @@ def check_set(set_dir: Path | str) -> tuple[CardSet | None, list[Diagnostic]]:
         for c in _cards(ck, doc, decl, seen):
             cards.append(c)
 
+    components = _components(ck, sdoc, decl) if sdoc is not None else None
     diagnostics = sort_diagnostics(ck.diags)
     if sdoc is None or any(d.is_error for d in diagnostics):
         return None, diagnostics
-    cardset = decl.build(sdoc, tuple(cards))
+    cardset = replace(decl.build(sdoc, tuple(cards)), components=components)
     if cardset.deck_rules:
         # Deck rules name zones, types, races, keywords, fields and cards: check those exist too.
         from cardsmith.decks.rules import RulesInvalid, parse_rules
@@ -264,6 +265,25 @@ def check_set(set_dir: Path | str) -> tuple[CardSet | None, list[Diagnostic]]:
         except RulesInvalid as e:
             return None, sort_diagnostics(ck.diags + e.diagnostics)
     return cardset, diagnostics
+
+
+def _components(ck: _Checker, sdoc: Document, decl: "_Declarations") -> Any:
+    """Boards, tokens and player colours from set.yaml and components/*.yaml (see cardsmith.components)."""
+    from cardsmith.components.check import check_components, component_files
+
+    docs = [sdoc]
+    for f in component_files(ck.root):
+        try:
+            doc = load_yaml(f)
+        except YamlError as e:
+            ck.diags.append(Diagnostic("error", e.file, e.line, e.column, e.message, e.hint))
+            continue
+        ck.diags.extend(schema_diagnostics(doc, "components"))
+        docs.append(doc)
+    printing = sdoc.data.get("print") if isinstance(sdoc.data.get("print"), dict) else {}
+    components, diags = check_components(docs, decl.bleed, printing.get("paper"))
+    ck.diags.extend(diags)
+    return components
 
 
 def open_named_set(name: str, project: "Project | None" = None) -> tuple["Project", CardSet]:
@@ -307,7 +327,8 @@ class _Declarations:
     def build(self, sdoc: Document, cards: tuple[Card, ...]) -> CardSet:
         d = self.data
         known = {"id", "name", "version", "description", "card_size", "bleed", "safe", "rules", "races", "factions",
-                 "keywords", "icons", "types", "layouts", "backs", "deck_rules"}
+                 "keywords", "icons", "types", "layouts", "backs", "deck_rules",
+                 "players", "boards", "tokens"}
         return CardSet(
             id=d["id"], name=str(d["name"]), path=self.root, version=str(d.get("version", "0.1.0")),
             description=str(d.get("description", "")), card_size=self.card_size, bleed=self.bleed, safe=self.safe,
