@@ -53,15 +53,16 @@ def render_command(set_name: str, dpi: int, force: bool) -> int:
 @click.option("--backs", type=click.Choice(["none", "long", "short"]), default="none", show_default=True,
               help="Duplex token backs on every other page, for a printer flipping on the long or the short edge.")
 @click.option("--back-offset", metavar="X,Y", callback=_offset, help="Move back pages by X,Y mm (see `cardsmith pdf --calibration`).")
+@click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True, help="Pixels per inch of the images.")
 def pdf_command(set_name: str, paper: str, orientation: str, boards: tuple[str, ...], tokens: tuple[str, ...],
-                poster: bool, overlap: float, backs: str, back_offset: tuple[float, float]) -> int:
+                poster: bool, overlap: float, backs: str, back_offset: tuple[float, float], dpi: int) -> int:
     """Print SET's boards (tiled, or --poster) and token sheets into output/<set>/."""
     from cardsmith.components.printing import ComponentPrintOptions, ensure_components, write_board_pdf, write_tokens_pdf
 
     project, cardset = open_set(set_name)
     options = ComponentPrintOptions(paper=paper, orientation=orientation, overlap=overlap, backs=backs,
-                                    back_offset=back_offset, boards=boards, tokens=tokens)
-    manifest = ensure_components(project, cardset)
+                                    back_offset=back_offset, boards=boards, tokens=tokens, dpi=dpi)
+    manifest = ensure_components(project, cardset, dpi)
     only_tokens = bool(tokens) and not boards
     for bid in ([] if only_tokens else (boards or list(manifest["boards"]))):
         path = write_board_pdf(project, cardset, bid, "poster" if poster else "tiled", options)

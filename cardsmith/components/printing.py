@@ -28,6 +28,7 @@ class ComponentPrintOptions:
     boards: tuple[str, ...] = ()  # only these boards (default: all)
     tokens: tuple[str, ...] = ()  # only these token kinds (default: all)
     guide: bool = True  # an assembly guide page before a tiled board
+    dpi: int = 300  # of the images drawn for the PDF
 
 
 def ensure_components(project: Any, cardset: CardSet, dpi: int = 300) -> dict[str, Any]:
@@ -93,7 +94,7 @@ def write_board_pdf(project: Any, cardset: CardSet, board_id: str, mode: str, op
                     target: Path | None = None) -> Path:
     from cardsmith.pdf import write_pdf
 
-    manifest = ensure_components(project, cardset)
+    manifest = ensure_components(project, cardset, options.dpi)
     out = components_dir(project, cardset)
     board_id = _pick([board_id], manifest["boards"], "board")[0]
     pages, images = board_pages(manifest, out, board_id, mode, options)
@@ -106,7 +107,7 @@ def write_tokens_pdf(project: Any, cardset: CardSet, options: ComponentPrintOpti
     """Every token kind (or `options.tokens`) on sheets, one kind after another, with a footer."""
     from cardsmith.pdf import write_pdf
 
-    manifest = ensure_components(project, cardset)
+    manifest = ensure_components(project, cardset, options.dpi)
     out = components_dir(project, cardset)
     kinds = _pick(options.tokens, manifest["tokens"], "token kind")
     if not kinds:

@@ -45,15 +45,16 @@ class Tile:
 
 
 def _spans(total: float, room: float, overlap: float) -> list[tuple[float, float]]:
-    """Intervals of `room` mm covering [0, total] with neighbours overlapping by at least `overlap`, spread evenly."""
+    """Intervals of at most `room` mm covering [0, total], each overlapping the one before by `overlap`
+    (the last may be shorter)."""
     if total <= room:
         return [(0.0, total)]
     if room <= overlap:
         raise CardsmithError(f"the overlap of {overlap:g} mm leaves no room on the page for a tile",
                              hint="use a smaller --overlap or larger paper")
-    n = math.ceil((total - overlap) / (room - overlap) - 1e-9)
-    step = (total - room) / (n - 1)
-    return [(i * step, i * step + room) for i in range(n)]
+    step = room - overlap
+    n = math.ceil((total - overlap) / step - 1e-9)
+    return [(i * step, min(i * step + room, total)) for i in range(n)]
 
 
 def plan_tiles(size: tuple[float, float], bleed: float, paper: tuple[float, float], overlap: float,
