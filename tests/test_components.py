@@ -287,6 +287,7 @@ def _blobs(page: np.ndarray, centres: list[tuple[float, float]], radius_px: int)
         x0, y0 = int(cx - radius_px), int(cy - radius_px)
         win = page[y0:y0 + 2 * radius_px, x0:x0 + 2 * radius_px]
         ys, xs = np.nonzero(win.mean(axis=2) < 235)
+        assert len(xs), f"no token printed near ({cx / MM:.1f}, {cy / MM:.1f}) mm"
         gx, gy = x0 + xs.mean(), y0 + ys.mean()
         sx, sy = int(round(gx - 7.4 * MM)), int(round(gy))
         out.append((gx, gy, page[sy - 1:sy + 2, sx - 1:sx + 2].reshape(-1, 3).mean(axis=0)))

@@ -73,4 +73,23 @@ def pdf_command(set_name: str, paper: str, orientation: str, boards: tuple[str, 
     return 0
 
 
+@components.command("tts")
+@click.argument("set_name", metavar="SET")
+@click.option("--base-url", metavar="URL", help="Where you will upload the images (default: file:// links).")
+def tts_command(set_name: str, base_url: str | None) -> int:
+    """Tabletop Simulator saved object of SET's boards and tokens (output/<set>/tts/components/)."""
+    from cardsmith.components.printing import ensure_components
+    from cardsmith.components.render import components_dir, components_of
+    from cardsmith.components.tts import export_components_tts
+
+    project, cardset = open_set(set_name)
+    manifest = ensure_components(project, cardset)
+    out = project.set_output(cardset.id) / "tts" / "components"
+    result = export_components_tts(cardset, components_of(cardset), manifest, components_dir(project, cardset), out,
+                                   base_url=base_url)
+    click.echo(f"wrote {display_path(result.json_file)} ({result.objects} objects: boards and a bag per token design)")
+    click.echo("  copy the .json to Tabletop Simulator's Saves/Saved Objects folder, then load it from Objects > Saved Objects")
+    return 0
+
+
 COMMANDS = [components]
