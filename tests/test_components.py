@@ -361,3 +361,82 @@ def test_token_sheets_have_cut_guides_and_crop_marks(star, tmp_path):
     assert min(radii) > 8.0 and max(radii) < 8.2
     assert sum(len(p.placements) for p in pages) == 72
     assert path.is_file()
+
+
+# ---- sharing and build ---------------------------------------------------------------------------
+
+def test_json_and_csv_exports_include_components(star):
+    from cardsmith.components.share import components_csv
+    from cardsmith.exports.data import set_record
+
+    _, cardset = star
+    rec = set_record(cardset)
+    assert len(rec["boards"]["starmap"]["cells"]) == 81 and len(rec["players"]) == 6
+    assert sum(f["copies"] for f in rec["tokens"]["control"]["faces"]) == 72
+    rows = components_csv(cardset.components).splitlines()
+    assert rows[0].startswith("component,id,of,name")
+    assert any(r.startswith("cell,E5,starmap,Sol,") for r in rows)
+    assert sum(r.startswith("token,control-") for r in rows) == 6 and sum(r.startswith("token,world-") for r in rows) == 4
+
+
+def test_tabletop_simulator_gets_custom_boards_and_two_sided_tiles(star, tmp_path):
+    import json
+
+    from cardsmith.components.render import load_components_manifest
+    from cardsmith.components.tts import export_components_tts
+
+    project, cardset = star
+    src = project.set_output("star-map") / "components"
+    result = export_components_tts(cardset, cardset.components, load_components_manifest(src), src, tmp_path)
+    states = json.loads(result.json_file.read_text())["ObjectStates"]
+    boards = [s for s in states if s["Name"] == "Custom_Board"]
+    bags = [s for s in states if s["Name"] == "Bag"]
+    assert len(boards) == 2 and len(bags) == 6 + 4
+    red = next(b for b in bags if b["Nickname"].startswith("Control marker - Red"))
+    assert len(red["ContainedObjects"]) == 12
+    tile = red["ContainedObjects"][0]
+    assert tile["Name"] == "Custom_Tile" and tile["CustomImage"]["CustomTile"]["Type"] == 2
+    assert tile["CustomImage"]["ImageSecondaryURL"].endswith("token-back-control-red.png")
+    sol = next(b for b in bags if b["Nickname"].startswith("Sol"))
+    assert sol["ContainedObjects"][0]["CustomImage"]["CustomTile"]["Type"] == 1  # hex
+    w, h = cardset.components.boards["starmap"].size
+    size = Image.open(tmp_path / "board-starmap.png").size  # the trim, without bleed
+    assert abs(size[0] - w / 25.4 * 150) <= 1 and abs(size[1] - h / 25.4 * 150) <= 1
+
+
+def test_gallery_section_and_contact_sheet_show_boards_and_tokens(star, tmp_path):
+    from cardsmith.components.gallery import components_section
+    from cardsmith.components.render import load_components_manifest
+    from cardsmith.components.share import components_contact_sheet
+    from PIL import ImageFont
+
+    project, cardset = star
+    made: list[str] = []
+
+    def make(src: Path, rel: str, width: int, rs) -> str:
+        made.append(rel)
+        return rel
+
+    html = components_section(project, cardset, make)
+    assert 'src="components/board-starmap.jpg"' in html and "classList.toggle('zoomed')" in html
+    assert html.count('alt="Control marker front"') == 6 and "&times;12" in html
+    assert len(set(made)) == 2 + 10 + 7  # two boards, ten token fronts, seven backs (six colours, one for the worlds)
+    src = project.set_output("star-map") / "components"
+    font = ImageFont.load_default(size=14)
+    page = components_contact_sheet("Star Map", load_components_manifest(src), src, tmp_path / "c.png", font, font)
+    im = Image.open(page)
+    assert im.width == 1500 and im.height > 1500
+
+
+def test_build_stage_renders_and_prints_components(tmp_path):
+    from cardsmith.build import STAGES, BuildContext, stage_function
+
+    shutil.copytree(FIXTURE, tmp_path / "cards" / "star-map")
+    project = Project(tmp_path)
+    ctx = BuildContext(project, load_set(tmp_path / "cards" / "star-map"))
+    stage_function(dict(STAGES)["components"])(ctx)
+    assert not [d for d in ctx.diagnostics if d.is_error]
+    names = sorted(p.name for _, p in ctx.outputs)
+    for expected in ("board-starmap-tiled-a4.pdf", "board-starmap-tiled-letter.pdf", "board-starmap-poster.pdf",
+                     "board-damage-poster.pdf", "tokens-a4-duplex-long.pdf", "tokens-letter-duplex-long.pdf"):
+        assert expected in names
