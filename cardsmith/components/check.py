@@ -273,7 +273,8 @@ def _token(doc: Document, tid: str, spec: dict, players: dict[str, Player], blee
             ok = False
         seen.add(str(iid))
         n = item.get("copies", copies) if item else copies
-        for pid in colours or [None]:
+        owners: list[str | None] = list(colours) if colours else [None]
+        for pid in owners:
             faces.append(TokenFace(tid, iid, pid, n if isinstance(n, int) else 1, frozen_map(item or {})))
     if isinstance(spec.get("color"), str) and not _is_colour(spec["color"]):
         report(doc, at + ("color",), f"token '{tid}': color '{spec['color']}' is not a colour", "write #rrggbb or a colour name")

@@ -12,7 +12,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from cardsmith.exports.csv_import import column_letter
+
 SQRT3 = math.sqrt(3.0)
+column_name = column_letter  # 0 -> A, 26 -> AA: tiles and cells are named like spreadsheet columns
 
 
 @dataclass(frozen=True)
@@ -24,16 +27,6 @@ class RawCell:
     x: float
     y: float
     points: tuple[tuple[float, float], ...]
-
-
-def column_name(index: int) -> str:
-    """0 -> A, 25 -> Z, 26 -> AA (spreadsheet style)."""
-    name = ""
-    index += 1
-    while index:
-        index, rem = divmod(index - 1, 26)
-        name = chr(65 + rem) + name
-    return name
 
 
 def hex_corners(cx: float, cy: float, flats: float, orientation: str) -> tuple[tuple[float, float], ...]:

@@ -133,7 +133,7 @@ def cut_to_shape(image: Image.Image, kind: TokenKind, bleed: float, dpi: int, ou
     scale = dpi / 25.4 * s
     mask = Image.new("L", (image.width * s, image.height * s), 0)
     ImageDraw.Draw(mask).polygon([(x * scale, y * scale) for x, y in shape_mask_points(kind, bleed)], fill=255)
-    mask = mask.resize(image.size, Image.BOX)
+    mask = mask.resize(image.size, Image.Resampling.BOX)
     mode = "RGBA" if len(outside) == 4 else "RGB"
     base = Image.new(mode, image.size, tuple(outside))
     base.paste(image.convert(mode), (0, 0), mask)

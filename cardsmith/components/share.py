@@ -68,7 +68,7 @@ def components_contact_sheet(name: str, manifest: dict[str, Any], src: Path, tar
         im = Image.open(src / info["file"]).convert("RGB")
         k = (width - 2 * pad) / im.width
         blocks.append((f"{info['name']} ({info['trim_mm'][0]:.0f} x {info['trim_mm'][1]:.0f} mm)",
-                       im.resize((width - 2 * pad, max(1, round(im.height * k))), Image.LANCZOS)))
+                       im.resize((width - 2 * pad, max(1, round(im.height * k))), Image.Resampling.LANCZOS)))
     for info in manifest["tokens"].values():
         per_row = max(1, (width - 2 * pad) // (2 * token + pad))
         faces = info["faces"]
@@ -80,7 +80,7 @@ def components_contact_sheet(name: str, manifest: dict[str, Any], src: Path, tar
             for j, rel in enumerate([f["front"]] + ([f["back"]] if f.get("back") else [])):
                 im = Image.open(src / rel).convert("RGB")
                 k = token / max(im.size)
-                strip.paste(im.resize((max(1, round(im.width * k)), max(1, round(im.height * k))), Image.LANCZOS),
+                strip.paste(im.resize((max(1, round(im.width * k)), max(1, round(im.height * k))), Image.Resampling.LANCZOS),
                             (x + j * token, y))
             d.text((x, y + token + 4), f"{f['id']} x{f['copies']}", fill=(25, 25, 30), font=small)
         blocks.append((f"{info['name']} ({info['shape']}, {sum(f['copies'] for f in faces)} tokens)", strip))

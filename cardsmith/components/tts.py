@@ -36,12 +36,12 @@ class ComponentsTts:
 
 
 def _trimmed(path: Path, bleed_mm: float, dpi: int) -> Image.Image:
-    im = Image.open(path)
+    im: Image.Image = Image.open(path)
     b = round(bleed_mm / 25.4 * dpi)
     im = im.crop((b, b, im.width - b, im.height - b))
     if max(im.size) > MAX_PX:
         k = MAX_PX / max(im.size)
-        im = im.resize((max(1, round(im.width * k)), max(1, round(im.height * k))), Image.LANCZOS)
+        im = im.resize((max(1, round(im.width * k)), max(1, round(im.height * k))), Image.Resampling.LANCZOS)
     return im
 
 
