@@ -8,7 +8,7 @@ from typing import Any
 from cardsmith.components.geometry import hex_outline
 from cardsmith.components.model import Board, Cell, Player, TokenFace, TokenKind
 
-BOARD_DEFAULTS = {"background": "#f3efe3", "title": "", "coordinates": False}
+BOARD_DEFAULTS = {"background": "#f3efe3", "coordinates": False}
 
 
 def _r(v: float) -> float:
@@ -59,7 +59,7 @@ def token_context(kind: TokenKind, face: TokenFace | None, player: Player | None
     item = dict(face.data) if face is not None and side == "front" and face.item else {}
     orientation = str(opts.get("orientation") or "pointy")
     outline = hex_outline(w, h, orientation) if kind.shape == "hex" else None
-    inset = 1.2  # mm: a frame line this far inside the edge
+    inset = 3.0  # mm: a frame line this far inside the cut (the print rules keep thin lines 3 mm from the trim)
     inner = None
     if outline is not None:
         cx, cy = w / 2, h / 2
