@@ -440,3 +440,13 @@ def test_build_stage_renders_and_prints_components(tmp_path):
     for expected in ("board-starmap-tiled-a4.pdf", "board-starmap-tiled-letter.pdf", "board-starmap-poster.pdf",
                      "board-damage-poster.pdf", "tokens-a4-duplex-long.pdf", "tokens-letter-duplex-long.pdf"):
         assert expected in names
+
+
+def test_a_token_too_large_for_the_chosen_paper_is_an_error_naming_it(star):
+    from cardsmith.components.render import load_components_manifest
+    from cardsmith.errors import CardsmithError
+
+    project, _ = star
+    out = project.set_output("star-map") / "components"
+    with pytest.raises(CardsmithError, match=r"token 'world': a 22 x 25.4034 mm token does not fit on 20 x 30 mm paper"):
+        token_sheet_pages(load_components_manifest(out), out, "world", ComponentPrintOptions(paper="20x30mm"))

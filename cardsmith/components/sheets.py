@@ -232,6 +232,11 @@ class TokenSheetSpec:
 def token_pages(spec: TokenSheetSpec, items: Sequence[tuple[str, str | None]]) -> list[Page]:
     """Sheets of tokens, each item (front key, back key or None) once, fronts and duplex backs alternating."""
     gutter = spec.gutter if spec.gutter is not None else (0.0 if spec.shape == "square" else 2 * spec.bleed)
+    (w, h), (short, long_) = spec.size, sorted(spec.paper)
+    room = (short - 2 * spec.margin, long_ - 2 * spec.margin)
+    if not (w <= room[0] and h <= room[1]) and not (h <= room[0] and w <= room[1]):
+        raise CardsmithError(f"a {w:g} x {h:g} mm token does not fit on {short:g} x {long_:g} mm paper with "
+                             f"{spec.margin:g} mm margins", hint="choose larger paper (--paper a3) or make the token smaller")
     sheet = SheetSpec(card=spec.size, bleed=spec.bleed, layout="grid", paper=spec.paper, orientation=spec.orientation,
                       gutter=gutter, margin=spec.margin, crop_marks=spec.shape == "square", backs=spec.backs,
                       back_offset=spec.back_offset)
