@@ -118,8 +118,11 @@ def _schema_diagnostic(doc: Document, err: jsonschema.ValidationError) -> Diagno
     elif v == "propertyNames":
         msg = f"{where}: the key {err.message.split(' does not')[0]} is not a valid name"
         hint = "use lower-case letters, digits and hyphens (fields: letters, digits and underscores)"
+    elif v == "pattern" and err.schema.get("description"):
+        msg = f"{where}: '{err.instance}' is not valid: write {err.schema['description']}"
     elif v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        word = "at least" if "inimum" in v else "at most"
+        word = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
+                "exclusiveMaximum": "less than"}[v]
         msg = f"{where} must be {word} {err.validator_value}, not {err.instance}"
     elif v == "anyOf" and (fitting := [e for e in err.context if e.validator != "type" and e.validator != "anyOf"]):
         # the branch whose type fits the value says best what is wrong with it (an enum, a pattern...)

@@ -85,14 +85,14 @@ def _items(value: Any) -> Iterable[tuple[str, Any]]:
     return value.items() if isinstance(value, dict) else ()
 
 
-def _length(doc: Document, path: tuple, value: Any, default: float, report: Report) -> float | None:
+def _length(value: Any, default: float) -> float | None:
+    """`value` in mm (`default` when it is not given), or None when it is no length."""
     if value is None:
         return default
     try:
         return parse_length_mm(value)
-    except (LengthError, TypeError) as e:
-        report(doc, path, str(e), None)
-        return None
+    except (LengthError, TypeError):
+        return None  # the schema's length pattern reports it
 
 
 def _layout_name(doc: Document, path: tuple, value: Any, default: str, report: Report) -> str:
@@ -110,9 +110,9 @@ def _board(doc: Document, bid: str, spec: dict, report: Report) -> Board | None:
     grid = spec.get("grid")
     if grid not in ("hex", "square", "track"):
         return None  # the schema reports it
-    cell = _length(doc, at + ("cell",), spec.get("cell"), 25.0 if grid == "hex" else 20.0, report)
-    margin = _length(doc, at + ("margin",), spec.get("margin"), 6.0, report)
-    gap = _length(doc, at + ("gap",), spec.get("gap"), 0.0, report)
+    cell = _length(spec.get("cell"), 25.0 if grid == "hex" else 20.0)
+    margin = _length(spec.get("margin"), 6.0)
+    gap = _length(spec.get("gap"), 0.0)
     if cell is None or margin is None or gap is None:
         return None
     if cell <= 0:
@@ -243,7 +243,7 @@ def _token(doc: Document, tid: str, spec: dict, players: dict[str, Player], blee
     shape = spec.get("shape")
     if shape not in ("round", "square", "hex"):
         return None
-    size = _length(doc, at + ("size",), spec.get("size"), 20.0, report)
+    size = _length(spec.get("size"), 20.0)
     if size is None:
         return None
     orientation = str(spec.get("orientation") or "pointy")
