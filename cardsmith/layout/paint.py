@@ -321,7 +321,7 @@ class Painter:
         ImageDraw.Draw(canvas, "RGBA").line((self.page.x(ax), self.page.y(ay), self.page.x(bx), self.page.y(by)), fill=c, width=width)
 
     def _polygon(self, canvas, props, roles, notes, label, what) -> None:
-        from cardsmith.layout.units import parse_point as point  # (kept local: the module's import line is busy elsewhere)
+        from cardsmith.layout.units import parse_point as point
 
         pts = [point(p, self.page.trim) for p in props["points"]]
         xy = [(self.page.x(x), self.page.y(y)) for x, y in pts]
