@@ -168,6 +168,22 @@ def test_a_changed_cell_redraws_only_its_board(star, tmp_path):
     assert result.rendered == ["board:starmap"]
 
 
+def test_a_changed_layout_redraws_only_what_uses_it(star, tmp_path):
+    project, _ = star
+    shutil.copytree(project.root / "cards", tmp_path / "cards")
+    p2 = Project(tmp_path)
+    cardset = load_set(tmp_path / "cards" / "star-map")
+    render_components(p2, cardset, dpi=40)
+    own = tmp_path / "templates" / "star-map"
+    own.mkdir(parents=True)
+    from cardsmith.project import BUNDLED_TEMPLATES
+
+    bundled = BUNDLED_TEMPLATES / "default" / "token-back.yaml.j2"
+    (own / "token-back.yaml.j2").write_text(bundled.read_text().replace("darken(0.25)", "darken(0.4)"))
+    result = render_components(p2, cardset, dpi=40)
+    assert sorted(result.rendered) == sorted(f"back:control-{c}" for c in cardset.components.players) + ["back:world"]
+
+
 # ---- printing ------------------------------------------------------------------------------------
 
 def _edges(page: np.ndarray, row: int) -> tuple[int, int]:
