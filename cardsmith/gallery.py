@@ -248,7 +248,7 @@ def build_gallery(project: Any, cardset: CardSet, rs: RenderedSet, *, comparison
             entries.append(_card_entry(None, change.before_record, cardset, len(entries), icons, thumb, large, change, None))
     from cardsmith.components.gallery import components_section
 
-    extra = components_section(project, cardset, cache.make)  # boards and tokens, if the set has any
+    extra = components_section(project, cardset, cache.make, gallery)  # boards and tokens, if the set has any
     cache.finish()
 
     page = render_page(cardset, entries, comparison=comparison, errors=errors or [])

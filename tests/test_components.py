@@ -434,8 +434,11 @@ def test_gallery_section_and_contact_sheet_show_boards_and_tokens(star, tmp_path
         made.append(rel)
         return rel
 
-    html = components_section(project, cardset, make)
+    html = components_section(project, cardset, make, tmp_path)
     assert 'src="components/board-starmap.jpg"' in html and "classList.toggle('zoomed')" in html
+    # a picture of each kind's first A4 sheet, from the same plan as the PDF: 210 x 297 mm at 3 px a mm
+    assert 'src="components/sheet-control.png"' in html
+    assert Image.open(tmp_path / "components" / "sheet-control.png").size == (630, 891)
     assert html.count('alt="Control marker front"') == 6 and "&times;12" in html
     assert len(set(made)) == 2 + 10 + 7  # two boards, ten token fronts, seven backs (six colours, one for the worlds)
     src = project.set_output("star-map") / "components"
