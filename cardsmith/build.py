@@ -21,6 +21,7 @@ STAGES: list[tuple[str, str]] = [
     # each issue adds its stage here, in flow order
     ("render", "cardsmith.render:build_stage"),
     ("pdf", "cardsmith.pdf:build_stage"),
+    ("components", "cardsmith.components.stage:build_stage"),
     ("decks", "cardsmith.decks:build_stage"),
     ("gallery", "cardsmith.gallery:build_stage"),
     ("sheets", "cardsmith.exports.contact_sheet:build_stage"),

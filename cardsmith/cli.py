@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "cardsmith.commands.decks",
     "cardsmith.commands.share",
     "cardsmith.commands.play",
+    "cardsmith.commands.components",
 ]
 
 

@@ -253,9 +253,13 @@ def build_gallery(project: Any, cardset: CardSet, rs: RenderedSet, *, comparison
             thumb, large = cache.make_many(change.before, comparison.old_rendered,
                                            [(f"compare/{cid}-thumb.jpg", THUMB_WIDTH), (f"compare/{cid}-before.jpg", LARGE_WIDTH)])
             entries.append(_card_entry(None, change.before_record, cardset, len(entries), icons, thumb, large, change, None))
+    from cardsmith.components.gallery import components_section
+
+    extra = components_section(project, cardset, cache.make, gallery)  # boards and tokens, if the set has any
     cache.finish()
 
     page = render_page(cardset, entries, comparison=comparison, errors=errors or [])
+    page = page.replace("</main>", extra + "</main>", 1)
     target = write_text(gallery / "index.html", page)
     meta = {"set": cardset.id, "name": cardset.name, "version": cardset.version, "description": cardset.description,
             "cards": len(cardset.cards), "cover": entries[0]["thumb"] if entries else None,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 ICON_REF = re.compile(r"(?<!\{)\{([A-Za-z0-9_+-]+)\}(?!\})")
-SKIP_DIRS = {"decks", "art", "icons", "templates", "fonts", "layouts", "schemas"}
+SKIP_DIRS = {"decks", "art", "icons", "templates", "fonts", "layouts", "schemas", "components"}
 
 
 class SetInvalid(CardsmithError):
@@ -119,8 +119,11 @@ def _schema_diagnostic(doc: Document, err: jsonschema.ValidationError) -> Diagno
     elif v == "propertyNames":
         msg = f"{where}: the key {err.message.split(' does not')[0]} is not a valid name"
         hint = "use lower-case letters, digits and hyphens (fields: letters, digits and underscores)"
+    elif v == "pattern" and err.schema.get("description"):
+        msg = f"{where}: '{err.instance}' is not valid: write {err.schema['description']}"
     elif v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        word = "at least" if "inimum" in v else "at most"
+        word = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
+                "exclusiveMaximum": "less than"}[v]
         msg = f"{where} must be {word} {err.validator_value}, not {err.instance}"
     elif v == "anyOf" and (fitting := [e for e in err.context if e.validator != "type" and e.validator != "anyOf"]):
         # the branch whose type fits the value says best what is wrong with it (an enum, a pattern...)
@@ -265,10 +268,11 @@ def check_set(set_dir: Path | str) -> tuple[CardSet | None, list[Diagnostic]]:
         for c in _cards(ck, doc, decl, seen):
             cards.append(c)
 
+    components = _components(ck, sdoc, decl) if sdoc is not None else None
     diagnostics = sort_diagnostics(ck.diags)
     if sdoc is None or any(d.is_error for d in diagnostics):
         return None, diagnostics
-    cardset = decl.build(sdoc, tuple(cards))
+    cardset = replace(decl.build(sdoc, tuple(cards)), components=components)
     if cardset.deck_rules:
         # Deck rules name zones, types, races, keywords, fields and cards: check those exist too.
         from cardsmith.decks.rules import RulesInvalid, parse_rules
@@ -287,6 +291,25 @@ def check_set(set_dir: Path | str) -> tuple[CardSet | None, list[Diagnostic]]:
             if any(d.is_error for d in found):
                 return None, diagnostics
     return cardset, diagnostics
+
+
+def _components(ck: _Checker, sdoc: Document, decl: "_Declarations") -> Any:
+    """Boards, tokens and player colours from set.yaml and components/*.yaml (see cardsmith.components)."""
+    from cardsmith.components.check import check_components, component_files
+
+    docs = [sdoc]
+    for f in component_files(ck.root):
+        try:
+            doc = load_yaml(f)
+        except YamlError as e:
+            ck.diags.append(Diagnostic("error", e.file, e.line, e.column, e.message, e.hint))
+            continue
+        ck.diags.extend(schema_diagnostics(doc, "components"))
+        docs.append(doc)
+    printing = sdoc.data.get("print") if isinstance(sdoc.data.get("print"), dict) else {}
+    components, diags = check_components(docs, decl.bleed, printing.get("paper"))
+    ck.diags.extend(diags)
+    return components
 
 
 def open_named_set(name: str, project: "Project | None" = None) -> tuple["Project", CardSet]:
@@ -329,7 +352,8 @@ class _Declarations:
     def build(self, sdoc: Document, cards: tuple[Card, ...]) -> CardSet:
         d = self.data
         known = {"id", "name", "version", "description", "card_size", "bleed", "safe", "rules", "races", "factions",
-                 "groups", "keywords", "icons", "types", "layouts", "backs", "deck_rules"}
+                 "groups", "keywords", "icons", "types", "layouts", "backs", "deck_rules",
+                 "players", "boards", "tokens"}
         return CardSet(
             id=d["id"], name=str(d["name"]), path=self.root, version=str(d.get("version", "0.1.0")),
             description=str(d.get("description", "")), card_size=self.card_size, bleed=self.bleed, safe=self.safe,

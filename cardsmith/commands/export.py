@@ -62,6 +62,9 @@ def export_command(set_name: str | None, shops: tuple[str, ...], list_shops: boo
     if as_csv:
         from cardsmith.exports.data import export_csv
         click.echo(f"wrote {export_csv(cardset, out / f'{cardset.id}.csv')}")
+        if cardset.components:
+            from cardsmith.components.share import export_components_csv
+            click.echo(f"wrote {export_components_csv(cardset.components, out / f'{cardset.id}-components.csv')}")
     if tts:
         from cardsmith.exports.images import rendered
         from cardsmith.exports.tts import export_tts

@@ -77,7 +77,25 @@ def contact_sheets(cardset: CardSet, rs: RenderedSet, out_dir: Path, *, cols: in
         with atomic_path(target) as tmp:
             sheet.save(tmp, "PNG", optimize=False, compress_level=6)
         written.append(target)
+    written += _components_page(cardset, rs, out_dir, title_font, small_font)
     return written
+
+
+def _components_page(cardset: CardSet, rs: RenderedSet, out_dir: Path, title_font: Any, small_font: Any) -> list[Path]:
+    """`contact-components.png` when the set has boards or tokens that have been rendered."""
+    from cardsmith.components.render import components_of, load_components_manifest
+    from cardsmith.components.share import components_contact_sheet
+    from cardsmith.errors import CardsmithError
+
+    if not components_of(cardset):
+        return []
+    src = rs.out_dir / "components"
+    try:
+        manifest = load_components_manifest(src)
+    except CardsmithError:
+        return []  # not rendered yet: `cardsmith components render` (or build) makes them
+    return [components_contact_sheet(f"{cardset.name} {cardset.version}", manifest, src,
+                                     out_dir / "contact-components.png", title_font, small_font)]
 
 
 def build_stage(ctx: Any) -> None:

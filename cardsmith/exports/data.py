@@ -110,7 +110,17 @@ def set_record(cardset: CardSet) -> dict[str, Any]:
                    for d in cardset.dimensions.values()},
         "keywords": {k.id: {"name": k.name, "reminder": k.reminder, "param": k.param} for k in cardset.keywords.values()},
         "cards": [card_record(c, cardset) for c in cardset.cards],
+        **_components(cardset),
     }
+
+
+def _components(cardset: CardSet) -> dict[str, Any]:
+    """Players, boards and tokens, for a set that declares any (see cardsmith.components)."""
+    if not cardset.components:
+        return {}
+    from cardsmith.components.share import components_record
+
+    return components_record(cardset.components)
 
 
 def cell(value: Any) -> str:

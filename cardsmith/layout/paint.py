@@ -329,6 +329,23 @@ class Painter:
         ImageDraw.Draw(canvas, "RGBA").line((self.page.x(ax), self.page.y(ay), self.page.x(bx), self.page.y(by)), fill=c, width=width)
         self._print_rules(notes, "line", props, label)
 
+    def _polygon(self, canvas, props, roles, notes, label, what) -> None:
+        from cardsmith.layout.units import parse_point as point
+
+        pts = [point(p, self.page.trim) for p in props["points"]]
+        xy = [(self.page.x(x), self.page.y(y)) for x, y in pts]
+        sw = self._len_px(props.get("stroke_width", "0.3mm")) if props.get("stroke") else 0.0
+        pad = sw / 2 + 1
+        x0, y0 = math.floor(min(x for x, _ in xy) - pad), math.floor(min(y for _, y in xy) - pad)
+        x1, y1 = math.ceil(max(x for x, _ in xy) + pad), math.ceil(max(y for _, y in xy) + pad)
+        opacity = float(props.get("opacity", 1))
+        local = tuple((round(x - x0, 2), round(y - y0, 2)) for x, y in xy)
+        size = (max(1, x1 - x0), max(1, y1 - y0))
+        if props.get("fill") is not None:
+            self._fill(canvas, (x0, y0), _polygon_mask(size, local, 0.0), props["fill"], opacity)
+        if sw > 0:
+            self._fill(canvas, (x0, y0), _polygon_mask(size, local, round(sw, 2)), props["stroke"], opacity)
+
     def _image(self, canvas, props, roles, notes, label, what) -> None:
         self._print_rules(notes, "image", props, label)
         box = self._box(props, bool(props.get("bleed")))
@@ -615,6 +632,24 @@ def _stroke_bands(shape: str, w: int, h: int, radius: float, width: float) -> li
             if bb:
                 out.append((x0 + bb[0], y0 + bb[1], piece.crop(bb)))
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _polygon_mask(size: tuple[int, int], points: tuple[tuple[float, float], ...], stroke: float) -> Image.Image:
+    """An anti-aliased polygon (`stroke` 0) or its outline `stroke` px wide, centred on the edges.
+
+    Cached like the other masks: a hex map repeats the same cell shape many times."""
+    s = OVERSAMPLE
+    m = Image.new("L", (size[0] * s, size[1] * s), 0)
+    d = ImageDraw.Draw(m)
+    big = [(x * s, y * s) for x, y in points]
+    if stroke <= 0:
+        d.polygon(big, fill=255)
+    else:
+        d.line(big + big[:1], fill=255, width=max(1, round(stroke * s)), joint="curve")
+        w = stroke * s / 2  # round off the joint where the outline closes
+        d.ellipse((big[0][0] - w, big[0][1] - w, big[0][0] + w, big[0][1] + w), fill=255)
+    return m.resize(size, Image.BOX)
 
 
 @functools.lru_cache(maxsize=48)

@@ -30,7 +30,7 @@ from cardsmith.model import Card, CardSet
 SUFFIX = ".yaml.j2"
 SET_LAYOUTS = "layouts"  # a set's own layouts: cards/<set>/layouts/
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "layout.schema.json"
-LAYER_KINDS = ("rect", "ellipse", "line", "image", "icon", "text")
+LAYER_KINDS = ("rect", "ellipse", "line", "polygon", "image", "icon", "text")
 MAX_EXTENDS = 10
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
