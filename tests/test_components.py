@@ -330,10 +330,7 @@ def _behind(x: float, y: float, w: float, h: float, flip: str) -> tuple[float, f
 @needs_poppler
 @pytest.mark.parametrize("orientation,flip", [
     ("portrait", "long"), ("portrait", "short"),
-    pytest.param("landscape", "long", marks=pytest.mark.xfail(
-        strict=True, reason="main's sheets.back_rect mirrors columns on landscape pages; fixed by the print branch (issue 18)")),
-    pytest.param("landscape", "short", marks=pytest.mark.xfail(
-        strict=True, reason="main's sheets.back_rect mirrors columns on landscape pages; fixed by the print branch (issue 18)")),
+    ("landscape", "long"), ("landscape", "short"),
 ])
 def test_token_backs_register_on_duplex(star, tmp_path, orientation, flip):
     from cardsmith.components.render import load_components_manifest
