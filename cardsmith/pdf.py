@@ -16,8 +16,9 @@ from typing import Any, Iterator, Mapping, Sequence
 from cardsmith.atomic import atomic_path
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.model import CardSet, Deck
+from cardsmith.calibration import calibration_pages
 from cardsmith.pdfcache import ImageDigests, PdfStamp, StreamStore
-from cardsmith.sheets import (Label, Line, Page, SheetSpec, calibration_pages, impose, parse_paper, sheet_notes,
+from cardsmith.sheets import (Label, Line, Page, SheetSpec, impose, parse_paper, sheet_notes,
                               with_footer)
 
 MM = 72 / 25.4  # points per millimetre

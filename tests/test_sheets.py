@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from cardsmith.errors import CardsmithError, UsageError
+from cardsmith.calibration import calibration_pages
 from cardsmith.sheets import (
-    PAPER_SIZES, Rect, SheetSpec, back_rect, back_slot, calibration_pages, grid, gutterfold_grid, impose,
+    PAPER_SIZES, Rect, SheetSpec, back_rect, back_slot, grid, gutterfold_grid, impose,
     parse_offset, parse_paper, with_footer,
 )
 

@@ -6,9 +6,10 @@ import itertools
 
 import pytest
 
+from cardsmith.calibration import calibration_pages
 from cardsmith.pdf import FONT_NAME, _font
 from cardsmith.sheets import (
-    PAPER_SIZES, Label, Line, Page, Rect, SheetSpec, calibration_pages, grid, impose, with_footer,
+    PAPER_SIZES, Label, Line, Page, Rect, SheetSpec, grid, impose, with_footer,
 )
 
 POKER = (63.5, 88.9)
