@@ -12,6 +12,19 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def edited_set(src: Path, tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
+    """A copy of the set folder `src` whose set.yaml has `old` replaced by `new`, and the line `new` is on."""
+    import shutil
+
+    d = tmp_path / src.name
+    shutil.copytree(src, d)
+    text = (d / "set.yaml").read_text()
+    assert old in text, old
+    text = text.replace(old, new)
+    (d / "set.yaml").write_text(text)
+    return d, next(i for i, line in enumerate(text.splitlines(), 1) if new.strip() in line)
+
+
 @pytest.fixture
 def demo_set(tmp_path: Path) -> Path:
     """A new valid set made by `cardsmith new`, in a temporary project."""
@@ -32,3 +45,33 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None) -> sub
 @pytest.fixture
 def cli():
     return run_cli
+
+
+def main_in_process(*args: str) -> tuple[int, str, str]:
+    """Run the cardsmith entry point in this process: (exit code, stdout, stderr)."""
+    import contextlib
+    import io
+
+    from cardsmith.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(list(args))
+        except SystemExit as e:
+            code = e.code or 0
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def skirmish_rules():
+    """The engine's test game (tests/engine_testgame.py) registered as `rules: skirmish` for one test."""
+    from cardsmith.engine.registry import register
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    import engine_testgame
+
+    forget = register(engine_testgame.RULES)
+    yield engine_testgame.RULES
+    forget()
