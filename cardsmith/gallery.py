@@ -184,8 +184,13 @@ def alt_text(card: Card, cardset: CardSet) -> str:
 def _card_entry(card: Card | None, record: dict[str, Any], cardset: CardSet, order: int, icons: dict[str, str],
                 thumb: str, large: str, change: Change | None, before: dict[str, str] | None) -> dict[str, Any]:
     ctype = cardset.types.get(record["type"])
-    group_id = record.get("race") or record.get("faction") or ""
-    group = (cardset.races.get(group_id) or cardset.factions.get(group_id)) if group_id else None
+    groups = record.get("groups") or {k: record[k] for k in ("race", "faction") if record.get(k)}
+    # The card's main group (colour, sorting): its group in the first declared dimension it has one in.
+    dim_id = next((d for d in cardset.dimensions if groups.get(d) in cardset.dimensions[d].groups), None)
+    group_id = groups[dim_id] if dim_id else ""
+    group = cardset.dimensions[dim_id].groups[group_id] if dim_id else None
+    attrs = {a.name: cardset.attribute(card, a.name) for d in cardset.dimensions.values() for a in d.attributes.values()
+             if a.kind == "enum"} if card is not None else {}
     fields = record.get("fields", {})
     keywords = []
     for text in record.get("keywords", []):
@@ -203,7 +208,8 @@ def _card_entry(card: Card | None, record: dict[str, Any], cardset: CardSet, ord
     entry = {
         "id": record["id"], "name": record["name"], "order": order,
         "type": record["type"], "typeName": ctype.name if ctype else record["type"],
-        "group": group_id, "groupName": group.name if group else "", "groupKind": "race" if record.get("race") else "faction" if record.get("faction") else "",
+        "group": group_id, "groupName": group.name if group else "", "groupKind": dim_id or "",
+        "groups": groups, "attrs": {k: v for k, v in attrs.items() if v is not None},
         "color": group.color if group else "#888888",
         "keywords": keywords, "fields": _field_rows(ctype, fields), "numbers": numbers,
         "text": rich_html(record.get("text", ""), icons), "flavor": rich_html(record.get("flavor", ""), icons),
@@ -268,20 +274,29 @@ def _sort_fields(cardset: CardSet) -> list[tuple[str, str]]:
     return list(seen.items())
 
 
-def _facets(entries: list[dict[str, Any]], cardset: CardSet) -> dict[str, list[tuple[str, str]]]:
+def _facets(entries: list[dict[str, Any]], cardset: CardSet) -> dict[str, Any]:
+    """The filters' options: types, keywords, and (`groups`) one select per group dimension and per
+    enum attribute of a dimension (Faction, Alignment...), as (facet key, label, options)."""
     types = [(t.id, t.name) for t in cardset.types.values() if any(e["type"] == t.id for e in entries)]
-    groups = [(g.id, g.name) for g in [*cardset.races.values(), *cardset.factions.values()]
-              if any(e["group"] == g.id for e in entries)]
-    if any(not e["group"] for e in entries):
-        groups.append(("", "Neutral (none)"))
     keywords = [(k.id, k.name) for k in cardset.keywords.values() if any(k.id in {x["id"] for x in e["keywords"]} for e in entries)]
-    return {"type": types, "group": groups, "keyword": keywords}
+    groups: list[tuple[str, str, list[tuple[str, str]]]] = []
+    for dim in cardset.dimensions.values():
+        options = [(g.id, g.name) for g in dim.groups.values() if any(e["groups"].get(dim.id) == g.id for e in entries)]
+        if options and any(not e["groups"].get(dim.id) for e in entries):
+            options.append(("", f"No {dim.name.lower()}"))
+        if options:
+            groups.append((f"g-{dim.id}", dim.name, options))
+        for attr in dim.attributes.values():
+            values = [(v, v.capitalize()) for v in attr.values if any(e["attrs"].get(attr.name) == v for e in entries)]
+            if attr.kind == "enum" and values and not any(key == f"a-{attr.name}" for key, _, _ in groups):
+                groups.append((f"a-{attr.name}", attr.label or attr.name.replace("_", " ").capitalize(), values))
+    return {"type": types, "keyword": keywords, "groups": groups}
 
 
 def render_page(cardset: CardSet, entries: list[dict[str, Any]], *, comparison: Comparison | None,
                 errors: list[str]) -> str:
     """The gallery page's HTML."""
-    group_word = "race" if cardset.races and not cardset.factions else "faction" if cardset.factions and not cardset.races else "race or faction"
+    group_word = next((d.name for d in cardset.dimensions.values()), "group")
     data = json.dumps(entries, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     template = _env().from_string(_asset("gallery.html.j2"))
     return template.render(

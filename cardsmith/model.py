@@ -71,13 +71,42 @@ class CardType:
 
 @dataclass(frozen=True)
 class Group:
-    """A faction or a race: a named colour and optional icon that cards belong to."""
+    """One group of a dimension (the faction Coalition, the race Terracorp): a named colour, an optional
+    icon, and the values of the attributes its dimension declares (`{"alignment": "light"}`)."""
 
     id: str
     name: str
     color: str = "#777777"
     icon: str | None = None
     description: str = ""
+    attributes: Mapping[str, Any] = field(default_factory=frozen_map)
+    dimension: str = ""  # the id of the dimension it belongs to ("faction")
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """A way a set groups its cards (factions, races, classes...): each card belongs to at most one
+    group of each dimension, written on the card as `<dimension id>: <group id>`."""
+
+    id: str
+    name: str
+    groups: Mapping[str, Group] = field(default_factory=frozen_map)
+    attributes: Mapping[str, "FieldSpec"] = field(default_factory=frozen_map)
+    description: str = ""
+
+    def group(self, key: str) -> Group | None:
+        """The group with this id or name (any case), or None."""
+        if key in self.groups:
+            return self.groups[key]
+        low = str(key).lower()
+        return next((g for g in self.groups.values() if g.id.lower() == low or g.name.lower() == low), None)
+
+
+def legacy_dimension(dim_id: str, groups: Mapping[str, Group]) -> Dimension:
+    """The dimension a set's old-style `races:` / `factions:` declaration stands for."""
+    named = {gid: (g if g.dimension == dim_id else Group(g.id, g.name, g.color, g.icon, g.description, g.attributes, dim_id))
+             for gid, g in groups.items()}
+    return Dimension(dim_id, dim_id.capitalize(), frozen_map(named))
 
 
 @dataclass(frozen=True)
@@ -119,9 +148,24 @@ class Card:
     keywords: tuple[KeywordUse, ...] = ()
     back: str | None = None
     source: SourceRef | None = None
+    # Dimension id -> group id, for every dimension the card belongs to. `race` and `faction` are the
+    # same data for the two classic dimensions: either may be given, the other is filled in.
+    groups: Mapping[str, str] = field(default_factory=frozen_map)
+
     # What the card does in play, for the set's rules module: each `effect:` mapping of the YAML
     # (`{do: damage, amount: 4, when: ...}`), read-only. The English `text` is for people only.
     effects: tuple[Mapping[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        merged = {k: v for k, v in self.groups.items() if v}
+        merged.update({k: v for k, v in (("race", self.race), ("faction", self.faction)) if v})
+        object.__setattr__(self, "groups", frozen_map(merged))
+        object.__setattr__(self, "race", merged.get("race"))
+        object.__setattr__(self, "faction", merged.get("faction"))
+
+    def group_id(self, dimension: str) -> str | None:
+        """The id of the card's group in `dimension` ("faction" -> "coalition"), or None."""
+        return self.groups.get(dimension)
 
     def __getitem__(self, name: str) -> Any:
         return self.fields[name]
@@ -157,6 +201,9 @@ class CardSet:
     types: Mapping[str, CardType] = field(default_factory=frozen_map)
     factions: Mapping[str, Group] = field(default_factory=frozen_map)
     races: Mapping[str, Group] = field(default_factory=frozen_map)
+    # The grouping dimensions in declaration order. `races` and `factions` are the groups of the
+    # dimensions "race" and "faction" (either may be given, the other is filled in).
+    dimensions: Mapping[str, Dimension] = field(default_factory=frozen_map)
     keywords: Mapping[str, Keyword] = field(default_factory=frozen_map)
     icons: Mapping[str, Path] = field(default_factory=frozen_map)
     layouts: Mapping[str, str] = field(default_factory=frozen_map)
@@ -166,6 +213,15 @@ class CardSet:
     # Everything else set.yaml holds (source, invented numbers, fixes, print and play settings).
     meta: Mapping[str, Any] = field(default_factory=frozen_map)
     source: SourceRef | None = None
+
+    def __post_init__(self) -> None:
+        dims = dict(self.dimensions)
+        for dim_id, groups in (("race", self.races), ("faction", self.factions)):
+            if groups and dim_id not in dims:
+                dims[dim_id] = legacy_dimension(dim_id, groups)
+        object.__setattr__(self, "dimensions", frozen_map(dims))
+        for dim_id, name in (("race", "races"), ("faction", "factions")):
+            object.__setattr__(self, name, dims[dim_id].groups if dim_id in dims else frozen_map())
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self.cards)
@@ -187,11 +243,28 @@ class CardSet:
         return tuple(c for c in self.cards if c.type == type_id)
 
     def group_of(self, card: Card) -> Group | None:
-        """The card's race or faction declaration (race first), if it has one."""
-        if card.race and card.race in self.races:
-            return self.races[card.race]
-        if card.faction and card.faction in self.factions:
-            return self.factions[card.faction]
+        """The card's main group: its group in the first declared dimension it belongs to (what
+        colours the card and names it in lists), if it has one."""
+        return next((g for _, g in self.groups_of(card)), None)
+
+    def groups_of(self, card: Card) -> list[tuple[Dimension, Group]]:
+        """The card's groups, one per dimension it belongs to, in the set's dimension order."""
+        out = []
+        for dim in self.dimensions.values():
+            gid = card.groups.get(dim.id)
+            if gid is not None and gid in dim.groups:
+                out.append((dim, dim.groups[gid]))
+        return out
+
+    def attribute(self, card: Card, name: str) -> Any:
+        """A card's value for `name`: its own field of that name if it has one, else the attribute of
+        the first of its groups that declares it ("alignment" of a Jedi character that sets no
+        alignment of its own is the Jedi's). None if neither says."""
+        if card.fields.get(name) is not None:
+            return card.fields[name]
+        for dim, group in self.groups_of(card):
+            if name in dim.attributes and group.attributes.get(name) is not None:
+                return group.attributes[name]
         return None
 
 

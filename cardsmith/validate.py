@@ -21,7 +21,7 @@ from referencing import Registry, Resource
 from cardsmith.diagnostics import Diagnostic, did_you_mean, path_text, sort_diagnostics
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.loader import Document, YamlError, load_yaml
-from cardsmith.model import (RESERVED_CARD_KEYS, Card, CardSet, CardType, FieldSpec, Group, Keyword,
+from cardsmith.model import (RESERVED_CARD_KEYS, Card, CardSet, CardType, Dimension, FieldSpec, Group, Keyword,
                              KeywordUse, SourceRef, frozen_map, slugify)
 from cardsmith.units import CARD_SIZES, LengthError, parse_length_mm
 
@@ -307,8 +307,7 @@ class _Declarations:
     root: Path
     data: dict
     types: dict[str, CardType] = field(default_factory=dict)
-    races: dict[str, Group] = field(default_factory=dict)
-    factions: dict[str, Group] = field(default_factory=dict)
+    dimensions: dict[str, Dimension] = field(default_factory=dict)
     keywords: dict[str, Keyword] = field(default_factory=dict)
     icons: dict[str, Path] = field(default_factory=dict)
     card_size: tuple[float, float] = (63.5, 88.9)
@@ -318,12 +317,11 @@ class _Declarations:
     def build(self, sdoc: Document, cards: tuple[Card, ...]) -> CardSet:
         d = self.data
         known = {"id", "name", "version", "description", "card_size", "bleed", "safe", "rules", "races", "factions",
-                 "keywords", "icons", "types", "layouts", "backs", "deck_rules"}
+                 "groups", "keywords", "icons", "types", "layouts", "backs", "deck_rules"}
         return CardSet(
             id=d["id"], name=str(d["name"]), path=self.root, version=str(d.get("version", "0.1.0")),
             description=str(d.get("description", "")), card_size=self.card_size, bleed=self.bleed, safe=self.safe,
-            rules=d.get("rules"), types=frozen_map(self.types), factions=frozen_map(self.factions),
-            races=frozen_map(self.races), keywords=frozen_map(self.keywords), icons=frozen_map(self.icons),
+            rules=d.get("rules"), types=frozen_map(self.types), dimensions=frozen_map(self.dimensions), keywords=frozen_map(self.keywords), icons=frozen_map(self.icons),
             layouts=frozen_map(d.get("layouts") or {}), backs=frozen_map(d.get("backs") or {}),
             deck_rules=frozen_map(d.get("deck_rules") or {}), cards=cards,
             meta=frozen_map({k: v for k, v in d.items() if k not in known}),
@@ -350,11 +348,7 @@ def _declarations(ck: _Checker, doc: Document) -> _Declarations:
                 setattr(decl, key, parse_length_mm(d[key]))
             except LengthError as e:
                 ck.error(doc, (key,), str(e))
-    for key, target in (("races", decl.races), ("factions", decl.factions)):
-        for gid, g in _items(d.get(key)):
-            if isinstance(g, dict):  # kept even when malformed, so its cards do not cascade into errors
-                target[gid] = Group(gid, str(g.get("name", gid)), str(g.get("color") or "#777777"), g.get("icon"),
-                                    str(g.get("description", "")))
+    _dimensions(ck, doc, decl)
     for kid, k in _items(d.get("keywords")):
         if isinstance(k, dict):
             decl.keywords[kid] = Keyword(kid, str(k.get("name", kid)), str(k.get("reminder", "")), k.get("param"))
@@ -377,6 +371,11 @@ def _declarations(ck: _Checker, doc: Document) -> _Declarations:
                 fields[fname] = fs
         decl.types[tid] = CardType(tid, str(t.get("name", tid.replace("_", " ").title())), frozen_map(fields),
                                    str(t.get("description", "")), t.get("back"))
+    for tid, t in decl.types.items():
+        for fname in t.fields:
+            if fname in decl.dimensions:
+                ck.error(doc, ("types", tid, "fields", fname), f"field '{fname}' of type '{tid}' has the name of a group dimension",
+                         f"cards write their {fname} as `{fname}: <group id>`; rename the field", key=True)
     backs = d.get("backs") if isinstance(d.get("backs"), dict) else {}
     for tid, t in decl.types.items():
         if t.back and backs and t.back not in backs:
@@ -391,14 +390,83 @@ def _declarations(ck: _Checker, doc: Document) -> _Declarations:
     return decl
 
 
+GROUP_KEYS = ("name", "color", "icon", "description")
+
+
+def _dimensions(ck: _Checker, doc: Document, decl: _Declarations) -> None:
+    """The set's grouping dimensions: old-style `races:`/`factions:`, then `groups:` (each kept even
+    when malformed, so its cards do not cascade into errors)."""
+    d = decl.data
+    for dim_id, key in (("race", "races"), ("faction", "factions")):
+        if isinstance(d.get(key), dict):
+            decl.dimensions[dim_id] = Dimension(dim_id, dim_id.capitalize(), frozen_map(
+                {gid: _group(gid, g, dim_id, {}) for gid, g in d[key].items() if isinstance(g, dict)}))
+    for dim_id, dim in _items(d.get("groups")):
+        if not isinstance(dim, dict):
+            continue
+        path = ("groups", dim_id)
+        legacy = {"race": "races", "faction": "factions"}.get(dim_id)
+        if dim_id in decl.dimensions:
+            ck.error(doc, path, f"the dimension '{dim_id}' is declared twice: under `{legacy}:` and under `groups:`",
+                     f"keep one: move the groups of `{legacy}:` under `groups: {{{dim_id}: {{members: ...}}}}`", key=True)
+            continue
+        if dim_id in RESERVED_CARD_KEYS and legacy is None:
+            ck.error(doc, path, f"a group dimension cannot be called '{dim_id}': cards use that key for something else",
+                     f"reserved card keys: {', '.join(k for k in RESERVED_CARD_KEYS if k not in ('race', 'faction'))}", key=True)
+            continue
+        attrs: dict[str, FieldSpec] = {}
+        for aname, spec in _items(dim.get("attributes")):
+            if aname in GROUP_KEYS + ("id", "attributes", "members"):
+                ck.error(doc, path + ("attributes", aname), f"a group attribute cannot be called '{aname}'",
+                         f"groups already have {', '.join(GROUP_KEYS)}: choose another name", key=True)
+                continue
+            fs = _field_spec(ck, doc, path + ("attributes", aname), aname, spec, reserved=())
+            if fs is not None:
+                attrs[aname] = fs
+        members: dict[str, Group] = {}
+        for gid, g in _items(dim.get("members")):
+            if not isinstance(g, dict):
+                continue
+            values: dict[str, Any] = {}
+            for key, value in g.items():
+                if key in GROUP_KEYS:
+                    continue
+                fs = attrs.get(key)
+                if fs is None:
+                    ck.error(doc, path + ("members", gid, key), f"{dim_id} '{gid}': '{key}' is not an attribute of dimension '{dim_id}'",
+                             did_you_mean(key, list(attrs) + list(GROUP_KEYS)) or
+                             (f"attributes: {', '.join(attrs)}" if attrs else f"declare it under groups.{dim_id}.attributes"), key=True)
+                elif (problem := _field_problem(fs, value)):
+                    ck.error(doc, path + ("members", gid, key), f"{dim_id} '{gid}': {key} {problem}",
+                             did_you_mean(str(value), fs.values) if fs.kind == "enum" else None)
+                else:
+                    values[key] = _field_value(fs, value)
+            for fs in attrs.values():
+                if fs.name not in g:
+                    if fs.required:
+                        ck.error(doc, path + ("members", gid), f"{dim_id} '{gid}' lacks the required attribute '{fs.name}'",
+                                 f"add `{fs.name}: ...`" + (f" (one of {', '.join(fs.values)})" if fs.values else ""), key=True)
+                    elif fs.default is not None:
+                        values[fs.name] = _field_value(fs, fs.default)
+            members[gid] = _group(gid, g, dim_id, values)
+        decl.dimensions[dim_id] = Dimension(dim_id, str(dim.get("name") or dim_id.replace("_", " ").capitalize()),
+                                            frozen_map(members), frozen_map(attrs), str(dim.get("description", "")))
+
+
+def _group(gid: str, g: dict, dim_id: str, attributes: dict[str, Any]) -> Group:
+    return Group(gid, str(g.get("name", gid)), str(g.get("color") or "#777777"), g.get("icon"),
+                 str(g.get("description", "")), frozen_map(attributes), dim_id)
+
+
 def _items(value: Any) -> Iterable[tuple[str, Any]]:
     return value.items() if isinstance(value, dict) else ()
 
 
-def _field_spec(ck: _Checker, doc: Document, path: tuple, name: str, spec: Any) -> FieldSpec | None:
+def _field_spec(ck: _Checker, doc: Document, path: tuple, name: str, spec: Any,
+                reserved: tuple[str, ...] = RESERVED_CARD_KEYS) -> FieldSpec | None:
     if not isinstance(spec, dict) or spec.get("kind") not in ("int", "text", "enum", "list", "bool"):
         return None  # the schema reports it
-    if name in RESERVED_CARD_KEYS:
+    if name in reserved:
         ck.error(doc, path, f"field '{name}' has the name of a key every card has",
                  f"rename it: {', '.join(RESERVED_CARD_KEYS)} are reserved", key=True)
         return None
@@ -517,16 +585,11 @@ def _card(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, origin
             ck.error(doc, at("type"), f"card '{cid}' has unknown type '{ctype}'",
                      did_you_mean(str(ctype), decl.types) or f"types declared in set.yaml: {', '.join(decl.types)}")
         return None
-    ok = True
-    for key, table, word in (("race", decl.races, "race"), ("faction", decl.factions, "faction")):
-        value = merged.get(key)
-        if value is not None and value not in table:
-            ok = False
-            ck.error(doc, at(key), f"card '{cid}' has unknown {word} '{value}'",
-                     did_you_mean(str(value), table) or (f"{word}s declared in set.yaml: {', '.join(table)}" if table else f"set.yaml declares no `{word}s:`"))
+    groups = _card_groups(ck, doc, decl, merged, at, cid)
+    ok = groups is not None
     fields: dict[str, Any] = {}
     for key, value in merged.items():
-        if key in RESERVED_CARD_KEYS:
+        if key in RESERVED_CARD_KEYS or key in decl.dimensions:
             continue
         fs = tdecl.fields.get(key)
         if fs is None:
@@ -583,13 +646,30 @@ def _card(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, origin
     if not ok:
         return None
     return Card(
-        id=cid, name=str(merged["name"]), type=ctype, fields=frozen_map(fields), faction=merged.get("faction"),
-        race=merged.get("race"), text=str(merged.get("text") or ""), flavor=str(merged.get("flavor") or ""), art=art,
+        id=cid, name=str(merged["name"]), type=ctype, fields=frozen_map(fields), groups=frozen_map(groups or {}), text=str(merged.get("text") or ""), flavor=str(merged.get("flavor") or ""), art=art,
         copies=copies, tags=tuple(str(t) for t in tags), keywords=tuple(kws or ()), back=merged.get("back") or tdecl.back,
         source=ref, effects=effects or (),
     )
 
 
+def _card_groups(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, at: Any, cid: str) -> dict[str, str] | None:
+    """The card's group per dimension (`faction: coalition`), or None after reporting an unknown one."""
+    groups: dict[str, str] = {}
+    ok = True
+    for key in dict.fromkeys(["race", "faction", *decl.dimensions]):
+        value = merged.get(key)
+        if value is None:
+            continue
+        dim = decl.dimensions.get(key)
+        table = dim.groups if dim else {}
+        if not isinstance(value, str) or value not in table:
+            ok = False
+            ck.error(doc, at(key), f"card '{cid}' has unknown {key} '{value}'",
+                     did_you_mean(str(value), table) or (f"{key} groups declared in set.yaml: {', '.join(table)}" if table
+                                                          else f"set.yaml declares no `{key}s:` (nor `groups: {{{key}: ...}}`)"))
+        else:
+            groups[key] = value
+    return groups if ok else None
 def _effects(ck: _Checker, doc: Document, value: Any, path: tuple, cid: str) -> tuple[Mapping[str, Any], ...] | None:
     """The card's `effect:` (one mapping or a list of them) as read-only mappings; None after an error.
 

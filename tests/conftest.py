@@ -12,6 +12,19 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def edited_set(src: Path, tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
+    """A copy of the set folder `src` whose set.yaml has `old` replaced by `new`, and the line `new` is on."""
+    import shutil
+
+    d = tmp_path / src.name
+    shutil.copytree(src, d)
+    text = (d / "set.yaml").read_text()
+    assert old in text, old
+    text = text.replace(old, new)
+    (d / "set.yaml").write_text(text)
+    return d, next(i for i, line in enumerate(text.splitlines(), 1) if new.strip() in line)
+
+
 @pytest.fixture
 def demo_set(tmp_path: Path) -> Path:
     """A new valid set made by `cardsmith new`, in a temporary project."""

@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from cardsmith.decks import check_deck, parse_rules, random_deck
+from cardsmith.decks import check_deck, parse_rules, play_terms, random_deck
 from cardsmith.model import Deck, frozen_map
 from cardsmith.validate import load_set
 
@@ -112,14 +112,45 @@ def _not_homeworld(z):
     return lambda c: c not in hw or z["assets"][c] > 1
 
 
+def raise_to(z, pick: str, n: int) -> bool:
+    """`pick` to `n` copies in the assets, the extra copies taken out of other cards (never the homeworld's)."""
+    a = z["assets"]
+    need = n - a[pick]
+    a[pick] = n
+    return take(a, need, lambda c: c != pick and _not_homeworld(z)(c))
+
+
+def refused_by(cs, z, cid) -> str | None:
+    """The played_by rule that refuses `cid` to the deck's account, or None if it may play it."""
+    t = play_terms(cs.card(cid), cs.card(next(iter(z["account"]))), RULES["trf"], cs).refused_by
+    return t.id if t else None
+
+
 def m_unique(cs, z):
     a = z["assets"]
-    if a["sir-kay"] >= 1:
-        a["sir-kay"] += 1
-        return take(a, 1, lambda c: c != "sir-kay" and _not_homeworld(z)(c))
-    if not take(a, 2, _not_homeworld(z)):
+    pick = next((c.id for c in cs.cards if "unique" in c.tags and a[c.id] <= 1 and not refused_by(cs, z, c.id)), None)
+    if pick is None:
         return False
-    a["sir-kay"] += 2
+    return raise_to(z, pick, 2)
+
+
+def m_other_alignment(cs, z):
+    """A cheap, common character of an alignment the account may not play."""
+    a = z["assets"]
+    pick = next((c.id for c in cs.of_type("character") if a[c.id] < 2 and "unique" not in c.tags and c["cost"] < 500
+                 and refused_by(cs, z, c.id) == "other-alignment"), None)
+    if pick is None or not take(a, 1, lambda c: c != pick and _not_homeworld(z)(c)):
+        return False
+    a[pick] += 1
+    return True
+
+
+def m_off_alignment(cs, z):
+    """Gash, a darkside Jedi, under an account that is neither Jedi nor Universal."""
+    a = z["assets"]
+    if a["gash"] or refused_by(cs, z, "gash") != "off-alignment-character" or not take(a, 1, _not_homeworld(z)):
+        return False
+    a["gash"] += 1
     return True
 
 
@@ -154,9 +185,7 @@ def m_trf_copies(cs, z):
     pick = next((c for c in ("5000-words", "back-from-vacation") if a[c]), None)
     if pick is None:
         return False
-    need = 3 - a[pick]
-    a[pick] = 3
-    return take(a, need, lambda c: c != pick and _not_homeworld(z)(c))
+    return raise_to(z, pick, 3)
 
 
 # The same kinds of mutation on the real Solar Empires set (fleet 40-60, four copies, one race).
@@ -204,7 +233,8 @@ MUTATIONS = [
     ("space", "a-chain-deck-holds-no-spells", m_chain_spell), ("space", "at-most-two-battleships", m_battleships),
     ("trf", "unique", m_unique), ("trf", "no-more-than-nine-planet-cards", m_planets),
     ("trf", "the-homeworld-is-a-planet-of-your-asset-deck", m_homeworld), ("trf", "account-cards", m_account),
-    ("trf", "copies", m_trf_copies),
+    ("trf", "copies", m_trf_copies), ("trf", "other-alignment", m_other_alignment),
+    ("trf", "off-alignment-character", m_off_alignment),
     ("solar-empires", "fleet-size", se_fleet_size), ("solar-empires", "fleet-cards", se_fleet_cards),
     ("solar-empires", "copies", se_copies), ("solar-empires", "same-race", se_same_race),
     ("solar-empires", "no-more-than-one-legendary-card", se_legendary),
@@ -212,24 +242,26 @@ MUTATIONS = [
 SOLAR = load_set(Path(__file__).resolve().parent.parent / "cards" / "solar-empires")
 RULES["solar-empires"] = parse_rules(SOLAR)
 SETS = {"space": SPACE, "trf": TRF, "solar-empires": SOLAR}
-FACTIONS = {"space": [None, "terracorp", "chain", "shadow"], "trf": [None, "coalition", "jedi", "sith"],
+FACTIONS = {"space": [None, "terracorp", "chain", "shadow"], "trf": [None, "coalition", "jedi", "sith", "universal"],
             "solar-empires": [None, "terracorp", "chain", "shadow"]}
 
 
 @SETTINGS
-@given(set_id=st.sampled_from(["space", "trf", "solar-empires"]), seed=st.integers(0, 10**6), pick=st.integers(0, 3))
+@given(set_id=st.sampled_from(["space", "trf", "solar-empires"]), seed=st.integers(0, 10**6), pick=st.integers(0, 4))
 def test_random_decks_are_always_legal(set_id, seed, pick):
     cs = SETS[set_id]
-    deck = random_deck(cs, seed=seed, faction=FACTIONS[set_id][pick], rules=RULES[set_id])
+    factions = FACTIONS[set_id]
+    deck = random_deck(cs, seed=seed, faction=factions[pick % len(factions)], rules=RULES[set_id])
     assert check_deck(deck, cs, RULES[set_id]) == []
 
 
 @SETTINGS
-@given(mutation=st.sampled_from(MUTATIONS), seed=st.integers(0, 10**6), pick=st.integers(0, 3))
+@given(mutation=st.sampled_from(MUTATIONS), seed=st.integers(0, 10**6), pick=st.integers(0, 4))
 def test_breaking_one_rule_is_reported_as_exactly_that_rule(mutation, seed, pick):
     set_id, rule, mutate = mutation
     cs = SETS[set_id]
-    legal = random_deck(cs, seed=seed, faction=FACTIONS[set_id][pick], rules=RULES[set_id])
+    factions = FACTIONS[set_id]
+    legal = random_deck(cs, seed=seed, faction=factions[pick % len(factions)], rules=RULES[set_id])
     zones = zones_of(legal)
     assume(mutate(cs, zones))
     violations = check_deck(as_deck(zones, cs.id), cs, RULES[set_id])

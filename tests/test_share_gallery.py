@@ -46,7 +46,7 @@ def test_filters_search_sort_and_large_view(browser, built):
         page.select_option("#f-type", "event")
         assert sorted(p.visible_ids()) == ["blackest-night", "solar-flare"]
         assert page.inner_text("#count").startswith("Showing 2 of 6 cards")
-        page.select_option("#f-group", "chain")
+        page.select_option("#f-g-race", "chain")
         assert p.visible_ids() == ["blackest-night"]
         # facet counts follow the other filters: with race=chain, 2 ships and 1 event remain
         assert page.inner_text("#f-type option[value=ship]") == "Ship (2)"

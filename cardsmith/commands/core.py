@@ -86,12 +86,13 @@ def list_sets(sets: tuple[str, ...]) -> int:
         for name in sets:
             _, cardset = open_named_set(name, project)
             table = Table(title=f"{cardset.name} {cardset.version}: {len(cardset.cards)} cards")
-            for col in ("id", "name", "type", "race/faction", "copies", "file"):
+            dims = list(cardset.dimensions.values())
+            for col in ("id", "name", "type", *(d.name.lower() for d in dims), "copies", "file"):
                 table.add_column(col, overflow="fold")
             for c in cardset.cards:
-                group = cardset.group_of(c)
+                groups = [d.groups[c.groups[d.id]].name if c.groups.get(d.id) in d.groups else "" for d in dims]
                 where = f"{display_path(c.source.file)}:{c.source.line}" if c.source else ""
-                table.add_row(c.id, c.name, cardset.types[c.type].name, group.name if group else "", str(c.copies), where)
+                table.add_row(c.id, c.name, cardset.types[c.type].name, *groups, str(c.copies), where)
             Console(highlight=False).print(table)
         return 0
     table = Table(title=None, show_lines=False)

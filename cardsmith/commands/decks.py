@@ -142,7 +142,7 @@ def check(deck_file: str, set_name: str | None, as_json: bool) -> int:
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON on stdout.")
 @_reported
 def stats(deck_file: str, set_name: str | None, chart: str | None, as_json: bool) -> int:
-    """Counts per zone, type, race/faction and keyword, and the cost curve of DECK."""
+    """Counts per zone, type, group and keyword, and the cost curve of DECK (what its account pays)."""
     from cardsmith.decks import deck_stats, write_chart
 
     if chart and not chart.lower().endswith(".png"):
@@ -156,11 +156,11 @@ def stats(deck_file: str, set_name: str | None, chart: str | None, as_json: bool
                           + (f", average cost {s.average_cost}" if s.average_cost is not None else ""))
         from rich import box
 
-        curve = {k: s.curve.get(k, 0) for k in range(min(s.curve), max(s.curve) + 1)} if s.curve else {}
-        cost_title = f"cost curve ({' + '.join(s.cost_fields)})" if s.cost_fields else "cost curve"
-        for title, head, data in (("zones", "zone", s.zones), ("types", "type", s.types),
-                                  ("races/factions", "race/faction", s.groups), ("keywords", "keyword", s.keywords),
-                                  (cost_title, "cost", curve)):
+        cost_title = (f"cost curve ({s.cost_label})" if s.cost_label else "cost curve") \
+            + (f", as {s.chosen} pays it" if s.chosen else "")
+        groups = [(f"{name.lower()} groups", name.lower(), data) for name, data in s.dimensions.items()]
+        for title, head, data in (("zones", "zone", s.zones), ("types", "type", s.types), *groups,
+                                  ("keywords", "keyword", s.keywords), (cost_title, "cost", dict(s.buckets))):
             if not data:
                 continue
             t = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
@@ -169,6 +169,15 @@ def stats(deck_file: str, set_name: str | None, chart: str | None, as_json: bool
             t.add_column("", no_wrap=True)
             for k, n in data.items():
                 t.add_row(_esc(str(k)), str(n), "#" * n)
+            out_console.print()
+            out_console.print(t)
+        if s.surcharges:
+            t = Table(title=f"costs {s.chosen} pays differently", title_justify="left", title_style="bold",
+                      box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+            for head in ("card", "copies", "printed", "paid", "why"):
+                t.add_column(head, justify="right" if head in ("copies", "printed", "paid") else "left")
+            for x in s.surcharges:
+                t.add_row(_esc(x["name"]), str(x["copies"]), str(x["printed"]), str(x["paid"]), _esc("; ".join(x["rules"])))
             out_console.print()
             out_console.print(t)
     if chart:
@@ -180,7 +189,7 @@ def stats(deck_file: str, set_name: str | None, chart: str | None, as_json: bool
 @deck.command("random")
 @click.argument("set_name", metavar="SET")
 @click.option("--seed", type=int, default=None, help="The same seed gives the same deck (default: a new seed, printed).")
-@click.option("--faction", metavar="X", help="Build from this race or faction (and cards of none).")
+@click.option("--faction", metavar="X", help="Build from this group (a race, a faction...) and cards of none.")
 @click.option("--out", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the deck here (.yaml, or .txt for a text list) instead of printing it.")
 @_reported

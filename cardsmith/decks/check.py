@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from cardsmith.decks.plays import chosen_card, describe, play_terms, zone_cards
 from cardsmith.decks.predicates import run_predicate
 from cardsmith.decks.rules import Count, DeckRules, Rule, parse_rules
 from cardsmith.model import Card, CardSet, Deck
@@ -73,8 +74,32 @@ def check_deck(deck: Deck, cardset: CardSet, rules: DeckRules | None = None) -> 
         if unknown:
             out.append(Violation("unknown-card", f"{', '.join(unknown)}: not a card of set {cardset.id}",
                                  tuple(unknown), {cid: entries[cid] for cid in unknown}, z, "unknown-card"))
+    refused = _refusals(deck, cardset, cards, rules)
     for rule in rules.rules:
-        out.extend(_check_rule(rule, deck, cardset, cards, rules))
+        out.extend(refused.get(rule.id, []) if rule.kind == "played-by" else _check_rule(rule, deck, cardset, cards, rules))
+    return out
+
+
+def _refusals(deck: Deck, cardset: CardSet, cards: Mapping[str, Card], rules: DeckRules) -> dict[str, list[Violation]]:
+    """Per refusing term of `played_by`, a violation for each card the chosen card cannot play."""
+    pb = rules.played_by
+    chosen = chosen_card(deck, rules, cards)
+    if pb is None or chosen is None:
+        return {}
+    out: dict[str, list[Violation]] = {}
+    who = describe(chosen, cardset)
+    others = zone_cards(deck, rules, cards)
+    for zone, entries in deck.zones.items():
+        if not pb.checks(zone):
+            continue
+        for cid, n in entries.items():
+            if not n or cid not in cards:
+                continue
+            terms = play_terms(cards[cid], chosen, rules, cardset, others)
+            t = terms.refused_by
+            if t is not None:
+                out.setdefault(t.id, []).append(Violation(
+                    t.id, f"{who} cannot play {describe(cards[cid], cardset)}: {t.name}", (cid,), {cid: n}, zone, "played-by", t.name))
     return out
 
 
@@ -115,12 +140,14 @@ def _check_rule(rule: Rule, deck: Deck, cardset: CardSet, cards: Mapping[str, Ca
                 out.append(_v(rule, f"{n} copies of {cards[cid].name}, a unique card; a deck may hold one",
                               [cid], {"found": n, "max": 1}))
         return out
-    if kind in ("same-race", "same-faction"):
-        attr = kind.split("-")[1]
+    if kind.startswith("same-"):
+        dim_id = rule.check or kind.removeprefix("same-")
+        dim = cardset.dimensions.get(dim_id)
+        attr = dim.name.lower() if dim else dim_id
         groups: dict[str, list[str]] = {}
         sizes: Counter = Counter()
         for cid, n in counter(deck, rule.zones).items():
-            g = getattr(cards[cid], attr, None) if cid in cards else None
+            g = cards[cid].groups.get(dim_id) if cid in cards else None
             if g and n:
                 groups.setdefault(g, []).append(cid)
                 sizes[g] += n

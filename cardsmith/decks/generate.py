@@ -14,6 +14,7 @@ from collections import Counter
 from typing import Mapping
 
 from cardsmith.decks.check import check_deck
+from cardsmith.decks.plays import chosen_card, play_terms, zone_cards
 from cardsmith.decks.rules import Count, DeckRules, Rule, parse_rules
 from cardsmith.diagnostics import did_you_mean
 from cardsmith.errors import CardsmithError
@@ -24,21 +25,23 @@ OPEN_SIZE = 20  # a zone with a minimum but no maximum is filled up to minimum +
 
 
 def _resolve_group(cardset: CardSet, rules: DeckRules, faction: str | None, rng: random.Random) -> tuple[str | None, str | None]:
-    """(attribute, group id): which race or faction the deck is of, if any."""
-    attrs = [k.split("-")[1] for k in ("same-race", "same-faction") if rules.of_kind(k)]
+    """(dimension id, group id): which group (race, faction...) the deck is of, if any."""
     if faction is not None:
-        for attr, groups in (("race", cardset.races), ("faction", cardset.factions)):
-            for gid, g in groups.items():
-                if faction.lower() in (gid.lower(), g.name.lower()):
-                    return attr, gid
-        known = list(cardset.races) + list(cardset.factions)
-        raise CardsmithError(f"set {cardset.id} has no race or faction '{faction}'",
+        for dim in cardset.dimensions.values():
+            group = dim.group(faction)
+            if group is not None:
+                return dim.id, group.id
+        known = [gid for dim in cardset.dimensions.values() for gid in dim.groups]
+        what = " or ".join(d.name.lower() for d in cardset.dimensions.values()) or "race or faction"
+        raise CardsmithError(f"set {cardset.id} has no {what} '{faction}'",
                              hint=did_you_mean(faction, known) or (f"choose one of: {', '.join(known)}" if known else "the set has none"))
-    if not attrs:
+    dims = [r.check for r in rules.rules if r.kind.startswith("same-") and r.check]
+    if not dims:
         return None, None
-    attr = attrs[0]
-    present = sorted({getattr(c, attr) for c in cardset.cards if getattr(c, attr)},
-                     key=lambda g: list(getattr(cardset, attr + "s")).index(g) if g in getattr(cardset, attr + "s") else 0)
+    attr = dims[0]
+    order = list(cardset.dimensions[attr].groups) if attr in cardset.dimensions else []
+    present = sorted({c.groups[attr] for c in cardset.cards if c.groups.get(attr)},
+                     key=lambda g: order.index(g) if g in order else 0)
     return (attr, rng.choice(present)) if present else (None, None)
 
 
@@ -48,7 +51,7 @@ class _Builder:
         self.attr, self.group = attr, group
         self.cards: Mapping[str, Card] = cardset.by_id()
         self.zones: dict[str, Counter] = {z: Counter() for z in rules.zones}
-        self.pool = [c for c in cardset.cards if attr is None or getattr(c, attr) in (None, group)]
+        self.pool = [c for c in cardset.cards if attr is None or c.groups.get(attr) in (None, group)]
         self.limits = [r for r in rules.rules if r.kind == "limit"]
         self.copies = rules.of_kind("copies")
         self.unique = rules.of_kind("unique")
@@ -106,7 +109,7 @@ class _Builder:
         while added < want and ids:
             # The chosen race's or faction's own cards come up three times as often as neutral ones,
             # so a "Chain deck" is mostly Chain cards rather than whatever is neutral.
-            cid = self.rng.choices(ids, weights=[3 if self.group and getattr(self.cards[c], self.attr) == self.group else 1
+            cid = self.rng.choices(ids, weights=[3 if self.attr and self.cards[c].groups.get(self.attr) == self.group else 1
                                                  for c in ids])[0]
             if not self.fits(zone, cid):
                 ids.remove(cid)
@@ -121,8 +124,12 @@ class _Builder:
     def fill(self) -> None:
         requires = self.rules.of_kind("requires")
         # Zones that must repeat cards of another zone (homeworld also in assets) come last.
-        order = sorted(self.rules.zones, key=lambda zid: any(r.zones[0] == zid and r.also_in for r in requires))
-        for zid in order:
+        # The zone of the chosen card (the account) comes first: the others hold only what it may play.
+        chooser = self.rules.played_by.zone if self.rules.played_by else None
+        order = sorted(self.rules.zones, key=lambda zid: (zid != chooser, any(r.zones[0] == zid and r.also_in for r in requires)))
+        for i, zid in enumerate(order):
+            if i == 1 and order[0] == chooser:
+                self.keep_playable()
             z = self.rules.zones[zid]
             reqs = [r for r in requires if r.zones[0] == zid]
             lo = z.min or 0
@@ -138,6 +145,14 @@ class _Builder:
             have = sum(self.zones[zid].values())
             if have < target:
                 self.add_some(zid, self.candidates(zid, None, reqs), target - have)
+
+    def keep_playable(self) -> None:
+        """Drop from the pool the cards the chosen card (once there is one) may not play."""
+        deck = self.deck("")
+        chosen = chosen_card(deck, self.rules, self.cards)
+        if chosen is not None:
+            others = zone_cards(deck, self.rules, self.cards)  # zones not filled yet hold None
+            self.pool = [c for c in self.pool if play_terms(c, chosen, self.rules, self.cardset, others).playable]
 
     def deck(self, name: str) -> Deck:
         order = {c.id: i for i, c in enumerate(self.cardset.cards)}
@@ -162,7 +177,7 @@ def random_deck(cardset: CardSet, seed: int = 0, faction: str | None = None, rul
         attr, group = _resolve_group(cardset, rules, faction, rng)
         b = _Builder(cardset, rules, attr, group, rng)
         b.fill()
-        label = f" ({getattr(cardset, attr + 's')[group].name})" if attr and group else ""
+        label = f" ({cardset.dimensions[attr].groups[group].name})" if attr and group and attr in cardset.dimensions else ""
         deck = b.deck(f"Random {cardset.name}{label} deck, seed {seed}")
         last = check_deck(deck, cardset, rules)
         if not last:

@@ -17,7 +17,6 @@ the set's rules module, which registers it as it loads.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
@@ -56,14 +55,22 @@ def registered_predicates() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def rules_module(cardset: CardSet) -> Any:
+    """The `RULES` (contract.RulesModule) of the set's game, or None: whatever the engine's registry
+    finds under the set's `rules:` name (a bundled package, an entry point, or one registered in-process)."""
+    if not cardset.rules:
+        return None
+    from cardsmith.engine.registry import get_rules
+
+    return get_rules(cardset.rules)
+
+
 def get_predicate(name: str, cardset: CardSet) -> Predicate:
-    """The check registered as `name`, importing the set's rules module first if needed."""
-    if name not in _REGISTRY and cardset.rules:
-        try:
-            importlib.import_module(f"cardsmith.games.{cardset.rules}")
-        except ModuleNotFoundError as e:
-            if e.name not in (f"cardsmith.games.{cardset.rules}", "cardsmith.games"):
-                raise
+    """The check registered as `name` or declared in the rules module's `deck_predicates`."""
+    if name not in _REGISTRY:
+        declared = dict(getattr(rules_module(cardset), "deck_predicates", None) or {})
+        if name in declared:
+            return declared[name]
     if name not in _REGISTRY:
         where = f"cardsmith.games.{cardset.rules}" if cardset.rules else "a rules module (set.yaml has no `rules:`)"
         known = ", ".join(registered_predicates()) or "none"

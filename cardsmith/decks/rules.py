@@ -15,6 +15,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 import jsonschema
 
+from cardsmith.decks.costs import as_list as _as_list
+from cardsmith.decks.costs import card_cost, cost_fields, cost_function
+from cardsmith.decks.plays import PlayedBy, compile_played_by
 from cardsmith.diagnostics import Diagnostic, did_you_mean, path_text
 from cardsmith.errors import CardsmithError
 from cardsmith.model import Card, CardSet
@@ -22,6 +25,8 @@ from cardsmith.model import slugify as slug
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 NONE = "none"  # `race: none` matches cards without a race
+# Filter keys other than group dimensions (`faction: jedi`, `race: chain`, `class: ...`).
+FILTER_KEYS = ("type", "tag", "keyword", "card", "fields", "attributes", "not", "any")
 
 Path_ = tuple[str | int, ...]
 
@@ -63,8 +68,6 @@ class Filter:
 ALL_CARDS = Filter(lambda c: True, "any card")
 
 
-def _as_list(value: Any) -> list:
-    return list(value) if isinstance(value, list) else [value]
 
 
 class _Compiler:
@@ -120,11 +123,9 @@ class _Compiler:
             types = set(self._known("type", _as_list(data["type"]), cs.types, path + ("type",), False))
             tests.append(lambda c, s=types: c.type in s)
             words.append("type " + "/".join(sorted(types)))
-        for key, known in (("race", cs.races), ("faction", cs.factions)):
-            if key in data:
-                ids = set(self._known(key, _as_list(data[key]), known, path + (key,), True))
-                tests.append(lambda c, s=ids, k=key: (getattr(c, k) or NONE) in s)
-                words.append(f"{key} " + "/".join(sorted(ids)))
+        for key in data:
+            if key not in FILTER_KEYS:
+                self._group_filter(key, data[key], path + (key,), tests, words)
         if "keyword" in data:
             kws = set(self._known("keyword", _as_list(data["keyword"]), cs.keywords, path + ("keyword",), False))
             tests.append(lambda c, s=kws: any(k.id in s for k in c.keywords))
@@ -143,8 +144,16 @@ class _Compiler:
                 self.problem(path + ("fields", fname), f"no card type declares a field '{fname}'",
                              did_you_mean(fname, self.fields) or f"fields: {', '.join(sorted(self.fields))}")
                 continue
-            tests.append(_field_test(fname, test))
+            tests.append(lambda c, n=fname, t=_value_test(test): t(c.fields.get(n)))
             words.append(f"{fname} {_field_text(test)}")
+        attrs = self.fields | {a for d in cs.dimensions.values() for a in d.attributes}
+        for aname, test in (data.get("attributes") or {}).items():
+            if aname not in attrs:
+                self.problem(path + ("attributes", aname), f"no field or group attribute is called '{aname}'",
+                             did_you_mean(aname, attrs) or f"fields and attributes: {', '.join(sorted(attrs))}")
+                continue
+            tests.append(lambda c, n=aname, t=_value_test(test): t(cs.attribute(c, n)))
+            words.append(f"{aname} {_field_text(test)}")
         if "not" in data:
             inner = self.filter(data["not"], path + ("not",))
             tests.append(lambda c, f=inner: not f(c))
@@ -154,6 +163,32 @@ class _Compiler:
             tests.append(lambda c, fs=alts: any(f(c) for f in fs))
             words.append("(" + " or ".join(f.text for f in alts) + ")")
         return Filter(lambda c, ts=tuple(tests): all(t(c) for t in ts), ", ".join(words) or "any card")
+
+    def _group_filter(self, key: str, value: Any, path: Path_, tests: list, words: list) -> None:
+        """`faction: [jedi, sith]` (groups, `none` for cards of no faction) or `faction: {alignment: light}`
+        (an attribute of the card's faction)."""
+        dims = self.cardset.dimensions
+        dim = dims.get(key)
+        if dim is None and key not in ("race", "faction"):
+            self.problem(path, f"unknown filter key '{key}'",
+                         did_you_mean(key, [*FILTER_KEYS, *dims]) or f"filters take {', '.join(FILTER_KEYS)} or a group dimension "
+                         f"({', '.join(dims) or 'the set declares none'})")
+            return
+        if isinstance(value, dict):
+            attrs = dim.attributes if dim else {}
+            for aname, test in value.items():
+                if aname not in attrs:
+                    self.problem(path + (aname,), f"dimension '{key}' has no attribute '{aname}'",
+                                 did_you_mean(aname, attrs) or (f"attributes: {', '.join(attrs)}" if attrs else f"declare it under groups.{key}.attributes"))
+                    continue
+                groups = dim.groups if dim else {}
+                tests.append(lambda c, k=key, a=aname, t=_value_test(test), g=groups:
+                             t(g[c.groups[k]].attributes.get(a) if c.groups.get(k) in g else None))
+                words.append(f"{key} {aname} {_field_text(test)}")
+            return
+        ids = set(self._known(key, _as_list(value), dim.groups if dim else {}, path, True))
+        tests.append(lambda c, s=ids, k=key: (c.groups.get(k) or NONE) in s)
+        words.append(f"{key} " + "/".join(sorted(ids)))
 
     def zones(self, data: Mapping[str, Any], path: Path_, declared: Sequence[str]) -> tuple[str, ...]:
         """The zones a rule names (`zone:` or `zones:`), or () for the whole deck."""
@@ -165,15 +200,15 @@ class _Compiler:
         return tuple(names)
 
 
-def _field_test(name: str, test: Any) -> Callable[[Card], bool]:
+def _value_test(test: Any) -> Callable[[Any], bool]:
+    """A test of one value (a field's, an attribute's): a value, a list of values, or {min, max, not, present}."""
     if isinstance(test, dict):
         lo, hi = test.get("min"), test.get("max")
         present = test.get("present")
         has_not = "not" in test
         bad = test.get("not")
 
-        def check(c: Card) -> bool:
-            v = c.fields.get(name)
+        def check(v: Any) -> bool:
             if present is not None and (v is not None) != present:
                 return False
             if lo is not None or hi is not None:
@@ -186,7 +221,7 @@ def _field_test(name: str, test: Any) -> Callable[[Card], bool]:
             return True
         return check
     options = _as_list(test)
-    return lambda c: any(_same(c.fields.get(name), o) for o in options)
+    return lambda v: any(_same(v, o) for o in options)
 
 
 def _same(value: Any, wanted: Any) -> bool:
@@ -251,8 +286,9 @@ class Count:
 
 @dataclass(frozen=True)
 class Rule:
-    """One rule of the set. `kind` is one of: zone-size, zone-accepts, copies, unique, same-race,
-    same-faction, limit, requires, predicate. `id` is what `Violation.rule` carries."""
+    """One rule of the set. `kind` is one of: zone-size, zone-accepts, copies, unique, same-<dimension>
+    (same-race, same-faction...), limit, requires, predicate, played-by. `id` is what `Violation.rule`
+    carries (for played-by, each refusing term is a rule of its own)."""
 
     kind: str
     id: str
@@ -264,7 +300,7 @@ class Rule:
     also_in: str | None = None       # requires
     copies: int | None = None        # copies
     overrides: Mapping[str, int] = field(default_factory=dict)  # copies: card id -> limit
-    check: str | None = None         # predicate name
+    check: str | None = None         # predicate name; for same-<dimension>, the dimension id
     params: Mapping[str, Any] = field(default_factory=dict)
     path: Path_ = ()                 # where in deck_rules it is written
 
@@ -278,7 +314,13 @@ class DeckRules:
 
     zones: Mapping[str, Zone]
     rules: tuple[Rule, ...]
-    cost_fields: tuple[str, ...] = ()
+    cost_fields: tuple[str, ...] = ()  # every field that makes up some card's cost
+    cost_by_type: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # when `cost:` is per type
+    played_by: PlayedBy | None = None
+
+    def cost_of(self, card: Card) -> int | None:
+        """The card's printed cost (the sum of its cost fields), or None if it has none."""
+        return card_cost(card, self.cost_by_type.get(card.type, ()) if self.cost_by_type else self.cost_fields)
 
     def rule(self, rule_id: str) -> Rule:
         for r in self.rules:
@@ -365,13 +407,7 @@ def parse_rules(cardset: CardSet) -> DeckRules:
         f = comp.filter(data["unique"], ("unique",))
         rules.append(Rule("unique", _rule_id({}, "unique", taken), f"one copy of each unique card ({f.text})",
                           cards=f, path=("unique",)))
-    for key in ("same_race", "same_faction"):
-        if data.get(key):
-            g = data[key] if isinstance(data[key], dict) else {}
-            what = key.split("_")[1]
-            rules.append(Rule(key.replace("_", "-"), _rule_id(g, key.replace("_", "-"), taken),
-                              g.get("name") or f"all cards of one {what} or of no {what}",
-                              comp.zones(g, (key,), declared), path=(key,)))
+    rules.extend(_same_group_rules(comp, data, declared, taken))
     for i, lim in enumerate(data.get("limits") or []):
         p = ("limits", i)
         count = _count(comp, lim, p, declared)
@@ -395,14 +431,34 @@ def parse_rules(cardset: CardSet) -> DeckRules:
         rules.append(Rule("predicate", _rule_id(pred, pred["check"].replace("_", "-"), taken), pred.get("name") or pred["check"],
                           check=pred["check"], params=dict(pred.get("with") or {}), path=("predicates", i)))
 
-    cost = data.get("cost")
-    cost_fields = tuple(_as_list(cost)) if cost else (("cost",) if "cost" in comp.fields else ())
-    for f in cost_fields if cost else ():
-        if f not in comp.fields:
-            comp.problem(("cost",), f"no card type declares a field '{f}'", did_you_mean(f, comp.fields))
+    played_by = None
+    if "played_by" in data:
+        played_by = compile_played_by(comp, data["played_by"], declared, lambda d, fb: _rule_id(d, fb, taken),
+                                      lambda name, p: cost_function(comp, name, p))
+        rules.extend(Rule("played-by", t.id, t.name, played_by.zones, path=("played_by",))
+                     for t in (*played_by.access, *played_by.costs) if t.refuse)
+    fields, by_type = cost_fields(comp, data.get("cost"))
     if comp.problems:
         raise RulesInvalid(comp.problems)
-    return DeckRules(zones, tuple(rules), cost_fields)
+    return DeckRules(zones, tuple(rules), fields, by_type, played_by)
+
+
+def _same_group_rules(comp: _Compiler, data: Mapping[str, Any], declared: Sequence[str], taken: set[str]) -> list[Rule]:
+    """`same_race: true`, `same_class: {zone: ...}`: one rule per `same_<dimension>` key."""
+    rules = []
+    for key in [k for k in data if k.startswith("same_")]:
+        dim_id = key.removeprefix("same_")
+        dim = comp.cardset.dimensions.get(dim_id)
+        if dim is None and dim_id not in ("race", "faction"):
+            comp.problem((key,), f"{key}: the set has no group dimension '{dim_id}'",
+                         did_you_mean(dim_id, comp.cardset.dimensions) or f"dimensions: {', '.join(comp.cardset.dimensions) or 'none'}")
+        elif data[key]:
+            g = data[key] if isinstance(data[key], dict) else {}
+            what = dim.name.lower() if dim else dim_id
+            kind = "same-" + dim_id.replace("_", "-")
+            rules.append(Rule(kind, _rule_id(g, kind, taken), g.get("name") or f"all cards of one {what} or of no {what}",
+                              comp.zones(g, (key,), declared), check=dim_id, path=(key,)))
+    return rules
 
 
 def _count(comp: _Compiler, data: Mapping[str, Any], path: Path_, declared: Sequence[str]) -> Count:

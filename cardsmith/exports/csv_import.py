@@ -137,8 +137,7 @@ class _RowParser:
         self.header = header
         self.columns = columns  # index -> canonical column name
         self.types = _choices(cardset.types)
-        self.races = _choices(cardset.races)
-        self.factions = _choices(cardset.factions)
+        self.groups = {d.id: _choices(d.groups) for d in cardset.dimensions.values()}
         self.keywords = _choices(cardset.keywords)
         self.problems: list[Problem] = []
 
@@ -176,10 +175,12 @@ class _RowParser:
                 values["type"] = None
         ctype = self.cardset.types.get(type_id) if type_id else None
 
-        for name, groups, table in (("race", self.races, self.cardset.races), ("faction", self.factions, self.cardset.factions)):
+        for name in dict.fromkeys(["race", "faction", *self.groups]):
             if name in index:
                 raw = get(name)
+                groups = self.groups.get(name, {})
                 if raw and _match(raw, groups) is None:
+                    table = self.cardset.dimensions[name].groups if name in self.cardset.dimensions else {}
                     hint = did_you_mean(raw, list(table)) or (f"known: {', '.join(table)}" if table else f"the set declares no {name}s")
                     self.problem(rownum, index[name], f"unknown {name} '{raw}'; {hint}")
                 values[name] = _match(raw, groups) if raw else None
@@ -205,7 +206,7 @@ class _RowParser:
                 values[name] = get(name) or None
 
         for name, i in index.items():
-            if name in BASE_COLUMNS:
+            if name in BASE_COLUMNS or name in self.groups:
                 continue
             raw = get(name)
             spec = ctype.fields.get(name) if ctype else None
@@ -305,7 +306,7 @@ def _split(raw: str, extra: str = "") -> list[str]:
 
 
 def _header_columns(cardset: CardSet, header: list[str]) -> tuple[dict[int, str], list[Problem]]:
-    known = list(BASE_COLUMNS) + field_columns(cardset)
+    known = list(BASE_COLUMNS) + list(cardset.dimensions) + field_columns(cardset)
     lookup = {k.lower(): k for k in known}
     # Labels the set declares ("Attack bonus") are accepted for their field.
     for ctype in cardset.types.values():

@@ -1,7 +1,8 @@
 """A set's cards as JSON (for programs) and CSV (for spreadsheets, one row per card, fields flattened).
 
-The CSV is what `cardsmith import-csv` reads back: columns are the keys every card may carry, then
-every field the set's types declare, in declaration order. Lists (keywords, tags, list fields) are
+The CSV is what `cardsmith import-csv` reads back: columns are the keys every card may carry (with
+one column per group dimension the set declares: race, faction, class...), then every field the
+set's types declare, in declaration order. Lists (keywords, tags, list fields) are
 joined with "; ", booleans are `true`/`false`, and an empty cell means "no value".
 """
 
@@ -32,12 +33,19 @@ def field_columns(cardset: CardSet) -> list[str]:
     return list(seen)
 
 
+def dimension_columns(cardset: CardSet) -> list[str]:
+    """One column per group dimension: the declared ones in order, then any group key a card carries
+    that the set does not declare (a set built in code)."""
+    return list(dict.fromkeys([*cardset.dimensions, *(d for c in cardset.cards for d in c.groups)]))
+
+
 def columns(cardset: CardSet) -> list[str]:
-    """The CSV header: base card keys, then the set's declared fields."""
-    used = {"race": bool(cardset.races) or any(c.race for c in cardset.cards),
-            "faction": bool(cardset.factions) or any(c.faction for c in cardset.cards),
-            "effect": any(c.effects for c in cardset.cards)}
-    return [c for c in BASE_COLUMNS if used.get(c, True)] + field_columns(cardset)
+    """The CSV header: id, name, type, a column per group dimension, the other card keys (`effect`
+    only when a card has one), then the set's declared fields."""
+    used = {"effect": any(c.effects for c in cardset.cards)}
+    head = list(BASE_COLUMNS[:3])
+    tail = [c for c in BASE_COLUMNS[3:] if c not in ("race", "faction") and used.get(c, True)]
+    return head + dimension_columns(cardset) + tail + field_columns(cardset)
 
 
 def _art(card: Card, cardset: CardSet) -> str:
@@ -57,6 +65,7 @@ def card_record(card: Card, cardset: CardSet) -> dict[str, Any]:
         "id": card.id, "name": card.name, "type": card.type,
         "type_name": cardset.types[card.type].name if card.type in cardset.types else card.type,
         "race": card.race, "faction": card.faction, "group_name": group.name if group else None,
+        "groups": dict(card.groups),
         "copies": card.copies,
         "keywords": [keyword_text(k.id, k.value, cardset) for k in card.keywords],
         "text": card.text, "flavor": card.flavor, "art": _art(card, cardset) or None,
@@ -96,6 +105,9 @@ def set_record(cardset: CardSet) -> dict[str, Any]:
                   for t in cardset.types.values()},
         "races": {g.id: {"name": g.name, "color": g.color} for g in cardset.races.values()},
         "factions": {g.id: {"name": g.name, "color": g.color} for g in cardset.factions.values()},
+        "groups": {d.id: {"name": d.name, "attributes": {a.name: {"kind": a.kind, "values": list(a.values)} for a in d.attributes.values()},
+                          "members": {g.id: {"name": g.name, "color": g.color, **dict(g.attributes)} for g in d.groups.values()}}
+                   for d in cardset.dimensions.values()},
         "keywords": {k.id: {"name": k.name, "reminder": k.reminder, "param": k.param} for k in cardset.keywords.values()},
         "cards": [card_record(c, cardset) for c in cardset.cards],
     }
@@ -118,6 +130,8 @@ def card_row(card: Card, cardset: CardSet, header: list[str]) -> dict[str, str]:
     for col in header:
         if col in card.fields:
             row[col] = cell(card.fields[col])
+        elif col in card.groups:
+            row[col] = card.groups[col]
         elif col == "effect":
             # one cell in YAML flow style (JSON is YAML), read back by the CSV import
             row[col] = "" if rec["effect"] is None else json.dumps(rec["effect"], ensure_ascii=False)

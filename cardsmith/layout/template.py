@@ -136,6 +136,8 @@ def set_context(cardset: CardSet) -> dict[str, Any]:
                   for t in cardset.types.values()},
         "races": {g.id: _group(g) for g in cardset.races.values()},
         "factions": {g.id: _group(g) for g in cardset.factions.values()},
+        "groups": {d.id: {"id": d.id, "name": d.name, "attributes": list(d.attributes),
+                          "members": {g.id: _group(g) for g in d.groups.values()}} for d in cardset.dimensions.values()},
         "keywords": {k.id: {"id": k.id, "name": k.name, "reminder": k.reminder, "param": k.param}
                      for k in cardset.keywords.values()},
         "icons": sorted(cardset.icons),
@@ -144,7 +146,8 @@ def set_context(cardset: CardSet) -> dict[str, Any]:
 
 
 def _group(g) -> dict[str, Any]:
-    return {"id": g.id, "name": g.name, "color": g.color, "icon": g.icon, "description": g.description}
+    return {"id": g.id, "name": g.name, "color": g.color, "icon": g.icon, "description": g.description,
+            **_plain(dict(g.attributes)), "attributes": _plain(dict(g.attributes))}
 
 
 def _plain(value: Any) -> Any:
@@ -158,7 +161,9 @@ def _plain(value: Any) -> Any:
 
 
 def card_context(cardset: CardSet, card: Card, setctx: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The variables a card layout sees: `card`, `set`, `faction` (race or faction, or neutral), `type`."""
+    """The variables a card layout sees: `card`, `set`, `faction` (the card's main group: its group in the
+    first declared dimension it belongs to, or neutral), `type`. `card.groups` maps each dimension to
+    the card's group there; `card.attributes` holds its group attributes (its own field winning)."""
     setctx = setctx or set_context(cardset)
     ctype = cardset.types.get(card.type)
     group = cardset.group_of(card)
@@ -183,7 +188,11 @@ def card_context(cardset: CardSet, card: Card, setctx: dict[str, Any] | None = N
         "race": card.race, "faction": card.faction, "text": card.text or "", "flavor": card.flavor or "",
         "art": art, "copies": card.copies, "tags": list(card.tags), "keywords": keywords,
         "keyword_ids": [k.id for k in card.keywords], "fields": fields, "back": card.back,
+        "groups": {d.id: _group(g) for d, g in cardset.groups_of(card)},
+        "attributes": {a: cardset.attribute(card, a) for d in cardset.dimensions.values() for a in d.attributes},
     })
+    for dim_id, gid in card.groups.items():
+        data.setdefault(dim_id, gid)
     return {"card": data, "set": setctx, "faction": _group(group) if group else dict(NEUTRAL),
             "type": setctx["types"].get(card.type, {"id": card.type, "name": card.type, "fields": {}})}
 

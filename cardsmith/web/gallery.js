@@ -21,7 +21,8 @@
   function norm(s) { return String(s || "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase(); }
   function values(c, facet) {
     if (facet === "type") return [c.type];
-    if (facet === "group") return [c.group];
+    if (facet.indexOf("g-") === 0) return [c.groups[facet.slice(2)] || ""];  /* a group dimension */
+    if (facet.indexOf("a-") === 0) return [c.attrs[facet.slice(2)] || ""];   /* a group attribute */
     if (facet === "keyword") return c.keywords.map(function (k) { return k.id; });
     if (facet === "status") return [c.status];
     return [];

@@ -9,8 +9,7 @@ from cardsmith.engine.contract import Event
 # Simulations record hundreds of events a game: build them without the frozen dataclass's
 # checked __init__ (same object, same fields; about half the cost).
 _new = object.__new__
-_kind, _text, _data, _seen = (Event.kind.__set__, Event.text.__set__,  # type: ignore[attr-defined]
-                              Event.data.__set__, Event.seen_by.__set__)  # type: ignore[attr-defined]
+_kind, _text, _data, _seen = (getattr(Event, name).__set__ for name in ("kind", "text", "data", "seen_by"))
 
 
 class EventRecorder:

@@ -96,9 +96,7 @@ def _effects(s: "SolarState") -> bool:
             enemy = []
         if target == "enemy_ship" and enemy:
             s.cstage = "effect_wait"  # the effect stays first in s.cfx until its target is chosen
-            s.dec = STRIKE
-            s.current_player = side
-            return True
+            return s.ask(STRIKE, side)
         s.cfx.pop(0)
         for i in enemy:
             if target == "enemy_ships" or info[i].cls == FIGHTER:
@@ -123,9 +121,7 @@ def _swarm(s: "SolarState") -> bool:
         s.rec("swarm", f"  Asteroid Swarm deals {amt} damage to P{q}'s fleet", seat=q, damage=amt)
         s.pd_amt = amt
         s.cstage = "swarm_place"
-        s.dec = SWARM
-        s.current_player = q
-        return True
+        return s.ask(SWARM, q)
     return False
 
 
@@ -154,9 +150,7 @@ def _start(s: "SolarState") -> bool:
 def _point(s: "SolarState") -> bool:
     for q in (s.priority, 1 - s.priority):
         if s.point[q] < 0:
-            s.dec = POINT
-            s.current_player = q
-            return True
+            return s.ask(POINT, q)
     info = s.t.info
     c0, c1 = info[s.point[0]].cls, info[s.point[1]].cls
     s.cfirst = s.priority if c0 == c1 else (0 if c0 < c1 else 1)
@@ -176,9 +170,7 @@ def _choice(s: "SolarState") -> bool:
     a = s.cfirst if s.cshots % 2 == 0 else 1 - s.cfirst
     s.catt = a
     if s.cshots >= 2:
-        s.dec = FIRE
-        s.current_player = a
-        return True
+        return s.ask(FIRE, a)
     s.cstage = "shoot"
     return False
 
@@ -193,9 +185,7 @@ def _shoot(s: "SolarState") -> bool:
     if s.pd_amt > 0 and len(targets) > 1 and any(info[i].cls == FIGHTER for i in targets) \
             and any(info[i].interceptor for i in s.fleet_at(a, s.cpos)):
         s.cstage = "intercept_wait"
-        s.dec = INTERCEPT
-        s.current_player = a
-        return True
+        return s.ask(INTERCEPT, a)
     s.cstage = "place"
     return False
 
@@ -210,9 +200,7 @@ def _place(s: "SolarState") -> bool:
         s.rec("damage", f"  interceptors force {put} damage onto {s.name(f)}", card=s.t.info[f].id, damage=put)
         s.hurt(f, put)
     if s.pd_amt > 0 and s.fleet_at(d, s.cpos):
-        s.dec = DAMAGE
-        s.current_player = d
-        return True
+        return s.ask(DAMAGE, d)
     s.cstage = "after"
     return False
 
@@ -236,9 +224,7 @@ def _after(s: "SolarState") -> bool:
         s.point[d] = -1
         s.point_max[d] = old
         s.cstage = "newpoint"
-        s.dec = POINT
-        s.current_player = d
-        return True
+        return s.ask(POINT, d)
     s.cstage = "choice"
     return False
 
@@ -264,9 +250,7 @@ def _won(s: "SolarState") -> bool:
     eaters = [i for i in s.fleet_at(w, pos) if "devour_planet" in info[i].fx]
     if eaters:
         s.cstage = "world_eater_wait"
-        s.dec = WORLD_EATER
-        s.current_player = w
-        return True
+        return s.ask(WORLD_EATER, w)
     s.cstage = "building"
     return False
 
@@ -277,10 +261,8 @@ def _building(s: "SolarState") -> bool:
     loser = 1 - w
     if s.bldg[s.cpos] >= 0 and s.cprev == loser:
         if s.event_fx(loser, "fail_lost_building_saves"):
-            s.dec = ORDER101
-            s.current_player = loser
             s.cstage = "order101_wait"
-            return True
+            return s.ask(ORDER101, loser)
         building_save(s, s.cpos, w)
     return False
 

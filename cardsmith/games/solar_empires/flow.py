@@ -221,9 +221,7 @@ def settle(s: "SolarState") -> None:
 # ---------------------------------------------------------------------- the stages of a turn
 def _setup(s: "SolarState") -> bool:
     if s.stage_i < 2:
-        s.dec = ORDER
-        s.current_player = s.stage_i
-        return True
+        return s.ask(ORDER, s.stage_i)
     for p in SEATS:
         s.draw(p, HAND_SIZE)
     s.stage = "coin"
@@ -233,9 +231,7 @@ def _setup(s: "SolarState") -> bool:
 def _coin(s: "SolarState") -> bool:
     w = s.pick_one(2, "coin toss")
     s.rec("coin", f"P{w} wins the coin toss", seat=w)
-    s.dec = PRIORITY
-    s.current_player = w
-    return True
+    return s.ask(PRIORITY, w)
 
 
 def _draw(s: "SolarState") -> bool:
@@ -251,9 +247,7 @@ def _draw(s: "SolarState") -> bool:
 
 def _construction(s: "SolarState") -> bool:
     if s.stage_i < 2:
-        s.dec = CONSTRUCT
-        s.current_player = s.priority if s.stage_i == 0 else 1 - s.priority
-        return True
+        return s.ask(CONSTRUCT, s.priority if s.stage_i == 0 else 1 - s.priority)
     if s.check_end():
         return True
     if s.stage == "construct1":
@@ -265,9 +259,7 @@ def _construction(s: "SolarState") -> bool:
 
 def _deployment(s: "SolarState") -> bool:
     if s.stage_i < 2:
-        s.dec = DEPLOY
-        s.current_player = s.priority if s.stage_i == 0 else 1 - s.priority
-        return True
+        return s.ask(DEPLOY, s.priority if s.stage_i == 0 else 1 - s.priority)
     s.stage, s.stage_i = "spy", 0
     return False
 
@@ -276,9 +268,7 @@ def _spy_stage(s: "SolarState") -> bool:
     while s.stage_i < 2:
         q = s.priority if s.stage_i == 0 else 1 - s.priority
         if s.event_fx(q, "redeploy") and s.ships[q]:
-            s.dec = SPY
-            s.current_player = q
-            return True
+            return s.ask(SPY, q)
         s.stage_i += 1
     every = s.ships[0] + s.ships[1]
     s.cpending = [pos for pos in s.planets() if any(s.at[i] == pos for i in every)]
@@ -296,9 +286,7 @@ def _combat_stage(s: "SolarState") -> bool:
         s.cpos = -1  # the combat at cpos is over
         return False
     if s.cpending:
-        s.dec = COMBAT
-        s.current_player = s.priority
-        return True
+        return s.ask(COMBAT, s.priority)
     for p in SEATS:
         for i in s.ships[p]:
             s.at[i] = -1

@@ -28,9 +28,7 @@ class Observation:
         self.decision = state.dec
         self.opp_hand = len(state.hand[o])
         self.opp_deck = len(state.deck[o])
-        m = state.clone(keep_log=False)
-        m.chance = None  # type: ignore[assignment]
-        m._chance_shared = False
+        m = state.clone(keep_log=False, keep_chance=False)
         m._legal = None
         m.hand[o] = []
         m.deck[o] = []
@@ -69,10 +67,8 @@ class Observation:
 def sample_state(observation: Observation, rng: random.Random) -> "SolarState":
     """A full state consistent with `observation`: the opponent's unseen cards (their deck list minus
     every public card) dealt at random into their hand and deck; fresh chance drawn from `rng`."""
-    s = observation._masked.clone(keep_log=False)
-    observation._masked._chance_shared = False  # cloning marks the source's chance shared; the observation holds none
+    s = observation._masked.clone(keep_log=False, keep_chance=False)
     s.chance = SeededChance(rng.getrandbits(64))
-    s._chance_shared = False
     s._legal = None
     o = 1 - observation.player
     public = set(s.disc[o]) | set(s.ships[o]) | set(s.events[o])

@@ -64,8 +64,23 @@ def to_position(s: "SolarState") -> dict[str, Any]:
             "shots": s.cshots, "first": s.cfirst, "attacker": s.catt, "damage_left": s.pd_amt,
             "forced": ship_ref(s.pd_forced), "winner": None if s.cwinner < 0 else s.cwinner,
             "previous_controller": None if s.cprev < 0 else s.cprev, "swarm_step": s.swarm_i},
+        "instances": _instances(s),
     })
     return data
+
+
+def _instances(s: "SolarState") -> dict[str, list[int]]:
+    """Card instance numbers in the order `from_position` reads the cards (per seat: its buildings in
+    planet order, hand, deck top first, discard, events, ships; solar: star, planets, removed), so a
+    position read back names every card as the game did and recorded actions replay on it."""
+    t = s.t
+    out: dict[str, list[int]] = {}
+    for p in SEATS:
+        order = [b for b in s.bldg if b >= 0 and t.owner[b] == p]
+        order += s.hand[p] + s.deck[p][::-1] + s.disc[p] + s.events[p] + s.ships[p]
+        out[str(p)] = order
+    out["solar"] = ([s.star] if s.star >= 0 else []) + [x for x in s.planet if x >= 0] + s.removed
+    return out
 
 
 class _Reader:
@@ -86,6 +101,23 @@ class _Reader:
                                  [f"players[{p}].fleet" for p in SEATS], position=True)
         self.free = {p: list(self.table.fleet[p]) for p in SEATS}
         self.free_solar = list(self.table.solar[0] + self.table.solar[1])
+        given = data.get("instances")
+        self.given = {k: list(v) for k, v in given.items()} if isinstance(given, dict) else None
+        self.used: set[int] = set()
+
+    def _given(self, key: str, cid: str, where: str) -> int | None:
+        """The instance the position's `instances:` names for the next card of `key`, checked."""
+        if self.given is None:
+            return None
+        queue = self.given.get(key)
+        if not queue:
+            raise PositionError(f"{where}: `instances.{key}` lists fewer cards than the position places")
+        inst = int(queue.pop(0))
+        info = self.table.info
+        if not 0 <= inst < len(info) or info[inst].id != cid or inst in self.used:
+            raise PositionError(f"{where}: `instances.{key}` names instance {inst}, which is not a free '{cid}'")
+        self.used.add(inst)
+        return inst
 
     def _fleet_of(self, seat: int, p: Mapping[str, Any]) -> list[str]:
         cards = list(p.get("hand") or []) + list(p.get("deck") or []) + list(p.get("discard") or [])
@@ -95,6 +127,11 @@ class _Reader:
         return cards
 
     def take(self, seat: int, cid: str, where: str) -> int:
+        inst = self._given(str(seat), cid, where)
+        if inst is not None:
+            if self.table.owner[inst] != seat:
+                raise PositionError(f"{where}: instance {inst} belongs to seat {self.table.owner[inst]}")
+            return inst
         pool = self.free[seat]
         for k, i in enumerate(pool):
             if self.table.info[i].id == cid:
@@ -102,6 +139,9 @@ class _Reader:
         raise PositionError(f"{where}: seat {seat}'s fleet holds no (further) copy of '{cid}'")
 
     def take_solar(self, cid: str, where: str) -> int:
+        inst = self._given("solar", cid, where)
+        if inst is not None:
+            return inst
         for k, i in enumerate(self.free_solar):
             if self.table.info[i].id == cid:
                 return self.free_solar.pop(k)
