@@ -124,14 +124,14 @@ def _card_effects(rules: RulesModule, card: Card, doc: Document, base: tuple, ef
 
 
 def _card_fields(rules: RulesModule, card: Card, doc: Document, base: tuple, report: Report) -> None:
-    """The fields the rules read on this card's type, each checked against the rules' JSON Schema."""
+    """The fields the rules read on this card's type, each value checked against the rules' JSON Schema
+    (whether a card must have the field is the set's type declaration's business)."""
     for name, schema in (rules.card_fields.get(card.type) or {}).items():
         if name not in card.fields:
-            if "default" not in schema:
-                report(doc, base, f"card '{card.id}': {rules.name} reads the field '{name}' of every {card.type}, and this card has none",
-                       f"declare `{name}` for type '{card.type}' in set.yaml and give the card a value")
             continue
-        for err in jsonschema.Draft202012Validator(dict(schema)).iter_errors(card.fields[name]):
+        value = card.fields[name]
+        value = list(value) if isinstance(value, tuple) else value  # list fields are kept as tuples
+        for err in jsonschema.Draft202012Validator(dict(schema)).iter_errors(value):
             at = base + (name,) if _node(doc.data, base + (name,)) is not None else base
             report(doc, at, f"card '{card.id}': {name} {_schema_words(err)} (as {rules.name} reads it)", schema.get("description"))
 

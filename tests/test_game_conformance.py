@@ -41,13 +41,6 @@ def _register_extra_games() -> None:
 _register_extra_games()
 GAMES = known_games()
 
-# Findings of this suite that a game's own branch is fixing; each is a strict xfail below, so the
-# suite notices when the fix lands.
-POSITION_ACTIONS = {
-    "solar_empires": "deploy actions name card instances by number, and a position read back numbers the "
-                     "copies of a card in another order: the same state offers other action tuples",
-}
-
 
 def sets_of(name: str) -> list[Path]:
     """Set folders (with at least one deck file) whose set.yaml names the game `name`."""
@@ -97,15 +90,12 @@ def test_rules_declare_what_the_contract_asks(played):
 
 def test_random_games_keep_the_contract(played):
     rules, game, decks, _ = played
-    every = 0 if rules.name in POSITION_ACTIONS else 7  # checked on its own below
     for table in tables(rules, decks):
-        assert protocol_problems(game, table, seeds=range(3), position_every=every) == [], f"{len(table)} seats"
+        assert protocol_problems(game, table, seeds=range(3)) == [], f"{len(table)} seats"
 
 
-def test_a_position_read_back_offers_the_same_actions_all_game(played, request):
+def test_a_position_read_back_offers_the_same_actions_all_game(played):
     rules, game, decks, _ = played
-    if rules.name in POSITION_ACTIONS:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=POSITION_ACTIONS[rules.name]))
     for table in tables(rules, decks):
         found = protocol_problems(game, table, seeds=range(2), position_every=1)
         assert not [p for p in found if "position" in p], found[:3]
