@@ -1,7 +1,7 @@
 """What a set says about its game, checked against the game's rules module at validate time.
 
 The set's `rules:` must name a registered game (did-you-mean over them); its `play:` settings must
-fit `RULES.play_schema`; each card's `effect:` entries must name effects of `RULES.effects` with
+fit `RULES.play_schema`; the card fields the rules read must fit `RULES.card_fields`; each card's `effect:` entries must name effects of `RULES.effects` with
 well-typed parameters and an allowed `when`, and cards of `RULES.effect_types` must carry one; the
 deck rules may only name predicates that exist; and `RULES.validate(cardset)`
 adds the game's own checks. Every problem becomes a Diagnostic at its file:line:col.
@@ -50,6 +50,7 @@ def rules_diagnostics(cardset: CardSet, set_doc: Document, places: CardPlaces) -
         if card.id in places:
             doc, base, effect_at = places[card.id]
             _card_effects(rules, card, doc, base, effect_at, report)
+            _card_fields(rules, card, doc, base, report)
     _deck_rule_names(rules, cardset, set_doc, report)
     if rules.validate is not None:
         for problem in rules.validate(cardset) or ():
@@ -120,6 +121,19 @@ def _card_effects(rules: RulesModule, card: Card, doc: Document, base: tuple, ef
                    did_you_mean(str(name), known) or f"effects of {rules.name}: {', '.join(known) or 'none'}")
             continue
         _effect_params(spec, card, eff, doc, at, report)
+
+
+def _card_fields(rules: RulesModule, card: Card, doc: Document, base: tuple, report: Report) -> None:
+    """The fields the rules read on this card's type, each value checked against the rules' JSON Schema
+    (whether a card must have the field is the set's type declaration's business)."""
+    for name, schema in (rules.card_fields.get(card.type) or {}).items():
+        if name not in card.fields:
+            continue
+        value = card.fields[name]
+        value = list(value) if isinstance(value, tuple) else value  # list fields are kept as tuples
+        for err in jsonschema.Draft202012Validator(dict(schema)).iter_errors(value):
+            at = base + (name,) if _node(doc.data, base + (name,)) is not None else base
+            report(doc, at, f"card '{card.id}': {name} {_schema_words(err)} (as {rules.name} reads it)", schema.get("description"))
 
 
 def _effect_params(spec: EffectSpec, card: Card, eff: Mapping[str, Any], doc: Document, at: tuple, report: Report) -> None:

@@ -125,3 +125,18 @@ def test_the_validate_command_prints_them(skirmish_set, capsys):
     text = " ".join((out.out + out.err).split())
     assert e.value.code == 1
     assert "set.yaml:7:" in text and "turn_cp" in text and "did you mean 'turn_cap'?" in text
+
+
+def test_card_fields_the_rules_read_are_checked_at_the_card(skirmish_set):
+    import dataclasses
+
+    import engine_testgame as sk
+    from cardsmith.engine.registry import register
+
+    forget = register(dataclasses.replace(sk.RULES, card_fields={"card": {"power": {"type": "integer", "maximum": 2}}}))
+    try:
+        [e] = errors(skirmish_set)
+        assert e.line == line_of(skirmish_set / "cards.yaml", "strike-3")
+        assert "card 'strike-3': power must be at most 2, not 3 (as skirmish reads it)" in e.message
+    finally:
+        forget()
