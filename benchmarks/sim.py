@@ -1,6 +1,7 @@
 """Simulation speed and search strength (issue 7 targets).
 
     python benchmarks/sim.py [--games-random 400] [--games-greedy 20] [--games-search 40] [--jobs N] [--skirmish]
+    python benchmarks/sim.py --transwar [--games-random 400]
 
 Prints, for Solar Empires (or the Skirmish test game when Solar Empires or the decks API is not
 available, or with --skirmish):
@@ -10,7 +11,8 @@ available, or with --skirmish):
   * the search agent's seconds per decision at its default budget (target: <= 1 s), one core and all;
   * the search agent's win rate against greedy between mirror decks, with its 95% Wilson interval
     (target: >= 60%).
-Ratios are against the targets and against the one-core run in the same process. The machine may
+With --transwar: TransWar's random-agent games per second on one core for 2 and 4 players (the
+common deck in every seat), through the same runner. Ratios are against the targets and against the one-core run in the same process. The machine may
 be shared with other work: figures are what this run measured, nothing more.
 """
 
@@ -59,6 +61,28 @@ def timed_run(factory, game, decks, agents, games, jobs, seed=1):
     return time.perf_counter() - started, records
 
 
+def transwar(games: int) -> None:
+    """TransWar, random agents, one core: games per second for 2 and 4 players."""
+    from cardsmith.engine.registry import load_game
+    from cardsmith.engine.runner import table_tasks
+    from cardsmith.simulation.sets import SetGameFactory, load_checked_deck, load_set_checked
+
+    path = ROOT / "cards" / "transwar"
+    cardset = load_set_checked(path)
+    deck = load_checked_deck(cardset, path / "decks" / "standard.yaml")
+    game, factory = load_game(cardset), SetGameFactory(path)
+    base = None
+    for players in (2, 4):
+        tasks = table_tasks(("random",) * players, games, 1, deck_ids=(0,) * players)
+        started = time.perf_counter()
+        records = run_tasks(factory, [deck], tasks, jobs=1, game=game)
+        rate = games / (time.perf_counter() - started)
+        base = base or rate
+        turns = sum(r.turns for r in records) / len(records)
+        print(f"transwar {players} players: {rate:7.1f} random games/s on 1 core ({rate / base:.2f}x 2 players); "
+              f"mean {turns:.0f} turns; capped {sum(r.capped for r in records)} of {games}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games-random", type=int, default=400)
@@ -67,7 +91,11 @@ def main() -> None:
     ap.add_argument("--search", default="mcts", help="the search agent spec (default: its default budget)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--skirmish", action="store_true", help="benchmark the Skirmish test game")
+    ap.add_argument("--transwar", action="store_true", help="TransWar games per second for 2 and 4 players")
     args = ap.parse_args()
+    if args.transwar:
+        transwar(args.games_random)
+        return
 
     found = None if args.skirmish else solar_empires()
     name, game, factory, decks = found or skirmish()
