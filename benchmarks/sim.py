@@ -1,10 +1,11 @@
 """Simulation speed and search strength (issue 7 targets).
 
-    python benchmarks/sim.py [--games-random 400] [--games-greedy 20] [--games-search 40] [--jobs N] [--skirmish]
+    python benchmarks/sim.py [--set solar-empires|trf|...] [--games-random 400] [--games-greedy 20]
+                             [--games-search 40] [--jobs N] [--skirmish]
     python benchmarks/sim.py --transwar [--games-random 400]
 
-Prints, for Solar Empires (or the Skirmish test game when Solar Empires or the decks API is not
-available, or with --skirmish):
+Prints, for a bundled set's game (Solar Empires by default; `--set trf` for TRF: The Card Game), or
+the Skirmish test game when that set or the decks API is not available, or with --skirmish:
   * random-agent games per second on one core and on all cores (target: >= 600 per core on Solar Empires,
     issue 10);
   * greedy-agent games per second, one core and all;
@@ -31,21 +32,20 @@ from cardsmith.engine.runner import match_tasks, run_tasks  # noqa: E402
 from cardsmith.engine.stats import Rate, match_summary  # noqa: E402
 
 
-def solar_empires():
-    """(name, game, factory, decks) for Solar Empires, or None when it cannot be played here."""
+def bundled(set_id: str = "solar-empires"):
+    """(name, game, factory, decks) for the game of the bundled set `set_id`, or None when it cannot be played here."""
     try:
         import cardsmith.decks  # noqa: F401
-        import cardsmith.games.solar_empires  # noqa: F401
         from cardsmith.engine.registry import load_game
         from cardsmith.simulation.sets import SetGameFactory, load_checked_deck, load_set_checked
     except ImportError:
         return None
-    path = ROOT / "cards" / "solar-empires"
+    path = ROOT / "cards" / set_id
     if not (path / "set.yaml").is_file():
         return None
     cardset = load_set_checked(path)
     decks = {p.stem: load_checked_deck(cardset, p) for p in sorted((path / "decks").glob("*.yaml"))}
-    return "Solar Empires", load_game(cardset), SetGameFactory(path), decks
+    return cardset.name, load_game(cardset), SetGameFactory(path), decks
 
 
 def skirmish():
@@ -92,19 +92,20 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--skirmish", action="store_true", help="benchmark the Skirmish test game")
     ap.add_argument("--transwar", action="store_true", help="TransWar games per second for 2 and 4 players")
+    ap.add_argument("--set", default="solar-empires", help="the bundled set whose game to benchmark (cards/<set>)")
     args = ap.parse_args()
     if args.transwar:
         transwar(args.games_random)
         return
 
-    found = None if args.skirmish else solar_empires()
+    found = None if args.skirmish else bundled(args.set)
     name, game, factory, decks = found or skirmish()
     names = list(decks)
     pair = [decks[names[0]], decks[names[-1]]]
     mirror = [decks[names[0]], decks[names[0]]]
     print(f"game: {name}; decks {names[0]} vs {names[-1]}; {os.cpu_count()} cores, all = {args.jobs} jobs")
     if found is None and not args.skirmish:
-        print("  (Solar Empires, its rules module or the decks API is not available here: using the test game)")
+        print(f"  (set {args.set}, its rules module or the decks API is not available here: using the test game)")
 
     # Random agents.
     one_t, one = timed_run(factory, game, pair, ("random", "random"), args.games_random, 1)

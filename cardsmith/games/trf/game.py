@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any, Mapping, Sequence
 
@@ -10,7 +9,7 @@ from cardsmith.engine.chance import seat_stream
 from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit import EventRecorder
 from cardsmith.games.trf.cards import Costs, Info, card_infos
-from cardsmith.games.trf.state import TRFState, default_chance, fresh_player, new_data
+from cardsmith.games.trf.state import TRFState, default_chance, fresh_player, new_data, plain_copy
 from cardsmith.model import CardSet, Deck
 
 DEFAULT_TURN_CAP = 120
@@ -27,6 +26,7 @@ class TRFGame:
         self.rules = rules
         self.infos: dict[str, Info] = card_infos(cardset)
         self.costs = Costs(cardset)
+        self.state_class: type[TRFState] = type("TRFState", (TRFState,), {"g": self, "__module__": TRFState.__module__})
         play = dict(cardset.meta.get("play") or {})
         self.turn_cap = int(play.get("turn_cap", DEFAULT_TURN_CAP))
         self.starting_hand = int(play.get("starting_hand", STARTING_HAND))
@@ -52,7 +52,7 @@ class TRFGame:
             chance.shuffle(assets, f"deck {seat}", stream=seat_stream(seat))
             players.append(fresh_player(account, home, assets))
         data = new_data(players)
-        state = TRFState(self, data, chance)
+        state = self.state_class(data, chance)
         rec = EventRecorder(state.log)
         for seat, p in enumerate(players):
             p["planets"].append({"uid": state.new_uid(), "card": p["homeworld"], "home": True})
@@ -65,7 +65,7 @@ class TRFGame:
         return state
 
     def from_position(self, position: Mapping[str, Any], *, chance: Chance | None = None, seed: int = 0) -> TRFState:
-        data = {k: copy.deepcopy(v) for k, v in position.items() if k not in ("game", "format", "seats")}
+        data = plain_copy({k: v for k, v in position.items() if k not in ("game", "format", "seats")})
         if position.get("game", "trf") != "trf":
             raise PositionError(f"the position is a {position.get('game')!r} game, not 'trf'")
         for key in new_data([]).keys():
@@ -80,11 +80,11 @@ class TRFGame:
         for c in data["chars"]:
             if c.get("card") not in self.infos:
                 raise PositionError(f"chars: unknown card '{c.get('card')}'")
-        return TRFState(self, data, default_chance(seed, chance))
+        return self.state_class(data, default_chance(seed, chance))
 
     def sample_state(self, observation: Mapping[str, Any], rng: random.Random) -> TRFState:
         """Hidden cards (both decks, the opponent's hand) dealt at random from what is unseen."""
-        data = copy.deepcopy(dict(observation))
+        data = plain_copy(dict(observation))
         me = data.pop("seat")
         for seat, p in enumerate(data["p"]):
             seen = list(p["discard"]) + [pl["card"] for pl in p["planets"]] + [x["card"] for x in p["persistent"]]
@@ -104,7 +104,7 @@ class TRFGame:
                 p["hand"] = pool[:hand_n]
                 pool = pool[hand_n:]
             p["deck"] = pool[:deck_n]
-        return TRFState(self, data, default_chance(rng.getrandbits(64), None))
+        return self.state_class(data, default_chance(rng.getrandbits(64), None))
 
     def heuristic(self, state: TRFState, seat: int) -> float:
         """Material in play, planets held, cards in hand; mine minus the opponent's."""

@@ -33,9 +33,12 @@ class TRFState:
     """One game of TRF between two seats (see docs/rules/trf.md for every reading)."""
 
     seats = 2
+    # The game (card tables, costs, settings) is a class attribute of a subclass each TRFGame makes
+    # (`TRFGame.state_class`): states share it without holding it, so what a state holds is only its
+    # own plain data (cheap to copy and to search for observation leaks).
+    g: "TRFGame"
 
-    def __init__(self, game: "TRFGame", data: dict[str, Any], chance: Chance, log: list[str] | None = None):
-        self.g = game
+    def __init__(self, data: dict[str, Any], chance: Chance, log: list[str] | None = None):
         self.d = data
         self.chance = chance
         self.log: list[str] = log if log is not None else []
@@ -102,7 +105,7 @@ class TRFState:
         return d
 
     def clone(self) -> "TRFState":
-        return TRFState(self.g, plain_copy(self.d), self.chance.fork(), list(self.log))
+        return type(self)(plain_copy(self.d), self.chance.fork(), list(self.log))
 
     def position(self) -> dict[str, Any]:
         return {**position_header("trf", 2), **plain_copy(self.d)}
