@@ -179,7 +179,7 @@ def _main_legal(s: "RmState") -> list[tuple]:
             out += [("pay", i, j) for i in payers]
         elif ci.type in (USER, ATTACH):
             out.append(("activate", j))
-    out += event_actions(s, seat, ("played",))
+    out += event_actions(s, seat, "main")
     out.append(("end",))
     return out
 
