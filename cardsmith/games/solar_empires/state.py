@@ -24,11 +24,6 @@ from cardsmith.games.solar_empires.resolve import Pick
 
 _NO_SUPPORT: tuple = (None, None)
 
-# The lists a clone copies (everything else is a number, a string, a shared table or immutable).
-_PER_SEAT = ("deck", "hand", "disc", "ships", "events", "ev_done", "sp_done", "cannon_done", "point", "point_max")
-_FLAT = ("at", "dmg", "planet", "ctrl", "bldg", "removed", "flare", "swarm", "cpending", "cfx")
-
-
 class SolarState:
     """A Solar Empires game (made by `SolarEmpires.new_game` or `from_position`; see the contract)."""
 
@@ -140,11 +135,33 @@ class SolarState:
             d["chance"], d["_chance_shared"] = None, False
         d["log"] = log = self.log[:] if keep_log else []
         d["rec"] = EventRecorder(log)
-        for name in _PER_SEAT:
-            x = d[name]
-            d[name] = [x[0][:], x[1][:]] if isinstance(x[0], list) else x[:]
-        for name in _FLAT:
-            d[name] = d[name][:]
+        # Written out rather than looped over names: greedy and search agents clone for every action
+        # they weigh. Every list of the state is here (see __init__); the rest is immutable.
+        x = self.deck
+        d["deck"] = [x[0][:], x[1][:]]
+        x = self.hand
+        d["hand"] = [x[0][:], x[1][:]]
+        x = self.disc
+        d["disc"] = [x[0][:], x[1][:]]
+        x = self.ships
+        d["ships"] = [x[0][:], x[1][:]]
+        x = self.events
+        d["events"] = [x[0][:], x[1][:]]
+        d["ev_done"] = self.ev_done[:]
+        d["sp_done"] = self.sp_done[:]
+        d["cannon_done"] = self.cannon_done[:]
+        d["point"] = self.point[:]
+        d["point_max"] = self.point_max[:]
+        d["at"] = self.at[:]
+        d["dmg"] = self.dmg[:]
+        d["planet"] = self.planet[:]
+        d["ctrl"] = self.ctrl[:]
+        d["bldg"] = self.bldg[:]
+        d["removed"] = self.removed[:]
+        d["flare"] = self.flare[:]
+        d["swarm"] = self.swarm[:]
+        d["cpending"] = self.cpending[:]
+        d["cfx"] = self.cfx[:]
         d["played"] = self.played[:]
         d["gaze"] = self.gaze.copy()
         return s
