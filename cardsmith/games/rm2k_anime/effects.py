@@ -16,10 +16,10 @@ from cardsmith.model import CardSet
 
 SKILLS = ("roleplay", "otaku", "argue", "script", "gamer")
 REQUIREMENTS = ("users", "attached", "skill", "opponent_lag", "challenges_won", "vp", "hand", "lag_free")
-_N = {"type": "integer", "minimum": 1, "maximum": 20}
-_BONUS = {"type": "integer", "minimum": -9, "maximum": 9}
-_SKILL = {"enum": list(SKILLS)}
-_REQUIRE = {"require": {"enum": list(REQUIREMENTS)}, "at_least": {"type": "integer", "minimum": 0, "maximum": 99},
+_N: dict[str, Any] = {"type": "integer", "minimum": 1, "maximum": 20}
+_BONUS: dict[str, Any] = {"type": "integer", "minimum": -9, "maximum": 9}
+_SKILL: dict[str, Any] = {"enum": list(SKILLS)}
+_REQUIRE: dict[str, Mapping[str, Any]] = {"require": {"enum": list(REQUIREMENTS)}, "at_least": {"type": "integer", "minimum": 0, "maximum": 99},
             "skill": {**_SKILL, "default": None}}
 
 EFFECTS: dict[str, EffectSpec] = {spec.name: spec for spec in (
