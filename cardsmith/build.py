@@ -24,7 +24,7 @@ STAGES: list[tuple[str, str]] = [
     ("decks", "cardsmith.decks:build_stage"),
     ("gallery", "cardsmith.gallery:build_stage"),
     ("sheets", "cardsmith.exports.contact_sheet:build_stage"),
-    ("balance", "cardsmith.engine.report:build_stage"),
+    ("balance", "cardsmith.simulation.report:build_stage"),
 ]
 
 

@@ -152,6 +152,8 @@ def _describe(value: Any) -> str:
 class _Checker:
     root: Path
     diags: list[Diagnostic] = field(default_factory=list)
+    # card id -> (document, path of the card, path of its `effect:`), for the rules' checks
+    places: dict[str, tuple[Document, tuple, tuple | None]] = field(default_factory=dict)
 
     def error(self, doc: Document | Path, path: tuple, message: str, hint: str | None = None, *, key: bool = False,
               severity: str = "error") -> None:
@@ -263,6 +265,15 @@ def check_set(set_dir: Path | str) -> tuple[CardSet | None, list[Diagnostic]]:
             parse_rules(cardset)
         except RulesInvalid as e:
             return None, sort_diagnostics(ck.diags + e.diagnostics)
+    if cardset.rules:
+        # The set's game checks what the set says about it: play settings, effects, deck rule names.
+        from cardsmith.validate_rules import rules_diagnostics
+
+        found = rules_diagnostics(cardset, sdoc, ck.places)
+        if found:
+            diagnostics = sort_diagnostics(ck.diags + found)
+            if any(d.is_error for d in found):
+                return None, diagnostics
     return cardset, diagnostics
 
 
@@ -545,6 +556,7 @@ def _cards(ck: _Checker, doc: Document, decl: _Declarations, seen: dict[str, Sou
                      "every card needs its own id: rename one of them")
         else:
             seen[cid] = ref
+            ck.places[cid] = (doc, base, origin.get("effect"))
         card = _card(ck, doc, decl, merged, origin, cid, ref)  # checked even when duplicate: report all at once
         if card is not None and not duplicate:
             yield card

@@ -45,3 +45,33 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None) -> sub
 @pytest.fixture
 def cli():
     return run_cli
+
+
+def main_in_process(*args: str) -> tuple[int, str, str]:
+    """Run the cardsmith entry point in this process: (exit code, stdout, stderr)."""
+    import contextlib
+    import io
+
+    from cardsmith.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(list(args))
+        except SystemExit as e:
+            code = e.code or 0
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def skirmish_rules():
+    """The engine's test game (tests/engine_testgame.py) registered as `rules: skirmish` for one test."""
+    from cardsmith.engine.registry import register
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    import engine_testgame
+
+    forget = register(engine_testgame.RULES)
+    yield engine_testgame.RULES
+    forget()

@@ -4,8 +4,6 @@ in filters, per-type costs, cost functions from a rules module, and `deck check`
 from __future__ import annotations
 
 import dataclasses
-import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -189,7 +187,7 @@ def test_validate_points_at_the_line_of_a_bad_reference(tmp_path):
 
 @pytest.fixture
 def rules_package(trf, monkeypatch):
-    """A rules package `cardsmith.games.deckfix` that declares a cost function and a deck predicate."""
+    """A game `deckfix`, registered in-process, that declares a cost function and a deck predicate."""
     def discount(cost, *, card, chosen, cardset, amount=0, faction=None):
         return cost - amount if card.faction == faction else cost
 
@@ -197,11 +195,12 @@ def rules_package(trf, monkeypatch):
         if deck.zones.get("assets", {}).get("militia"):
             yield "no militia in this format"
 
-    module = types.ModuleType("cardsmith.games.deckfix")
-    module.RULES = RulesModule("deckfix", "Deck fixture", (2, 2), make_game=lambda cs: None,
-                               cost_functions={"faction-discount": discount}, deck_predicates={"no-militia": no_militia})
-    monkeypatch.setitem(sys.modules, "cardsmith.games.deckfix", module)
-    return dataclasses.replace(trf, rules="deckfix")
+    from cardsmith.engine.registry import register
+
+    forget = register(RulesModule("deckfix", "Deck fixture", (2, 2), make_game=lambda cs: None,
+                                  cost_functions={"faction-discount": discount}, deck_predicates={"no-militia": no_militia}))
+    yield dataclasses.replace(trf, rules="deckfix")
+    forget()
 
 
 def test_a_cost_term_calls_a_named_cost_function_of_the_rules_module(rules_package):

@@ -9,15 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from cardsmith.engine.core import IllegalAction
-from cardsmith.engine.registry import load_game
-from cardsmith.engine.rng import agent_rng, derive_seed, game_seed
+from cardsmith.engine.chance import agent_rng, derive_seed, game_seed
+from cardsmith.engine.contract import IllegalAction, Outcome
+from cardsmith.engine.registry import known_games, load_game
 from cardsmith.engine.runner import (
-    ACTION_CAP, match_tasks, normalise_agents, play_game, replay, replay_account, run_tasks,
+    ACTION_CAP, AgentError, match_tasks, normalise_agents, play_game, replay, replay_account, run_tasks, table_tasks,
 )
 from cardsmith.engine.stats import Rate, card_impact, fisher_exact, match_summary, matchup_matrix, wilson
 from cardsmith.errors import CardsmithError
 from cardsmith.model import CardSet
+
+from cardsmith.engine.chance import SeededChance
 
 import engine_testgame as sk
 from engine_testgame import AGGRO, TURTLE, make_game
@@ -37,28 +39,31 @@ def test_set_without_rules_is_refused_clearly():
     assert "rules:" in e.value.hint
 
 
-def test_unknown_rules_module_is_refused_clearly():
-    with pytest.raises(CardsmithError, match="rules module 'chess'"):
+def test_unknown_rules_are_refused_with_a_did_you_mean(skirmish_rules):
+    with pytest.raises(CardsmithError, match="rules 'chess'") as e:
         load_game(CardSet(id="x", name="X", path=Path("cards/x"), rules="chess"))
+    assert "skirmish" in e.value.hint
+    with pytest.raises(CardsmithError, match="does not have") as e:
+        load_game(CardSet(id="x", name="X", path=Path("cards/x"), rules="skirmsh"))
+    assert "did you mean 'skirmish'" in e.value.hint
     with pytest.raises(CardsmithError, match="does not have"):
         load_game(CardSet(id="x", name="X", path=Path("cards/x"), rules="../../etc"))
 
 
-def test_registry_calls_the_modules_make_game(monkeypatch):
-    import cardsmith.games
-    # Make the test game's module visible as a rules module: cardsmith.games.engine_testgame.
-    monkeypatch.setattr(cardsmith.games, "__path__", [*cardsmith.games.__path__, str(Path(sk.__file__).parent)])
-    monkeypatch.delitem(sys.modules, "cardsmith.games.engine_testgame", raising=False)
-    game = load_game(CardSet(id="x", name="X", path=Path("."), rules="engine_testgame", meta={"play": {"turn_cap": 12}}))
-    assert game.name == "skirmish" and game.cap == 12
+def test_registry_finds_registered_games_and_calls_make_game(skirmish_rules):
+    assert "skirmish" in known_games() and "solar_empires" in known_games()
+    game = load_game(CardSet(id="x", name="X", path=Path("."), rules="Skirmish", meta={"play": {"turn_cap": 12}}))
+    assert game.name == "skirmish" and game.cap == 12 and game.rules is skirmish_rules
 
 
 # ---- seeds ----
 
 def test_seeds_are_stable_and_separate():
-    assert game_seed(100, 7) == 107
+    # Game seeds are hashes: runs with nearby seeds share no games (not base + i).
+    assert game_seed(1, 2) != game_seed(3, 0) and game_seed(1, 1) != game_seed(2, 0)
+    assert len({game_seed(s, i) for s in (1, 3, 5) for i in range(50)}) == 150
     # A fixed value: the derivation must not depend on the process (Python's hash() is salted).
-    assert derive_seed("agent", 1, 0) == 0xD6458B081277A969
+    assert derive_seed("agent", 1, 0) == 0x9859C6C0F1218FDF
     a0, a1 = agent_rng(5, 0), agent_rng(5, 1)
     assert a0.random() != a1.random()
     assert agent_rng(5, 0).random() == agent_rng(5, 0).random()
@@ -68,7 +73,7 @@ def test_seeds_are_stable_and_separate():
 
 def test_agent_seed_is_the_same_in_another_process():
     import subprocess
-    code = "from cardsmith.engine.rng import derive_seed; print(derive_seed('agent', 3, 1))"
+    code = "from cardsmith.engine.chance import derive_seed; print(derive_seed('agent', 3, 1))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"PYTHONHASHSEED": "123", "PATH": ""}, cwd=Path(__file__).resolve().parents[1]).stdout
     assert int(out) == derive_seed("agent", 3, 1)
@@ -82,7 +87,7 @@ def test_a_game_replays_exactly_from_seed_and_actions(agents):
     rec = play_game(game, DECKS, agents, seed=11, keep_log=True)
     state = replay(game, DECKS, 11, rec.actions)
     assert state.is_terminal()
-    assert (state.winner, state.end_reason, state.turn, state.log) == (rec.winner, rec.end_reason, rec.turns, rec.log)
+    assert (state.outcome().ranks, state.outcome().reason, state.turn, state.log) == (rec.ranks, rec.end_reason, rec.turns, rec.log)
     assert play_game(game, DECKS, agents, seed=11).actions == rec.actions  # agents too are seeded
 
 
@@ -90,44 +95,101 @@ def test_replay_refuses_an_action_that_is_not_legal():
     game = make_game()
     rec = play_game(game, DECKS, ("random", "random"), seed=3)
     bad = list(rec.actions)
-    bad[0] = sk.Act("play", "no-such-card")
+    bad[0] = (bad[0][0], ("play", "no-such-card"))
     with pytest.raises(IllegalAction, match="action 1"):
         replay(game, DECKS, 3, bad)
 
 
-def test_apply_refuses_illegal_actions():
+def test_apply_refuses_illegal_actions_and_actions_for_a_seat_not_to_act():
     state = make_game().new_game(DECKS, 1)
+    me = state.to_act()[0]
     with pytest.raises(IllegalAction):
-        state.apply(sk.Act("play", "no-such-card"))
+        state.apply(("play", "no-such-card"), me)
+    with pytest.raises(IllegalAction):
+        state.apply(("end",), 1 - me)
+
+
+def test_an_agent_that_answers_an_action_it_was_not_offered_is_refused_by_name(monkeypatch):
+    from cardsmith.engine import agents as agents_mod
+
+    class Cheat:
+        name = "cheat"
+
+        def __init__(self, game):
+            pass
+
+        def act(self, observation, legal, rng, seat):
+            return ("play", "strike-3", 1 - seat)  # a card it may not hold, whatever its hand
+
+    class Appender(Cheat):
+        def act(self, observation, legal, rng, seat):
+            try:
+                legal.append(("play", "strike-3", 1 - seat))  # the tuple it is handed cannot be widened
+            except AttributeError:
+                pass
+            return legal[-1]
+
+    monkeypatch.setitem(agents_mod.AGENTS, "cheat", Cheat)
+    monkeypatch.setitem(agents_mod.AGENT_OPTIONS, "cheat", {})
+    monkeypatch.setitem(agents_mod.AGENTS, "appender", Appender)
+    monkeypatch.setitem(agents_mod.AGENT_OPTIONS, "appender", {})
+    game = make_game()
+    for seed in range(20):
+        state = game.new_game(DECKS, seed)
+        if ("play", "strike-3", 1 - state.to_act()[0]) not in state.legal_actions():
+            break
+    seats = ("cheat", "cheat")
+    with pytest.raises(AgentError, match=r"agent 'cheat' in seat \d chose \('play', 'strike-3', \d\), which it was not offered") as e:
+        play_game(game, DECKS, seats, seed=seed)
+    assert "legal actions" in e.value.hint
+    rec = play_game(game, DECKS, ("appender", "appender"), seed=seed)  # plays on: it only ever ends turns
+    assert all(a == ("end",) for _, a in rec.actions)
 
 
 def test_account_is_readable_turn_by_turn():
     game = make_game()
     rec = play_game(game, DECKS, ("greedy", "random"), seed=2)
     text = replay_account(game, DECKS, rec)
-    assert "seed 2" in text and "Turn 2" in text and "chooses: " in text
+    assert "seed " in text and "Turn 2" in text and "chooses: " in text
+    assert f"Seat {rec.first_actor} (goes first)" in text
     assert text.count("chooses: ") == len(rec.actions)
     assert "Result:" in text.splitlines()[-1]
+
+
+def test_the_rules_decide_who_acts_first_and_the_record_says_who_did():
+    game = make_game()
+    firsts = {play_game(game, DECKS, ("random", "random"), seed=s).first_actor for s in range(12)}
+    assert firsts == {0, 1}
+    rec = play_game(game, DECKS, ("random", "random"), seed=4)
+    assert rec.actions[0][0] == rec.first_actor
 
 
 def test_seats_alternate_between_games_and_agents_follow_their_deck():
     tasks = match_tasks(("greedy", "random"), 4, seed=10)
     assert [t.deck_ids for t in tasks] == [(0, 1), (1, 0), (0, 1), (1, 0)]
     assert [t.agents for t in tasks] == [("greedy", "random"), ("random", "greedy")] * 2
-    assert [t.seed for t in tasks] == [10, 11, 12, 13]
+    assert [t.seed for t in tasks] == [game_seed(10, i) for i in range(4)]
     recs = run_tasks(make_game, DECKS, tasks, jobs=1)
-    assert [r.first_deck for r in recs] == [0, 1, 0, 1]
     assert recs[1].decks == ("turtle", "aggro") and recs[1].agents == ("random", "greedy")
 
 
+def test_seats_rotate_so_every_deck_sits_in_every_seat_equally():
+    tasks = table_tasks(("a", "b", "c"), 6, seed=1, deck_ids=(4, 5, 6))
+    for deck, agent in ((4, "a"), (5, "b"), (6, "c")):
+        seats = [t.deck_ids.index(deck) for t in tasks]
+        assert sorted(seats) == [0, 0, 1, 1, 2, 2]
+        assert all(t.agents[t.deck_ids.index(deck)] == agent for t in tasks)
+
+
 def test_results_do_not_depend_on_the_number_of_jobs():
-    tasks = match_tasks(("greedy", "random"), 24, seed=5)
-    one = run_tasks(make_game, DECKS, tasks, jobs=1)
-    two = run_tasks(make_game, DECKS, tasks, jobs=2)  # workers make their own game
-    inherited = run_tasks(make_game, DECKS, tasks, jobs=2, game=make_game())  # forked workers inherit it
+    tasks = table_tasks(("greedy", "random", "random"), 24, seed=5)
+    decks = [AGGRO, TURTLE, sk.deck("mid", strike_2=5, guard=3, heal=3)]
+    one = run_tasks(make_game, decks, tasks, jobs=1)
+    two = run_tasks(make_game, decks, tasks, jobs=2)  # workers make their own game
+    inherited = run_tasks(make_game, decks, tasks, jobs=2, game=make_game())  # forked workers inherit it
     assert [r.to_dict(with_actions=True) for r in one] == [r.to_dict(with_actions=True) for r in two]
     assert [r.to_dict(with_actions=True) for r in one] == [r.to_dict(with_actions=True) for r in inherited]
-    assert match_summary(one, ["aggro", "turtle"]) == match_summary(two, ["aggro", "turtle"])
+    assert match_summary(one, ["aggro", "turtle", "mid"]) == match_summary(two, ["aggro", "turtle", "mid"])
 
 
 def test_zero_games_and_bad_agents_are_refused():
@@ -139,17 +201,19 @@ def test_zero_games_and_bad_agents_are_refused():
     with pytest.raises(CardsmithError, match="bad option"):
         normalise_agents(["mcts:depht=3"])
     assert normalise_agents(["search:iterations=50"]) == ("mcts:iterations=50", "mcts:iterations=50")
+    assert normalise_agents(["random"], 4) == ("random",) * 4
+    with pytest.raises(CardsmithError, match="or 3 separated"):
+        normalise_agents(["random", "greedy"], 3)
 
 
 def test_a_game_that_never_ends_is_stopped_as_a_capped_draw():
     class Endless(sk.Skirmish):
-        def new_game(self, decks, seed):
-            s = super().new_game(decks, seed)
-            s.cap = 10**9
-            s.apply = lambda a, s=s: None  # a rules bug: nothing ever happens
+        def new_game(self, decks, seed, *, chance=None):
+            s = super().new_game(decks, seed, chance=chance)
+            s.apply = lambda a, seat=None: ()  # a rules bug: nothing ever happens
             return s
     rec = play_game(Endless(), DECKS, ("random", "random"), seed=1, max_actions=200)
-    assert rec.winner is None and rec.end_reason == ACTION_CAP and rec.capped
+    assert rec.is_draw and rec.end_reason == ACTION_CAP and rec.capped
 
 
 def test_turn_cap_games_count_as_capped_draws():
@@ -157,9 +221,20 @@ def test_turn_cap_games_count_as_capped_draws():
     recs = run_tasks(lambda: game, DECKS, match_tasks(("random", "random"), 6, seed=1), jobs=1, game=game)
     summary = match_summary(recs, ["aggro", "turtle"])
     capped = [r for r in recs if r.end_reason == "turn cap"]
-    assert capped and all(r.winner is None for r in capped)
+    assert capped and all(r.is_draw and r.capped for r in capped)
     assert summary["capped"]["k"] == len(capped)
     assert summary["draws"]["k"] >= len(capped)
+
+
+def test_eliminations_rank_seats_and_returns_sum_to_half_the_seats():
+    game = make_game()
+    decks = [AGGRO, TURTLE, AGGRO, TURTLE]
+    for seed in range(10):
+        rec = play_game(game, decks, ("random",) * 4, seed=seed)
+        assert sum(rec.returns()) == pytest.approx(2.0)
+        if rec.end_reason == "knockout":
+            assert sorted(rec.ranks) == [0, 1, 2, 3] and rec.winner is not None
+    assert Outcome.placing([[2], [0, 3], [1]], 4, "x").returns() == (0.5, 0.0, 1.0, 0.5)
 
 
 # ---- statistics ----
@@ -188,11 +263,13 @@ def test_summary_counts_first_player_draws_and_length():
     assert s["games"] == 30
     wins = [d["wins"]["k"] for d in s["decks"]]
     assert sum(wins) + s["draws"]["k"] == 30
-    assert s["first_player_wins"]["k"] == sum(1 for r in recs if r.winner == 0)
+    # The first player is whoever acted first (a die decides), not seat 0.
+    assert s["first_player_wins"]["k"] == sum(1 for r in recs if r.winner == r.first_actor)
     assert s["length"]["min"] <= s["length"]["median"] <= s["length"]["max"]
     assert sum(s["length"]["histogram"].values()) == 30
     for d in s["decks"]:
-        assert d["wins_going_first"]["n"] == d["wins_going_second"]["n"] == 15
+        assert d["wins_going_first"]["n"] + d["wins_going_second"]["n"] == 30
+    assert [x["acted_first"] for x in s["seat_wins"]] == [sum(1 for r in recs if r.first_actor == q) for q in (0, 1)]
 
 
 def test_card_impact_compares_played_with_not_played():
@@ -211,7 +288,7 @@ def test_card_impact_compares_played_with_not_played():
 def test_card_impact_flags_a_card_that_decides_games():
     from cardsmith.engine.runner import GameRecord
     # Synthetic: deck 0 wins exactly when it played "bomb".
-    recs = [GameRecord(i, i, (0, 1), ("a", "b"), ("x", "x"), 0 if i % 2 else 1, "knockout", 5 + i % 7,
+    recs = [GameRecord(i, i, (0, 1), ("a", "b"), ("x", "x"), (0, 1) if i % 2 else (1, 0), "knockout", 5 + i % 7,
                        (("bomb",) if i % 2 else (), ())) for i in range(40)]
     deck = sk.deck("a", bomb=1, guard=1)
     rows = {r.card: r for r in card_impact(recs, [deck, TURTLE])}
@@ -223,8 +300,19 @@ def test_matchup_matrix_is_complementary():
     recs = run_tasks(make_game, DECKS, match_tasks(("random", "random"), 20, seed=4), jobs=1)
     m = matchup_matrix(recs, ["aggro", "turtle"])
     assert m[0][0] is None and m[1][1] is None
-    draws = sum(1 for r in recs if r.winner is None)
+    draws = sum(1 for r in recs if r.is_draw)
     assert m[0][1]["k"] + m[1][0]["k"] + draws == 20 == m[0][1]["n"]
+
+
+def test_matchups_with_three_seats_count_who_finished_ahead():
+    decks = [AGGRO, TURTLE, sk.deck("mid", strike_2=5, guard=3, heal=3)]
+    recs = run_tasks(make_game, decks, table_tasks(("random",) * 3, 12, seed=4), jobs=1)
+    m = matchup_matrix(recs, ["a", "t", "m"])
+    for i in range(3):
+        for j in range(3):
+            if i != j:
+                ties = sum(1 for r in recs if r.ranks[r.deck_ids.index(i)] == r.ranks[r.deck_ids.index(j)])
+                assert m[i][j]["n"] == 12 and m[i][j]["k"] + m[j][i]["k"] + ties == 12
     assert str(Rate(1, 2)).startswith("50.0% [")
 
 
@@ -233,26 +321,35 @@ def test_matchup_matrix_is_complementary():
 def test_the_test_game_meets_the_engine_contract():
     from cardsmith.engine.checks import protocol_problems
 
-    assert protocol_problems(make_game(), DECKS, seeds=range(8)) == []
+    assert protocol_problems(make_game(), DECKS, seeds=range(6)) == []
+    assert protocol_problems(make_game(), [AGGRO, TURTLE, AGGRO], seeds=range(3)) == []
 
 
 def test_the_conformance_check_catches_broken_games():
     from cardsmith.engine.checks import protocol_problems
 
     class SharedClone(sk.Skirmish):  # clone() that shares the hands: applying to it changes the original
-        def new_game(self, decks, seed):
-            s = super().new_game(decks, seed)
+        def new_game(self, decks, seed, *, chance=None):
+            s = super().new_game(decks, seed, chance=chance)
             s.clone = lambda s=s: s
             return s
 
-    class Unseeded(sk.Skirmish):  # dice not drawn from the state's seeded generator
-        def new_game(self, decks, seed):
-            s = super().new_game(decks, seed)
-            s.rng = random.Random()
+    class Unseeded(sk.Skirmish):  # dice not drawn from the state's seeded chance
+        def new_game(self, decks, seed, *, chance=None):
+            s = super().new_game(decks, seed, chance=chance)
+            s.chance = SeededChance(random.getrandbits(64))
+            return s
+
+    class ListLegal(sk.Skirmish):  # legal actions as a list an agent could append to
+        def new_game(self, decks, seed, *, chance=None):
+            s = super().new_game(decks, seed, chance=chance)
+            real = s.legal_actions
+            s.legal_actions = lambda seat=None: list(real(seat))
             return s
 
     assert any("clone changed the original" in p for p in protocol_problems(SharedClone(), DECKS, seeds=[1]))
     assert any("replaying" in p or "different game" in p for p in protocol_problems(Unseeded(), DECKS, seeds=range(3)))
+    assert any("not a tuple" in p for p in protocol_problems(ListLegal(), DECKS, seeds=[1]))
 
 
 def test_card_impact_adjusts_for_game_length():
@@ -265,7 +362,7 @@ def test_card_impact_adjusts_for_game_length():
         turns = 20 + i % 5 if long else 5 + i % 5
         played = long and i % 4 == 0
         won = (i % 10) < (8 if long else 2)
-        recs.append(GameRecord(i, i, (0, 1), ("a", "b"), ("x", "x"), 0 if won else 1, "k", turns,
+        recs.append(GameRecord(i, i, (0, 1), ("a", "b"), ("x", "x"), (0, 1) if won else (1, 0), "k", turns,
                                (("slow",) if played else (), ())))
     row = {r.card: r for r in card_impact(recs, [sk.deck("a", slow=1), TURTLE])}["slow"]
     assert row.p_value < 0.001 and row.difference > 0.2  # raw: looks decisive

@@ -9,8 +9,10 @@ from xml.etree import ElementTree
 
 import pytest
 
-from cardsmith.engine.match import balance_tasks, play_match, run_balance, unique_names
-from cardsmith.engine.report import render_html, write_report
+from cardsmith.engine.chance import game_seed
+from cardsmith.simulation.match import balance_tasks, play_match, run_balance
+from cardsmith.simulation.report import render_html, write_report
+from cardsmith.simulation.sets import unique_names
 from cardsmith.errors import CardsmithError
 from cardsmith.model import Card, CardSet
 
@@ -32,7 +34,7 @@ def figures():
 def test_round_robin_plays_every_pair_with_alternating_seats():
     tasks = balance_tasks(3, "random", 4, seed=10)
     assert len(tasks) == 12 and [t.index for t in tasks] == list(range(12))
-    assert [t.seed for t in tasks] == list(range(10, 22))
+    assert [t.seed for t in tasks] == [game_seed(10, i) for i in range(12)]
     pairs = {frozenset(t.deck_ids) for t in tasks}
     assert pairs == {frozenset({0, 1}), frozenset({0, 2}), frozenset({1, 2})}
     firsts = [t.deck_ids[0] for t in tasks if set(t.deck_ids) == {0, 2}]
@@ -43,8 +45,8 @@ def test_round_robin_plays_every_pair_with_alternating_seats():
 
 def test_balance_figures_add_up(figures):
     assert figures["games"] == 48
-    assert len(figures["pairings"]) == 3
-    for p in figures["pairings"]:
+    assert len(figures["tables"]) == 3
+    for p in figures["tables"]:
         assert p["games"] == 16
         wins = sum(d["wins"]["k"] for d in p["decks"])
         assert wins + p["draws"]["k"] == 16
@@ -63,7 +65,7 @@ def test_report_is_self_contained_with_plots_and_escaped_text(figures, tmp_path)
     assert "Skirmish &lt;Test&gt;" in page and "<Test>" not in page
     assert "src=" not in page and "href=" not in page  # nothing to fetch: plots are inline
     svgs = re.findall(r"<svg.*?</svg>", page, re.S)
-    assert len(svgs) == 4  # heatmap, win rates, first player, length histogram
+    assert len(svgs) == 5  # heatmap, win rates per deck and per seat, first player, length histogram
     for s in svgs:
         ElementTree.fromstring(s)  # well-formed SVG
     assert "Per-card impact" in page and "Strike 3" in page
@@ -83,3 +85,19 @@ def test_match_figures_and_mirror_names():
     d = result.to_dict()
     assert d["games"] == 10 and d["agents"] == ["greedy", "random"] and "card_impact" in d
     assert unique_names([TURTLE, AGGRO, TURTLE]) == ["turtle", "aggro", "turtle (2)"]
+
+
+def test_a_three_player_balance_run_rotates_seats_and_reports_per_seat():
+    four = DECKS + [sk.deck("healer", strike_1=4, strike_2=2, heal=6)]
+    tasks = balance_tasks(4, "random", 3, seed=1, players=3)
+    assert len(tasks) == 12  # C(4, 3) tables of 3 games
+    for table in {tuple(sorted(t.deck_ids)) for t in tasks}:
+        games = [t for t in tasks if tuple(sorted(t.deck_ids)) == table]
+        for d in table:
+            assert sorted(t.deck_ids.index(d) for t in games) == [0, 1, 2]
+    result = run_balance(CARDSET, make_game(), make_game, four, "random", games=3, seed=1, jobs=1, players=3)
+    figures = result.figures(four)
+    assert figures["players"] == 3 and len(figures["seat_wins"]) == 3 and len(figures["tables"]) == 4
+    assert sum(d["wins"]["n"] for d in figures["deck_win_rates"]) == 36
+    page = render_html(figures, CARDSET)
+    assert "3 seats, rotating" in page and "fair share (33%)" in page

@@ -1,4 +1,4 @@
-"""`cardsmith play` (a match between two decks) and `cardsmith balance` (a round robin with a report)."""
+"""`cardsmith play` (games between decks, one per seat) and `cardsmith balance` (every table of decks, with a report)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from cardsmith.commands.options import jobs_option
 from cardsmith.errors import UsageError
 
 
-def _agents(spec: str) -> tuple[str, str]:
+def _agents(spec: str, seats: int = 2) -> tuple[str, ...]:
     from cardsmith.engine.runner import normalise_agents
 
-    return normalise_agents(spec.split(","))
+    return normalise_agents(spec.split(","), seats)
 
 
 def _check_counts(games: int, jobs: int | None) -> None:
@@ -31,12 +31,16 @@ def format_match(result) -> str:
 
     s = result.summary
     r = lambda d: str(Rate(d["k"], d["n"]))  # noqa: E731
-    lines = [f"{result.game}: {result.deck_names[0]} ({result.agents[0]}) vs {result.deck_names[1]} ({result.agents[1]}), "
-             f"{s['games']} games, seed {result.seed}, seats alternating"]
+    seats = len(result.deck_names)
+    players = " vs ".join(f"{n} ({a})" for n, a in zip(result.deck_names, result.agents))
+    lines = [f"{result.game}: {players}, {s['games']} games, seed {result.seed}, "
+             + ("seats alternating" if seats == 2 else "seats rotating")]
     width = max(len(n) for n in result.deck_names)
     for d in s["decks"]:
-        lines.append(f"  {d['deck']:<{width}}  wins {r(d['wins'])}   going first {d['wins_going_first']['k']}/{d['wins_going_first']['n']}, "
-                     f"second {d['wins_going_second']['k']}/{d['wins_going_second']['n']}")
+        lines.append(f"  {d['deck']:<{width}}  wins {r(d['wins'])}   acting first {d['wins_going_first']['k']}/{d['wins_going_first']['n']}, "
+                     f"not first {d['wins_going_second']['k']}/{d['wins_going_second']['n']}")
+    if seats > 2:
+        lines.append("  by seat: " + "; ".join(f"seat {x['seat']} {r(x['wins'])}" for x in s["seat_wins"]))
     lines.append(f"  draws: {r(s['draws'])}; capped by the turn cap (counted as draws): {s['capped']['k']}")
     lines.append(f"  first player won {r(s['first_player_wins'])} of all games, {r(s['first_player_wins_of_decided'])} of decided games")
     ln = s["length"]
@@ -50,40 +54,68 @@ def format_match(result) -> str:
 
 @click.command("play")
 @click.argument("set_name", metavar="SET")
-@click.option("--deck", "decks", multiple=True, metavar="DECK", help="A deck: a file, or a deck name in the set's decks/ folder. Give two.")
-@click.option("--agents", default="greedy", show_default=True, metavar="A[,B]",
-              help="Agents for the two decks (random, greedy, mcts/search; options as mcts:iterations=500:time=0.5). One name: both.")
-@click.option("--games", default=200, show_default=True, help="Number of games; seats alternate between games.")
-@click.option("--seed", default=1, show_default=True, help="Game i uses seed SEED+i; the same seed gives the same figures.")
+@click.option("--deck", "decks", multiple=True, metavar="DECK",
+              help="A deck: a file, or a deck name in the set's decks/ folder. Give one per seat (N times).")
+@click.option("--players", type=int, default=None, metavar="N",
+              help="N seats all playing one deck (--deck, or the set's default deck): for common-deck games.")
+@click.option("--agents", default="greedy", show_default=True, metavar="A[,B...]",
+              help="Agents for the decks in order (random, greedy, mcts/search; options as mcts:iterations=500:time=0.5). One name: all.")
+@click.option("--games", default=200, show_default=True, help="Number of games; seats rotate between games.")
+@click.option("--seed", default=1, show_default=True, help="Run seed: game i uses a hash of (SEED, i); the same seed gives the same figures.")
+@click.option("--from", "from_file", type=click.Path(dir_okay=False, path_type=Path), metavar="POSITION",
+              help="Continue every game from this position file (YAML or JSON, as --log-position writes).")
 @jobs_option
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path), help="Write a turn-by-turn account of the first game.")
+@click.option("--log-position", "position_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the position the first game ended in (a file --from reads).")
 @click.option("--json", "as_json", is_flag=True, help="Print every figure as JSON on stdout.")
-def play_command(set_name: str, decks: tuple[str, ...], agents: str, games: int, seed: int, jobs: int | None,
-                 log_file: Path | None, as_json: bool) -> None:
-    """Play GAMES games between two decks of SET and print win rates with 95% intervals."""
+def play_command(set_name: str, decks: tuple[str, ...], players: int | None, agents: str, games: int, seed: int,
+                 from_file: Path | None, jobs: int | None, log_file: Path | None, position_file: Path | None,
+                 as_json: bool) -> None:
+    """Play GAMES games of SET between decks (one per seat) and print win rates with 95% intervals."""
     from cardsmith.atomic import write_text
-    from cardsmith.engine.match import SetGameFactory, load_checked_deck, open_set, play_match
+    from cardsmith.engine.kit import dump_position
     from cardsmith.engine.registry import load_game
-    from cardsmith.engine.runner import replay_account
+    from cardsmith.engine.runner import final_state, replay_account
+    from cardsmith.errors import CardsmithError
+    from cardsmith.simulation.match import play_match
+    from cardsmith.simulation.sets import SetGameFactory, open_set, position_decks, read_position, seat_decks
 
-    if len(decks) != 2:
-        raise UsageError(f"give two decks (--deck A --deck B), not {len(decks)}", hint="a mirror match names the same deck twice")
     _check_counts(games, jobs)
-    specs = _agents(agents)
     cardset = open_set(set_name)
     game = load_game(cardset)
-    loaded = [load_checked_deck(cardset, d) for d in decks]
+    position, start = None, None
+    if from_file is not None:
+        if decks or players:
+            raise UsageError("--from takes the seats and their cards from the position: give no --deck or --players")
+        position, start = read_position(from_file, game)
+        loaded = position_decks(start)
+    else:
+        loaded = seat_decks(cardset, decks, players, game.rules.players)
+    specs = _agents(agents, len(loaded))
     result = play_match(cardset, game, SetGameFactory(cardset.path), loaded, specs, games=games, seed=seed, jobs=jobs,
-                        progress=sys.stderr.isatty())
+                        progress=sys.stderr.isatty(), position=position)
+    first = result.records[0]
+    seated = [loaded[i] for i in first.deck_ids]
+    begin = game.from_position(position, seed=first.seed) if position is not None else None
     if log_file is not None:
-        first = result.records[0]
-        write_text(log_file, replay_account(game, [loaded[first.deck_ids[0]], loaded[first.deck_ids[1]]], first))
+        write_text(log_file, replay_account(game, seated, first, start=begin))
+    if position_file is not None:
+        from cardsmith.engine.contract import PositionError
+
+        try:
+            data = final_state(game, seated, first, start=begin).position()
+        except PositionError as e:
+            raise CardsmithError(f"--log-position: {e}") from None
+        write_text(position_file, dump_position(data))
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
         click.echo(format_match(result))
         if log_file is not None:
             click.echo(f"  account of game 0 written to {log_file}")
+        if position_file is not None:
+            click.echo(f"  position where game 0 stopped written to {position_file}")
 
 
 @click.command("balance")
@@ -93,15 +125,17 @@ def play_command(set_name: str, decks: tuple[str, ...], agents: str, games: int,
 @click.option("--random-decks", is_flag=True, help="Play one random legal deck per race/faction instead of deck files.")
 @click.option("--games", default=100, show_default=True, help="Games per pairing of decks.")
 @click.option("--agents", default="greedy", show_default=True, metavar="AGENT", help="The agent every deck is played by.")
-@click.option("--seed", default=1, show_default=True, help="Game i of a pairing uses seed SEED+i; the same seed gives the same report.")
+@click.option("--players", type=int, default=None, metavar="N",
+              help="Seats per game (default: the fewest the rules allow); every combination of N decks is played.")
+@click.option("--seed", default=1, show_default=True, help="Run seed: game i uses a hash of (SEED, i); the same seed gives the same report.")
 @jobs_option
 @click.option("--json", "as_json", is_flag=True, help="Print every figure as JSON on stdout.")
-def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, games: int, agents: str, seed: int,
-                    jobs: int | None, as_json: bool) -> None:
+def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, games: int, agents: str,
+                    players: int | None, seed: int, jobs: int | None, as_json: bool) -> None:
     """Round robin of SET's decks; writes output/<set>/balance/report.html and balance.json."""
-    from cardsmith.engine import match
     from cardsmith.engine.registry import load_game
-    from cardsmith.engine.report import write_report
+    from cardsmith.simulation import match, sets
+    from cardsmith.simulation.report import write_report
     from cardsmith.errors import CardsmithError
     from cardsmith.project import Project
 
@@ -110,20 +144,24 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     if len(specs) != 1:
         raise UsageError("balance plays every deck with the same agent: give one (e.g. --agents greedy)")
     spec = _agents(specs[0])[0]
-    cardset = match.open_set(set_name)
+    cardset = sets.open_set(set_name)
     game = load_game(cardset)
+    lo, hi = game.rules.players
+    seats = lo if players is None else players
+    if not lo <= seats <= hi:
+        raise UsageError(f"--players {seats}: {game.rules.name} is for {lo} to {hi} players")
     if decks_dir is not None and not decks_dir.is_dir():
         raise CardsmithError(f"--decks {decks_dir}: no such folder")
-    files = [] if random_decks else match.deck_files(cardset, decks_dir)
+    files = [] if random_decks else sets.deck_files(cardset.path, decks_dir)
     if decks_dir is not None and not random_decks and not files:
         raise CardsmithError(f"--decks {decks_dir}: no deck files (.yaml, .yml, .txt) in it",
                              hint="point --decks at a folder of deck files, or use --random-decks")
-    decks = [match.load_checked_deck(cardset, p) for p in files]
+    decks = [sets.load_checked_deck(cardset, p) for p in files]
     use_random = random_decks or not files
     if use_random:
-        decks = match.random_decks(cardset, seed=seed)
-    result = match.run_balance(cardset, game, match.SetGameFactory(cardset.path), decks, spec, games=games, seed=seed,
-                               jobs=jobs, progress=sys.stderr.isatty(), random=use_random)
+        decks = sets.random_decks(cardset, seed=seed)
+    result = match.run_balance(cardset, game, sets.SetGameFactory(cardset.path), decks, spec, games=games, seed=seed,
+                               jobs=jobs, progress=sys.stderr.isatty(), random=use_random, players=seats)
     figures = result.figures(decks)
     html_path, json_path = write_report(Project.current().set_output(cardset.id) / "balance", figures, cardset)
     if as_json:
@@ -132,10 +170,14 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     from cardsmith.engine.stats import Rate
 
     click.echo(f"{cardset.name}: {len(decks)} decks{' (random legal decks)' if use_random else ''}, "
-               f"{games} games per pairing, agent {spec}")
+               f"{games} games per table of {seats}, agent {spec}")
     width = max(len(n) for n in result.deck_names)
     for d in figures["deck_win_rates"]:
         click.echo(f"  {d['deck']:<{width}}  wins {Rate(d['wins']['k'], d['wins']['n'])}")
+    if seats > 2:
+        click.echo("  by seat: " + "; ".join(f"seat {r['seat']} {Rate(r['wins']['k'], r['wins']['n'])}" for r in figures["seat_wins"]))
+    for g in figures["group_wins"]:
+        click.echo(f"  faction {g['group']}: wins {Rate(g['wins']['k'], g['wins']['n'])}")
     f = figures["first_player_wins_of_decided"]
     click.echo(f"  first player won {Rate(f['k'], f['n'])} of decided games; draws {figures['draws']['k']}, "
                f"capped {figures['capped']['k']}")

@@ -14,13 +14,13 @@ functions that data cannot say (`RULES.deck_predicates`, `RULES.cost_functions`,
 """
 
 from cardsmith.decks.check import Violation, check_deck
-from cardsmith.decks.files import (DeckFileError, LoadedDeck, deck_set_name, dump_deck, load_deck, parse_line,
+from cardsmith.decks.files import (DeckFileError, LoadedDeck, deck_files, deck_set_name, dump_deck, load_deck, parse_line,
                                    set_folder_of)
 from cardsmith.decks.generate import random_deck
 from cardsmith.decks.plays import PlayTerms, chosen_card, play_terms, zone_cards
 from cardsmith.decks.predicates import Problem, register_predicate, registered_predicates, unregister_predicate
 from cardsmith.decks.rules import DeckRules, RulesInvalid, parse_rules
-from cardsmith.decks.stage import build_stage, deck_files
+from cardsmith.decks.stage import build_stage
 from cardsmith.decks.stats import DeckStats, deck_stats, write_chart
 
 __all__ = [

@@ -24,6 +24,21 @@ YAML_SUFFIXES = (".yaml", ".yml")
 DECK_SUFFIXES = (".yaml", ".yml", ".txt", ".deck", ".dek")
 
 
+def deck_files(set_dir: Path, folder: Path | None = None) -> list[Path]:
+    """The deck files of a set: every file directly in `<set>/decks/` (or in `folder`) whose suffix,
+    in any case, is a deck suffix (.yaml .yml .txt .deck .dek), by name.
+
+    Names starting with "." (hidden) or "_" (a deck in progress, `_wip.yaml`) are left out, and so are
+    sub-folders (decks/invalid/ holds examples of broken decks). `cardsmith build` checks these
+    files and `cardsmith balance` plays them: the one rule for both.
+    """
+    folder = Path(folder) if folder is not None else Path(set_dir) / "decks"
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir()
+                  if p.is_file() and p.suffix.lower() in DECK_SUFFIXES and not p.name.startswith((".", "_")))
+
+
 @dataclass(frozen=True)
 class LoadedDeck(Deck):
     """A deck read from a file: also where each card was written (`lines[(zone, card_id)]`)."""

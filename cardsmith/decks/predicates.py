@@ -17,7 +17,6 @@ the set's rules module, which registers it as it loads.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
@@ -57,24 +56,13 @@ def registered_predicates() -> list[str]:
 
 
 def rules_module(cardset: CardSet) -> Any:
-    """The `RULES` (contract.RulesModule) of the set's rules package, or None: the bundled package
-    `cardsmith.games.<rules>` (imported, which also runs its `register_predicate` calls), else an
-    installed package's entry point in the group `cardsmith.games`."""
+    """The `RULES` (contract.RulesModule) of the set's game, or None: whatever the engine's registry
+    finds under the set's `rules:` name (a bundled package, an entry point, or one registered in-process)."""
     if not cardset.rules:
         return None
-    name = cardset.rules.strip().replace("-", "_")
-    module = None
-    try:
-        module = importlib.import_module(f"cardsmith.games.{name}")
-    except ModuleNotFoundError as e:
-        if e.name not in (f"cardsmith.games.{name}", "cardsmith.games"):
-            raise
-    rules = getattr(module, "RULES", None)
-    if rules is None:
-        from importlib.metadata import entry_points
-        for ep in entry_points(group="cardsmith.games", name=name):
-            rules = ep.load()
-    return rules
+    from cardsmith.engine.registry import get_rules
+
+    return get_rules(cardset.rules)
 
 
 def get_predicate(name: str, cardset: CardSet) -> Predicate:

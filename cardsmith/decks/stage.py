@@ -7,20 +7,11 @@ from pathlib import Path
 
 from cardsmith.atomic import write_text
 from cardsmith.decks.check import Violation, check_deck
-from cardsmith.decks.files import DECK_SUFFIXES, DeckFileError, LoadedDeck, load_deck
+from cardsmith.decks.files import DeckFileError, LoadedDeck, deck_files, load_deck
 from cardsmith.decks.rules import RulesInvalid, parse_rules
 from cardsmith.decks.stats import deck_stats
 from cardsmith.diagnostics import Diagnostic
 from cardsmith.model import Deck
-
-
-def deck_files(set_dir: Path) -> list[Path]:
-    """The deck files directly in `<set>/decks/` (sub-folders such as decks/invalid/ are not read)."""
-    folder = set_dir / "decks"
-    if not folder.is_dir():
-        return []
-    return sorted(p for p in folder.iterdir()
-                  if p.is_file() and p.suffix.lower() in DECK_SUFFIXES and not p.name.startswith((".", "_")))
 
 
 def violation_diagnostic(v: Violation, deck: Deck, file: Path | None) -> Diagnostic:

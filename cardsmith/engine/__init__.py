@@ -1,9 +1,13 @@
-"""Game-agnostic rules engine: state protocol, seeds, agents, match runner, statistics, report.
+"""Game-agnostic rules engine: the game contract, chance, the shared kit, agents, the runner and
+statistics. It never opens files or writes HTML (that is `cardsmith.simulation`) and imports no
+rendering.
 
-Game rules live in `cardsmith.games.<module>`; a set names its module with `rules:` in set.yaml.
-Nothing here imports rendering.
+Games are packages `cardsmith.games.<name>` exposing `RULES`, or installed packages registering an
+entry point in the group `cardsmith.games`; a set names its game with `rules:` in set.yaml. See
+docs/engine.md.
 """
 
-from cardsmith.engine.core import Action, Game, GameState, IllegalAction
+from cardsmith.engine.contract import (Action, Event, Game, GameState, IllegalAction, Outcome, PositionError, Problem,
+                                       RulesModule)
 
-__all__ = ["Action", "Game", "GameState", "IllegalAction"]
+__all__ = ["Action", "Event", "Game", "GameState", "IllegalAction", "Outcome", "PositionError", "Problem", "RulesModule"]

@@ -1,10 +1,11 @@
 """Players: random, greedy (one step ahead) and search (information-set Monte Carlo tree search).
 
-An agent is built with the `Game` (never a state) and asked `act(observation, legal_actions, rng)`.
-It sees only the observation; when it wants a full state to look ahead, it asks the game for a
-determinization, `game.sample_state(observation, rng)`: the hidden cards dealt at random consistently
-with what it knows. So no agent can read the opponent's hand or deck order, and every figure the
-simulator reports comes from honest players.
+An agent is built with the `Game` (never a state) and asked `act(observation, legal_actions, rng,
+seat)`. It sees only the observation of its seat and the legal actions as an immutable tuple; when
+it wants a full state to look ahead, it asks the game for a determinization,
+`game.sample_state(observation, rng)`: the hidden cards dealt at random consistently with what it
+knows. So no agent can read another seat's hand or deck order, and whatever it answers is applied
+through `state.apply(action, seat)`, which refuses an action that was not offered.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence
 
-from cardsmith.engine.core import Action, Game, GameState, IllegalAction
+from cardsmith.engine.contract import Action, Game, GameState, IllegalAction
 from cardsmith.errors import CardsmithError
 
 WIN_SCORE = 1e9  # a greedy agent takes a winning move and avoids a losing one whatever the heuristic says
@@ -24,7 +25,7 @@ WIN_SCORE = 1e9  # a greedy agent takes a winning move and avoids a losing one w
 class Agent(Protocol):
     name: str
 
-    def act(self, observation: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action: ...
+    def act(self, observation: Any, legal_actions: tuple[Action, ...], rng: random.Random, seat: int) -> Action: ...
 
 
 class RandomAgent:
@@ -36,15 +37,23 @@ class RandomAgent:
     def __init__(self, game: Game | None = None):
         self.game = game
 
-    def act(self, observation: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+    def act(self, observation: Any, legal_actions: tuple[Action, ...], rng: random.Random, seat: int) -> Action:
         return legal_actions[rng.randrange(len(legal_actions))]
 
 
-def _outcome_score(state: GameState, player: int, game: Game) -> float:
-    """The value of `state` for `player`: a certain win or loss, else the game's heuristic."""
-    if state.is_terminal() and state.winner is not None:
-        return WIN_SCORE if state.winner == player else -WIN_SCORE
-    return game.heuristic(state, player)
+def _outcome_score(state: GameState, seat: int, game: Game) -> float:
+    """The value of `state` for `seat`: a finished game by its returns, else the game's heuristic.
+
+    A draw (returns 0.5) is scored by the heuristic, as an unfinished game is."""
+    if state.is_terminal():
+        r = state.returns()[seat]
+        if r != 0.5:
+            return WIN_SCORE * (r - 0.5)
+    return game.heuristic(state, seat)
+
+
+def _mover(state: GameState) -> int:
+    return state.to_act()[0]
 
 
 class GreedyAgent:
@@ -63,21 +72,20 @@ class GreedyAgent:
         self.game = game
         self.samples = samples
 
-    def act(self, observation: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+    def act(self, observation: Any, legal_actions: tuple[Action, ...], rng: random.Random, seat: int) -> Action:
         if len(legal_actions) == 1:
             return legal_actions[0]
         states = [self.game.sample_state(observation, rng) for _ in range(self.samples)]
-        me = states[0].current_player
         scores = []
         for action in legal_actions:
             total, n = 0.0, 0
             for state in states:
                 after = state.clone()
                 try:
-                    after.apply(action)
+                    after.apply(action, seat)
                 except IllegalAction:  # a determinization where this action is impossible tells nothing
                     continue
-                total += _outcome_score(after, me, self.game)
+                total += _outcome_score(after, seat, self.game)
                 n += 1
             scores.append(total / n if n else -math.inf)
         best = max(scores)
@@ -97,13 +105,14 @@ class _Node:
 
 
 class MCTSAgent:
-    """Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
+    """Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012), N seats.
 
     Each iteration deals a fresh determinization of the observation, walks the shared tree of action
     sequences by UCB (counting how often each child was available, since a determinization allows only
     some actions), expands one untried action, plays a rollout of at most `depth` actions (random, or
-    `rollout="greedy"`: the best of a few actions one step ahead) and scores its end: 1/0/0.5 for a
-    win/loss/draw, or the heuristic difference squashed to (0, 1) when the rollout stops at the cap.
+    `rollout="greedy"`: the best of a few actions one step ahead) and scores its end for every seat:
+    the game's `returns()` when it is over, else each seat's heuristic against the mean of the
+    others, squashed to (0, 1). Each node learns the reward of the seat that chose its action.
 
     Budget: `iterations` per decision (reproducible), with a `time` ceiling in seconds (default 1.0) as a
     guard on slow machines; a decision cut short by the ceiling depends on the machine's speed, so
@@ -138,7 +147,7 @@ class MCTSAgent:
         self._scale = 0.0
         self._evals = 0
 
-    def act(self, observation: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+    def act(self, observation: Any, legal_actions: tuple[Action, ...], rng: random.Random, seat: int) -> Action:
         if len(legal_actions) == 1:
             return legal_actions[0]
         self.decisions += 1
@@ -151,7 +160,7 @@ class MCTSAgent:
             if deadline is not None and i and time.perf_counter() > deadline:
                 self.ceiling_hits += 1
                 break
-            self._iterate(root, root_actions, observation, rng)
+            self._iterate(root, root_actions, observation, rng, seat)
         visited = [root.children[a] for a in root_actions if a in root.children and root.children[a].visits]
         if not visited:
             return root_actions[rng.randrange(len(root_actions))]
@@ -161,15 +170,15 @@ class MCTSAgent:
         top = [n for n in top if n.reward / n.visits >= best_mean - 1e-12]
         return top[0].action if len(top) == 1 else top[rng.randrange(len(top))].action
 
-    def _iterate(self, root: _Node, root_actions: list, observation: Any, rng: random.Random) -> None:
+    def _iterate(self, root: _Node, root_actions: list, observation: Any, rng: random.Random, me: int) -> None:
         state = self.game.sample_state(observation, rng)
         node = root
         path = []
         try:
             # Selection and expansion in the determinized state.
             while not state.is_terminal():
-                legal = root_actions if node is root else state.legal_actions()
-                mover = state.current_player
+                mover = me if node is root else _mover(state)
+                legal = root_actions if node is root else state.legal_actions(mover)
                 untried = []
                 for a in legal:
                     child = node.children.get(a)
@@ -179,12 +188,13 @@ class MCTSAgent:
                         child.available += 1
                 if untried:
                     action = untried[rng.randrange(len(untried))]
-                    state.apply(action)
+                    state.apply(action, mover)
                     child = _Node(action, node, mover, available=1)
                     node.children[action] = child
                     path.append(child)
                     break
-                best, best_value = None, -math.inf
+                best: _Node | None = None
+                best_value = -math.inf
                 for a in legal:
                     child = node.children[a]
                     if not child.visits:  # made by an iteration that was then dropped: try it first
@@ -193,50 +203,56 @@ class MCTSAgent:
                         value = child.reward / child.visits + self.c * math.sqrt(math.log(child.available) / child.visits)
                     if value > best_value:
                         best, best_value = child, value
-                state.apply(best.action)
+                assert best is not None  # legal is never empty while the game goes on
+                state.apply(best.action, mover)
                 node = best
                 path.append(node)
             # Rollout.
             steps = 0
             while not state.is_terminal() and steps < self.depth:
-                actions = state.legal_actions()
-                state.apply(self._rollout_action(state, actions, rng))
+                mover = _mover(state)
+                actions = state.legal_actions(mover)
+                state.apply(self._rollout_action(state, mover, actions, rng), mover)
                 steps += 1
         except IllegalAction:
             # The determinization disagreed with an action recorded in the tree (a sampler that does not
             # reproduce the public position exactly); drop this iteration rather than learn from it.
             return
-        value0 = self._value_for_player0(state)
+        values = self._values(state)
         for n in path:
             n.visits += 1
-            n.reward += value0 if n.player == 0 else 1.0 - value0
+            n.reward += values[n.player]
 
-    def _rollout_action(self, state: GameState, actions: list, rng: random.Random) -> Action:
+    def _rollout_action(self, state: GameState, mover: int, actions: Sequence[Action], rng: random.Random) -> Action:
         if self.rollout == "random" or len(actions) == 1:
             return actions[rng.randrange(len(actions))]
-        me = state.current_player
-        candidates = actions if len(actions) <= 3 else rng.sample(actions, 3)
+        candidates = actions if len(actions) <= 3 else rng.sample(list(actions), 3)
         best, best_score = candidates[0], -math.inf
         for a in candidates:
             after = state.clone()
-            after.apply(a)
-            score = _outcome_score(after, me, self.game)
+            after.apply(a, mover)
+            score = _outcome_score(after, mover, self.game)
             if score > best_score:
                 best, best_score = a, score
         return best
 
-    def _value_for_player0(self, state: GameState) -> float:
+    def _values(self, state: GameState) -> tuple[float, ...]:
+        """Every seat's reward in (0, 1): the returns of a finished game, else squashed heuristics."""
         if state.is_terminal():
-            if state.winner is None:
-                return 0.5
-            return 1.0 if state.winner == 0 else 0.0
-        diff = self.game.heuristic(state, 0) - self.game.heuristic(state, 1)
-        # The heuristic's scale is the game's business; squash by the running mean size of the
-        # differences seen so far, so any scale maps to a useful spread of values in (0, 1).
-        self._evals += 1
-        self._scale += (abs(diff) - self._scale) / self._evals
-        scale = self._scale if self._scale > 1e-9 else 1.0
-        return 0.5 + 0.5 * math.tanh(diff / scale)
+            return state.returns()
+        n = state.seats
+        h = [self.game.heuristic(state, s) for s in range(n)]
+        total = sum(h)
+        out = []
+        for s in range(n):
+            diff = h[s] - (total - h[s]) / (n - 1) if n > 1 else h[s]
+            # The heuristic's scale is the game's business; squash by the running mean size of the
+            # differences seen so far, so any scale maps to a useful spread of values in (0, 1).
+            self._evals += 1
+            self._scale += (abs(diff) - self._scale) / self._evals
+            scale = self._scale if self._scale > 1e-9 else 1.0
+            out.append(0.5 + 0.5 * math.tanh(diff / scale))
+        return tuple(out)
 
 
 AGENTS: dict[str, Callable[..., Agent]] = {

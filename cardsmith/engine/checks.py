@@ -84,21 +84,78 @@ class _NotAnAction:
         return "<not an action>"
 
 
-def protocol_problems(game: Any, decks: Any, seeds: Iterable[int] = range(5), max_actions: int = 20_000,
-                      shared_ok: Any = None) -> list[str]:
-    """Play random games and report every breach of the engine contract found (empty: none).
+def plain(obj: Any, depth: int = 0) -> Any:
+    """An observation as comparable plain data (objects without `__eq__` compared by their fields)."""
+    if depth > 50 or isinstance(obj, _ATOMS):
+        return obj
+    if isinstance(obj, (dict, types.MappingProxyType)):
+        return {plain(k, depth + 1): plain(v, depth + 1) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [plain(x, depth + 1) for x in obj]
+    if isinstance(obj, (set, frozenset)):
+        return sorted((plain(x, depth + 1) for x in obj), key=repr)
+    if type(obj).__eq__ is not object.__eq__ and not dataclasses.is_dataclass(obj):
+        return obj
+    fields = dict(vars(obj)) if hasattr(obj, "__dict__") else {}
+    for cls in type(obj).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if hasattr(obj, name) and not name.startswith("__"):
+                fields[name] = getattr(obj, name)
+    return (type(obj).__name__, {k: plain(v, depth + 1) for k, v in sorted(fields.items())})
 
-    Checked after every action: legal actions are offered (never empty, same list when asked twice)
-    while the game runs; `end_reason` and `winner` only when it is over; turns never go back; an
-    action not offered raises IllegalAction; applying to a clone leaves the original alone;
-    observations share nothing mutable with the state; a determinization of the acting player's
-    observation offers that player the same actions. Per game: the same seed gives the same game,
-    `(seed, actions)` replays it, and it ends within `max_actions`.
-    `shared_ok(state)` may return static objects observations are allowed to share.
+
+def _snapshot(state: Any) -> tuple:
+    acting = state.to_act()
+    return (state.turn, acting, len(state.log), tuple(state.legal_actions(acting[0])) if acting else ())
+
+
+def _mutations(action: Any) -> list[Any]:
+    """Actions an agent might make by editing an offered one (refused unless also offered)."""
+    out: list[Any] = [_NotAnAction()]
+    if isinstance(action, tuple):
+        out.append(action + ("extra",))
+        if action:
+            out.append(action[:-1] + ("<not a card>",))
+    return out
+
+
+def _position_problem(game: Any, state: Any) -> str | None:
+    """None when `from_position(position())` gives the same position and legal actions."""
+    from cardsmith.engine.contract import PositionError
+
+    try:
+        pos = state.position()
+    except (PositionError, NotImplementedError):
+        return None  # a game that cannot write this state as a position says so; nothing to compare
+    try:
+        back = game.from_position(pos)
+    except Exception as e:  # noqa: BLE001 - any failure here is the finding
+        return f"from_position(position()) failed: {e}"
+    if back.position() != pos:
+        return "from_position(position()).position() differs from the position"
+    acting = state.to_act()
+    if back.to_act() != acting or (acting and back.legal_actions(acting[0]) != state.legal_actions(acting[0])):
+        return "a state read back from its position offers other actions"
+    return None
+
+
+def protocol_problems(game: Any, decks: Any, seeds: Iterable[int] = range(5), max_actions: int = 20_000,
+                      shared_ok: Any = None, position_every: int = 7, same_observation: bool = True) -> list[str]:
+    """Play random games and report every breach of the game contract found (empty: none).
+
+    Checked after every action: the seats to act and their legal actions are offered (a non-empty
+    tuple, the same when asked twice) while the game runs, no outcome before the end; an action not
+    offered, an offered action edited, or an action for a seat not to act raise IllegalAction and
+    change nothing; applying to a clone leaves the original alone; observations share nothing
+    mutable with the state, and a determinization of a seat's observation shows that seat the same
+    observation and offers the same actions; every `position_every` actions, the position reads back
+    to the same state (`same_observation=False` skips comparing a determinization's observation). Per game: the same seed gives the same game, `(seed, actions)` replays it, it
+    ends within `max_actions`, and its returns sum to N/2. `shared_ok(state)` may return static
+    objects observations are allowed to share.
     """
     import random as _random
 
-    from cardsmith.engine.core import IllegalAction
+    from cardsmith.engine.contract import IllegalAction
 
     problems: list[str] = []
 
@@ -109,68 +166,120 @@ def protocol_problems(game: Any, decks: Any, seeds: Iterable[int] = range(5), ma
     for seed in seeds:
         state = game.new_game(list(decks), seed)
         twin = game.new_game(list(decks), seed)
-        if list(state.log) != list(twin.log) or state.legal_actions() != twin.legal_actions():
+        n = state.seats
+        if list(state.log) != list(twin.log) or _snapshot(state) != _snapshot(twin):
             fail(seed, 0, "new_game with the same seed gave a different game")
         rng = _random.Random(seed)
-        actions = []
+        actions: list | None = []
         for step in range(max_actions + 1):
             if state.is_terminal():
-                if not state.end_reason:
-                    fail(seed, step, "the game is over but end_reason is empty")
                 break
             if step == max_actions:
                 fail(seed, step, f"the game did not end within {max_actions} actions")
                 break
-            if state.end_reason or state.winner is not None:
-                fail(seed, step, "end_reason or winner set while the game goes on")
-            legal = state.legal_actions()
-            if not legal:
-                fail(seed, step, "no legal action while the game goes on")
-                break
-            if list(state.legal_actions()) != list(legal):
-                fail(seed, step, "legal_actions() changed when asked twice")
-            ok = shared_ok(state) if shared_ok else ()
-            for seat in (0, 1):
-                leaks = observation_leaks(state, state.observation(seat), ok)
-                if leaks:
-                    fail(seed, step, f"the observation of seat {seat} shares {leaks[0]}")
-            me = state.current_player
-            sample = game.sample_state(state.observation(me), _random.Random(step))
-            if list(sample.legal_actions()) != list(legal):
-                fail(seed, step, f"a determinization offers seat {me} other actions than the real state")
-            before = (state.turn, state.current_player, len(state.log), list(legal))
-            try:
-                state.apply(_NotAnAction())
-                fail(seed, step, "apply accepted an action that was not offered")
-            except IllegalAction:
-                pass
-            if (state.turn, state.current_player, len(state.log), list(state.legal_actions())) != before:
-                fail(seed, step, "a refused action changed the state")
-            action = legal[rng.randrange(len(legal))]
-            other = state.clone()
-            other.apply(action)
-            if (state.turn, state.current_player, len(state.log), list(state.legal_actions())) != before:
-                fail(seed, step, f"applying {action} to a clone changed the original")
+            if not _check_step(game, state, step, seed, fail, shared_ok, position_every, same_observation, IllegalAction):
                 actions = None
                 break
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            action = legal[rng.randrange(len(legal))]
             turn = state.turn
             try:
-                state.apply(action)
+                state.apply(action, seat)
             except IllegalAction as e:
                 fail(seed, step, f"an offered action {action} was refused: {e}")
                 actions = None
                 break
-            actions.append(action)
+            assert actions is not None
+            actions.append((seat, action))
             if state.turn < turn:
                 fail(seed, step, "the turn number went back")
         if actions is None:
             continue
-        replayed = game.new_game(list(decks), seed)
-        try:
-            for a in actions:
-                replayed.apply(a)
-            if list(replayed.log) != list(state.log) or replayed.winner != state.winner:
-                fail(seed, len(actions), "replaying (seed, actions) gave a different game")
-        except IllegalAction as e:
-            fail(seed, len(actions), f"replaying (seed, actions) failed: {e}")
+        _check_end(game, decks, state, seed, actions, fail, IllegalAction)
     return problems
+
+
+def _check_step(game: Any, state: Any, step: int, seed: int, fail: Any, shared_ok: Any, position_every: int,
+                same_observation: bool, IllegalAction: type[Exception]) -> bool:
+    import random as _random
+
+    n = state.seats
+    acting = state.to_act()
+    if not acting:
+        fail(seed, step, "to_act() is empty while the game goes on")
+        return False
+    if state.outcome() is not None or tuple(state.returns()) != (0.5,) * n:
+        fail(seed, step, "an outcome (or returns other than 0.5) while the game goes on")
+    seat = acting[0]
+    legal = state.legal_actions(seat)
+    if not isinstance(legal, tuple):
+        fail(seed, step, f"legal_actions() gave a {type(legal).__name__}, not a tuple (an agent could change it)")
+    if not legal:
+        fail(seed, step, f"no legal action for seat {seat}, which is to act")
+        return False
+    if tuple(state.legal_actions(seat)) != tuple(legal):
+        fail(seed, step, "legal_actions() changed when asked twice")
+    ok = shared_ok(state) if shared_ok else ()
+    for s in range(n):
+        obs = state.observation(s)
+        leaks = observation_leaks(state, obs, ok)
+        if leaks:
+            fail(seed, step, f"the observation of seat {s} shares {leaks[0]}")
+    obs = state.observation(seat)
+    sample = game.sample_state(obs, _random.Random(step))
+    if tuple(sample.legal_actions(seat)) != tuple(legal):
+        fail(seed, step, f"a determinization offers seat {seat} other actions than the real state")
+    if same_observation and plain(sample.observation(seat)) != plain(obs):
+        fail(seed, step, f"a determinization shows seat {seat} another observation (the observation depends on hidden cards)")
+    before = _snapshot(state)
+    for bad in _mutations(legal[0]):
+        if bad in legal:
+            continue
+        try:
+            state.apply(bad, seat)
+            fail(seed, step, f"apply accepted {bad!r}, which was not offered")
+        except IllegalAction:
+            pass
+    idle = [s for s in range(n) if s not in acting]
+    if idle:
+        try:
+            state.apply(legal[0], idle[0])
+            fail(seed, step, f"apply accepted an action for seat {idle[0]}, which is not to act")
+        except IllegalAction:
+            pass
+    if _snapshot(state) != before:
+        fail(seed, step, "a refused action changed the state")
+    other = state.clone()
+    other.apply(legal[0], seat)
+    if _snapshot(state) != before:
+        fail(seed, step, f"applying {legal[0]} to a clone changed the original")
+        return False
+    if position_every and step % position_every == 0:
+        why = _position_problem(game, state)
+        if why:
+            fail(seed, step, why)
+    return True
+
+
+def _check_end(game: Any, decks: Any, state: Any, seed: int, actions: list, fail: Any,
+               IllegalAction: type[Exception]) -> None:
+    n = state.seats
+    out = state.outcome()
+    if out is None:
+        fail(seed, len(actions), "the game is over but outcome() is None")
+        return
+    if len(out.ranks) != n or not out.reason:
+        fail(seed, len(actions), f"the outcome {out} does not rank every seat or gives no reason")
+    if abs(sum(state.returns()) - n / 2) > 1e-9:
+        fail(seed, len(actions), f"returns {state.returns()} do not sum to {n / 2}")
+    if state.to_act() != ():
+        fail(seed, len(actions), "to_act() is not empty after the end")
+    replayed = game.new_game(list(decks), seed)
+    try:
+        for seat, a in actions:
+            replayed.apply(a, seat)
+        if list(replayed.log) != list(state.log) or replayed.outcome() != out:
+            fail(seed, len(actions), "replaying (seed, actions) gave a different game")
+    except IllegalAction as e:
+        fail(seed, len(actions), f"replaying (seed, actions) failed: {e}")

@@ -1,56 +1,127 @@
-"""Find a set's rules: `rules: <module>` in set.yaml names `cardsmith.games.<module>`."""
+"""Find a set's rules: bundled packages `cardsmith.games.<name>` and installed entry points.
+
+A bundled game is a package `cardsmith/games/<name>/` whose `__init__` exposes `RULES` (a
+`RulesModule`). A game from outside cardsmith is any installed distribution that declares an entry
+point in the group `cardsmith.games`, `name = "package.module:RULES"`. `rules: <name>` in set.yaml
+names `RULES.name` (hyphens read as underscores). `register()` adds a game in-process (tests, scripts).
+"""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
 import re
+from importlib import metadata
+from typing import Callable
 
 import cardsmith.games
-from cardsmith.engine.core import Game
+from cardsmith.engine.contract import Game, RulesModule
 from cardsmith.errors import CardsmithError
 from cardsmith.model import CardSet
 
-_MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+GROUP = "cardsmith.games"
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_EXTRA: dict[str, RulesModule] = {}  # registered in-process
+
+
+def canonical(name: str) -> str:
+    """`solar-empires` and `Solar_Empires ` both name `solar_empires`."""
+    return name.strip().replace("-", "_").lower()
+
+
+def _bundled() -> dict[str, str]:
+    """Bundled game name -> module path (found without importing them)."""
+    return {m.name: f"cardsmith.games.{m.name}" for m in pkgutil.iter_modules(cardsmith.games.__path__)
+            if not m.name.startswith("_")}
+
+
+def _entry_points() -> dict[str, metadata.EntryPoint]:
+    return {canonical(ep.name): ep for ep in metadata.entry_points(group=GROUP)}
 
 
 def known_games() -> list[str]:
-    """Names of the rules modules cardsmith ships (what `rules:` may say)."""
-    return sorted(m.name for m in pkgutil.iter_modules(cardsmith.games.__path__) if not m.name.startswith("_"))
+    """Every name `rules:` may say: bundled games, entry points and games registered in-process."""
+    return sorted(set(_bundled()) | set(_entry_points()) | set(_EXTRA))
+
+
+def register(rules: RulesModule) -> Callable[[], None]:
+    """Make `rules` known under `rules.name` in this process; returns a function that undoes it."""
+    key = canonical(rules.name)
+    before = _EXTRA.get(key)
+    _EXTRA[key] = rules
+
+    def forget() -> None:
+        if before is None:
+            _EXTRA.pop(key, None)
+        else:
+            _EXTRA[key] = before
+    return forget
+
+
+def _rules_of(obj: object, where: str) -> RulesModule:
+    if isinstance(obj, RulesModule):
+        return obj
+    rules = getattr(obj, "RULES", None)
+    if isinstance(rules, RulesModule):
+        return rules
+    raise CardsmithError(f"{where} exposes no RULES (a cardsmith.engine.contract.RulesModule)",
+                         hint="see docs/engine.md: a game package exposes `RULES = RulesModule(...)`")
+
+
+def get_rules(name: str) -> RulesModule | None:
+    """The rules registered as `name`, or None when no game has that name."""
+    key = canonical(name)
+    if not _NAME.match(key):
+        return None
+    if key in _EXTRA:
+        return _EXTRA[key]
+    bundled = _bundled()
+    if key in bundled:
+        return _rules_of(importlib.import_module(bundled[key]), bundled[key])
+    ep = _entry_points().get(key)
+    if ep is not None:
+        try:
+            loaded = ep.load()
+        except Exception as e:  # a broken third-party package must not crash validate with a traceback
+            raise CardsmithError(f"the game '{key}' (entry point {ep.value}) cannot be loaded: {e}",
+                                 hint="reinstall the package that provides it, or fix its entry point") from None
+        return _rules_of(loaded, ep.value)
+    return None
 
 
 def _where(cardset: CardSet) -> str:
-    return str(cardset.source) if cardset.source else str(cardset.path / "set.yaml")
+    return str(cardset.source.file) if cardset.source else str(cardset.path / "set.yaml")
 
 
-def load_game(cardset: CardSet) -> Game:
-    """The `Game` for this set, made by its rules module's `make_game(cardset)`.
+def unknown_rules_hint(name: str) -> str:
+    """A did-you-mean over the registered games, else the list of them."""
+    from cardsmith.diagnostics import did_you_mean
 
-    Raises CardsmithError when the set names no rules module, or one cardsmith does not have.
-    """
     known = known_games()
-    known_text = ", ".join(known) if known else "none yet"
+    return did_you_mean(canonical(name), known) or f"games cardsmith knows: {', '.join(known) or 'none yet'}"
+
+
+def rules_for(cardset: CardSet) -> RulesModule:
+    """The set's `RulesModule`; CardsmithError when the set names none, or one nobody registered."""
     if not cardset.rules:
         raise CardsmithError(
             f"set '{cardset.id}' has no rules module, so it cannot be played ({_where(cardset)})",
-            hint=f"add `rules: <module>` to set.yaml; rules modules cardsmith has: {known_text}",
+            hint=f"add `rules: <game>` to set.yaml; games cardsmith knows: {', '.join(known_games()) or 'none yet'}",
         )
-    name = cardset.rules.strip().replace("-", "_")
-    if not _MODULE_NAME.match(name) or name not in known:
+    rules = get_rules(cardset.rules)
+    if rules is None:
         raise CardsmithError(
-            f"set '{cardset.id}' names rules module '{cardset.rules}', which cardsmith does not have ({_where(cardset)})",
-            hint=f"rules modules cardsmith has: {known_text}",
+            f"set '{cardset.id}' names rules '{cardset.rules}', which cardsmith does not have ({_where(cardset)})",
+            hint=unknown_rules_hint(cardset.rules),
         )
-    module = importlib.import_module(f"cardsmith.games.{name}")
-    make_game = getattr(module, "make_game", None)
-    if make_game is None:
-        raise CardsmithError(
-            f"rules module cardsmith.games.{name} has no make_game(cardset) function",
-            hint="a rules module must expose make_game(cardset) -> Game (see cardsmith/engine/core.py)",
-        )
-    return make_game(cardset)
+    return rules
+
+
+def load_game(cardset: CardSet) -> Game:
+    """The `Game` for this set, made by its rules' `make_game(cardset)`."""
+    return rules_for(cardset).make_game(cardset)
 
 
 def has_rules(cardset: CardSet) -> bool:
-    """True when the set names a rules module cardsmith has (the build's balance stage uses it)."""
-    return bool(cardset.rules) and cardset.rules.strip().replace("-", "_") in known_games()
+    """True when the set names a game cardsmith knows (the build's balance stage uses it)."""
+    return cardset.rules is not None and canonical(cardset.rules) in known_games()

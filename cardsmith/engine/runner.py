@@ -1,8 +1,13 @@
 """Play games: one game from (seed, decks, agents), replays, and runs of many games over processes.
 
 A run is a list of `GameTask`s over a list of decks. Every game depends only on its own seed (game
-chance) and on agent generators derived from (seed, seat), and results are put back in task order,
-so the same run gives the same records whatever the number of worker processes.
+chance, `chance.game_seed(run_seed, index)`) and on agent generators derived from (seed, seat), and
+results are put back in task order, so the same run gives the same records whatever the number of
+worker processes.
+
+Agents are honest by construction: an agent gets the acting seat's observation and the legal
+actions as an immutable tuple, and whatever it answers goes through `state.apply(action, seat)`,
+which refuses anything outside the freshly computed legal set.
 """
 
 from __future__ import annotations
@@ -12,11 +17,11 @@ import os
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from cardsmith.engine.agents import agent_label, make_agent, parse_agent_spec
-from cardsmith.engine.core import Action, Game, GameState, IllegalAction
-from cardsmith.engine.rng import agent_rng, game_seed
+from cardsmith.engine.chance import agent_rng, game_seed
+from cardsmith.engine.contract import Action, Game, GameState, IllegalAction, Outcome
 from cardsmith.errors import CardsmithError
 from cardsmith.model import Deck, frozen_map
 
@@ -24,29 +29,57 @@ from cardsmith.model import Deck, frozen_map
 # the runner stops it and counts it as a capped draw (and says so).
 MAX_ACTIONS = 50_000
 ACTION_CAP = "action cap (engine guard)"
-CAPPED_REASONS = ("turn cap", ACTION_CAP)
+
+
+class AgentError(CardsmithError):
+    """An agent answered with an action it was not offered (the game refused it)."""
 
 
 @dataclass
 class GameRecord:
-    """What one game did. Seats: 0 went first. `deck_ids[seat]` indexes the run's list of decks."""
+    """What one game did. `deck_ids[seat]` indexes the run's list of decks; `ranks[seat]` is the
+    seat's place (0 = first; equal ranks tie); `first_actor` is the seat that acted first."""
 
     index: int
     seed: int
-    deck_ids: tuple[int, int]
-    decks: tuple[str, str]  # deck names by seat
-    agents: tuple[str, str]  # agent specs by seat
-    winner: int | None  # seat; None = draw
+    deck_ids: tuple[int, ...]
+    decks: tuple[str, ...]  # deck names by seat
+    agents: tuple[str, ...]  # agent specs by seat
+    ranks: tuple[int, ...]
     end_reason: str
     turns: int
-    cards_played: tuple[tuple[str, ...], tuple[str, ...]]  # by seat, sorted card ids
-    actions: list = field(default_factory=list)
-    ceiling_hits: tuple[int, int] = (0, 0)  # search decisions cut short by the time ceiling, by seat
+    cards_played: tuple[tuple[str, ...], ...]  # by seat, sorted card ids
+    first_actor: int = 0
+    capped: bool = False
+    actions: list = field(default_factory=list)  # (seat, action) in the order played
+    ceiling_hits: tuple[int, ...] = ()  # search decisions cut short by the time ceiling, by seat
     log: list[str] | None = None
     # Timing (machine-dependent, so in no figure): real choices (more than one legal action) each seat
     # made, and the seconds spent on them.
-    decisions: tuple[int, int] = (0, 0)
-    think_seconds: tuple[float, float] = (0.0, 0.0)
+    decisions: tuple[int, ...] = ()
+    think_seconds: tuple[float, ...] = ()
+
+    @property
+    def seats(self) -> int:
+        return len(self.deck_ids)
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome(self.ranks, self.end_reason, self.capped)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats in first place; () for a draw among every seat."""
+        return self.outcome.winners
+
+    @property
+    def winner(self) -> int | None:
+        """The single winning seat, or None (a draw, or a shared first place)."""
+        return self.outcome.winner
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
 
     @property
     def winner_deck(self) -> int | None:
@@ -54,21 +87,25 @@ class GameRecord:
 
     @property
     def first_deck(self) -> int:
-        return self.deck_ids[0]
+        return self.deck_ids[self.first_actor]
 
-    @property
-    def capped(self) -> bool:
-        return self.end_reason in CAPPED_REASONS
+    def returns(self) -> tuple[float, ...]:
+        return self.outcome.returns()
+
+    def won(self, seat: int) -> bool:
+        """The seat finished first (alone or sharing first place), and the game was not a draw for all."""
+        return seat in self.winners
 
     def to_dict(self, with_actions: bool = False) -> dict[str, Any]:
         d = {
             "index": self.index, "seed": self.seed, "decks": list(self.decks), "agents": list(self.agents),
-            "winner_seat": self.winner, "winner_deck": None if self.winner is None else self.decks[self.winner],
-            "end_reason": self.end_reason, "turns": self.turns, "capped": self.capped,
-            "cards_played": [list(c) for c in self.cards_played],
+            "ranks": list(self.ranks), "winner_seat": self.winner,
+            "winner_deck": None if self.winner is None else self.decks[self.winner],
+            "first_actor": self.first_actor, "end_reason": self.end_reason, "turns": self.turns,
+            "capped": self.capped, "cards_played": [list(c) for c in self.cards_played],
         }
         if with_actions:
-            d["actions"] = [str(a) for a in self.actions]
+            d["actions"] = [[s, str(a)] for s, a in self.actions]
         return d
 
 
@@ -78,8 +115,14 @@ class GameTask:
 
     index: int
     seed: int
-    deck_ids: tuple[int, int]
-    agents: tuple[str, str]  # agent specs, e.g. "greedy" or "mcts:iterations=500"
+    deck_ids: tuple[int, ...]
+    agents: tuple[str, ...]  # agent specs by seat, e.g. "greedy" or "mcts:iterations=500"
+
+
+def _agent_error(agent: str, seat: int, action: Any, legal: tuple, e: IllegalAction, where: str) -> AgentError:
+    shown = ", ".join(str(a) for a in legal[:6]) + (" ..." if len(legal) > 6 else "")
+    return AgentError(f"{where}: agent '{agent}' in seat {seat} chose {action!s}, which it was not offered ({e})",
+                      hint=f"an agent must return one of the legal actions it is handed: {shown}")
 
 
 def play_game(
@@ -89,84 +132,128 @@ def play_game(
     seed: int,
     *,
     index: int = 0,
-    deck_ids: tuple[int, int] = (0, 1),
+    deck_ids: Sequence[int] | None = None,
     keep_log: bool = False,
     max_actions: int = MAX_ACTIONS,
+    state: GameState | None = None,
 ) -> GameRecord:
-    """Play one game: `decks[i]` and `agents[i]` (specs) sit in seat i; seat 0 goes first."""
+    """Play one game: `decks[i]` and `agents[i]` (specs) sit in seat i; the rules say who acts first.
+
+    `state` continues a game already under way (from a position) instead of starting one."""
     players = []
     for spec in agents:
         name, opts = parse_agent_spec(spec)
         players.append(make_agent(name, game, **opts))
-    rngs = [agent_rng(seed, seat) for seat in range(2)]
-    state = game.new_game(list(decks), seed)
-    actions: list[Action] = []
-    end_reason = ""
-    decisions, think = [0, 0], [0.0, 0.0]
+    if state is None:
+        state = game.new_game(list(decks), seed)
+    n = state.seats
+    if len(players) != n:
+        raise CardsmithError(f"{n} seats but {len(players)} agents", exit_code=2)
+    rngs = [agent_rng(seed, seat) for seat in range(n)]
+    actions: list[tuple[int, Action]] = []
+    decisions, think = [0] * n, [0.0] * n
+    # Who goes first is the rules' business. A game whose setup choices come before the real first
+    # turn names that seat in `first_player` once it is decided; otherwise the first seat to act counts.
+    first_actor: int | None = None
+    hook = hasattr(state, "first_player")
+    capped_by_engine = False
+    looks = [getattr(p, "needs_observation", True) for p in players]
+    clock = time.perf_counter
     while not state.is_terminal():
         if len(actions) >= max_actions:
-            end_reason = ACTION_CAP
+            capped_by_engine = True
             break
-        seat = state.current_player
-        legal = state.legal_actions()
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
         if not legal:
             raise RuntimeError(f"game {index} (seed {seed}): {game.name} offers no legal action to seat {seat} in a game that is not over")
+        if first_actor is None and not hook:
+            first_actor = seat
         # The agent gets the observation only: never the state, so it cannot read hidden cards.
-        agent = players[seat]
-        started = time.perf_counter()
-        observation = state.observation(seat) if getattr(agent, "needs_observation", True) else None
-        action = agent.act(observation, legal, rngs[seat])
-        if len(legal) > 1:  # a forced move is no decision
-            think[seat] += time.perf_counter() - started
+        observation = state.observation(seat) if looks[seat] else None
+        if len(legal) > 1:  # a forced move is no decision, and not timed
+            started = clock()
+            action = players[seat].act(observation, legal, rngs[seat], seat)
+            think[seat] += clock() - started
             decisions[seat] += 1
+        else:
+            action = players[seat].act(observation, legal, rngs[seat], seat)
         try:
-            state.apply(action)
+            state.apply(action, seat)
         except IllegalAction as e:
-            raise RuntimeError(f"game {index} (seed {seed}): agent {agents[seat]} chose an illegal action {action}: {e}") from e
-        actions.append(action)
-    winner = None if end_reason else state.winner
+            raise _agent_error(str(agents[seat]), seat, action, legal, e, f"game {index} (seed {seed})") from None
+        actions.append((seat, action))
+        if first_actor is None and hook:
+            first_actor = getattr(state, "first_player", None)
+    if first_actor is None:
+        first_actor = actions[0][0] if actions else 0
+    if capped_by_engine:
+        outcome = Outcome.draw(n, ACTION_CAP, capped=True)
+    else:
+        outcome = state.outcome() or Outcome.draw(n, "no outcome given", capped=True)
     return GameRecord(
-        index=index, seed=seed, deck_ids=tuple(deck_ids), decks=(decks[0].name, decks[1].name),
-        agents=(str(agents[0]), str(agents[1])), winner=winner, end_reason=end_reason or state.end_reason,
-        turns=state.turn, cards_played=tuple(tuple(sorted(state.cards_played(s))) for s in range(2)),
-        actions=actions, ceiling_hits=tuple(getattr(p, "ceiling_hits", 0) for p in players),
+        index=index, seed=seed, deck_ids=tuple(deck_ids if deck_ids is not None else range(n)),
+        decks=tuple(d.name for d in decks), agents=tuple(str(a) for a in agents), ranks=outcome.ranks,
+        end_reason=outcome.reason, capped=outcome.capped, turns=state.turn,
+        cards_played=tuple(tuple(sorted(state.cards_played(s))) for s in range(n)),
+        first_actor=first_actor, actions=actions,
+        ceiling_hits=tuple(getattr(p, "ceiling_hits", 0) for p in players),
         log=list(state.log) if keep_log else None, decisions=tuple(decisions), think_seconds=tuple(think),
     )
 
 
-def replay(game: Game, decks: Sequence[Deck], seed: int, actions: Iterable[Action]) -> GameState:
-    """Play `actions` again from `seed`: the same game, move for move. IllegalAction if one is not legal."""
+def replay(game: Game, decks: Sequence[Deck], seed: int, actions: Iterable[tuple[int, Action]]) -> GameState:
+    """Play `(seat, action)` pairs again from `seed`: the same game, move for move.
+
+    IllegalAction (naming the step) if one is not legal where it comes."""
     state = game.new_game(list(decks), seed)
-    for i, action in enumerate(actions):
+    for i, (seat, action) in enumerate(actions):
         if state.is_terminal():
             raise IllegalAction(f"action {i + 1} ({action}) comes after the game ended")
-        if action not in state.legal_actions():
-            raise IllegalAction(f"action {i + 1} ({action}) is not legal at that point of the game")
-        state.apply(action)
+        try:
+            state.apply(action, seat)
+        except IllegalAction as e:
+            raise IllegalAction(f"action {i + 1} ({action}, seat {seat}) is not legal at that point of the game: {e}") from None
     return state
 
 
-def replay_account(game: Game, decks: Sequence[Deck], record: GameRecord) -> str:
-    """A readable turn-by-turn account of a recorded game: the game's own log, with each decision."""
-    state = game.new_game(list(decks), record.seed)
-    lines = [
-        f"Game {record.index} of {game.name}, seed {record.seed}",
-        f"Seat 0 (goes first): {record.decks[0]} played by {record.agents[0]}",
-        f"Seat 1: {record.decks[1]} played by {record.agents[1]}",
-        "",
-    ]
-    seen = 0
+def result_text(record: GameRecord) -> str:
+    """`seat 1 (terracorp) wins`, `draw`, or the placing of every seat."""
+    if record.is_draw:
+        return "draw"
+    if record.winner is not None and record.seats == 2:
+        return f"seat {record.winner} ({record.decks[record.winner]}) wins"
+    order = sorted(range(record.seats), key=lambda s: record.ranks[s])
+    return "placing: " + ", ".join(f"{record.ranks[s] + 1}. seat {s} ({record.decks[s]})" for s in order)
+
+
+def replay_account(game: Game, decks: Sequence[Deck], record: GameRecord, *, start: GameState | None = None) -> str:
+    """A readable turn-by-turn account of a recorded game: the game's own log, with each decision.
+
+    `start` is the state the game began from when it was continued from a position."""
+    state = start.clone() if start is not None else game.new_game(list(decks), record.seed)
+    lines = [f"Game {record.index} of {game.name}, seed {record.seed}"]
+    for s in range(record.seats):
+        first = " (goes first)" if s == record.first_actor and record.actions else ""
+        lines.append(f"Seat {s}{first}: {record.decks[s]} played by {record.agents[s]}")
+    lines.append("")
     lines += state.log
     seen = len(state.log)
-    for action in record.actions:
-        seat = state.current_player
+    for seat, action in record.actions:
         lines.append(f"    > seat {seat} chooses: {action}")
-        state.apply(action)
+        state.apply(action, seat)
         lines += state.log[seen:]
         seen = len(state.log)
-    result = "draw" if record.winner is None else f"seat {record.winner} ({record.decks[record.winner]}) wins"
-    lines += ["", f"Result: {result}; {record.end_reason}; {record.turns} turns; {len(record.actions)} decisions."]
+    lines += ["", f"Result: {result_text(record)}; {record.end_reason}; {record.turns} turns; {len(record.actions)} decisions."]
     return "\n".join(lines) + "\n"
+
+
+def final_state(game: Game, decks: Sequence[Deck], record: GameRecord, *, start: GameState | None = None) -> GameState:
+    """The state a recorded game ended in (for `--log` to end with the final position)."""
+    state = start.clone() if start is not None else game.new_game(list(decks), record.seed)
+    for seat, action in record.actions:
+        state.apply(action, seat)
+    return state
 
 
 # ---- runs over worker processes ------------------------------------------------------------------
@@ -194,19 +281,22 @@ class _Given:
         return self.game
 
 
-def _init_worker(factory: Callable[[], Game], decks_data: list) -> None:
+def _init_worker(factory: Callable[[], Game], decks_data: list, position: Mapping[str, Any] | None) -> None:
     _WORKER["game"] = factory()
     _WORKER["decks"] = [deck_from_data(d) for d in decks_data]
+    _WORKER["position"] = position
 
 
 def _play_tasks(tasks: list[GameTask]) -> list[GameRecord]:
     game, decks = _WORKER["game"], _WORKER["decks"]
-    return [_play_task(game, decks, t) for t in tasks]
+    return [_play_task(game, decks, t, _WORKER["position"]) for t in tasks]
 
 
-def _play_task(game: Game, decks: Sequence[Deck], task: GameTask) -> GameRecord:
-    seated = [decks[task.deck_ids[0]], decks[task.deck_ids[1]]]
-    return play_game(game, seated, task.agents, task.seed, index=task.index, deck_ids=task.deck_ids)
+def _play_task(game: Game, decks: Sequence[Deck], task: GameTask, position: Mapping[str, Any] | None = None) -> GameRecord:
+    seated = [decks[i] for i in task.deck_ids]
+    # A game continued from a position draws its chance from the task's seed, like a new game.
+    state = game.from_position(position, seed=task.seed) if position is not None else None
+    return play_game(game, seated, task.agents, task.seed, index=task.index, deck_ids=task.deck_ids, state=state)
 
 
 def default_jobs() -> int:
@@ -214,7 +304,7 @@ def default_jobs() -> int:
 
 
 def run_tasks(
-    factory: Callable[[], Game],
+    factory: Callable[[], Game] | None,
     decks: Sequence[Deck],
     tasks: Sequence[GameTask],
     *,
@@ -222,8 +312,11 @@ def run_tasks(
     progress: bool = False,
     description: str = "playing",
     game: Game | None = None,
+    position: Mapping[str, Any] | None = None,
 ) -> list[GameRecord]:
     """Play every task, over `jobs` processes (default: all cores), records in task order.
+
+    With `position` (a state's `position()` data) every game continues from that position.
 
     `factory` is a picklable callable that makes the Game in each worker (a set's Game may hold data
     that cannot be pickled). With one job the games run here, with `game` if given; forked workers
@@ -236,9 +329,11 @@ def run_tasks(
     records: list[GameRecord] = []
     with _progress_bar(progress, description, len(tasks)) as advance:
         if jobs == 1 or len(tasks) <= 1:
-            game = game if game is not None else factory()
+            if game is None:
+                assert factory is not None, "run_tasks needs a factory or a game"
+                game = factory()
             for t in tasks:
-                records.append(_play_task(game, decks, t))
+                records.append(_play_task(game, decks, t, position))
                 advance(1)
         else:
             # Chunks amortise the process round trip, small enough to keep the bar moving and the load even.
@@ -248,13 +343,14 @@ def run_tasks(
             if game is not None and multiprocessing.get_start_method(allow_none=False) == "fork":
                 # Forked workers inherit the game already made here; nothing is pickled, nothing reloaded.
                 factory = _Given(game)
-            with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=_init_worker, initargs=(factory, data)) as pool:
+            init: Callable[..., None] = _init_worker
+            with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=init, initargs=(factory, data, position)) as pool:  # type: ignore[arg-type]
                 futures = [pool.submit(_play_tasks, chunk) for chunk in chunks]
                 for f in as_completed(futures):
                     done = f.result()
                     records.extend(done)
                     advance(len(done))
-    records.sort(key=lambda r: (r.index, r.deck_ids))
+    records.sort(key=lambda r: r.index)
     return records
 
 
@@ -263,7 +359,7 @@ class _progress_bar:
 
     def __init__(self, show: bool, description: str, total: int):
         self.show, self.description, self.total = show, description, total
-        self._progress = None
+        self._progress: Any = None
 
     def __enter__(self) -> Callable[[int], None]:
         if not self.show:
@@ -279,37 +375,48 @@ class _progress_bar:
         task = self._progress.add_task(self.description, total=self.total)
         return lambda n: self._progress.advance(task, n)
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: Any) -> None:
         if self._progress is not None:
             self._progress.__exit__(*exc)
 
 
-def match_tasks(agents: Sequence[str], games: int, seed: int, deck_ids: tuple[int, int] = (0, 1), start: int = 0) -> list[GameTask]:
-    """`games` games between two decks, seats alternating: even games the first deck goes first.
+def table_tasks(agents: Sequence[str], games: int, seed: int, deck_ids: Sequence[int] | None = None,
+                start: int = 0) -> list[GameTask]:
+    """`games` games of one table of decks, seats rotating: game i puts deck k in seat (k + i) mod N.
 
-    `agents[k]` plays the deck `deck_ids[k]` whichever seat it sits in. Game i uses seed base + i.
+    `agents[k]` plays the deck `deck_ids[k]` whichever seat it sits in. With a multiple of N games
+    every deck sits in every seat equally often (two decks: seats alternate). Game i's seed is
+    `game_seed(seed, i)`, i counted over the whole run from `start`.
     """
     if games < 1:
         raise CardsmithError(f"the number of games must be at least 1, not {games}", exit_code=2)
-    a, b = deck_ids
+    ids = tuple(deck_ids) if deck_ids is not None else tuple(range(len(agents)))
+    if len(ids) != len(agents):
+        raise CardsmithError(f"{len(ids)} decks but {len(agents)} agents", exit_code=2)
+    n = len(ids)
     tasks = []
     for i in range(start, start + games):
-        if (i - start) % 2 == 0:
-            tasks.append(GameTask(i, game_seed(seed, i), (a, b), (agents[0], agents[1])))
-        else:
-            tasks.append(GameTask(i, game_seed(seed, i), (b, a), (agents[1], agents[0])))
+        shift = (i - start) % n
+        # seat s holds the deck whose table position k satisfies (k + shift) % n == s
+        order = [(s - shift) % n for s in range(n)]
+        tasks.append(GameTask(i, game_seed(seed, i), tuple(ids[k] for k in order), tuple(agents[k] for k in order)))
     return tasks
 
 
-def normalise_agents(specs: Sequence[str]) -> tuple[str, str]:
-    """Two agent specs, checked and written canonically; one spec means both players use it."""
+def match_tasks(agents: Sequence[str], games: int, seed: int, deck_ids: Sequence[int] = (0, 1), start: int = 0) -> list[GameTask]:
+    """A two-deck match (seats alternating); `table_tasks` for two."""
+    return table_tasks(agents, games, seed, deck_ids, start)
+
+
+def normalise_agents(specs: Sequence[str], seats: int = 2) -> tuple[str, ...]:
+    """One agent spec per seat, checked and written canonically; one spec means every seat uses it."""
     specs = [s for s in specs if s.strip()]
     if len(specs) == 1:
-        specs = specs * 2
-    if len(specs) != 2:
-        raise CardsmithError(f"give one agent, or two separated by a comma (one per deck), not {len(specs)}", exit_code=2)
+        specs = specs * seats
+    if len(specs) != seats:
+        raise CardsmithError(f"give one agent, or {seats} separated by commas (one per deck), not {len(specs)}", exit_code=2)
     out = []
     for s in specs:
         name, opts = parse_agent_spec(s)
         out.append(agent_label(name, opts))
-    return out[0], out[1]
+    return tuple(out)

@@ -95,31 +95,82 @@ def _tidy(x: float) -> float | int:
     return int(x) if float(x).is_integer() else round(x, 2)
 
 
-def match_summary(records: Sequence[GameRecord], deck_names: Sequence[str]) -> dict[str, Any]:
-    """Every figure of a run between decks (usually two): wins per deck, draws, capped games,
-    the first player's results, game length and why games ended."""
-    n = len(records)
-    draws = sum(1 for r in records if r.winner is None)
-    decided = n - draws
-    first_wins = sum(1 for r in records if r.winner == 0)
-    per_deck = []
+def _rate(k: int, n: int) -> dict[str, Any]:
+    return Rate(k, n).to_dict()
+
+
+def deck_rows(records: Sequence[GameRecord], deck_names: Sequence[str]) -> list[dict[str, Any]]:
+    """Per deck: games, wins (first place), mean return (share of seats beaten), and its wins when
+    it acted first and when it did not."""
+    rows = []
     for i, name in enumerate(deck_names):
-        games = [r for r in records if i in r.deck_ids]
-        wins = sum(1 for r in games if r.winner_deck == i)
-        first = [r for r in games if r.first_deck == i]
-        second = [r for r in games if r.first_deck != i]
-        per_deck.append({
-            "deck": name, "games": len(games), "wins": Rate(wins, len(games)).to_dict(),
-            "wins_going_first": Rate(sum(1 for r in first if r.winner_deck == i), len(first)).to_dict(),
-            "wins_going_second": Rate(sum(1 for r in second if r.winner_deck == i), len(second)).to_dict(),
+        games = wins = first_n = first_w = later_n = later_w = 0
+        ret = 0.0
+        for r in records:
+            for seat, d in enumerate(r.deck_ids):
+                if d != i:
+                    continue
+                games += 1
+                won = r.won(seat)
+                wins += won
+                ret += r.returns()[seat]
+                if seat == r.first_actor:
+                    first_n, first_w = first_n + 1, first_w + won
+                else:
+                    later_n, later_w = later_n + 1, later_w + won
+        rows.append({
+            "deck": name, "games": games, "wins": _rate(wins, games),
+            "mean_return": round(ret / games, 6) if games else None,
+            "wins_going_first": _rate(first_w, first_n), "wins_going_second": _rate(later_w, later_n),
         })
+    return rows
+
+
+def seat_rows(records: Sequence[GameRecord]) -> list[dict[str, Any]]:
+    """Per seat number: how often that seat won, and how often it was the one to act first."""
+    seats = max((r.seats for r in records), default=0)
+    out = []
+    for s in range(seats):
+        games = [r for r in records if r.seats > s]
+        out.append({"seat": s, "wins": _rate(sum(1 for r in games if r.won(s)), len(games)),
+                    "acted_first": sum(1 for r in games if r.first_actor == s)})
+    return out
+
+
+def group_rows(records: Sequence[GameRecord], deck_groups: Sequence[str | None]) -> list[dict[str, Any]]:
+    """Per faction (or race): wins of the seats whose deck belongs to it. `deck_groups[i]` names
+    deck i's group (None: a deck of no single group, left out)."""
+    counts: dict[str, list[int]] = {}
+    for r in records:
+        for seat, d in enumerate(r.deck_ids):
+            g = deck_groups[d] if d < len(deck_groups) else None
+            if g is None:
+                continue
+            c = counts.setdefault(g, [0, 0])
+            c[0] += r.won(seat)
+            c[1] += 1
+    return [{"group": g, "wins": _rate(k, n)} for g, (k, n) in sorted(counts.items())]
+
+
+def match_summary(records: Sequence[GameRecord], deck_names: Sequence[str]) -> dict[str, Any]:
+    """Every figure of a run between decks: wins per deck and per seat, draws, capped games, the
+    results of whoever acted first (not seat 0: the rules decide who goes first), game length and
+    why games ended. A win is a first place; with N seats a deck's fair share of wins is 1/N, and
+    its mean return (share of the other seats it finished ahead of, ties half) is 0.5."""
+    n = len(records)
+    draws = sum(1 for r in records if r.is_draw)
+    decided = n - draws
+    first_wins = sum(1 for r in records if r.won(r.first_actor) and not r.is_draw)
+    seats = sorted({r.seats for r in records})
     return {
         "games": n,
-        "decks": per_deck,
-        "draws": Rate(draws, n).to_dict(),
-        "capped": Rate(sum(1 for r in records if r.capped), n).to_dict(),
-        "first_player_wins": Rate(first_wins, n).to_dict(),
-        "first_player_wins_of_decided": Rate(first_wins, decided).to_dict(),
+        "seats": seats[0] if len(seats) == 1 else seats,
+        "decks": deck_rows(records, deck_names),
+        "seat_wins": seat_rows(records),
+        "draws": _rate(draws, n),
+        "capped": _rate(sum(1 for r in records if r.capped), n),
+        "first_player_wins": _rate(first_wins, n),
+        "first_player_wins_of_decided": _rate(first_wins, decided),
         "end_reasons": dict(sorted(Counter(r.end_reason for r in records).items())),
         "length": length_summary(records),
         "search_ceiling_hits": sum(sum(r.ceiling_hits) for r in records),
@@ -204,9 +255,9 @@ def card_impact(records: Sequence[GameRecord], decks: Sequence[Deck], alpha: flo
     contents = [set(d.cards()) for d in decks]
     for r in records:
         stratum = bisect.bisect_right(cuts, r.turns)
-        for seat in (0, 1):
+        for seat in range(r.seats):
             played = set(r.cards_played[seat])
-            lost = int(r.winner != seat)
+            lost = int(not r.won(seat))
             for card in contents[r.deck_ids[seat]]:
                 cell = counts.setdefault(card, [[0, 0, 0, 0] for _ in range(strata)])[stratum]
                 cell[(0 if card in played else 2) + lost] += 1
@@ -222,28 +273,34 @@ def card_impact(records: Sequence[GameRecord], decks: Sequence[Deck], alpha: flo
 
 
 def matchup_matrix(records: Sequence[GameRecord], deck_names: Sequence[str]) -> list[list[dict[str, Any] | None]]:
-    """cell[i][j]: deck i's wins against deck j (Rate as a dict, draws count as not won); None on the
+    """cell[i][j]: how often deck i finished ahead of deck j in games where both played (a Rate as a
+    dict; with two seats that is i's wins against j, draws counting as not won); None on the
     diagonal or where the two never met."""
     k = len(deck_names)
     games = [[0] * k for _ in range(k)]
-    wins = [[0] * k for _ in range(k)]
+    ahead = [[0] * k for _ in range(k)]
     for r in records:
-        a, b = r.deck_ids
-        if a == b:
-            continue
-        games[a][b] += 1
-        games[b][a] += 1
-        if r.winner_deck is not None:
-            w, l = (a, b) if r.winner_deck == a else (b, a)
-            wins[w][l] += 1
-    return [[Rate(wins[i][j], games[i][j]).to_dict() if i != j and games[i][j] else None for j in range(k)] for i in range(k)]
+        for s, a in enumerate(r.deck_ids):
+            for t, b in enumerate(r.deck_ids):
+                if s == t or a == b:
+                    continue
+                games[a][b] += 1
+                if r.ranks[s] < r.ranks[t]:
+                    ahead[a][b] += 1
+    return [[Rate(ahead[i][j], games[i][j]).to_dict() if i != j and games[i][j] else None for j in range(k)] for i in range(k)]
 
 
 def deck_overall(records: Sequence[GameRecord], deck_names: Sequence[str]) -> list[dict[str, Any]]:
-    """Each deck's win rate over all its games (for the balance overview)."""
+    """Each deck's win rate over all its games against other decks (for the balance overview)."""
     out = []
     for i, name in enumerate(deck_names):
-        games = [r for r in records if i in r.deck_ids and r.deck_ids[0] != r.deck_ids[1]]
-        wins = sum(1 for r in games if r.winner_deck == i)
-        out.append({"deck": name, "wins": Rate(wins, len(games)).to_dict()})
+        wins = games = 0
+        for r in records:
+            if len(set(r.deck_ids)) < 2:
+                continue  # a mirror (or a common deck) says nothing about the deck
+            for seat, d in enumerate(r.deck_ids):
+                if d == i:
+                    games += 1
+                    wins += r.won(seat)
+        out.append({"deck": name, "wins": Rate(wins, games).to_dict()})
     return out

@@ -1,5 +1,4 @@
-"""Rules modules for the bundled games, one per game.
-
-A set names its module in set.yaml (`rules: solar_empires`); the module exposes
-`make_game(cardset) -> cardsmith.engine.core.Game`. See cardsmith/engine/registry.py.
+"""The bundled games, one package each: `cardsmith/games/<name>/__init__.py` exposes `RULES`, a
+`cardsmith.engine.contract.RulesModule`, and a set says `rules: <name>`. See docs/engine.md and
+cardsmith/engine/registry.py (which also finds games installed through entry points).
 """

@@ -91,10 +91,8 @@ class Zones:
         """A copy in which every card `seat` may not see is HIDDEN."""
         out = Zones()
         for z in self._z.values():
-            c = z.copy()
-            if not z.visible_to(seat):
-                c.cards = [HIDDEN] * len(z.cards)
-            out.add(c)
+            # A hidden zone is never read, only measured: what the seat may not see is not even copied.
+            out.add(z.copy() if z.visible_to(seat) else Zone(z.name, z.owner, z.visibility, [HIDDEN] * len(z.cards)))
         return out
 
     def redeal(self, unseen: Iterable[str], rng: random.Random) -> "Zones":

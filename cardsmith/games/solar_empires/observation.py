@@ -77,5 +77,6 @@ def sample_state(observation: Observation, rng: random.Random) -> "SolarState":
     rng.shuffle(pool)
     k = observation.opp_hand
     s.hand[o] = pool[:k]
-    s.deck[o] = pool[k:]
+    # Only as many as the opponent's deck holds: before the fleets are ordered it holds none.
+    s.deck[o] = pool[k:k + observation.opp_deck]
     return s

@@ -98,6 +98,12 @@ class SolarState:
         settle(self)
         return self.rec.take()
 
+    @property
+    def first_player(self) -> int | None:
+        """The seat that goes first by the rules (priority on turn 1, after the coin toss), or None while
+        the fleets are ordered and the coin is tossed. The runner reads it to credit the first player."""
+        return None if self.stage in ("setup", "coin") else self.priority
+
     def is_terminal(self) -> bool:
         return bool(self.end_reason)
 

@@ -155,24 +155,31 @@ tr.sig{background:#fff3c4} .note{color:#555;font-size:13px} .figures td:first-ch
 """
 
 
+def _table_label(names: Sequence[str]) -> str:
+    return " vs ".join(names)
+
+
 def render_html(figures: dict[str, Any], cardset: CardSet) -> str:
     """The balance report page."""
     names = figures["decks"]
+    players = figures.get("players", 2)
+    fair = 1 / players  # a deck's fair share of wins at a table of `players`
     card_names = {c.id: c.name for c in cardset.cards}
     first_rows = [("all games (decided)", figures["first_player_wins_of_decided"])]
-    first_rows += [(f"{p['pairing'][0]} vs {p['pairing'][1]}", p["first_player_wins_of_decided"]) for p in figures["pairings"]]
+    first_rows += [(_table_label(t["table"]), t["first_player_wins_of_decided"]) for t in figures["tables"]]
     length = figures["length"]
     hits = figures["search_ceiling_hits"]
+    seating = "seats alternating" if players == 2 else f"{players} seats, rotating so every deck sits in every seat"
     parts = [
         f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{_e(cardset.name)} balance</title><style>{CSS}</style></head><body>",
         f"<h1>{_e(cardset.name)}: balance report</h1>",
-        f"<p class='meta'>{figures['games']} games ({figures['games_per_pairing']} per pairing, seats alternating), "
+        f"<p class='meta'>{figures['games']} games ({figures['games_per_pairing']} per table, {seating}), "
         f"agent <b>{_e(figures['agent'])}</b> for every deck, rules <b>{_e(figures['game'])}</b>, seed {figures['seed']}"
         f"{', random legal decks (one per faction)' if figures['random_decks'] else ''}. "
-        "Intervals are 95% Wilson intervals; draws count as games not won.</p>",
+        "Intervals are 95% Wilson intervals; a win is a first place, and draws count as games not won.</p>",
         "<table class='figures'>",
         f"<tr><td>first player wins</td><td>{_e(_rate_text(figures['first_player_wins']))} of all games; "
-        f"{_e(_rate_text(figures['first_player_wins_of_decided']))} of decided games</td></tr>",
+        f"{_e(_rate_text(figures['first_player_wins_of_decided']))} of decided games (the seat that actually acted first)</td></tr>",
         f"<tr><td>draws</td><td>{_e(_rate_text(figures['draws']))}</td></tr>",
         f"<tr><td>capped games</td><td>{_e(_rate_text(figures['capped']))} (stopped by the turn cap, counted as draws)</td></tr>",
         f"<tr><td>game length</td><td>mean {length.get('mean', 'n/a')} turns, median {length.get('median', 'n/a')}, "
@@ -182,14 +189,23 @@ def render_html(figures: dict[str, Any], cardset: CardSet) -> str:
     ]
     if hits:
         parts.append(f"<p class='note'>{hits} search decisions hit the time ceiling: those games depend on the machine's speed.</p>")
+    matchup_note = ("Each cell: the row deck's win rate against the column deck, with its interval." if players == 2 else
+                    "Each cell: how often the row deck finished ahead of the column deck in games where both played.")
     parts += [
-        "<h2>Matchups</h2><p class='note'>Each cell: the row deck's win rate against the column deck, with its interval.</p>",
+        f"<h2>Matchups</h2><p class='note'>{matchup_note}</p>",
         heatmap_svg(names, figures["matchups"]),
-        "<h2>Win rate per deck</h2><p class='note'>Over all its games in the round robin; the dashed line is 50%.</p>",
-        intervals_svg([(d["deck"], d["wins"]) for d in figures["deck_win_rates"]]),
-        "<h2>First-player advantage</h2><p class='note'>Share of decided games won by the player who went first; "
-        "an interval that misses the dashed 50% line means going first matters.</p>",
-        intervals_svg(first_rows),
+        f"<h2>Win rate per deck</h2><p class='note'>Over all its games against other decks; the dashed line is a fair share ({100 * fair:.0f}%).</p>",
+        intervals_svg([(d["deck"], d["wins"]) for d in figures["deck_win_rates"]], fair),
+        f"<h2>Win rate per seat</h2><p class='note'>Seat numbers as dealt; who acts first is the rules' business (see below). Dashed: {100 * fair:.0f}%.</p>",
+        intervals_svg([(f"seat {r['seat']} (acted first in {r['acted_first']} games)", r["wins"]) for r in figures["seat_wins"]], fair),
+    ]
+    if figures.get("group_wins"):
+        parts += ["<h2>Win rate per faction</h2><p class='note'>Seats whose deck holds one race or faction only.</p>",
+                  intervals_svg([(g["group"], g["wins"]) for g in figures["group_wins"]], fair)]
+    parts += [
+        "<h2>First-player advantage</h2><p class='note'>Share of decided games won by the player who actually acted first; "
+        f"an interval that misses the dashed {100 * fair:.0f}% line means going first matters.</p>",
+        intervals_svg(first_rows, fair),
         "<h2>Game length</h2>",
         histogram_svg(length.get("histogram", {})),
         "<h2>Per-card impact</h2><p class='note'>For each card, over every game of a deck that holds it: the deck's win "
@@ -212,34 +228,34 @@ def write_report(out_dir: Path, figures: dict[str, Any], cardset: CardSet) -> tu
     return html_path, json_path
 
 
-def build_stage(ctx) -> None:
-    """`cardsmith build`: a short balance run (random agents, a few games per pairing) for a set with rules."""
-    from cardsmith.engine.match import SetGameFactory, deck_files, load_checked_deck, random_decks, run_balance
-    from cardsmith.engine.registry import has_rules, load_game
+def build_stage(ctx: Any) -> None:
+    """`cardsmith build`: a short balance run (random agents, a few games per table) for a set with rules."""
+    from cardsmith.engine.registry import has_rules, load_game, unknown_rules_hint
+    from cardsmith.simulation.match import run_balance
+    from cardsmith.simulation.sets import SetGameFactory, deck_files, load_checked_deck, random_decks
 
     cardset = ctx.cardset
     if not cardset.rules:
         return
     if not has_rules(cardset):
         from cardsmith.diagnostics import Diagnostic
-        from cardsmith.engine.registry import known_games
 
         where = cardset.source.file if cardset.source else cardset.path / "set.yaml"
         ctx.diagnostics.append(Diagnostic(
             "warning", where, cardset.source.line if cardset.source else 0, 0,
-            f"balance: rules module '{cardset.rules}' is not in this cardsmith, so the set is not played",
-            hint="rules modules cardsmith has: " + (", ".join(known_games()) or "none")))
+            f"balance: rules '{cardset.rules}' are not known to this cardsmith, so the set is not played",
+            hint=unknown_rules_hint(cardset.rules)))
         return
     game = load_game(cardset)
-    files = deck_files(cardset)
-    decks: list[Deck] = [load_checked_deck(cardset, p) for p in files]
-    use_random = len(decks) < 2
+    players = game.rules.players[0]
+    decks: list[Deck] = [load_checked_deck(cardset, p) for p in deck_files(cardset.path)]
+    use_random = not decks or (len(decks) < 2 and players == 2)
     if use_random:
         decks = random_decks(cardset, seed=1)
     games = int(ctx.options.get("balance_games", 20))
-    ctx.progress(f"balance: {games} games per pairing of {len(decks)} decks")
+    ctx.progress(f"balance: {games} games per table of {players} from {len(decks)} decks")
     result = run_balance(cardset, game, SetGameFactory(cardset.path), decks, "random", games=games, seed=1,
-                         jobs=1, random=use_random)
+                         jobs=1, random=use_random, players=players)
     html_path, json_path = write_report(ctx.out / "balance", result.figures(decks), cardset)
     ctx.wrote("balance report", html_path)
     ctx.wrote("balance figures", json_path)

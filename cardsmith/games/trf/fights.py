@@ -1,0 +1,147 @@
+"""Fights, captures and the end of a turn.
+
+A fight is {"seats": [attacker, defender], "att": [uids], "def": [uids], "bicker": bool,
+"bonus": [attacker's, defender's]}; a bickering fight stays in `fights` and is rolled again in the
+next turn's fight step, whoever's turn it is.
+"""
+
+from __future__ import annotations
+
+from cardsmith.engine.kit import EventRecorder
+from cardsmith.games.trf.state import TRFState
+
+BICKER_MAX = 2  # "on a one or two, the cards stay committed, but the fight is not resolved this turn"
+
+
+def form_fights(s: TRFState, rec: EventRecorder) -> None:
+    """After the defender's blocks: one fight per blocked attacker, every blocker of it ganging up."""
+    a, d = s.active, 1 - s.active
+    for leader in s.d["declared"]:
+        blockers = [b for b, x in s.d["blocks"] if x == leader]
+        if blockers:
+            defenders = [u for b in blockers for u in s.unit(b)]
+            s.d["fights"].append({"seats": [a, d], "att": s.unit(leader), "def": defenders,
+                                  "bicker": False, "bonus": [0, 0]})
+            rec("block", f"{_names(s, defenders)} block {_names(s, s.unit(leader))}", att=leader, blockers=blockers)
+    s.d["phase"] = "combat"
+
+
+def side_total(s: TRFState, fight: dict, side: int) -> int:
+    """A side's combat: its characters' combat, their bonuses, card bonuses, less a weakness."""
+    seat = fight["seats"][side]
+    uids = fight["att"] if side == 0 else fight["def"]
+    morale = sum(e["amount"] for e in s.persistent(seat, "morale"))
+    total = fight["bonus"][side]
+    for uid in uids:
+        c = s.char(uid)
+        info = s.info(c["card"])
+        total += info.combat + morale
+        if side == 1:
+            total += sum(e["amount"] for e in info.effect("defend_bonus"))
+        if c["fleet"] is not None:
+            total += sum(e["amount"] for e in info.effect("fleet_bonus"))
+    foe = s.account(1 - seat)
+    for e in s.account(seat).effect("kneels"):
+        if e["title"] in foe.titles:
+            total -= e["amount"]
+    return total
+
+
+def resolve_fights(s: TRFState, rec: EventRecorder) -> None:
+    """Roll every committed fight: 1-2 bickers, else combat + d6 each side, the higher wins."""
+    for fight in list(s.d["fights"]):
+        roll = s.chance.roll(6, "bickering")
+        if roll <= BICKER_MAX:
+            fight["bicker"] = True
+            rec("bicker", f"the fight of {_names(s, fight['att'])} bickers (rolled {roll})", roll=roll)
+            continue
+        totals = (side_total(s, fight, 0), side_total(s, fight, 1))
+        while True:  # a tied total is rolled again (docs/rules/trf.md)
+            ra, rd = s.chance.roll(6, "fight: attacker"), s.chance.roll(6, "fight: defender")
+            if totals[0] + ra != totals[1] + rd:
+                break
+            rec("tie", f"tied at {totals[0] + ra}: roll again", total=totals[0] + ra)
+        won = 0 if totals[0] + ra > totals[1] + rd else 1
+        winners, losers = (fight["att"], fight["def"]) if won == 0 else (fight["def"], fight["att"])
+        rec("fight", f"{_names(s, winners)} beat {_names(s, losers)} ({totals[0]}+{ra} against {totals[1]}+{rd})",
+            winner=fight["seats"][won], totals=list(totals), rolls=[ra, rd])
+        s.d["fights"].remove(fight)
+        for uid in losers:
+            s.discard_char(uid, rec, "defeated")
+        for uid in winners:
+            c = s.char(uid)
+            c["rest"], c["done"] = s.turn + 1, s.turn  # "can do nothing else that turn, and can't defend"
+    for fight in s.d["fights"]:
+        fight["bonus"] = [0, 0]
+    s.d["phase"] = "capture" if unblocked_fleets(s) else "post"
+    if s.d["phase"] == "post":
+        rest_attackers(s)
+
+
+def unblocked_fleets(s: TRFState) -> list[int]:
+    """Declared attackers nobody blocked that are fleets (individuals cannot take planets)."""
+    blocked = {x for _, x in s.d["blocks"]}
+    alive = {c["uid"] for c in s.d["chars"]}
+    return [u for u in s.d["declared"] if u not in blocked and u in alive and s.info(s.char(u)["card"]).fleeter]
+
+
+def capturable(s: TRFState) -> list[int]:
+    """The defender's planets that may be attacked: every other planet before the homeworld."""
+    planets = s.d["p"][1 - s.active]["planets"]
+    others = [pl["uid"] for pl in planets if not pl["home"]]
+    return others or [pl["uid"] for pl in planets if pl["home"]]
+
+
+def planet_value(s: TRFState, seat: int, planet: dict) -> int:
+    info = s.info(planet["card"])
+    base = info.homeworld if planet["home"] else info.capture
+    return base + sum(e["amount"] for e in s.persistent(seat, "fortify"))
+
+
+def capture(s: TRFState, rec: EventRecorder) -> None:
+    """Each planet falls if the capture total of the fleets sent to it equals or exceeds its value."""
+    a, d = s.active, 1 - s.active
+    owner = s.d["p"][d]
+    for planet in list(owner["planets"]):
+        fleets = [u for u, pl in s.d["assign"] if pl == planet["uid"]]
+        if not fleets:
+            continue
+        total = sum(s.info(s.char(u)["card"]).capture + s.d["capture_bonus"] for u in fleets)
+        value = planet_value(s, d, planet)
+        name = s.info(planet["card"]).name
+        if total < value:
+            rec("hold", f"{name} holds ({total} against {value})", planet=planet["card"], total=total, value=value)
+            continue
+        owner["planets"].remove(planet)
+        owner["discard"].append(planet["card"])
+        rec("capture", f"seat {a} captures {name} ({total} against {value})", planet=planet["card"], seat=a)
+        s.expire(d, "planet_lost", rec)
+        if planet["home"]:
+            s.finish(a, "homeworld taken", rec)
+            return
+    rest_attackers(s)
+    s.d["phase"] = "post"
+
+
+def rest_attackers(s: TRFState) -> None:
+    """Everyone who attacked cannot attack or defend on the next player's turn."""
+    alive = {c["uid"]: c for c in s.d["chars"]}
+    for leader in s.d["declared"]:
+        for uid in s.unit(leader) if leader in alive else ():
+            if s.in_fight(uid) is None:
+                alive[uid]["rest"] = s.turn + 1
+
+
+def end_turn(s: TRFState, rec: EventRecorder) -> None:
+    from cardsmith.games.trf.phases import start_turn
+
+    s.d["active"] = 1 - s.active
+    s.d["turn"] += 1
+    if s.d["turn"] > s.g.turn_cap:
+        s.finish(None, "turn cap", rec)
+        return
+    start_turn(s, rec)
+
+
+def _names(s: TRFState, uids: list[int]) -> str:
+    return " + ".join(s.info(s.char(u)["card"]).name for u in uids)

@@ -1,0 +1,266 @@
+"""The turn, phase by phase: which actions are legal and what each does.
+
+Actions are plain tuples: ("draw",), ("planet", card), ("buy", card), ("revive", card),
+("activate", planet_uid, *target), ("join", individual_uid, fleet_uid), ("leave", uid),
+("ability", uid, *target), ("account", *target), ("ooc", card, *target), ("attack",),
+("no_attack",), ("declare", uid), ("block", blocker_uid, attacker_uid), ("fight",),
+("assign", fleet_uid, planet_uid), ("pass",) and ("done",).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardsmith.engine.kit import EventRecorder
+from cardsmith.games.trf import fights
+from cardsmith.games.trf.effects import new_char, resolve, targets
+from cardsmith.games.trf.state import TIMING, TRFState
+
+
+def legal(s: TRFState) -> list[tuple]:
+    phase = s.d["phase"]
+    return {"draw": _legal_draw, "planet": _legal_planet, "buy": _legal_buy, "roleplay": _legal_roleplay,
+            "declare": _legal_declare, "block": _legal_block, "combat": _legal_timed,
+            "capture": _legal_capture, "post": _legal_timed}[phase](s)
+
+
+def do(s: TRFState, a: tuple, rec: EventRecorder) -> None:
+    seat, p, kind = s.active, s.d["p"][s.active], a[0]
+    if kind == "draw":
+        s.draw(seat, 1, rec)
+        s.d["phase"] = "planet"
+    elif kind == "planet":
+        p["hand"].remove(a[1])
+        p["planets"].append({"uid": s.new_uid(), "card": a[1], "home": False})
+        p["played"].append(a[1])
+        rec("planet", f"seat {seat} plays the planet {s.info(a[1]).name}", card=a[1], seat=seat)
+        s.d["phase"] = "buy"
+    elif kind == "buy":
+        p["spent_m"] += s.char_cost(seat, a[1]) or 0
+        p["hand"].remove(a[1])
+        p["played"].append(a[1])
+        s.d["chars"].append(new_char(s.new_uid(), a[1], seat, bought=s.turn))
+        rec("buy", f"seat {seat} buys {s.info(a[1]).name}", card=a[1], seat=seat)
+    elif kind == "revive":
+        p["spent_m"] += 2 * (s.char_cost(seat, a[1]) or 0)
+        p["discard"].remove(a[1])
+        s.d["chars"].append(new_char(s.new_uid(), a[1], seat, bought=s.turn))
+        rec("revive", f"seat {seat} revives {s.info(a[1]).name} at double cost", card=a[1], seat=seat)
+    elif kind == "activate":
+        planet = next(pl for pl in p["planets"] if pl["uid"] == a[1])
+        p["activated"].append(a[1])
+        rec("activate", f"seat {seat} activates {s.info(planet['card']).name}", uid=a[1], seat=seat)
+        resolve(s, seat, tuple(s.info(planet["card"]).activated()), a[2:], rec, s.info(planet["card"]).name)
+    elif kind in ("join", "leave"):
+        c = s.char(a[1])
+        c["fleet"], c["moved"] = (a[2] if kind == "join" else None), s.turn
+        rec(kind, f"{s.info(c['card']).name} {'joins' if kind == 'join' else 'leaves'} a fleet", uid=a[1])
+    elif kind == "ability":
+        _ability(s, a, rec)
+    elif kind == "account":
+        p["account_used"] = True
+        acc = s.account(seat)
+        resolve(s, seat, tuple(acc.activated()), a[1:], rec, acc.name)
+    elif kind == "ooc":
+        _ooc(s, a, rec)
+    else:
+        _step(s, a, rec)
+
+
+def _step(s: TRFState, a: tuple, rec: EventRecorder) -> None:
+    """The actions that move the turn on: pass, attack, declare, block, fight, assign, done."""
+    phase, kind = s.d["phase"], a[0]
+    if kind == "pass":
+        if phase == "post":
+            fights.end_turn(s, rec)
+        else:
+            s.d["phase"] = PASS_TO[phase]
+    elif kind == "attack":
+        s.d["phase"] = "declare"
+    elif kind == "no_attack":
+        s.d["phase"] = "combat" if s.d["fights"] else "post"
+    elif kind == "declare":
+        s.d["declared"].append(a[1])
+    elif kind == "block":
+        s.d["blocks"].append([a[1], a[2]])
+    elif kind == "fight":
+        fights.resolve_fights(s, rec)
+    elif kind == "assign":
+        s.d["assign"].append([a[1], a[2]])
+    elif kind == "done":
+        if phase == "declare":
+            s.d["phase"] = "block" if s.d["declared"] else ("combat" if s.d["fights"] else "post")
+            rec("declare", f"seat {s.active} attacks with {len(s.d['declared'])}", n=len(s.d["declared"]))
+        elif phase == "block":
+            fights.form_fights(s, rec)
+        elif phase == "capture":
+            fights.capture(s, rec)
+
+
+PASS_TO = {"draw": "planet", "planet": "buy", "buy": "roleplay", "roleplay": "post"}
+
+
+def _legal_draw(s: TRFState) -> list[tuple]:
+    return ([("draw",)] if s.d["p"][s.active]["deck"] else []) + [("pass",)]
+
+
+def _legal_planet(s: TRFState) -> list[tuple]:
+    hand = s.d["p"][s.active]["hand"]
+    return [("planet", cid) for cid in sorted(set(hand)) if s.info(cid).type == "planet"] + [("pass",)]
+
+
+def _legal_buy(s: TRFState) -> list[tuple]:
+    seat, p = s.active, s.d["p"][s.active]
+    out: list[tuple] = []
+    meters = s.meters(seat)
+    for cid in sorted(set(p["hand"])):
+        if s.info(cid).type == "character":
+            cost = s.char_cost(seat, cid)
+            if cost is not None and cost <= meters and _unique_free(s, seat, cid):
+                out.append(("buy", cid))
+    for cid in sorted(set(p["discard"])):
+        info = s.info(cid)
+        if info.type == "character" and info.unique and _unique_free(s, seat, cid):
+            cost = s.char_cost(seat, cid)
+            if cost is not None and 2 * cost <= meters:
+                out.append(("revive", cid))
+    return out + _legal_activate(s) + [("pass",)]
+
+
+def _unique_free(s: TRFState, seat: int, cid: str) -> bool:
+    """A Unique character may not be in play twice for one player."""
+    return not s.info(cid).unique or all(c["card"] != cid for c in s.chars_of(seat))
+
+
+def _legal_activate(s: TRFState) -> list[tuple]:
+    """Planets with an activated ability, while the pool can spare what the planet would give."""
+    seat, p = s.active, s.d["p"][s.active]
+    out: list[tuple] = []
+    pool: tuple[int, int] | None = None
+    for pl in p["planets"]:
+        info = s.info(pl["card"])
+        acts = info.activated()
+        if not acts or pl["uid"] in p["activated"]:
+            continue
+        pool = pool or (s.meters(seat), s.words(seat))
+        if pool[0] < info.meters or pool[1] < info.words:
+            continue
+        out += [("activate", pl["uid"], *t) for t in targets(s, seat, tuple(acts), pl["uid"])]
+    return out
+
+
+def _legal_roleplay(s: TRFState) -> list[tuple]:
+    seat, t = s.active, s.turn
+    mine = s.chars_of(seat)
+    out: list[tuple] = []
+    for c in mine:
+        if s.info(c["card"]).fleeter or c["moved"] == t or c["acted"] == t or c["done"] == t or s.in_fight(c["uid"]) is not None:
+            continue
+        if c["fleet"] is not None:
+            out.append(("leave", c["uid"]))
+            continue
+        taken = {x["fleet"] for x in mine}
+        for f in mine:
+            if s.info(f["card"]).fleeter and f["uid"] not in taken and s.in_fight(f["uid"]) is None and f["acted"] != t:
+                out.append(("join", c["uid"], f["uid"]))
+    for c in mine:
+        acts = s.info(c["card"]).activated()
+        if acts and c["acted"] != t and c["done"] != t and s.in_fight(c["uid"]) is None:
+            out += [("ability", c["uid"], *x) for x in targets(s, seat, tuple(acts))]
+    acc = s.account(seat)
+    if acc.activated() and not s.d["p"][seat]["account_used"]:
+        out += [("account", *x) for x in targets(s, seat, tuple(acc.activated()))]
+    out += _legal_activate(s) + _legal_ooc(s)
+    if any(s.can_attack(c) for c in mine):
+        out.append(("attack",))
+    return out + [("no_attack",)]
+
+
+def _legal_ooc(s: TRFState) -> list[tuple]:
+    seat, p = s.active, s.d["p"][s.active]
+    timing = TIMING[s.d["phase"]]
+    out: list[tuple] = []
+    words: int | None = None
+    for cid in sorted(set(p["hand"])):
+        info = s.info(cid)
+        if info.type != "ooc" or info.timing != timing:
+            continue
+        cost = s.ooc_cost(seat, cid)
+        words = s.words(seat) if words is None else words
+        if cost is None or cost > words:
+            continue
+        out += [("ooc", cid, *x) for x in targets(s, seat, tuple(e for e in info.effects if e.get("when") == timing))]
+    return out
+
+
+def _legal_timed(s: TRFState) -> list[tuple]:
+    return _legal_ooc(s) + [("fight",) if s.d["phase"] == "combat" else ("pass",)]
+
+
+def _legal_declare(s: TRFState) -> list[tuple]:
+    chosen = set(s.d["declared"])
+    return [("declare", c["uid"]) for c in s.chars_of(s.active) if s.can_attack(c) and c["uid"] not in chosen] + [("done",)]
+
+
+def _legal_block(s: TRFState) -> list[tuple]:
+    used = {b for b, _ in s.d["blocks"]}
+    out = [("block", c["uid"], a) for c in s.chars_of(1 - s.active) if s.can_block(c) and c["uid"] not in used
+           for a in s.d["declared"]]
+    return out + [("done",)]
+
+
+def _legal_capture(s: TRFState) -> list[tuple]:
+    used = {u for u, _ in s.d["assign"]}
+    open_planets = fights.capturable(s)
+    return [("assign", u, pl) for u in fights.unblocked_fleets(s) if u not in used for pl in open_planets] + [("done",)]
+
+
+def _ability(s: TRFState, a: tuple, rec: EventRecorder) -> None:
+    """A character's activated ability: it, and the fleet it is joined to, do nothing else this turn."""
+    c = s.char(a[1])
+    c["acted"] = s.turn
+    if c["fleet"] is not None:
+        s.char(c["fleet"])["acted"] = s.turn
+    info = s.info(c["card"])
+    rec("ability", f"seat {c['owner']} uses {info.name}'s ability", uid=a[1])
+    resolve(s, c["owner"], tuple(info.activated()), a[2:], rec, info.name)
+
+
+def _ooc(s: TRFState, a: tuple, rec: EventRecorder) -> None:
+    seat, p, cid = s.active, s.d["p"][s.active], a[1]
+    info = s.info(cid)
+    p["spent_w"] += s.ooc_cost(seat, cid) or 0
+    p["hand"].remove(cid)
+    p["played"].append(cid)
+    rec("ooc", f"seat {seat} plays {info.name}", card=cid, seat=seat)
+    effects = tuple(e for e in info.effects if e.get("when") == TIMING[s.d["phase"]])
+    lasting = next((e["until"] for e in effects if e.get("until")), None)
+    if any(e["do"] == "ruling" for e in effects):
+        _overrule(s, seat, rec)
+    if lasting:
+        p["persistent"].append({"card": cid, "until": lasting, "rank": s.account(seat).rank})
+    else:
+        p["discard"].append(cid)
+    resolve(s, seat, effects, a[2:], rec, info.name)
+
+
+def _overrule(s: TRFState, seat: int, rec: EventRecorder) -> None:
+    """A Staff Ruling discards the opponent's rulings played by a lower rank (Admin over Mod)."""
+    mine, opp = s.account(seat).rank, s.d["p"][1 - seat]
+    for item in list(opp["persistent"]):
+        if any(e.get("do") == "ruling" for e in s.info(item["card"]).effects) and item["rank"] < mine:
+            opp["persistent"].remove(item)
+            opp["discard"].append(item["card"])
+            rec("overruled", f"{s.info(item['card']).name} is overruled", card=item["card"])
+
+
+def start_turn(s: TRFState, rec: EventRecorder) -> Any:
+    """A new turn for the active seat: fresh pools, its next-turn Persistent cards end, Lurker draws."""
+    seat, p = s.active, s.d["p"][s.active]
+    p.update(spent_m=0, spent_w=0, bonus_m=0, bonus_w=0, activated=[], account_used=False)
+    s.d.update(phase="draw", declared=[], blocks=[], assign=[], capture_bonus=0)
+    rec("turn", f"-- turn {s.turn}: seat {seat} --", seat=seat, turn=s.turn)
+    s.expire(seat, "next_turn", rec)
+    extra = sum(e["amount"] for e in s.account(seat).effect("extra_draw"))
+    if extra:
+        s.draw(seat, extra, rec)

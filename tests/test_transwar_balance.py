@@ -1,0 +1,44 @@
+"""TransWar's balance figures: per seat and per starting Form win rates, ally figures, length."""
+
+from __future__ import annotations
+
+import random
+
+from cardsmith.engine.contract import Outcome
+from cardsmith.games.transwar.balance import Finished, figures, finished, text
+from tests.transwar_support import game, standard_deck
+
+
+def tally(first, asks=(0, 0, 0), asked=(0, 0, 0), joined=(0, 0, 0), won=(0, 0, 0), lost=(0, 0, 0), reward=(0, 0, 0)):
+    return {"first_form": list(first), "asks": list(asks), "asked": list(asked), "joined": list(joined),
+            "ally_won": list(won), "ally_lost": list(lost), "reward_cards": list(reward)}
+
+
+def test_figures_count_seats_forms_and_allies():
+    games = [
+        Finished(tally(["wolf", "rat", "bat"], asks=(2, 0, 0), asked=(0, 1, 1), joined=(0, 1, 0), won=(0, 1, 0),
+                       reward=(0, 2, 0)), Outcome.placing([[0], [1], [2]], 3, "last player standing"), 40),
+        Finished(tally(["rat", "wolf", "bat"]), Outcome((0, 0, 1), "turn cap", capped=True), 400),
+    ]
+    f = figures(games)
+    assert [(r["k"], r["n"]) for r in f["seat_wins"]] == [(1, 2), (0, 2), (0, 2)]
+    forms = {r["form"]: (r["k"], r["n"]) for r in f["form_wins"]}
+    assert forms == {"wolf": (1, 2), "rat": (0, 2), "bat": (0, 2)}
+    assert f["allies"]["asked_per_game"] == 1.0
+    assert (f["allies"]["accepted"]["k"], f["allies"]["accepted"]["n"]) == (1, 2)
+    assert f["allies"]["reward_cards_per_help"] == 2.0
+    assert (f["ended_before_cap"]["k"], f["ended_before_cap"]["n"]) == (1, 2)
+    assert "wolf" in text(f) and "P0: 50.0%" in text(f)
+
+
+def test_figures_from_played_games():
+    ended = []
+    for seed in range(4):
+        st = game().new_game([standard_deck()] * 3, seed)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            st.apply(rng.choice(st.legal_actions()))
+        ended.append(finished(st))
+    f = figures(ended)
+    assert f["games"] == 4 and sum(r["n"] for r in f["form_wins"]) == 12
+    assert sum(r["k"] for r in f["seat_wins"]) == sum(1 for g in ended if g.outcome.winner is not None)

@@ -1,0 +1,60 @@
+"""TransWar's layouts: every face renders with no overflow or safe-area warning, and no line is
+drawn within 3 mm of the trim (the bands next to the cut hold only the smooth background)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from cardsmith.project import Project
+from cardsmith.render import render_set
+from cardsmith.validate import load_set
+
+ROOT = Path(__file__).resolve().parent.parent
+DPI = 100
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    root = tmp_path_factory.mktemp("transwar")
+    shutil.copytree(ROOT / "cards" / "transwar", root / "cards" / "transwar")
+    project = Project(root)
+    cardset = load_set(root / "cards" / "transwar")
+    result = render_set(project, cardset, dpi=DPI, jobs=1, strict=True)
+    return cardset, result, project.set_output("transwar")
+
+
+def test_every_face_renders_without_warnings(rendered):
+    cardset, result, out = rendered
+    assert [d.message for d in result.diagnostics] == []
+    assert len(list((out / "cards").glob("*.png"))) == len(cardset.cards) == 59
+    assert (out / "backs" / "transwar.png").is_file()   # the one shared back
+    assert {c.back for c in cardset.cards} <= {None, "transwar"}
+
+
+def _band_is_smooth(img: Image.Image, bleed: int, band: int) -> bool:
+    """Each row of the left and right bands (trim to trim + band) is one colour: no vertical line."""
+    w, h = img.size
+    px = img.load()
+    for y in range(bleed + band, h - bleed - band, 3):
+        for x0 in (bleed, w - bleed - band):
+            row = [px[x, y] for x in range(x0, x0 + band)]
+            if max(max(c[i] for c in row) - min(c[i] for c in row) for i in range(3)) > 6:
+                return False
+    for y in list(range(bleed, bleed + band)) + list(range(h - bleed - band, h - bleed)):
+        row = [px[x, y] for x in range(bleed, w - bleed)]
+        if max(max(c[i] for c in row) - min(c[i] for c in row) for i in range(3)) > 6:
+            return False
+    return True
+
+
+def test_nothing_is_drawn_within_3mm_of_the_trim(rendered):
+    cardset, _, out = rendered
+    bleed = round(cardset.bleed / 25.4 * DPI)
+    band = int(3 / 25.4 * DPI)
+    faces = [out / "cards" / f"{c.id}.png" for c in cardset.cards] + [out / "backs" / "transwar.png"]
+    bad = [f.name for f in faces if not _band_is_smooth(Image.open(f).convert("RGB"), bleed, band)]
+    assert bad == []
