@@ -381,16 +381,16 @@ def test_pingout_every_opposing_user_has_bandwidth_0_for_good():
 
 
 def test_the_main_users_goal_wins_and_another_users_goal_does_not():
-    # Tileset Thief's Goal: 9 cards in hand
-    s = start(table(["tileset-thief"], ["lurker-lord"], hands=(["all-nighter"] * 8, []),
+    # Tileset Thief's Goal: 11 cards in hand
+    s = start(table(["tileset-thief"], ["lurker-lord"], hands=(["all-nighter"] * 10, []),
                     decks=(["all-nighter"] * 5, ["all-nighter"] * 5)))
     play(s, ("instant", "all-nighter", 0), ("pass",))
-    assert not s.is_terminal(), "8 - 1 + 1 = 8 cards"
-    s = start(table(["tileset-thief"], ["lurker-lord"], hands=(["download-complete"] + ["all-nighter"] * 7, [])))
+    assert not s.is_terminal(), "10 - 1 + 1 = 10 cards"
+    s = start(table(["tileset-thief"], ["lurker-lord"], hands=(["download-complete"] + ["all-nighter"] * 9, [])))
     play(s, ("instant", "download-complete", 0), ("pass",))
     assert s.outcome().winner == 0 and s.outcome().reason == "goal"
     s = start(table(["lurker-lord", "tileset-thief"], ["lurker-lord"],
-                    hands=(["download-complete"] + ["all-nighter"] * 7, [])))
+                    hands=(["download-complete"] + ["all-nighter"] * 9, [])))
     play(s, ("instant", "download-complete", 1), ("pass",))
     assert not s.is_terminal(), "Tileset Thief is not the Main User"
 
@@ -435,7 +435,7 @@ def test_turn_cap_is_a_capped_draw():
 def _random_game(seed: int, stop: int | None = None):
     from pathlib import Path
 
-    from cardsmith.engine.match import load_checked_deck
+    from cardsmith.simulation.sets import load_checked_deck
 
     from rm2k_positions import CS, ROOT
     decks = [load_checked_deck(CS, p) for p in sorted((ROOT / "cards" / "rm2k-anime" / "decks").glob("*.yaml"))]
