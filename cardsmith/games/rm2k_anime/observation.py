@@ -12,7 +12,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from cardsmith.engine.chance import SeededChance
-from cardsmith.engine.kit import HIDDEN
+from cardsmith.engine.kit import HIDDEN, plain_copy
 from cardsmith.games.rm2k_anime.cards import USER
 
 if TYPE_CHECKING:
@@ -61,9 +61,9 @@ class Observation:
 def sample_state(obs: Observation, rng: random.Random, infos: Any) -> "RmState":
     """A full state consistent with `obs`: each seat's unseen cards (its list less what the observer
     sees) dealt at random into the hidden slots; hidden starting Users are dealt from unseen Users."""
-    from cardsmith.games.rm2k_anime.positions import _plain, from_position
+    from cardsmith.games.rm2k_anime.positions import from_position
 
-    data = _plain(obs.data)
+    data = plain_copy(obs.data)
     for n, d in enumerate(data["seats"]):
         seen: Counter[str] = Counter(c for k in ("deck", "hand", "discard", "scored", "aside", "picks")
                                      for c in d[k] if c != HIDDEN)

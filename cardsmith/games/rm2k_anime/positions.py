@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from cardsmith.engine.contract import Chance, PositionError
-from cardsmith.engine.kit import parse_position, position_header
+from cardsmith.engine.kit import parse_position, plain_copy, position_header
 from cardsmith.games.rm2k_anime.cards import NAME, CardInfo
 from cardsmith.games.rm2k_anime.state import RmState, Seat, Slot
 
@@ -23,21 +23,13 @@ def to_position(s: RmState) -> dict[str, Any]:
     out.update({
         "turn": s.turn, "active": s.active, "first_player": s.first_player, "stage": s.stage,
         "decision": s.dec, "actor": s.actor, "lag_left": s.lag_left, "passes": s.passes,
-        "challenge": _plain(s.ch), "pending": _plain(s.pending),
+        "challenge": plain_copy(s.ch), "pending": plain_copy(s.pending),
         "winner": s.winner, "end_reason": s.end_reason, "played": [sorted(x) for x in s.played],
         "seats": [{"vp": p.vp, "won": p.won, "had_turn": p.had_turn,
                    **{k: list(getattr(p, "disc" if k == "discard" else k)) for k in _PILES},
                    "users": [_slot_data(u) for u in p.users]} for p in s.p],
     })
     return out
-
-
-def _plain(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: _plain(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_plain(v) for v in x]
-    return x
 
 
 def _card(infos: Mapping[str, CardInfo], cid: Any, where: str) -> str:
@@ -82,8 +74,8 @@ def from_position(infos: Mapping[str, CardInfo], data: Mapping[str, Any] | str, 
     s.dec = data.get("decision", "main")
     s.actor = int(data.get("actor", s.active))
     s.lag_left, s.passes = int(data.get("lag_left", 0)), int(data.get("passes", 0))
-    s.ch = _plain(data.get("challenge"))
-    s.pending = _plain(data.get("pending"))
+    s.ch = plain_copy(data.get("challenge"))
+    s.pending = plain_copy(data.get("pending"))
     s.winner, s.end_reason = data.get("winner"), str(data.get("end_reason") or "")
     s.played = [set(x) for x in (data.get("played") or [[], []])]
     if s.active not in (0, 1) or s.actor not in (0, 1):

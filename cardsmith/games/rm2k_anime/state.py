@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
-from cardsmith.engine.kit import EventRecorder
+from cardsmith.engine.kit import EventRecorder, ended, plain_copy, returns_of
 from cardsmith.games.rm2k_anime.cards import USER, CardInfo
 
 
@@ -120,15 +120,10 @@ class RmState:
         return bool(self.end_reason)
 
     def outcome(self) -> Outcome | None:
-        if not self.end_reason:
-            return None
-        if self.winner is None:
-            return Outcome.draw(2, self.end_reason, capped=self.end_reason == "turn cap")
-        return Outcome.win(self.winner, 2, self.end_reason)
+        return ended(self.winner, self.end_reason)
 
     def returns(self) -> tuple[float, ...]:
-        out = self.outcome()
-        return (0.5, 0.5) if out is None else out.returns()
+        return returns_of(self.outcome())
 
     def observation(self, seat: int) -> Any:
         from cardsmith.games.rm2k_anime.observation import Observation
@@ -148,7 +143,7 @@ class RmState:
         s.log = self.log[:]
         s.rec = EventRecorder(s.log)
         s.p = [x.copy() for x in self.p]
-        s.ch = _deep(self.ch)
+        s.ch = plain_copy(self.ch)
         s.pending = dict(self.pending) if self.pending else None
         s.played = [set(x) for x in self.played]
         return s
@@ -262,14 +257,6 @@ class RmState:
 
 
 _SKILL_NAMES = ("roleplay", "otaku", "argue", "script", "gamer")
-
-
-def _deep(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: _deep(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_deep(v) for v in x]
-    return x
 
 
 def is_user(info: CardInfo) -> bool:
