@@ -12,6 +12,11 @@ from cardsmith.commands.options import jobs_option
 from cardsmith.errors import UsageError
 
 
+
+def ended_by(end_reasons: dict) -> str:
+    """The line saying how games ended (which victory, a draw rule, or the turn cap) and how often."""
+    return "  games ended by: " + ", ".join(f"{k or '?'} {v}" for k, v in end_reasons.items())
+
 def _agents(spec: str, seats: int = 2) -> tuple[str, ...]:
     from cardsmith.engine.runner import normalise_agents
 
@@ -51,7 +56,7 @@ def format_match(result) -> str:
     lines.append(f"  first player won {r(s['first_player_wins'])} of all games, {r(s['first_player_wins_of_decided'])} of decided games")
     ln = s["length"]
     lines.append(f"  game length: mean {ln['mean']} turns, median {ln['median']}, 10-90%: {ln['p10']}-{ln['p90']}, range {ln['min']}-{ln['max']}")
-    lines.append("  games ended by: " + ", ".join(f"{k or '?'} {v}" for k, v in s["end_reasons"].items()))
+    lines.append(ended_by(s["end_reasons"]))
     if s["search_ceiling_hits"]:
         lines.append(f"  note: {s['search_ceiling_hits']} search decisions hit the time ceiling; those games depend on machine speed")
     lines.append("  95% Wilson intervals in brackets.")
@@ -187,6 +192,7 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     f = figures["first_player_wins_of_decided"]
     click.echo(f"  first player won {Rate(f['k'], f['n'])} of decided games; draws {figures['draws']['k']}, "
                f"capped {figures['capped']['k']}")
+    click.echo(ended_by(figures["end_reasons"]))
     flagged = [c for c in figures["card_impact"] if c["significant"]]
     click.echo(f"  cards whose impact is significant: {len(flagged)} of {len(figures['card_impact'])}")
     click.echo(f"  report: {html_path}\n  figures: {json_path}")

@@ -46,3 +46,12 @@ def parse_position(text: str, game: str | None = None) -> dict[str, Any]:
     if game is not None and data["game"] != game:
         raise PositionError(f"the position is a {data['game']!r} game, not {game!r}")
     return data
+
+
+def plain_copy(value: Any) -> Any:
+    """A deep copy of plain data (dicts, lists, scalars; tuples become lists), faster than deepcopy."""
+    if isinstance(value, dict):
+        return {k: plain_copy(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain_copy(v) for v in value]
+    return value

@@ -50,7 +50,7 @@ class TurnOrder:
         return nxt
 
     def copy(self) -> "TurnOrder":
-        return TurnOrder(self.order, self.active, self.out, self.turn, self.round)
+        return TurnOrder(self.order, self.active, sorted(self.out), self.turn, self.round)
 
     def to_data(self) -> dict[str, Any]:
         return {"order": list(self.order), "active": self.active, "out": sorted(self.out), "turn": self.turn, "round": self.round}

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
-from cardsmith.engine.kit import EventRecorder
+from cardsmith.engine.kit import EventRecorder, ended, returns_of
 from cardsmith.games.solar_empires.cards import POSITIONS, SEATS, Table
 from cardsmith.games.solar_empires.resolve import Pick
 
@@ -108,15 +108,10 @@ class SolarState:
         return bool(self.end_reason)
 
     def outcome(self) -> Outcome | None:
-        if not self.end_reason:
-            return None
-        if self.winner is None:
-            return Outcome.draw(2, self.end_reason, capped=self.end_reason == "turn cap")
-        return Outcome.win(self.winner, 2, self.end_reason)
+        return ended(self.winner, self.end_reason)
 
     def returns(self) -> tuple[float, ...]:
-        out = self.outcome()
-        return (0.5, 0.5) if out is None else out.returns()
+        return returns_of(self.outcome())
 
     def observation(self, seat: int) -> Any:
         from cardsmith.games.solar_empires.observation import Observation

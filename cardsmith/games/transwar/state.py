@@ -12,7 +12,7 @@ from typing import Any
 
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
-from cardsmith.engine.kit import EventRecorder, position_header
+from cardsmith.engine.kit import EventRecorder, plain_copy, position_header
 from cardsmith.games.transwar import fight, flow  # noqa: F401  (they register their steps)
 from cardsmith.games.transwar.cards import CardTable, FormStats
 from cardsmith.games.transwar.steps import AUTOS, DECISIONS
@@ -26,15 +26,6 @@ FIELDS = ("dealer", "active", "turn", "turn_cap", "out", "forms", "damage", "sta
 # asked for help and was asked, joined, fought as an ally on the winning or losing side, and the
 # cards it drew as an ally's reward.
 TALLIES = ("asks", "asked", "joined", "ally_won", "ally_lost", "reward_cards")
-
-
-def plain_copy(value: Any) -> Any:
-    """A deep copy of plain data (dicts, lists, scalars; tuples become lists), faster than deepcopy."""
-    if isinstance(value, dict):
-        return {k: plain_copy(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain_copy(v) for v in value]
-    return value
 
 
 def fresh_status() -> dict[str, Any]:

@@ -1,0 +1,150 @@
+"""Events: played from a completed Syncing card or Instantaneously Synced from the hand (2.4.1), in
+the Main Phase or during a Challenge; a React answers an Event before it takes effect (3.3.1)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cardsmith.games.rm2k_anime.cards import EVENT, CardInfo
+from cardsmith.games.rm2k_anime.effects import TARGETED
+
+if TYPE_CHECKING:
+    from cardsmith.games.rm2k_anime.state import RmState
+
+
+def playable(ci: CardInfo, where: str) -> bool:
+    """May this Event be played here: "main" (your Main Phase), "window" (during a Challenge) or
+    "react" (after an opponent's Event, before it takes effect)?"""
+    if ci.type != EVENT:
+        return False
+    timing = ci.event_timing
+    if where == "main":
+        return timing == "played"
+    if where == "window":
+        return timing in ("played", "challenge") or ci.effect("cancel_challenge") is not None
+    return ci.effect("cancel") is not None
+
+
+def _targets(s: "RmState", seat: int, ci: CardInfo) -> list[tuple]:
+    """() for an untargeted Event, else one (target,) per opposing User in play it may name."""
+    name = next((n for n, _ in ci.fx if n in TARGETED), None)
+    if name is None:
+        return [()]
+    opp = s.p[1 - seat].users
+    return [(j,) for j, u in enumerate(opp) if not u.limbo and (name != "delete_sync" or u.sync is not None)]
+
+
+def event_actions(s: "RmState", seat: int, where: str) -> list[tuple]:
+    """("activate", user[, target]) for completed Syncing Events, ("instant", card, user[, target]) for
+    Events from the hand a User with no Syncing card can pay for alone."""
+    me = s.p[seat]
+    out: list[tuple] = []
+    for i, u in enumerate(me.users):
+        if u.sync is not None:
+            ci = s.info(u.sync)
+            if u.tokens >= ci.cost and playable(ci, where):
+                out += [("activate", i) + t for t in _targets(s, seat, ci)]
+    free_users = [i for i, u in enumerate(me.users) if u.sync is None and not u.limbo]
+    for cid in sorted(set(me.hand)):
+        ci = s.info(cid)
+        if not playable(ci, where):
+            continue
+        payers = [i for i in free_users if s.free(me.users[i]) >= ci.cost and not s.immune(me.users[i], ci.skill)]
+        if payers:
+            targets = _targets(s, seat, ci)
+            out += [("instant", cid, i) + t for i in payers for t in targets]
+    return out
+
+
+def _take(s: "RmState", seat: int, a: tuple) -> tuple[str, int]:
+    """Pay for an Event being played: the card and the User that Synced it."""
+    me = s.p[seat]
+    ui = a[2] if a[0] == "instant" else a[1]
+    u = me.users[ui]
+    if a[0] == "instant":
+        cid = a[1]
+        me.hand.remove(cid)
+        u.lag += s.info(cid).cost
+    else:
+        cid = u.sync
+        assert cid is not None
+        u.sync, u.tokens = None, 0
+    s.mark_played(seat, cid)
+    return cid, ui
+
+
+def handle_event_play(s: "RmState", a: tuple, resume: tuple[str, int]) -> None:
+    """Play an Event; the opponent may React before it takes effect (a React is not answered)."""
+    seat = s.actor
+    cid, ui = _take(s, seat, a)
+    target = a[3] if a[0] == "instant" and len(a) == 4 else (a[2] if a[0] == "activate" and len(a) == 3 else None)
+    how = "Instantaneously Syncs" if a[0] == "instant" else "plays"
+    s.rec("event", f"  P{seat} {how} {s.info(cid).name}", seat=seat, card=cid)
+    s.pending = {"seat": seat, "card": cid, "user": ui, "target": target, "resume": list(resume)}
+    if s.info(cid).react:
+        resolve_pending(s)
+    else:
+        s.ask("react", 1 - seat)
+
+
+def react_legal(s: "RmState") -> tuple:
+    return tuple(("react",) + x[1:] if x[0] == "activate" else x
+                 for x in event_actions(s, s.actor, "react")) + (("pass",),)
+
+
+def handle_react(s: "RmState", a: tuple) -> None:
+    seat = s.actor
+    if a[0] != "pass":
+        cid, _ = _take(s, seat, ("activate",) + a[1:] if a[0] == "react" else a)
+        s.p[seat].disc.append(cid)
+        pend = s.pending
+        assert pend is not None
+        s.rec("react", f"  P{seat} Reacts with {s.info(cid).name}: {s.info(pend['card']).name} is cancelled",
+              seat=seat, card=cid)
+        s.p[pend["seat"]].disc.append(pend["card"])
+        s.pending = None
+        _resume(s, pend)
+        return
+    resolve_pending(s)
+
+
+def _resume(s: "RmState", pend: dict[str, Any]) -> None:
+    dec, who = pend["resume"]
+    if dec == "window":
+        s.passes = 0
+    s.ask(dec, who)
+
+
+def resolve_pending(s: "RmState") -> None:
+    """The pending Event takes effect and is discarded."""
+    pend = s.pending
+    assert pend is not None
+    s.pending = None
+    seat, cid = pend["seat"], pend["card"]
+    me, opp = s.p[seat], s.p[1 - seat]
+    for name, p in s.info(cid).fx:
+        tgt = opp.users[pend["target"]] if pend["target"] is not None and pend["target"] < len(opp.users) else None
+        if name == "draw":
+            s.draw(seat, int(p["cards"]))
+        elif name == "clear_lag" and pend["user"] < len(me.users):
+            u = me.users[pend["user"]]
+            u.lag = max(0, u.lag - int(p["amount"]))
+        elif name == "vp":
+            me.vp += int(p["amount"])
+        elif name == "lag" and tgt is not None:
+            tgt.lag += int(p["amount"])
+        elif name == "ping" and tgt is not None:
+            tgt.ping += int(p["amount"])
+        elif name == "delete_sync" and tgt is not None:
+            s.delete_sync(1 - seat, tgt)
+        elif name == "challenge_bonus" and s.ch is not None:
+            s.ch["bonus"][seat] += int(p["amount"])
+        elif name == "cancel_challenge" and s.ch is not None:
+            s.ch["cancelled"] = True
+    me.disc.append(cid)
+    s.rec("resolved", f"  {s.info(cid).name} takes effect", seat=seat, card=cid)
+    if s.ch is not None and s.ch.get("cancelled"):
+        from cardsmith.games.rm2k_anime.challenge import finish_challenge
+        finish_challenge(s, "cancelled by a React")
+        return
+    _resume(s, pend)

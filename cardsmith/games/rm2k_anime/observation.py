@@ -1,0 +1,87 @@
+"""What one seat may know, and determinization (a full state consistent with an observation).
+
+Hidden: the opponent's hand, both decks' order, the face-down Syncing cards on the opponent's Users
+(their tokens show), and the opponent's starting Users while they are still face down. Deck lists
+are open (like registered tournament lists): the opponent's cards are known, not where they are.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from cardsmith.engine.chance import SeededChance
+from cardsmith.engine.kit import HIDDEN, plain_copy
+from cardsmith.games.rm2k_anime.cards import USER
+
+if TYPE_CHECKING:
+    from cardsmith.games.rm2k_anime.state import RmState
+
+
+def deck_list(s: "RmState", seat: int) -> list[str]:
+    """Every card a seat brought, wherever it is now (sorted)."""
+    out = s.p[seat].all_cards()
+    if s.pending and s.pending["seat"] == seat:
+        out.append(s.pending["card"])
+    if s.ch and s.ch["seat"] == seat:
+        out.append(s.ch["card"])
+    return sorted(out)
+
+
+class Observation:
+    """`data`: the state's position with every card `seat` may not see replaced by "?";
+    `deck_lists`: both seats' full card lists (open)."""
+
+    __slots__ = ("seat", "data", "deck_lists", "budget", "turn_cap")
+
+    def __init__(self, state: "RmState", seat: int):
+        from cardsmith.games.rm2k_anime.positions import to_position
+
+        self.seat = seat
+        self.budget, self.turn_cap = state.budget, state.turn_cap
+        self.deck_lists = [deck_list(state, 0), deck_list(state, 1)]
+        data = to_position(state)
+        for n, d in enumerate(data["seats"]):
+            d["deck"] = [HIDDEN] * len(d["deck"])
+            if n != seat:
+                d["hand"] = [HIDDEN] * len(d["hand"])
+                d["picks"] = [HIDDEN] * len(d["picks"])
+                for u in d["users"]:
+                    if u["syncing"] is not None:
+                        u["syncing"] = HIDDEN
+        data["played"] = [[], []] if state.stage == "setup" else data["played"]
+        self.data = data
+
+    @property
+    def player(self) -> int:
+        return self.seat
+
+
+def sample_state(obs: Observation, rng: random.Random, infos: Any) -> "RmState":
+    """A full state consistent with `obs`: each seat's unseen cards (its list less what the observer
+    sees) dealt at random into the hidden slots; hidden starting Users are dealt from unseen Users."""
+    from cardsmith.games.rm2k_anime.positions import from_position
+
+    data = plain_copy(obs.data)
+    for n, d in enumerate(data["seats"]):
+        seen: Counter[str] = Counter(c for k in ("deck", "hand", "discard", "scored", "aside", "picks")
+                                     for c in d[k] if c != HIDDEN)
+        for u in d["users"]:
+            seen.update([u["card"]] + u["attached"] + ([u["syncing"]] if u["syncing"] not in (None, HIDDEN) else []))
+        for extra in (data.get("pending"), data.get("challenge")):
+            if extra and extra["seat"] == n:
+                seen[extra["card"]] += 1
+        pool = list((Counter(obs.deck_lists[n]) - seen).elements())
+        rng.shuffle(pool)
+        users = [c for c in pool if infos[c].type == USER]
+        picks = [users.pop() if users else pool[0] for _ in d["picks"] if _ == HIDDEN]
+        for c in picks:
+            pool.remove(c)
+        d["picks"] = [c if c != HIDDEN else picks.pop() for c in d["picks"]]
+        for u in d["users"]:
+            if u["syncing"] == HIDDEN:
+                u["syncing"] = pool.pop()
+        d["hand"] = [c if c != HIDDEN else pool.pop() for c in d["hand"]]
+        d["deck"] = [c if c != HIDDEN else pool.pop() for c in d["deck"]]
+    return from_position(infos, data, SeededChance(rng.getrandbits(64)), obs.budget, obs.turn_cap)
