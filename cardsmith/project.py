@@ -19,10 +19,10 @@ def _bundled(name: str) -> Path:
     return inside if inside.is_dir() else PACKAGE_DIR.parent / name
 
 
-# The generic layouts ship inside the package, never at the top of a checkout: there, on an editable
-# install, a folder `templates/` would be both "cardsmith's own" and the project's, and a layout a
-# designer put there would silently apply to every project. A set's own layouts live in its folder.
-BUNDLED_TEMPLATES = PACKAGE_DIR / "templates"
+# The generic layouts (`default/`) are cardsmith's own: `templates/` at the top of a checkout, carried
+# inside the wheel. A set's own layouts live in its folder (`cards/<set>/layouts/`), so nothing a
+# designer writes for one set applies to another.
+BUNDLED_TEMPLATES = _bundled("templates")
 BUNDLED_FONTS = _bundled("fonts")
 BUNDLED_CARDS = _bundled("cards")
 

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from cardsmith.layout.template import layouts_for
-from cardsmith.project import BUNDLED_TEMPLATES, PACKAGE_DIR, Project
+from cardsmith.project import BUNDLED_TEMPLATES, Project
 from cardsmith.render import card_layout, render_set
 from cardsmith.scaffold import scaffold_set
 from cardsmith.validate import load_set
@@ -42,10 +42,12 @@ def test_the_bundled_set_is_self_contained(tmp_path):
         assert found is not None and found.is_relative_to(tmp_path / "elsewhere" / "solar-empires" / "layouts")
 
 
-def test_layouts_at_the_top_of_a_checkout_are_that_projects_only(tmp_path):
-    # cardsmith's own layouts ship inside the package, so an editable install's checkout is just a project
-    assert BUNDLED_TEMPLATES.is_relative_to(PACKAGE_DIR) and (BUNDLED_TEMPLATES / "default" / "card.yaml.j2").is_file()
-    other = Project(tmp_path)
-    assert ROOT / "templates" not in other.template_dirs
-    checkout = Project(ROOT)
-    assert ROOT / "templates" in checkout.template_dirs
+def test_a_projects_layouts_apply_to_that_project_only(tmp_path):
+    # cardsmith's own layouts are the generic `default/` ones only (templates/ of the checkout, inside
+    # the wheel); a project's templates/ is searched for that project alone, and sets carry their own.
+    assert sorted(p.name for p in BUNDLED_TEMPLATES.iterdir()) == ["default"]
+    assert (BUNDLED_TEMPLATES / "default" / "card.yaml.j2").is_file()
+    mine, other = Project(tmp_path / "mine"), Project(tmp_path / "other")
+    assert tmp_path / "mine" / "templates" in mine.template_dirs
+    assert tmp_path / "mine" / "templates" not in other.template_dirs
+    assert other.template_dirs[-1] == BUNDLED_TEMPLATES
