@@ -42,7 +42,6 @@ _register_extra_games()
 GAMES = known_games()
 
 
-
 def sets_of(name: str) -> list[Path]:
     """Set folders (with at least one deck file) whose set.yaml names the game `name`."""
     import yaml
@@ -91,15 +90,10 @@ def test_rules_declare_what_the_contract_asks(played):
 
 def test_random_games_keep_the_contract(played):
     rules, game, decks, _ = played
-    for table in tables(rules, decks):
-        assert protocol_problems(game, table, seeds=range(3), position_every=7) == [], f"{len(table)} seats"
-
-
-def test_a_position_read_back_offers_the_same_actions_all_game(played):
-    rules, game, decks, _ = played
-    for table in tables(rules, decks):
-        found = protocol_problems(game, table, seeds=range(2), position_every=1)
-        assert not [p for p in found if "position" in p], found[:3]
+    for i, table in enumerate(tables(rules, decks)):
+        # Two games at the smallest table, one at the largest; positions read back all game long.
+        seeds = range(2) if i == 0 else range(1)
+        assert protocol_problems(game, table, seeds=seeds, position_every=5) == [], f"{len(table)} seats"
 
 
 def test_positions_read_back_from_yaml_text(played):
@@ -127,7 +121,7 @@ def test_the_turn_cap_ends_a_game_as_a_capped_draw(played):
     capped = rules.make_game(dataclasses.replace(cardset, meta=frozen_map({**cardset.meta, "play": {**play, "turn_cap": 2}})))
     table = tables(rules, decks)[0]
     ends = []
-    for seed in range(6):
+    for seed in range(4):
         state = capped.new_game(table, seed)
         rng = random.Random(seed)
         while not state.is_terminal():

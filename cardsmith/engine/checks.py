@@ -146,10 +146,11 @@ def protocol_problems(game: Any, decks: Any, seeds: Iterable[int] = range(5), ma
     Checked after every action: the seats to act and their legal actions are offered (a non-empty
     tuple, the same when asked twice) while the game runs, no outcome before the end; an action not
     offered, an offered action edited, or an action for a seat not to act raise IllegalAction and
-    change nothing; applying to a clone leaves the original alone; observations share nothing
-    mutable with the state, and a determinization of a seat's observation shows that seat the same
-    observation and offers the same actions; every `position_every` actions, the position reads back
-    to the same state (`same_observation=False` skips comparing a determinization's observation). Per game: the same seed gives the same game, `(seed, actions)` replays it, it
+    change nothing; applying to a clone leaves the original alone; a determinization of a seat's
+    observation shows that seat the same observation (unless `same_observation=False`) and offers
+    the same actions. Every action for the first ten, then every fifth: observations share nothing
+    mutable with the state. Every `position_every` actions: the position reads back to the same
+    state. Per game: the same seed gives the same game, `(seed, actions)` replays it, it
     ends within `max_actions`, and its returns sum to N/2. `shared_ok(state)` may return static
     objects observations are allowed to share.
     """
@@ -221,7 +222,8 @@ def _check_step(game: Any, state: Any, step: int, seed: int, fail: Any, shared_o
     if tuple(state.legal_actions(seat)) != tuple(legal):
         fail(seed, step, "legal_actions() changed when asked twice")
     ok = shared_ok(state) if shared_ok else ()
-    for s in range(n):
+    # Walking a whole state is the costly part: every action early on, then every fifth.
+    for s in range(n) if step < 10 or step % 5 == 0 else ():
         obs = state.observation(s)
         leaks = observation_leaks(state, obs, ok)
         if leaks:
