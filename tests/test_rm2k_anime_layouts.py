@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from cardsmith.layout.template import Layouts, back_context, card_context, layout_dirs, set_context
+from cardsmith.layout.template import back_context, card_context, layouts_for, set_context
 from cardsmith.project import Project
 from cardsmith.render import back_layout, back_specs, card_layout, render_set
 from cardsmith.validate import load_set
 
 ROOT = Path(__file__).resolve().parents[1]
 CS = load_set(ROOT / "cards" / "rm2k-anime")
-LAYOUTS = Layouts(layout_dirs(Project(ROOT).template_dirs, CS.id))
+LAYOUTS = layouts_for(Project(ROOT), CS)
 BODY = {"rules", "goal"}
 
 

@@ -3,13 +3,13 @@ and its sample decks."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from cardsmith.decks import check_deck, load_deck
 from cardsmith.games.trf import RULES
-from cardsmith.layout.template import Layouts, back_context, card_context, layout_dirs
+from cardsmith.layout.template import back_context, card_context, layouts_for
+from cardsmith.project import Project
 from cardsmith.layout.units import font_size_pt, parse_box
 from cardsmith.units import parse_length_mm
 from cardsmith.validate import check_set
@@ -61,7 +61,7 @@ def test_counts_and_variety(cardset):
 
 
 def _layers(cardset):
-    layouts = Layouts(layout_dirs([ROOT / "templates"], "trf"))
+    layouts = layouts_for(Project(ROOT), cardset)
     for card in cardset:
         tree, _ = layouts.render(cardset.layouts.get(card.type, card.type), card_context(cardset, card), card.id)
         yield card.id, tree["layers"]

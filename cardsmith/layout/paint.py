@@ -499,7 +499,8 @@ class Painter:
             amount = max(r.overflow_x, r.overflow_y) / self.page.dpi * 25.4
             notes.append(Note("overflow", f"text '{field_name}' does not fit its box at {block.size_px / self.page.dpi * 72:.1f} pt "
                               f"(the smallest size allowed): {' and '.join(parts)}", label, amount))
-        small = text_size_note(props, block.size_px / self.page.dpi * 72, len(block.lines))
+        # Font sizes are whole pixels: at a low proof dpi a 6 pt size rounds down by up to half a pixel.
+        small = text_size_note(props, block.size_px / self.page.dpi * 72, len(block.lines), slack=36 / self.page.dpi)
         if small:
             notes.append(Note(small[0], small[1], label, small[2]))
         valign = props.get("valign", "top")

@@ -81,11 +81,13 @@ def shape_notes(kind: str, props: dict[str, Any], trim: tuple[float, float], saf
     return out
 
 
-def text_size_note(props: dict[str, Any], size_pt: float, lines: int) -> tuple[str, str, float] | None:
-    """(kind, message, pt short) if text drawn at `size_pt` is smaller than the rules allow."""
+def text_size_note(props: dict[str, Any], size_pt: float, lines: int, slack: float = 0.0) -> tuple[str, str, float] | None:
+    """(kind, message, pt short) if text drawn at `size_pt` is smaller than the rules allow.
+
+    `slack` (pt) forgives the rounding of a size to whole pixels (half a pixel at the drawing's dpi)."""
     body = _body(props) and lines > 1
     least = MIN_BODY_PT if body else MIN_TEXT_PT
-    if size_pt < least - 0.05:
+    if size_pt + slack < least - 0.05:
         what = "body text" if body else "text"
         name = props.get("field") or props.get("name") or "text"
         return ("small-text", f"{what} '{name}' is drawn at {size_pt:.1f} pt, under the {least:g} pt that prints legibly",
