@@ -6,9 +6,10 @@
 
 Prints, for a bundled set's game (Solar Empires by default; `--set trf` for TRF: The Card Game), or
 the Skirmish test game when that set or the decks API is not available, or with --skirmish:
-  * random-agent games per second on one core and on all cores (target: >= 600 per core on Solar Empires,
-    issue 10);
-  * greedy-agent games per second, one core and all;
+  * random-agent games per CPU second and per wall-clock second on one job (the path of `cardsmith play
+    --jobs 1`), and per wall-clock second on all cores (target: >= 600 per core on Solar Empires, issues
+    10 and 19);
+  * greedy-agent games, the same three figures (target: >= 20 per core);
   * the search agent's seconds per decision at its default budget (target: <= 1 s), one core and all;
   * the search agent's win rate against greedy between mirror decks, with its 95% Wilson interval
     (target: >= 60%).
@@ -55,10 +56,27 @@ def skirmish():
 
 
 def timed_run(factory, game, decks, agents, games, jobs, seed=1):
+    """(wall seconds, records) of one run; `cpu_run` for the CPU seconds of a one-job run."""
     tasks = match_tasks(agents, games, seed)
     started = time.perf_counter()
     records = run_tasks(factory, decks, tasks, jobs=jobs, game=game)
     return time.perf_counter() - started, records
+
+
+def cpu_run(factory, game, decks, agents, games, seed=1):
+    """(CPU seconds of this process, wall seconds, records) of a one-job run (`cardsmith play --jobs 1`'s
+    path). CPU time counts only this process's work, so on a shared machine it is the fairer per-core figure."""
+    tasks = match_tasks(agents, games, seed)
+    cpu, started = time.process_time(), time.perf_counter()
+    records = run_tasks(factory, decks, tasks, jobs=1, game=game)
+    return time.process_time() - cpu, time.perf_counter() - started, records
+
+
+def load() -> str:
+    try:
+        return f"load average {os.getloadavg()[0]:.1f}"
+    except OSError:
+        return "load average unknown"
 
 
 def transwar(games: int) -> None:
@@ -103,24 +121,26 @@ def main() -> None:
     names = list(decks)
     pair = [decks[names[0]], decks[names[-1]]]
     mirror = [decks[names[0]], decks[names[0]]]
-    print(f"game: {name}; decks {names[0]} vs {names[-1]}; {os.cpu_count()} cores, all = {args.jobs} jobs")
+    print(f"game: {name}; decks {names[0]} vs {names[-1]}; {os.cpu_count()} cores, all = {args.jobs} jobs; {load()}")
     if found is None and not args.skirmish:
         print(f"  (set {args.set}, its rules module or the decks API is not available here: using the test game)")
 
     # Random agents.
-    one_t, one = timed_run(factory, game, pair, ("random", "random"), args.games_random, 1)
+    cpu, one_t, one = cpu_run(factory, game, pair, ("random", "random"), args.games_random)
     all_t, many = timed_run(factory, game, pair, ("random", "random"), args.games_random, args.jobs)
     same = [r.to_dict(True) for r in one] == [r.to_dict(True) for r in many]
-    rate1, rate_all = args.games_random / one_t, args.games_random / all_t
-    print(f"random : {rate1:8.1f} games/s on 1 core ({rate1 / 600:.2f}x the 600/core target); "
+    rate1, rate_all, per_cpu = args.games_random / one_t, args.games_random / all_t, args.games_random / cpu
+    print(f"random : {per_cpu:8.1f} games per CPU second on 1 job ({per_cpu / 600:.2f}x the 600/core target); "
+          f"{rate1:8.1f} games/s wall clock on 1 job; "
           f"{rate_all:8.1f} games/s on {args.jobs} jobs ({rate_all / rate1:.2f}x one core); "
           f"identical results: {same}; mean {sum(len(r.actions) for r in one) / len(one):.0f} actions/game")
 
     # Greedy agents.
-    one_t, one = timed_run(factory, game, pair, ("greedy", "greedy"), args.games_greedy, 1)
+    cpu, one_t, one = cpu_run(factory, game, pair, ("greedy", "greedy"), args.games_greedy)
     all_t, many = timed_run(factory, game, pair, ("greedy", "greedy"), args.games_greedy, args.jobs)
-    g1, g_all = args.games_greedy / one_t, args.games_greedy / all_t
-    print(f"greedy : {g1:8.2f} games/s on 1 core; {g_all:8.2f} games/s on {args.jobs} jobs ({g_all / g1:.2f}x one core)")
+    g1, g_all, g_cpu = args.games_greedy / one_t, args.games_greedy / all_t, args.games_greedy / cpu
+    print(f"greedy : {g_cpu:8.2f} games per CPU second on 1 job ({g_cpu / 20:.2f}x the 20/core target); "
+          f"{g1:8.2f} games/s wall clock on 1 job; {g_all:8.2f} games/s on {args.jobs} jobs ({g_all / g1:.2f}x one job)")
 
     # Search agent: seconds per decision (one core: a few games in this process) and strength.
     if args.games_search:

@@ -76,6 +76,10 @@ class GreedyAgent:
         if len(legal_actions) == 1:
             return legal_actions[0]
         states = [self.game.sample_state(observation, rng) for _ in range(self.samples)]
+        for state in states:
+            # Asked once here, so a game that caches its legal set hands it to every clone below
+            # instead of each clone's apply() working it out again.
+            state.legal_actions(seat)
         scores = []
         for action in legal_actions:
             total, n = 0.0, 0
