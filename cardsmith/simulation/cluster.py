@@ -24,7 +24,6 @@ from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.model import Deck
 
 PIP_LINE = "pip install 'cardsmith[distributed]'"
-CONNECT_TIMEOUT = "10s"
 
 
 @dataclass(frozen=True)
@@ -138,6 +137,7 @@ class ClusterRun:
     spec: ClusterSpec
     dashboard: str | None = None
     workers_seen: int = 0
+    startup_seconds: float = 0.0  # starting a local cluster, or connecting to a scheduler
 
 
 def _quiet_dask_logs() -> None:
@@ -158,8 +158,13 @@ def _connect(spec: ClusterSpec) -> tuple[Any, Any]:
         cluster = distributed.LocalCluster(n_workers=spec.workers, threads_per_worker=1, processes=True,
                                            host="127.0.0.1", dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
         return distributed.Client(cluster), cluster
+    import dask
+
+    # How long to reach the scheduler, and to wait for it to come back once lost (Dask's own setting,
+    # distributed.comm.timeouts.connect, 30 s unless configured).
+    timeout = dask.config.get("distributed.comm.timeouts.connect")
     try:
-        return distributed.Client(spec.address, timeout=CONNECT_TIMEOUT), None
+        return distributed.Client(spec.address, timeout=timeout), None
     except (OSError, TimeoutError) as e:
         raise CardsmithError(f"cannot reach the Dask scheduler at {spec.address}: {e}",
                              hint="start one with `dask scheduler` and workers with `dask worker ADDRESS` "
@@ -182,8 +187,9 @@ def run_on_cluster(spec: ClusterSpec, set_folder: Path, set_name: str, decks: Se
     A lost scheduler or connection is a CardsmithError saying how many games were finished."""
     distributed = require_dask()
     files = set_files(set_folder)
+    started = time.perf_counter()
     client, cluster = _connect(spec)
-    run = ClusterRun(spec, dashboard=_dashboard(client))
+    run = ClusterRun(spec, dashboard=_dashboard(client), startup_seconds=time.perf_counter() - started)
     done_games = finished_before
     try:
         run.workers_seen = _worker_count(client)

@@ -29,6 +29,7 @@ class RunInfo:
     games: int = 0  # played in this run
     resumed: int = 0  # finished by an earlier run and read back
     dashboard: str | None = None
+    startup_seconds: float = 0.0  # of the wall time: starting or reaching a Dask cluster
 
     @property
     def games_per_second(self) -> float:
@@ -36,11 +37,12 @@ class RunInfo:
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "wall_seconds": round(self.wall_seconds, 3),
-                "games_per_second": round(self.games_per_second, 2)}
+                "startup_seconds": round(self.startup_seconds, 3), "games_per_second": round(self.games_per_second, 2)}
 
     def line(self) -> str:
         resumed = f" ({self.resumed:,} more read back from an earlier run)" if self.resumed else ""
-        return (f"ran on {self.where}: {self.workers} workers, {self.games:,} games in {self.wall_seconds:.1f} s, "
+        start = f" (of which {self.startup_seconds:.1f} s reaching the cluster)" if self.startup_seconds else ""
+        return (f"ran on {self.where}: {self.workers} workers, {self.games:,} games in {self.wall_seconds:.1f} s{start}, "
                 f"{self.games_per_second:.1f} games/s{resumed}")
 
 
@@ -118,7 +120,7 @@ def _on_cluster(spec: Any, where: Where, decks: Sequence[Deck], todo: list[GameT
     from cardsmith.simulation.cluster import ClusterRun, run_on_cluster
 
     def started(run: ClusterRun) -> None:
-        info.dashboard = run.dashboard
+        info.dashboard, info.startup_seconds = run.dashboard, run.startup_seconds
         bar.workers(run.workers_seen)
         link = run.dashboard or "none (the scheduler has no dashboard: install bokeh there)"
         where.notices(f"playing on the {spec.describe()}; Dask dashboard: {link}")
