@@ -153,7 +153,13 @@ class LocalDask:
         self.file = folder / "scheduler.json"
         self.scheduler = self._start("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
                                      "--scheduler-file", str(self.file))
-        self.address = self._wait(lambda: json.loads(self.file.read_text())["address"] if self.file.is_file() else None)
+        self.address = self._wait(self._address)
+
+    def _address(self) -> str | None:
+        try:  # the scheduler writes its file in more than one step
+            return json.loads(self.file.read_text())["address"]
+        except (OSError, ValueError, KeyError):
+            return None
 
     def _start(self, *args: str) -> subprocess.Popen:
         log = open(self.folder / f"{args[0]}-{len(self.workers)}.log", "w")
@@ -171,13 +177,15 @@ class LocalDask:
         pytest.fail(f"the local Dask cluster did not start within {limit} s (logs in {self.folder})")
 
     def add_workers(self, n: int) -> None:
+        """Start workers until `n` are alive, and wait for the scheduler to see them."""
         from distributed import Client
 
-        for _ in range(n):
+        self.workers = [p for p in self.workers if p.poll() is None]
+        while len(self.workers) < n:
             self.workers.append(self._start("worker", self.address, "--host", "127.0.0.1", "--nthreads", "1",
                                             "--no-nanny", "--no-dashboard", "--death-timeout", "60"))
         with Client(self.address, timeout="30s") as c:
-            c.wait_for_workers(len(self.workers), timeout=60)
+            c.wait_for_workers(n, timeout=60)
 
     @staticmethod
     def kill(p: subprocess.Popen) -> None:
@@ -193,14 +201,22 @@ class LocalDask:
                 pass
 
 
-@pytest.fixture
-def dask_cluster(tmp_path):
-    cluster = LocalDask(tmp_path)
+@pytest.fixture(scope="module")
+def module_cluster(tmp_path_factory):
+    if importlib.util.find_spec("distributed") is None:
+        pytest.skip("Dask is not installed (pip install '.[distributed]'; scripts/test.sh installs it)")
+    cluster = LocalDask(tmp_path_factory.mktemp("dask"))
     try:
-        cluster.add_workers(2)
         yield cluster
     finally:
         cluster.close()
+
+
+@pytest.fixture
+def dask_cluster(module_cluster):
+    """The module's scheduler with two live workers (a test may have killed one)."""
+    module_cluster.add_workers(2)
+    return module_cluster
 
 
 def kill_when_half_done(folder: Path, total: int, victim, seen: dict) -> threading.Thread:
@@ -256,7 +272,16 @@ def test_play_on_a_cluster_matches_the_pool_and_still_logs_game_zero(project, da
 
 
 @dask_missing
-def test_a_lost_scheduler_says_what_was_finished_and_resume_plays_the_rest(project, dask_cluster):
+def test_a_lost_scheduler_says_what_was_finished_and_resume_plays_the_rest(project, tmp_path):
+    cluster = LocalDask(tmp_path)  # its own scheduler and worker: this test kills them
+    try:
+        cluster.add_workers(1)
+        _lose_the_scheduler(project, cluster)
+    finally:
+        cluster.close()
+
+
+def _lose_the_scheduler(project: Path, dask_cluster: LocalDask) -> None:
     import dask
 
     code, _, err = cs(*BALANCE, "--jobs", "2")
