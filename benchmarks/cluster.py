@@ -1,7 +1,7 @@
 """Dask's overhead (issue 17): random-agent Solar Empires games on `--cluster local:2` against the
 process pool with 2 jobs.
 
-    python benchmarks/distributed.py [--games 2000] [--workers 2] [--repeat 1]
+    python benchmarks/cluster.py [--games 2000] [--workers 2] [--repeat 1]
 
 Needs the extra: pip install 'cardsmith[distributed]'. Plays the same games (a balance run over the
 set's decks, seed 1) both ways and prints, for each: the wall time of the whole run, the time spent
