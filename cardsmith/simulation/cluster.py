@@ -14,6 +14,7 @@ import logging
 import os
 import tempfile
 import time
+from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -111,6 +112,14 @@ def _unpacked_game(files: SetFiles, name: str) -> Game:
     return _GAMES[files.digest]
 
 
+def ready_worker(files: SetFiles, set_name: str) -> str:
+    """Run on every worker before the games: load the set's Game (once) and say which cardsmith it has."""
+    from cardsmith import __version__
+
+    _unpacked_game(files, set_name)
+    return __version__
+
+
 def play_chunk(files: SetFiles, set_name: str, decks_data: list, position: Mapping[str, Any] | None,
                tasks: list[GameTask]) -> list[GameRecord]:
     """One Dask task: play `tasks` (records without their action lists, which no figure needs)."""
@@ -189,9 +198,10 @@ def run_on_cluster(spec: ClusterSpec, set_folder: Path, set_name: str, decks: Se
     files = set_files(set_folder)
     started = time.perf_counter()
     client, cluster = _connect(spec)
-    run = ClusterRun(spec, dashboard=_dashboard(client), startup_seconds=time.perf_counter() - started)
     done_games = finished_before
     try:
+        _ready(client, spec, files, set_name)
+        run = ClusterRun(spec, dashboard=_dashboard(client), startup_seconds=time.perf_counter() - started)
         run.workers_seen = _worker_count(client)
         on_start(run)
         # The set goes as a task's result, not scattered data: if the worker holding it dies, the
@@ -212,22 +222,40 @@ def run_on_cluster(spec: ClusterSpec, set_folder: Path, set_name: str, decks: Se
                 n = _worker_count(client)
                 run.workers_seen = max(run.workers_seen, n)
                 on_workers(n)
-    except CardsmithError:
-        raise
-    except Exception as e:  # noqa: BLE001 - whatever Dask raises when the cluster goes away, say what is finished
+    except (OSError, TimeoutError, CancelledError, distributed.KilledWorker) as e:
+        # The cluster went away (or kept losing workers): say what is finished. A game's own error
+        # (an agent's illegal answer, a rules bug) is not caught here and reads as it does on the pool.
         raise _lost(spec, e, done_games, len(tasks) + finished_before) from None
     finally:
         _close(client, cluster)
     return run
 
 
+def _ready(client: Any, spec: ClusterSpec, files: SetFiles, set_name: str) -> None:
+    """Every worker present loads the set now (a start-up cost, like a pool's fork) and has the same
+    cardsmith as this machine; a worker that joins later loads the set with its first task."""
+    from cardsmith import __version__
+
+    try:
+        versions = client.run(ready_worker, files, set_name)
+    except (ImportError, AttributeError) as e:
+        raise CardsmithError(f"the workers of the {spec.describe()} cannot run cardsmith: {e}",
+                             hint="install the same cardsmith (and any game package the set uses) on every worker; "
+                                  "see docs/distributed.md") from None
+    other = {w: v for w, v in versions.items() if v != __version__}
+    if other:
+        listed = ", ".join(f"{w} has {v}" for w, v in sorted(other.items()))
+        raise CardsmithError(f"workers run another cardsmith than this machine ({__version__}): {listed}",
+                             hint="install the same cardsmith version everywhere, so every worker plays the same games")
+
+
 def _lost(spec: ClusterSpec, e: BaseException, done: int, total: int) -> CardsmithError:
-    what = type(e).__name__
-    detail = str(e).strip().splitlines()[0] if str(e).strip() else what
-    if what == "KilledWorker":
-        cause = f"a task was on {detail.count('worker') or 'several'} workers that died while running it ({detail})"
+    if type(e).__name__ == "KilledWorker":
+        cause = f"workers of the {spec.describe()} kept dying while playing the same games ({e})"
+    elif isinstance(e, OSError) and str(e).strip():
+        cause = f"lost the connection to the {spec.describe()} ({str(e).strip().splitlines()[0]})"
     else:
-        cause = f"lost the connection to the {spec.describe()} ({what}: {detail})"
+        cause = f"lost the connection to the {spec.describe()}"
     return CardsmithError(f"{cause}; {done:,} of {total:,} games were finished and are kept",
                           hint="run the same command again with --resume to play only the rest")
 

@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from cardsmith.engine.contract import Game
 from cardsmith.engine.runner import GameRecord, GameTask, default_jobs, run_tasks
+from cardsmith.errors import CardsmithError
 from cardsmith.model import Deck
 
 
@@ -102,6 +103,10 @@ def run_games(factory: Callable[[], Game] | None, game: Game, decks: Sequence[De
                 _on_cluster(spec, where, decks, todo, position, keep, bar, info, len(done))
             elif todo:
                 run_tasks(factory, decks, todo, jobs=where.jobs, game=game, position=position, on_records=keep)
+        except CardsmithError as e:
+            if store is not None and "--resume" in str(e):
+                e.message += f" in {store.folder}"
+            raise
         except KeyboardInterrupt:
             if store is not None:
                 where.notices(f"stopped: {len(records):,} of {len(tasks):,} games were finished and are kept in "
