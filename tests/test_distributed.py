@@ -248,6 +248,7 @@ def test_a_cluster_gives_the_process_pools_bytes_even_when_a_worker_dies(project
     run = json.loads((project / "output" / "solar-empires" / "balance" / "run.json").read_text())
     assert run["where"] == f"Dask scheduler {dask_cluster.address}" and run["workers"] == 2 and run["games"] == 90
     assert "ran on Dask scheduler" in out and "2 workers" in out
+    assert "dashboard: none" in err  # the test's scheduler runs with --no-dashboard
     assert "Where it ran" in (project / "output" / "solar-empires" / "balance" / "report.html").read_text()
 
     seen: dict = {}

@@ -39,7 +39,9 @@ class ClusterSpec:
         return self.address is None
 
     def describe(self) -> str:
-        return f"Dask scheduler {self.address}" if self.address else f"local Dask cluster of {self.workers} workers"
+        if self.address:
+            return f"Dask scheduler {self.address}"
+        return f"local Dask cluster of {self.workers} worker{'s' if self.workers != 1 else ''}"
 
 
 def parse_cluster(spec: str) -> ClusterSpec:
@@ -261,12 +263,15 @@ def _lost(spec: ClusterSpec, e: BaseException, done: int, total: int) -> Cardsmi
 
 
 def _dashboard(client: Any) -> str | None:
+    """The dashboard's address when the scheduler serves one (it needs bokeh; without it the
+    scheduler's web server still answers, but has no dashboard page)."""
+    import urllib.request
+
     try:
-        info = client.scheduler_info()
-        if "dashboard" not in info.get("services", {}):
-            return None
-        return str(client.dashboard_link)
-    except Exception:  # noqa: BLE001 - no link is no reason to stop a run
+        link = str(client.dashboard_link)
+        with urllib.request.urlopen(link, timeout=3) as reply:
+            return link if reply.status == 200 else None
+    except Exception:  # noqa: BLE001 - no page, no link; no reason to stop a run
         return None
 
 

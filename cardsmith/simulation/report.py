@@ -163,9 +163,10 @@ def run_section(run: Any) -> str:
     """Where the run went (machine-dependent, so kept out of balance.json)."""
     dash = f", Dask dashboard was {_e(run.dashboard)}" if run.dashboard else ""
     resumed = f"; {run.resumed:,} games read back from an earlier run" if run.resumed else ""
-    return (f"<h2>Where it ran</h2><p class='note'>{_e(run.where)}: {run.workers} workers, {run.games:,} games in "
-            f"{run.wall_seconds:.1f} s ({run.games_per_second:.1f} games/s){resumed}{dash}. Nothing above depends on "
-            "where or how fast the games were played.</p>")
+    start = f", of which {run.startup_seconds:.1f} s starting or reaching the cluster" if run.startup_seconds else ""
+    return (f"<h2>Where it ran</h2><p class='note'>{_e(run.where)}: {run.worker_text}, {run.games:,} games in "
+            f"{run.wall_seconds:.1f} s{start} ({run.games_per_second:.1f} games/s once it was up){resumed}{dash}. Nothing above "
+            "depends on where or how fast the games were played.</p>")
 
 
 def render_html(figures: dict[str, Any], cardset: CardSet, run: Any = None) -> str:

@@ -34,7 +34,13 @@ class RunInfo:
 
     @property
     def games_per_second(self) -> float:
-        return self.games / self.wall_seconds if self.wall_seconds > 0 else 0.0
+        """Games played per second once the cluster was up (the start-up is a one-off)."""
+        playing = self.wall_seconds - self.startup_seconds
+        return self.games / playing if playing > 0 else 0.0
+
+    @property
+    def worker_text(self) -> str:
+        return f"{self.workers} worker{'s' if self.workers != 1 else ''}"
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "wall_seconds": round(self.wall_seconds, 3),
@@ -43,7 +49,7 @@ class RunInfo:
     def line(self) -> str:
         resumed = f" ({self.resumed:,} more read back from an earlier run)" if self.resumed else ""
         start = f" (of which {self.startup_seconds:.1f} s reaching the cluster)" if self.startup_seconds else ""
-        return (f"ran on {self.where}: {self.workers} workers, {self.games:,} games in {self.wall_seconds:.1f} s{start}, "
+        return (f"ran on {self.where}: {self.worker_text}, {self.games:,} games in {self.wall_seconds:.1f} s{start}, "
                 f"{self.games_per_second:.1f} games/s{resumed}")
 
 
@@ -86,7 +92,7 @@ def run_games(factory: Callable[[], Game] | None, game: Game, decks: Sequence[De
     todo = [t for t in tasks if t.index not in finished]
     records = list(done)
     workers = spec.workers or 0 if spec else min(where.jobs or default_jobs(), max(1, len(todo)))
-    info = RunInfo(spec.describe() if spec else f"process pool of {workers} jobs" if workers > 1 else "this process",
+    info = RunInfo(spec.describe() if spec else f"a process pool of {workers} jobs" if workers > 1 else "one process",
                    workers, resumed=len(done))
     if done:
         where.notices(f"resuming: {len(done):,} of {len(tasks):,} games were finished by an earlier run")
@@ -127,7 +133,7 @@ def _on_cluster(spec: Any, where: Where, decks: Sequence[Deck], todo: list[GameT
     def started(run: ClusterRun) -> None:
         info.dashboard, info.startup_seconds = run.dashboard, run.startup_seconds
         bar.workers(run.workers_seen)
-        link = run.dashboard or "none (the scheduler has no dashboard: install bokeh there)"
+        link = run.dashboard or "none (the scheduler serves no dashboard page: it needs bokeh, pip install bokeh)"
         where.notices(f"playing on the {spec.describe()}; Dask dashboard: {link}")
 
     assert where.set_folder is not None, "a cluster run needs the set's folder to send"
