@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import run_in_process
+from conftest import main_in_process as cs
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLAR = ROOT / "cards" / "solar-empires"
@@ -32,12 +32,6 @@ def project(tmp_path, monkeypatch):
     monkeypatch.chdir(root)
     monkeypatch.delenv("CARDSMITH_PROJECT", raising=False)
     return root
-
-
-def cs(*args: str) -> tuple[int, str, str]:
-    """The CLI in this process, run from the current folder (the test's project)."""
-    r = run_in_process(*args, cwd=Path.cwd())
-    return r.returncode, r.stdout, r.stderr
 
 
 def balance_bytes(project: Path) -> bytes:
