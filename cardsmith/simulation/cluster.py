@@ -161,16 +161,17 @@ def _quiet_dask_logs() -> None:
 def _connect(spec: ClusterSpec) -> tuple[Any, Any]:
     """(client, local cluster or None), or a clear error when the scheduler cannot be reached."""
     distributed = require_dask()
-    _quiet_dask_logs()
-    if spec.local:
-        import dask
-
-        dask.config.set({"distributed.worker.daemon": False})
-        cluster = distributed.LocalCluster(n_workers=spec.workers, threads_per_worker=1, processes=True,
-                                           host="127.0.0.1", dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
-        return distributed.Client(cluster), cluster
     import dask
 
+    _quiet_dask_logs()
+    if spec.local:
+        # The workers' statistical profiler samples every thread's stack 100 times a second: a cost of
+        # its own for games that are pure Python, and nothing a balance run reads.
+        with dask.config.set({"distributed.worker.profile.enabled": False}):
+            cluster = distributed.LocalCluster(n_workers=spec.workers, threads_per_worker=1, processes=True,
+                                               host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                               silence_logs=logging.CRITICAL)
+        return distributed.Client(cluster), cluster
     # How long to reach the scheduler, and to wait for it to come back once lost (Dask's own setting,
     # distributed.comm.timeouts.connect, 30 s unless configured).
     timeout = dask.config.get("distributed.comm.timeouts.connect")
