@@ -97,7 +97,7 @@ def run_games(factory: Callable[[], Game] | None, game: Game, decks: Sequence[De
     if done:
         where.notices(f"resuming: {len(done):,} of {len(tasks):,} games were finished by an earlier run")
     started = time.perf_counter()
-    with _Progress(where.progress, description, len(tasks), len(done), workers) as bar:
+    with _Progress(where.progress, description, len(tasks), len(done), None if spec else workers) as bar:
         def keep(chunk: list[GameRecord]) -> None:
             if store is not None:
                 store.save(chunk)
@@ -133,6 +133,7 @@ def _on_cluster(spec: Any, where: Where, decks: Sequence[Deck], todo: list[GameT
     def started(run: ClusterRun) -> None:
         info.dashboard, info.startup_seconds = run.dashboard, run.startup_seconds
         bar.workers(run.workers_seen)
+        bar.restart_clock()  # games per second from when the cluster is up
         link = run.dashboard or "none (the scheduler serves no dashboard page: it needs bokeh, pip install bokeh)"
         where.notices(f"playing on the {spec.describe()}; Dask dashboard: {link}")
 
@@ -147,7 +148,8 @@ def _on_cluster(spec: Any, where: Where, decks: Sequence[Deck], todo: list[GameT
 class _Progress:
     """Live progress on stderr: games done, games per second, workers (nothing when not shown)."""
 
-    def __init__(self, show: bool, description: str, total: int, done: int, workers: int):
+    def __init__(self, show: bool, description: str, total: int, done: int, workers: int | None):
+        """`workers` None: a cluster still starting."""
         self.show, self.description, self.total, self.done, self.n = show, description, total, done, workers
         self._progress: Any = None
         self._task: Any = None
@@ -160,14 +162,20 @@ class _Progress:
 
         self._progress = Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
-            TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[workers]} workers"), TimeRemainingColumn(),
+            TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[workers]}"), TimeRemainingColumn(),
             console=Console(stderr=True), transient=True,
         )
         self._progress.__enter__()
         self._task = self._progress.add_task(self.description, total=self.total, completed=self.done,
-                                             rate="", workers=self.n)
-        self._started, self._first = time.perf_counter(), self.done
+                                             rate="", workers=self._workers_text())
+        self.restart_clock()
         return self
+
+    def _workers_text(self) -> str:
+        return "starting the cluster" if self.n is None else f"{self.n} worker{'s' if self.n != 1 else ''}"
+
+    def restart_clock(self) -> None:
+        self._started, self._first = time.perf_counter(), self.done
 
     def advance(self, n: int) -> None:
         self.done += n
@@ -179,7 +187,7 @@ class _Progress:
     def workers(self, n: int) -> None:
         self.n = n
         if self._progress is not None:
-            self._progress.update(self._task, workers=n)
+            self._progress.update(self._task, workers=self._workers_text())
 
     def __exit__(self, *exc: Any) -> None:
         if self._progress is not None:
