@@ -256,6 +256,17 @@ def test_a_cluster_gives_the_process_pools_bytes_even_when_a_worker_dies(project
 
 
 @dask_missing
+def test_a_scheduler_that_cannot_be_reached_is_a_clear_error(project):
+    import dask
+
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        code, out, err = cs(*BALANCE, "--cluster", "tcp://127.0.0.1:9")  # the discard port: nothing listens
+    assert code == 1
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err and "dask scheduler" in err
+    assert "Traceback" not in err
+
+
+@dask_missing
 def test_play_on_a_cluster_matches_the_pool_and_still_logs_game_zero(project, dask_cluster):
     args = ["play", "solar-empires", "--deck", "chain", "--deck", "terracorp", "--agents", "random", "--games", "12", "--json"]
     code, pool, err = cs(*args, "--jobs", "1", "--log", "pool.log")
@@ -264,6 +275,7 @@ def test_play_on_a_cluster_matches_the_pool_and_still_logs_game_zero(project, da
     assert code == 0, err
     assert json.loads(there) == json.loads(pool)
     assert (project / "cluster.log").read_text() == (project / "pool.log").read_text()
+    assert not (project / "output" / "solar-empires" / "play").exists()  # a finished run keeps nothing
 
 
 @dask_missing

@@ -9,6 +9,7 @@ their action lists: no figure uses them, and `play --log` plays game 0 again fro
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
@@ -104,3 +105,5 @@ class TaskStore:
 
     def clear(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
+        with contextlib.suppress(OSError):  # output/<set>/play/ when .tasks was all it held
+            self.folder.parent.rmdir()
