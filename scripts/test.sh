@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install everything the tests need, then run the whole test suite.
 #   system packages: those listed in scripts/system-packages.txt (poppler for PDF checks, a browser for
-#   gallery tests), installed with apt-get when missing; Python: cardsmith with its `test` extra.
+#   gallery tests), installed with apt-get when missing; Python: cardsmith with its `test` extra, and
+#   its `distributed` extra (Dask), so that the cluster tests run instead of being skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,5 +35,5 @@ if [ -z "${VIRTUAL_ENV:-}" ]; then
   fi
 fi
 
-"$py" -m pip install -q -e '.[test]'
+"$py" -m pip install -q -e '.[test,distributed]'
 "$py" -m pytest "$@"

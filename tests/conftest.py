@@ -82,7 +82,8 @@ def cli():
 
 
 def main_in_process(*args: str) -> tuple[int, str, str]:
-    """Run the cardsmith entry point in this process, from the current folder: (exit code, stdout, stderr)."""
+    """Run the cardsmith entry point in this process, from the current folder (a test's project, when it
+    changed into one): (exit code, stdout, stderr)."""
     r = run_in_process(*args, cwd=Path.cwd())
     return r.returncode, r.stdout, r.stderr
 

@@ -6,3 +6,11 @@ import click
 
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
                            help="Worker processes (default: all cores).")
+
+cluster_option = click.option(
+    "--cluster", metavar="ADDRESS", default=None,
+    help="Play on a Dask cluster: a scheduler's address (tcp://HOST:8786) or local[:N] for N local worker "
+         "processes. Needs: pip install 'cardsmith[distributed]'.")
+resume_option = click.option(
+    "--resume", is_flag=True,
+    help="Continue an interrupted run from the games it finished (kept in the output folder) instead of starting over.")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from cardsmith.commands.options import jobs_option
+from cardsmith.commands.options import cluster_option, jobs_option, resume_option
 from cardsmith.errors import UsageError
 
 
@@ -24,6 +24,19 @@ def _agents(spec: str, seats: int = 2) -> tuple[str, ...]:
 
 
 MAX_GAMES = 100_000
+
+
+def _where(cardset, kind: str, jobs: int | None, cluster: str | None, resume: bool, keep: bool):
+    """Where the games run, and (when `keep`) the folder that keeps finished games for --resume."""
+    from cardsmith.project import Project
+    from cardsmith.simulation.runs import Where
+
+    if cluster is not None and jobs is not None:
+        raise UsageError("--jobs is for the process pool; with --cluster the cluster's workers play",
+                         hint="give one of --jobs and --cluster")
+    store = Project.current().set_output(cardset.id) / kind / ".tasks" if keep or resume or cluster else None
+    return Where(jobs=jobs, cluster=cluster, set_folder=cardset.path, store=store, resume=resume,
+                 progress=sys.stderr.isatty(), notices=lambda text: click.echo(text, err=True))
 
 
 def _check_counts(games: int, jobs: int | None) -> None:
@@ -76,13 +89,15 @@ def format_match(result) -> str:
 @click.option("--from", "from_file", type=click.Path(dir_okay=False, path_type=Path), metavar="POSITION",
               help="Continue every game from this position file (YAML or JSON, as --log-position writes).")
 @jobs_option
+@cluster_option
+@resume_option
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path), help="Write a turn-by-turn account of the first game.")
 @click.option("--log-position", "position_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the position the first game ended in (a file --from reads).")
 @click.option("--json", "as_json", is_flag=True, help="Print every figure as JSON on stdout.")
 def play_command(set_name: str, decks: tuple[str, ...], players: int | None, agents: str, games: int, seed: int,
-                 from_file: Path | None, jobs: int | None, log_file: Path | None, position_file: Path | None,
-                 as_json: bool) -> None:
+                 from_file: Path | None, jobs: int | None, cluster: str | None, resume: bool, log_file: Path | None,
+                 position_file: Path | None, as_json: bool) -> None:
     """Play GAMES games of SET between decks (one per seat) and print win rates with 95% intervals."""
     from cardsmith.atomic import write_text
     from cardsmith.engine.kit import dump_position
@@ -104,11 +119,19 @@ def play_command(set_name: str, decks: tuple[str, ...], players: int | None, age
     else:
         loaded = seat_decks(cardset, decks, players, game.rules.players)
     specs = _agents(agents, len(loaded))
-    result = play_match(cardset, game, SetGameFactory(cardset.path), loaded, specs, games=games, seed=seed, jobs=jobs,
-                        progress=sys.stderr.isatty(), position=position)
+    where = _where(cardset, "play", jobs, cluster, resume, keep=False)
+    result = play_match(cardset, game, SetGameFactory(cardset.path), loaded, specs, games=games, seed=seed,
+                        position=position, where=where)
     first = result.records[0]
     seated = [loaded[i] for i in first.deck_ids]
     begin = game.from_position(position, seed=first.seed) if position is not None else None
+    if (log_file is not None or position_file is not None) and not first.actions:
+        # Games played elsewhere (a cluster, an earlier run) come back without their moves: play game 0
+        # again here from its seed, which gives the same game.
+        from cardsmith.engine.runner import play_game
+
+        first = play_game(game, seated, first.agents, first.seed, index=first.index, deck_ids=first.deck_ids,
+                          state=begin.clone() if begin is not None else None)
     if log_file is not None:
         write_text(log_file, replay_account(game, seated, first, start=begin))
     if position_file is not None:
@@ -123,6 +146,8 @@ def play_command(set_name: str, decks: tuple[str, ...], players: int | None, age
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
         click.echo(format_match(result))
+        if result.run is not None and (cluster or resume):
+            click.echo(f"  {result.run.line()}")
         if log_file is not None:
             click.echo(f"  account of game 0 written to {log_file}")
         if position_file is not None:
@@ -140,9 +165,12 @@ def play_command(set_name: str, decks: tuple[str, ...], players: int | None, age
               help="Seats per game (default: the fewest the rules allow); every combination of N decks is played.")
 @click.option("--seed", default=1, show_default=True, help="Run seed: game i uses a hash of (SEED, i); the same seed gives the same report.")
 @jobs_option
+@cluster_option
+@resume_option
 @click.option("--json", "as_json", is_flag=True, help="Print every figure as JSON on stdout.")
 def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, games: int, agents: str,
-                    players: int | None, seed: int, jobs: int | None, as_json: bool) -> None:
+                    players: int | None, seed: int, jobs: int | None, cluster: str | None, resume: bool,
+                    as_json: bool) -> None:
     """Round robin of SET's decks; writes output/<set>/balance/report.html and balance.json."""
     from cardsmith.engine.registry import load_game
     from cardsmith.simulation import match, sets
@@ -171,10 +199,12 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     use_random = random_decks or not files
     if use_random:
         decks = sets.random_decks(cardset, seed=seed)
+    where = _where(cardset, "balance", jobs, cluster, resume, keep=True)
     result = match.run_balance(cardset, game, sets.SetGameFactory(cardset.path), decks, spec, games=games, seed=seed,
-                               jobs=jobs, progress=sys.stderr.isatty(), random=use_random, players=seats)
+                               random=use_random, players=seats, where=where)
     figures = result.figures(decks)
-    html_path, json_path = write_report(Project.current().set_output(cardset.id) / "balance", figures, cardset)
+    html_path, json_path = write_report(Project.current().set_output(cardset.id) / "balance", figures, cardset,
+                                        result.run)
     if as_json:
         click.echo(json.dumps(figures, indent=2))
         return
@@ -195,6 +225,8 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     click.echo(ended_by(figures["end_reasons"]))
     flagged = [c for c in figures["card_impact"] if c["significant"]]
     click.echo(f"  cards whose impact is significant: {len(flagged)} of {len(figures['card_impact'])}")
+    if result.run is not None:
+        click.echo(f"  {result.run.line()}")
     click.echo(f"  report: {html_path}\n  figures: {json_path}")
 
 

@@ -303,6 +303,11 @@ def default_jobs() -> int:
     return os.cpu_count() or 1
 
 
+def chunk_size(n_tasks: int, workers: int) -> int:
+    """Games per chunk: enough to amortise a round trip, small enough to keep the load even."""
+    return max(1, min(50, n_tasks // (max(1, workers) * 8)))
+
+
 def run_tasks(
     factory: Callable[[], Game] | None,
     decks: Sequence[Deck],
@@ -313,10 +318,12 @@ def run_tasks(
     description: str = "playing",
     game: Game | None = None,
     position: Mapping[str, Any] | None = None,
+    on_records: Callable[[list[GameRecord]], None] | None = None,
 ) -> list[GameRecord]:
     """Play every task, over `jobs` processes (default: all cores), records in task order.
 
     With `position` (a state's `position()` data) every game continues from that position.
+    `on_records` is called with each chunk of finished records as it comes in (in any order).
 
     `factory` is a picklable callable that makes the Game in each worker (a set's Game may hold data
     that cannot be pickled). With one job the games run here, with `game` if given; forked workers
@@ -327,18 +334,23 @@ def run_tasks(
         raise CardsmithError(f"--jobs must be at least 1, not {jobs}", exit_code=2)
     tasks = list(tasks)
     records: list[GameRecord] = []
+    size = chunk_size(len(tasks), jobs)
+    chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
+
+    def finished(done: list[GameRecord]) -> None:
+        records.extend(done)
+        advance(len(done))
+        if on_records is not None:
+            on_records(done)
+
     with _progress_bar(progress, description, len(tasks)) as advance:
         if jobs == 1 or len(tasks) <= 1:
             if game is None:
                 assert factory is not None, "run_tasks needs a factory or a game"
                 game = factory()
-            for t in tasks:
-                records.append(_play_task(game, decks, t, position))
-                advance(1)
+            for chunk in chunks:
+                finished([_play_task(game, decks, t, position) for t in chunk])
         else:
-            # Chunks amortise the process round trip, small enough to keep the bar moving and the load even.
-            size = max(1, min(50, len(tasks) // (jobs * 8)))
-            chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
             data = [deck_to_data(d) for d in decks]
             if game is not None and multiprocessing.get_start_method(allow_none=False) == "fork":
                 # Forked workers inherit the game already made here; nothing is pickled, nothing reloaded.
@@ -347,9 +359,7 @@ def run_tasks(
             with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=init, initargs=(factory, data, position)) as pool:  # type: ignore[arg-type]
                 futures = [pool.submit(_play_tasks, chunk) for chunk in chunks]
                 for f in as_completed(futures):
-                    done = f.result()
-                    records.extend(done)
-                    advance(len(done))
+                    finished(f.result())
     records.sort(key=lambda r: r.index)
     return records
 

@@ -15,10 +15,11 @@ from typing import Any, Callable, Mapping, Sequence
 
 from cardsmith.engine.chance import game_seed
 from cardsmith.engine.contract import Game
-from cardsmith.engine.runner import GameRecord, GameTask, run_tasks, table_tasks
+from cardsmith.engine.runner import GameRecord, GameTask, table_tasks
 from cardsmith.engine.stats import card_impact, deck_overall, group_rows, match_summary, matchup_matrix
 from cardsmith.errors import CardsmithError
 from cardsmith.model import CardSet, Deck
+from cardsmith.simulation.runs import RunInfo, Where, run_games
 from cardsmith.simulation.sets import deck_group, unique_names
 
 
@@ -31,6 +32,7 @@ class MatchResult:
     seed: int
     records: list[GameRecord]
     summary: dict[str, Any] = field(default_factory=dict)
+    run: RunInfo | None = None  # where it ran: in no figure
 
     def to_dict(self) -> dict[str, Any]:
         return {"set": self.set_id, "game": self.game, "deck_names": self.deck_names, "agents": list(self.agents),
@@ -39,7 +41,7 @@ class MatchResult:
 
 def play_match(cardset: CardSet, game: Game, factory: Callable[[], Game] | None, decks: Sequence[Deck],
                agents: Sequence[str], *, games: int, seed: int, jobs: int | None = None, progress: bool = False,
-               position: Mapping[str, Any] | None = None) -> MatchResult:
+               position: Mapping[str, Any] | None = None, where: Where | None = None) -> MatchResult:
     """`games` games of one table (agents[k] plays decks[k]), seats rotating between games.
 
     From a `position` the seats are fixed by it: every game continues that position, with its own chance."""
@@ -50,11 +52,11 @@ def play_match(cardset: CardSet, game: Game, factory: Callable[[], Game] | None,
     else:
         tasks = table_tasks(agents, games, seed)
     names = unique_names(decks)
-    records = run_tasks(factory, decks, tasks, jobs=jobs, progress=progress, description=" vs ".join(names), game=game,
-                        position=position)
+    where = where or Where(jobs=jobs, progress=progress)
+    records, info = run_games(factory, game, decks, tasks, where, description=" vs ".join(names), position=position)
     summary = match_summary(records, names)
     summary["card_impact"] = [c.to_dict() for c in card_impact(records, decks)]
-    return MatchResult(cardset.id, game.name, names, tuple(agents), seed, records, summary)
+    return MatchResult(cardset.id, game.name, names, tuple(agents), seed, records, summary, info)
 
 
 def tables(n_decks: int, players: int) -> list[tuple[int, ...]]:
@@ -89,6 +91,7 @@ class BalanceResult:
     records: list[GameRecord]
     players: int = 2
     deck_groups: list[str | None] = field(default_factory=list)
+    run: RunInfo | None = None  # where it ran: in no figure, so balance.json is the same everywhere
 
     def figures(self, decks: Sequence[Deck]) -> dict[str, Any]:
         """Every figure of the run (what balance.json holds)."""
@@ -127,8 +130,9 @@ def _relabel(r: GameRecord, local: dict[int, int]) -> GameRecord:
 
 def run_balance(cardset: CardSet, game: Game, factory: Callable[[], Game] | None, decks: Sequence[Deck], agent: str, *,
                 games: int, seed: int, jobs: int | None = None, progress: bool = False, random: bool = False,
-                players: int = 2) -> BalanceResult:
+                players: int = 2, where: Where | None = None) -> BalanceResult:
     tasks = balance_tasks(len(decks), agent, games, seed, players)
-    records = run_tasks(factory, decks, tasks, jobs=jobs, progress=progress, description="balance", game=game)
+    where = where or Where(jobs=jobs, progress=progress)
+    records, info = run_games(factory, game, decks, tasks, where, description="balance")
     return BalanceResult(cardset.id, cardset.name, game.name, unique_names(decks), agent, games, seed, random, records,
-                         players, [deck_group(d, cardset) for d in decks])
+                         players, [deck_group(d, cardset) for d in decks], info)

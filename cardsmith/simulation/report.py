@@ -159,7 +159,17 @@ def _table_label(names: Sequence[str]) -> str:
     return " vs ".join(names)
 
 
-def render_html(figures: dict[str, Any], cardset: CardSet) -> str:
+def run_section(run: Any) -> str:
+    """Where the run went (machine-dependent, so kept out of balance.json)."""
+    dash = f", Dask dashboard was {_e(run.dashboard)}" if run.dashboard else ""
+    resumed = f"; {run.resumed:,} games read back from an earlier run" if run.resumed else ""
+    start = f", of which {run.startup_seconds:.1f} s starting or reaching the cluster" if run.startup_seconds else ""
+    return (f"<h2>Where it ran</h2><p class='note'>{_e(run.where)}: {run.worker_text}, {run.games:,} games in "
+            f"{run.wall_seconds:.1f} s{start} ({run.games_per_second:.1f} games/s once it was up){resumed}{dash}. Nothing above "
+            "depends on where or how fast the games were played.</p>")
+
+
+def render_html(figures: dict[str, Any], cardset: CardSet, run: Any = None) -> str:
     """The balance report page."""
     names = figures["decks"]
     players = figures.get("players", 2)
@@ -215,16 +225,22 @@ def render_html(figures: dict[str, Any], cardset: CardSet) -> str:
         "adjusted difference is significant (p &lt; 0.05). Even so this is a correlation, not a cause: a card played "
         "only when already ahead shows up too; and with many cards, about one in twenty is flagged by chance alone.</p>",
         impact_table(figures["card_impact"], card_names),
+        run_section(run) if run is not None else "",
         "</body></html>",
     ]
     return "\n".join(parts)
 
 
-def write_report(out_dir: Path, figures: dict[str, Any], cardset: CardSet) -> tuple[Path, Path]:
-    """Write balance/report.html and balance/balance.json (each atomically); return their paths."""
+def write_report(out_dir: Path, figures: dict[str, Any], cardset: CardSet, run: Any = None) -> tuple[Path, Path]:
+    """Write balance/report.html and balance/balance.json (each atomically); return their paths.
+
+    `run` (a `RunInfo`: where it ran, workers, wall time, games per second) goes into the page and
+    run.json, never into balance.json, which is the same wherever the games were played."""
     out_dir = Path(out_dir)
-    html_path = write_text(out_dir / "report.html", render_html(figures, cardset))
+    html_path = write_text(out_dir / "report.html", render_html(figures, cardset, run))
     json_path = write_text(out_dir / "balance.json", json.dumps(figures, indent=2) + "\n")
+    if run is not None:
+        write_text(out_dir / "run.json", json.dumps(run.to_dict(), indent=2) + "\n")
     return html_path, json_path
 
 
