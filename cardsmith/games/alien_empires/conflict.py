@@ -579,6 +579,19 @@ def _reveal_start(st: "AlienState", e: Entry) -> None:
         st.push("reveal", waiting=first, then=seers)
     else:
         st.push("reveal", waiting=[a, d], then=[])
+    _forced_reveals(st)
+
+
+def _forced_reveals(st: "AlienState") -> None:
+    """A seat with one way to reveal (no Force card, or one) commits it as the reveal begins. Only
+    here, never later: a determinization must offer the same seats as the state it came from."""
+    top = st.stack[-1]
+    for s in list(top["waiting"]):
+        options = reveal_options(st, s)
+        if len(options) == 1 and top["kind"] == "reveal":
+            _reveal(st, {"seat": s}, options[0])
+            if not st.stack or st.stack[-1] is not top:
+                return
 
 
 def reveal_options(st: "AlienState", seat: int) -> list[tuple]:
@@ -609,6 +622,7 @@ def _reveal(st: "AlienState", e: Entry, action: tuple) -> None:
     c["shown"] = True
     if top["then"]:
         top["waiting"], top["then"] = top["then"], []
+        _forced_reveals(st)
         return
     st.stack.pop()
     for s in primaries(c):

@@ -285,10 +285,12 @@ class AlienState:
 
         pos = self.position()
         pos["hands"] = [h if s == seat or sees_hand(self, seat, s) else [HIDDEN] * len(h) for s, h in enumerate(pos["hands"])]
-        pos["deck"] = [HIDDEN] * len(pos["deck"])
+        seen = int(self.turnstate.get("psychic", 0)) if seat == self.seat else 0
+        deck = pos["deck"]
+        pos["deck"] = [HIDDEN] * max(0, len(deck) - seen) + deck[max(0, len(deck) - seen):]
         c = pos["conflict"]
-        if c and c.get("reveal"):
-            c["reveal"] = {k: (v if int(k) == seat or c.get("shown") else [HIDDEN] * len(v)) for k, v in c["reveal"].items()}
+        if c and c.get("reveal") and not c.get("shown"):
+            c["reveal"] = [v if s == seat or v is None else [HIDDEN] * len(v) for s, v in enumerate(c["reveal"])]
         pos["observer"] = seat
         pos["to_act"] = list(self.to_act())
         return pos

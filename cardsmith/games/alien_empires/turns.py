@@ -56,7 +56,7 @@ def begin_setup(st: "AlienState") -> None:
     for s in reversed(setup):
         st.push("@hand_limit", s)
     for s in reversed(setup):
-        st.push("destiny", s)
+        st.push("@destiny", s)
     st.push("@deal")
     for s in reversed(setup):
         st.push("homeworld", s)
@@ -94,28 +94,31 @@ def _destiny_legal(st: "AlienState", e: Entry) -> tuple:
 
 @STEPS.decision("destiny", _destiny_legal)
 def _destiny(st: "AlienState", e: Entry, action: tuple) -> None:
-    """Play one Race card face up; with fewer than 3 and none left to play, draw until one comes
-    (Race cards that conflict with those already played are discarded as they come)."""
+    """Play one Race card face up into the Racial Destiny."""
+    st.stack.pop()
     seat, card = e["seat"], action[1]
     st.hands[seat].remove(card)
     st.destiny[seat].append(card)
     st.rec("destiny", f"P{seat} plays {st.table[card].name} into its Racial Destiny", seat=seat, card=card)
+    st.push("@destiny", seat)
+
+
+@STEPS.auto("@destiny")
+def _fill_destiny(st: "AlienState", e: Entry) -> None:
+    """With fewer than 3 Race cards played and none left to play, draw until one comes (Race cards
+    that conflict with those already played are discarded as they come); then play one."""
+    seat = e["seat"]
     if len(st.destiny[seat]) >= st.settings.destiny:
-        st.stack.pop()
         return
-    fill_destiny(st, seat)
-
-
-def fill_destiny(st: "AlienState", seat: int) -> None:
-    while not _destiny_legal(st, {"seat": seat}) and len(st.destiny[seat]) < st.settings.destiny:
-        got = st.draw(seat, 1, "Racial Destiny")
-        if not got:
-            st.stack.pop()
+    while not _destiny_legal(st, {"seat": seat}):
+        if not st.deck:  # no reshuffle here: a discarded conflicting card would come straight back
             return
+        got = st.draw(seat, 1, "Racial Destiny")
         card = got[0]
         if st.table.kind(card) == "race" and conflicts_with(st, card, st.destiny[seat]):
             st.discard_card(seat, card)
             st.rec("discard", f"P{seat} discards {st.table[card].name}: it conflicts with its Racial Destiny", seat=seat)
+    st.push("destiny", seat)
 
 
 @STEPS.auto("@hand_limit")
