@@ -169,6 +169,9 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     result = match.run_balance(cardset, game, sets.SetGameFactory(cardset.path), decks, spec, games=games, seed=seed,
                                jobs=jobs, progress=sys.stderr.isatty(), random=use_random, players=seats)
     figures = result.figures(decks)
+    own = getattr(game, "balance_figures", None)  # a game's own figures (Alien Empires: per Race power)
+    if own is not None:
+        figures["game_figures"] = own(result.records)
     html_path, json_path = write_report(Project.current().set_output(cardset.id) / "balance", figures, cardset)
     if as_json:
         click.echo(json.dumps(figures, indent=2))
@@ -189,6 +192,8 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
                f"capped {figures['capped']['k']}")
     flagged = [c for c in figures["card_impact"] if c["significant"]]
     click.echo(f"  cards whose impact is significant: {len(flagged)} of {len(figures['card_impact'])}")
+    if "game_figures" in figures:
+        click.echo(game.balance_text(figures["game_figures"]))
     click.echo(f"  report: {html_path}\n  figures: {json_path}")
 
 

@@ -120,7 +120,7 @@ def area(st: "AlienState", reach: int = 1) -> list[int]:
     c = st.conflict
     assert c is not None
     h = hx(st, c["hex"])
-    return [h] + st.map.within(h, reach)
+    return [h, *st.map.within(h, reach)]
 
 
 def _commit_options(st: "AlienState", seat: int) -> dict[str, dict[str, int]]:

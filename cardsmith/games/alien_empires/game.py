@@ -128,6 +128,18 @@ class AlienGame:
         obs["deck"] = [unseen.pop() if x == HIDDEN else x for x in obs["deck"]]
         return self.from_position(obs, seed=rng.randrange(2 ** 32))
 
+    # ---- balance figures (cardsmith balance adds them to its report) -----------------------------
+    def balance_figures(self, records: Sequence[Any]) -> dict[str, Any]:
+        from cardsmith.games.alien_empires import balance
+
+        races = {cid: info.name for cid, info in self.table.cards.items() if info.kind == "race"}
+        return balance.figures(records, races)
+
+    def balance_text(self, figures: Mapping[str, Any]) -> str:
+        from cardsmith.games.alien_empires import balance
+
+        return balance.text(dict(figures))
+
     # ---- evaluation -----------------------------------------------------------------------------
     def heuristic(self, state: AlienState, seat: int) -> float:
         """0..1: worlds controlled, tokens and cards against the other players' mean."""

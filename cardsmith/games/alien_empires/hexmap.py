@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
 
@@ -14,6 +14,7 @@ class HexMap:
     labels: tuple[str, ...]
     dist: tuple[tuple[int, ...], ...]
     adjacent: tuple[tuple[int, ...], ...]
+    _within: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_coords(cls, coords: list[tuple[int, int]]) -> "HexMap":
@@ -32,10 +33,13 @@ class HexMap:
     def __len__(self) -> int:
         return len(self.labels)
 
-    def within(self, hex_: int, reach: int) -> list[int]:
+    def within(self, hex_: int, reach: int) -> tuple[int, ...]:
         """Hexes 1..reach steps from `hex_` (not `hex_` itself), in index order."""
-        row = self.dist[hex_]
-        return [h for h, d in enumerate(row) if 0 < d <= reach]
+        got = self._within.get((hex_, reach))
+        if got is None:
+            row = self.dist[hex_]
+            got = self._within[(hex_, reach)] = tuple(h for h, d in enumerate(row) if 0 < d <= reach)
+        return got
 
     def index(self, label: str) -> int:
         return self.labels.index(label)

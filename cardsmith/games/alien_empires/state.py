@@ -30,6 +30,8 @@ def plain_copy(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: plain_copy(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
+        if all(type(v) is str or type(v) is int for v in value):  # a pile of cards, a row of counts
+            return list(value)
         return [plain_copy(v) for v in value]
     return value
 

@@ -369,8 +369,15 @@ def movable(st: "AlienState", seat: int, h: int) -> int:
     return n
 
 
-def _counts(n: int) -> list[int]:
-    return sorted({1, n, n // 2} - {0})
+_COUNTS: dict[int, tuple[int, ...]] = {}
+
+
+def _counts(n: int) -> tuple[int, ...]:
+    """How many tokens a move may take: one, half, or all of those free to move."""
+    got = _COUNTS.get(n)
+    if got is None:
+        got = _COUNTS[n] = tuple(sorted({1, n, n // 2} - {0}))
+    return got
 
 
 def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
@@ -379,23 +386,22 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
     reach = P.move_range(st, seat)
     gather = P.amount(st, seat, "gatherer")
     target = ts.get("gatherer")
+    labels = st.map.labels
     for h in sorted(st.stacks(seat)):
         m = movable(st, seat, h)
         if not m:
             continue
-        far = reach + gather if gather else reach
-        for d, dist in enumerate(st.map.dist[h]):
-            if dist == 0 or dist > far:
-                continue
-            if dist > reach and (d not in st.worlds or (target is not None and target != lbl(st, d))):
-                continue
-            out += [("move", lbl(st, h), lbl(st, d), k) for k in _counts(m)]
+        src, counts = labels[h], _counts(m)
+        out += [("move", src, labels[d], k) for d in st.map.within(h, reach) for k in counts]
+        if gather:
+            out += [("move", src, labels[d], k) for d in st.map.within(h, reach + gather)
+                    if st.map.dist[h][d] > reach and d in st.worlds and (target is None or target == labels[d]) for k in counts]
     out += _power_moves(st, seat)
     for c in sorted(set(st.hands[seat])):
         info = st.table[c]
         if info.kind == "event" and info.timing == "migration":
             if info.does[0] == "warp":
-                out += [("play", c, lbl(st, h), lbl(st, d)) for h in sorted(st.stacks(seat)) if movable(st, seat, h) == st.tokens[h][seat]
+                out += [("play", c, labels[h], labels[d]) for h in sorted(st.stacks(seat)) if movable(st, seat, h) == st.tokens[h][seat]
                         for d in range(len(st.map)) if d != h]
             else:
                 out.append(("play", c))
