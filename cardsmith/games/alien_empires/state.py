@@ -52,11 +52,24 @@ class Settings:
         self.world_ids: tuple[str, ...] = tuple(f"world-{i + 1}" for i in range(self.worlds))
 
 
+# What never changes during a game (the card table, the map, the settings), kept out of the state's
+# attributes: a state (and each clone) holds only a key, so copying or searching a state never walks
+# the map's distance table.
+_STATIC: dict[int, tuple[CardTable, HexMap, Settings]] = {}
+
+
+def static_key(table: CardTable, hexmap: HexMap, settings: Settings) -> int:
+    key = id(settings)
+    _STATIC[key] = (table, hexmap, settings)
+    return key
+
+
 class AlienState:
     """One game of Alien Empires for `seats` players (2 to 6)."""
 
     def __init__(self, table: CardTable, hexmap: HexMap, settings: Settings, seats: int, chance: Chance | None = None):
-        self.table, self.map, self.settings, self.seats = table, hexmap, settings, seats
+        self.static = static_key(table, hexmap, settings)
+        self.seats = seats
         self.chance: Chance = chance if chance is not None else SeededChance(0)
         self.log: list[str] = []
         self.rec = EventRecorder(self.log)
@@ -79,6 +92,18 @@ class AlienState:
         self.result: Outcome | None = None
         self._legal: dict[int, tuple] = {}
         self.pool: dict[str, int] = {}
+
+    @property
+    def table(self) -> CardTable:
+        return _STATIC[self.static][0]
+
+    @property
+    def map(self) -> HexMap:
+        return _STATIC[self.static][1]
+
+    @property
+    def settings(self) -> Settings:
+        return _STATIC[self.static][2]
 
     # ---- the contract ---------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
@@ -299,7 +324,7 @@ class AlienState:
 
     def clone(self) -> "AlienState":
         twin = AlienState.__new__(AlienState)
-        twin.table, twin.map, twin.settings, twin.seats = self.table, self.map, self.settings, self.seats
+        twin.static, twin.seats = self.static, self.seats
         twin.chance = self.chance.fork()
         twin.log = list(self.log)
         twin.rec = EventRecorder(twin.log)
