@@ -168,10 +168,7 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
         decks = sets.random_decks(cardset, seed=seed)
     result = match.run_balance(cardset, game, sets.SetGameFactory(cardset.path), decks, spec, games=games, seed=seed,
                                jobs=jobs, progress=sys.stderr.isatty(), random=use_random, players=seats)
-    figures = result.figures(decks)
-    own = getattr(game, "balance_figures", None)  # a game's own figures (Alien Empires: per Race power)
-    if own is not None:
-        figures["game_figures"] = own(result.records)
+    figures = match.add_game_figures(result.figures(decks), game, result.records)
     html_path, json_path = write_report(Project.current().set_output(cardset.id) / "balance", figures, cardset)
     if as_json:
         click.echo(json.dumps(figures, indent=2))
