@@ -45,7 +45,7 @@ def figures(records: Iterable[Any], race_cards: dict[str, str], alpha: float = 0
     seats = max((r.seats for r in records), default=0)
     seat_wins = [Rate(sum(1 for r in records if r.seats > s and r.winner == s), sum(1 for r in records if r.seats > s))
                  for s in range(seats)]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for cid, name in race_cards.items():
         a = b = c = d = 0
         for r in records:

@@ -414,7 +414,8 @@ def _enemies(st: "AlienState", seat: int) -> list[tuple[int, int]]:
 
 
 def _power_moves(st: "AlienState", seat: int) -> list[tuple]:
-    used, out = st.turnstate["used"], []
+    used = st.turnstate["used"]
+    out: list[tuple] = []
     mine = set(st.stacks(seat))
     if P.has(st, seat, "assassination") and "assassination" not in used:
         out += [("assassinate", lbl(st, h), s) for h, s in _enemies(st, seat)]
