@@ -202,7 +202,7 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     where = _where(cardset, "balance", jobs, cluster, resume, keep=True)
     result = match.run_balance(cardset, game, sets.SetGameFactory(cardset.path), decks, spec, games=games, seed=seed,
                                random=use_random, players=seats, where=where)
-    figures = result.figures(decks)
+    figures = match.add_game_figures(result.figures(decks), game, result.records)
     html_path, json_path = write_report(Project.current().set_output(cardset.id) / "balance", figures, cardset,
                                         result.run)
     if as_json:
@@ -225,6 +225,8 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     click.echo(ended_by(figures["end_reasons"]))
     flagged = [c for c in figures["card_impact"] if c["significant"]]
     click.echo(f"  cards whose impact is significant: {len(flagged)} of {len(figures['card_impact'])}")
+    if "game_figures" in figures:
+        click.echo(game.balance_text(figures["game_figures"]))
     if result.run is not None:
         click.echo(f"  {result.run.line()}")
     click.echo(f"  report: {html_path}\n  figures: {json_path}")

@@ -100,7 +100,7 @@ class _Drawer:
         from cardsmith.layout.template import Layouts, layout_dirs, set_context
 
         self.cardset, self.dpi = cardset, dpi
-        self.layouts = Layouts(layout_dirs(project.template_dirs, cardset.id))
+        self.layouts = Layouts(layout_dirs(project.template_dirs, cardset.id, Path(cardset.path)), project.set_roots)
         self.setctx = set_context(cardset)
         self.fonts = library_for(tuple(str(d) for d in project.font_dirs))
         self.icons = {k: (Path(v) if Path(v).is_absolute() else Path(cardset.path) / v) for k, v in cardset.icons.items()}

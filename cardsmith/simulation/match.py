@@ -121,6 +121,15 @@ class BalanceResult:
         }
 
 
+def add_game_figures(figures: dict[str, Any], game: Game, records: Sequence[GameRecord]) -> dict[str, Any]:
+    """A game's own figures under `game_figures`, when its Game offers `balance_figures(records)`
+    (Alien Empires: win rates per Race power)."""
+    own = getattr(game, "balance_figures", None)
+    if own is not None:
+        figures["game_figures"] = own(records)
+    return figures
+
+
 def _relabel(r: GameRecord, local: dict[int, int]) -> GameRecord:
     """A record of one table with the table's deck indexes 0..k-1, for a per-table summary."""
     from dataclasses import replace

@@ -272,6 +272,9 @@ def build_stage(ctx: Any) -> None:
     ctx.progress(f"balance: {games} games per table of {players} from {len(decks)} decks")
     result = run_balance(cardset, game, SetGameFactory(cardset.path), decks, "random", games=games, seed=1,
                          jobs=1, random=use_random, players=players)
-    html_path, json_path = write_report(ctx.out / "balance", result.figures(decks), cardset)
+    from cardsmith.simulation.match import add_game_figures
+
+    figures = add_game_figures(result.figures(decks), game, result.records)
+    html_path, json_path = write_report(ctx.out / "balance", figures, cardset)
     ctx.wrote("balance report", html_path)
     ctx.wrote("balance figures", json_path)

@@ -1,0 +1,60 @@
+"""Force totals: "population tokens in stack + force card value + other race & card effects"."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardsmith.games.alien_empires import powers as P
+
+if TYPE_CHECKING:
+    from cardsmith.games.alien_empires.state import AlienState
+
+
+def other_side(side: str) -> str:
+    return "D" if side == "A" else "A"
+
+
+def role_of(side: str | None) -> str:
+    return "attack" if side == "A" else "defend"
+
+
+def primary(c: dict, side: str) -> int:
+    return int(c["attacker"] if side == "A" else c["defender"])
+
+
+def side_force(st: "AlienState", side: str) -> tuple[int, int | None]:
+    """(force total, the lowest Force card revealed or None) of one side of the current conflict."""
+    c = st.conflict
+    assert c is not None
+    p = primary(c, side)
+    o = primary(c, other_side(side))
+    tokens = sum(sum(c["commit"][s].values()) for s in range(st.seats) if c["side"][s] == side)
+    own = sum(c["commit"][p].values())
+    where = "world" if st.map.index(c["hex"]) in st.worlds else "space"
+    total = tokens
+    total += own * P.amount(st, p, "token_force", side=role_of(side), where=where)
+    for x in P.effects(st, p, "pair_force"):
+        total += own // max(1, int(x.get("per", 2))) * int(x.get("amount", 1))
+    total += own * int(c["flags"][side].get("martyr", 0))
+    total -= min(tokens, P.amount(st, o, "jinx"))
+    total += c["bonus"][side]
+    values = sorted((st.table.value(x) for x in c["reveal"][p] or []), reverse=True)
+    doubles = c["flags"][side].get("doubles", 0) + sum(1 for _ in P.effects(st, p, "double_force_card"))
+    total += sum(values) + sum(values[:doubles])
+    return max(0, total), (values[-1] if values else None)
+
+
+def winner_side(st: "AlienState", totals: dict[str, tuple[int, int | None]]) -> str:
+    """The higher total wins; a tie goes to the defender. Minimalist (either primary's): the side
+    with the lowest Force card wins (a side that revealed none cannot have the lowest)."""
+    c = st.conflict
+    assert c is not None
+    if any(P.has(st, primary(c, s), "minimalist") for s in ("A", "D")):
+        la, ld = totals["A"][1], totals["D"][1]
+        if la is not None or ld is not None:
+            if ld is None:
+                return "A"
+            if la is None:
+                return "D"
+            return "A" if la < ld else "D"
+    return "A" if totals["A"][0] > totals["D"][0] else "D"

@@ -1,0 +1,191 @@
+"""Alien Empires bound to a card set: the map, the common deck (less Race powers the rules do not
+play yet), setup, positions, determinization and the heuristic agents use."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, Mapping, Sequence
+
+from cardsmith.engine.chance import SeededChance
+from cardsmith.engine.contract import Chance, PositionError
+from cardsmith.games.alien_empires import conflict, turns  # noqa: F401  (they register their steps)
+from cardsmith.games.alien_empires.cards import CardTable
+from cardsmith.games.alien_empires.hexmap import HexMap
+from cardsmith.games.alien_empires.powers import playable
+from cardsmith.games.alien_empires.state import FIELDS, GAME, HIDDEN, AlienState, Settings, plain_copy
+from cardsmith.model import CardSet, Deck
+
+ZONE = "deck"
+DEFAULT_RADIUS = 4
+
+
+def board_map(cardset: CardSet, board_id: str | None) -> HexMap:
+    """The hexes of the set's board `board_id` (a hexagon of radius 4 when the set has none)."""
+    boards = getattr(getattr(cardset, "components", None), "boards", None) or {}
+    board = boards.get(board_id) if board_id else None
+    if board is None or board.grid != "hex":
+        return HexMap.hexagon(DEFAULT_RADIUS)
+    return HexMap.from_coords([tuple(c.coord[:2]) for c in board.cells])  # type: ignore[misc]
+
+
+def world_names(cardset: CardSet, n: int) -> tuple[str, ...]:
+    """The world chits' ids (the `world` token kind's items), or world-1.. when the set has none."""
+    tokens = getattr(getattr(cardset, "components", None), "tokens", None) or {}
+    kind = tokens.get("world")
+    items = [f.item for f in kind.faces if f.item] if kind is not None else []
+    items = list(dict.fromkeys(items))
+    if len(items) >= n:
+        return tuple(items[:n])
+    return tuple(f"world-{i + 1}" for i in range(n))
+
+
+class AlienGame:
+    """The `Game` of the contract for one Alien Empires card set."""
+
+    name = GAME
+
+    def __init__(self, cardset: CardSet, rules: Any = None):
+        self.cardset = cardset
+        self.rules = rules
+        self.table = CardTable.from_set(cardset)
+        play = dict(cardset.meta.get("play") or {})
+        self.settings = Settings(play)
+        self.settings.world_ids = world_names(cardset, self.settings.worlds)
+        self.map = board_map(cardset, play.get("map"))
+
+    def state(self, seats: int, chance: Chance) -> AlienState:
+        return AlienState(self.table, self.map, self.settings, seats, chance)
+
+    # ---- new games ------------------------------------------------------------------------------
+    def new_game(self, decks: Sequence[Deck], seed: int, *, chance: Chance | None = None) -> AlienState:
+        """A game with one seat per deck; every seat brings the same common deck (decks[0] is used)."""
+        if not 2 <= len(decks) <= 6:
+            raise ValueError(f"Alien Empires is for 2 to 6 players, not {len(decks)}")
+        cards = decks[0].cards(ZONE) if ZONE in decks[0].zones else decks[0].cards()
+        unknown = sorted({c for c in cards if c not in self.table})
+        if unknown:
+            raise ValueError(f"deck {decks[0].name!r} holds cards not in set {self.cardset.id}: {', '.join(unknown)}")
+        st = self.state(len(decks), chance if chance is not None else SeededChance(seed))
+        st.neutral = sorted({c for c in cards if self.table.kind(c) == "race" and not playable(self.table[c].effects)})
+        if st.neutral:
+            st.rec("excluded", "left out (powers not yet played): " + ", ".join(self.table[c].name for c in st.neutral))
+        st.deck = [c for c in cards if c not in st.neutral]
+        st.pool = dict(Counter(st.deck))
+        st.chance.shuffle(st.deck, "deck", "public")
+        turns.begin_setup(st)
+        st.settle()
+        return st
+
+    # ---- positions ------------------------------------------------------------------------------
+    def from_position(self, position: Mapping[str, Any], *, chance: Chance | None = None, seed: int = 0) -> AlienState:
+        data = dict(position)
+        if data.get("game") != GAME:
+            raise PositionError(f"the position is a {data.get('game')!r} game, not {GAME!r}")
+        seats = data.get("seats")
+        if not isinstance(seats, int) or not 2 <= seats <= 6:
+            raise PositionError(f"seats: {seats!r} is not a number of players from 2 to 6")
+        st = self.state(seats, chance if chance is not None else SeededChance(seed))
+        for f in FIELDS:
+            if f not in data:
+                raise PositionError(f"the position has no `{f}:` entry")
+            setattr(st, f, plain_copy(data[f]))
+        labels = {lab: i for i, lab in enumerate(self.map.labels)}
+        try:
+            st.worlds = {labels[str(k)]: str(w) for k, w in (data.get("worlds") or {}).items()}
+            for k, counts in (data.get("tokens") or {}).items():
+                if len(counts) != seats:
+                    raise PositionError(f"tokens: {k}: needs one count per seat ({seats})")
+                st.tokens[labels[str(k)]] = [int(n) for n in counts]
+        except KeyError as e:
+            raise PositionError(f"the position names hex {e.args[0]!r}, which the map does not have") from None
+        _check(st)
+        st.pool = dict(data.get("pool") or Counter(_all_cards(st)))
+        st.settle()
+        return st
+
+    def sample_state(self, observation: Any, rng: random.Random) -> AlienState:
+        """A state matching what the observer knows: unseen cards dealt at random to hidden slots
+        (another seat's committed Force cards first, from the unseen Force cards)."""
+        obs = plain_copy(dict(observation))
+        pool: Counter[str] = Counter(obs["pool"])
+        seen = Counter(c for c in _all_cards_data(obs) if c != HIDDEN)
+        unseen = list((pool - seen).elements())
+        rng.shuffle(unseen)
+        hands = obs["hands"]
+        c = obs.get("conflict")
+        if c and c.get("reveal"):
+            for s, cards in enumerate(c["reveal"]):
+                if cards and HIDDEN in cards:
+                    forces = [x for x in unseen if self.table.kind(x) == "force"][:len(cards)]
+                    for x in forces:
+                        unseen.remove(x)
+                    c["reveal"][s] = forces
+                    hand = hands[s]
+                    for x in forces:
+                        hand[hand.index(HIDDEN)] = x
+        obs["hands"] = [[unseen.pop() if x == HIDDEN else x for x in h] for h in hands]
+        obs["deck"] = [unseen.pop() if x == HIDDEN else x for x in obs["deck"]]
+        return self.from_position(obs, seed=rng.randrange(2 ** 32))
+
+    # ---- balance figures (cardsmith balance adds them to its report) -----------------------------
+    def balance_figures(self, records: Sequence[Any]) -> dict[str, Any]:
+        from cardsmith.games.alien_empires import balance
+
+        races = {cid: info.name for cid, info in self.table.cards.items() if info.kind == "race"}
+        return balance.figures(records, races)
+
+    def balance_text(self, figures: Mapping[str, Any]) -> str:
+        from cardsmith.games.alien_empires import balance
+
+        return balance.text(dict(figures))
+
+    # ---- evaluation -----------------------------------------------------------------------------
+    def heuristic(self, state: AlienState, seat: int) -> float:
+        """0..1: worlds controlled, tokens and cards against the other players' mean."""
+        if state.is_terminal():
+            return state.returns()[seat]
+        if seat in state.out:
+            return state.out.index(seat) / max(1, state.seats - 1)
+        alive = state.alive()
+        worlds = {s: 0 for s in alive}
+        for h in state.worlds:
+            owner = state.controller(h)
+            if owner in worlds:
+                worlds[owner] += 1
+        tokens = {s: state.total(s) for s in alive}
+        others = [s for s in alive if s != seat] or [seat]
+        mean = lambda d: sum(d[s] for s in others) / len(others)  # noqa: E731
+        all_tokens = max(1, sum(tokens.values()))
+        cards = len(state.hands[seat]) - sum(len(state.hands[s]) for s in others) / len(others)
+        value = (0.5 + 0.35 * (worlds[seat] - mean(worlds)) / max(1, len(state.worlds))
+                 + 0.3 * (tokens[seat] - mean(tokens)) / all_tokens + 0.005 * cards
+                 + 0.1 * len(state.out) / max(1, state.seats - 1))
+        return max(0.0, min(1.0, value))
+
+
+def _all_cards_data(data: Mapping[str, Any]) -> list[str]:
+    """Every card a position holds: hands, deck, discard pile, Racial Destinies."""
+    out: list[str] = []
+    for h in data["hands"]:
+        out.extend(h)
+    out.extend(data["deck"])
+    out.extend(data["discard"])
+    for d in data["destiny"]:
+        out.extend(d)
+    return out
+
+
+def _all_cards(st: AlienState) -> list[str]:
+    return _all_cards_data({"hands": st.hands, "deck": st.deck, "discard": st.discard, "destiny": st.destiny})
+
+
+def _check(st: AlienState) -> None:
+    for f in ("hands", "destiny", "played"):
+        if not isinstance(getattr(st, f), list) or len(getattr(st, f)) != st.seats:
+            raise PositionError(f"{f}: needs one entry per seat ({st.seats})")
+    if sorted(st.order) != list(range(st.seats)):
+        raise PositionError(f"order: {st.order!r} must list every seat once")
+    for c in _all_cards(st):
+        if c not in st.table:
+            raise PositionError(f"the position names card {c!r}, which the set does not have")

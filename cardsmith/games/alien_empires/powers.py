@@ -1,0 +1,101 @@
+"""Race powers: which a seat has now, their numbers, and which the rules play.
+
+A seat's powers are the effects of the Race cards of its Racial Destiny, less those cancelled in
+the current conflict (Neutralize, Null Field) and plus those it borrowed there (Emulate, Copycat).
+`IMPLEMENTED` names the handlers the rules play; a Race card with any other handler is left out of
+the common deck when a game starts (and `RULES.validate` warns about it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
+
+if TYPE_CHECKING:
+    from cardsmith.games.alien_empires.state import AlienState
+
+# Handlers the rules play, by the phase where they act (docs/rules/alien-empires.md has each reading).
+IMPLEMENTED = frozenset({
+    # numbers
+    "token_force", "pair_force", "move_range", "move_times", "genesis", "hand_size", "fate_draw", "unlimited_attacks",
+    "conflict_draw", "force_card_limit", "jinx", "win_tokens", "win_draw", "double_force_card", "ally_range",
+    # rules
+    "discard_for_force", "conflict_discard", "neutralize", "sacrifice_discard", "spies", "sacrifice_draw", "emulate",
+    "copycat", "booby_trap", "resurrection", "rearguard", "mind_control", "opportunists", "reinforcement", "escape",
+    "gatherer", "breeder", "projection", "martyr", "precognition", "repulsion", "anarchy", "minimalist", "pacifist",
+    "second_chance", "clean_slate", "lose_steal", "diplomat", "deporter", "trader", "inconspicuous", "foundation",
+    "distress_call", "toll_keeper", "contraceptives", "plea_maker", "propagandist", "time_control", "assassination",
+    "worldships", "psychic",
+})
+NOT_IMPLEMENTED_WHY = {
+    "feedback": "which effect of the opponent's card is duplicated, and for whom, needs a reading per card; not yet played",
+    "strategy": "a second Migration and Attack phase for one stack is not yet played",
+    "contagion": "moving with an opponent's moving token during the opponent's turn is not yet played",
+    "teaser": "forcing an enemy stack to attack is not yet played",
+}
+
+
+def playable(effects: tuple[Mapping[str, Any], ...]) -> bool:
+    """True when the rules play every effect of a Race card."""
+    return all(str(e.get("do", "")) in IMPLEMENTED for e in effects)
+
+
+def active_cards(st: "AlienState", seat: int) -> list[str]:
+    """The Race cards whose powers `seat` may use now."""
+    cards = list(st.destiny[seat])
+    c = st.conflict
+    if c is not None:
+        cancelled = c["cancelled"][seat]
+        if "*" in cancelled:
+            cards = []
+        else:
+            cards = [x for x in cards if x not in cancelled]
+        cards += [x for x in c["borrowed"][seat] if x not in cards]
+    return cards
+
+
+def effects(st: "AlienState", seat: int, do: str) -> Iterator[Mapping[str, Any]]:
+    """Every active effect of `seat` with handler `do`."""
+    for cid in active_cards(st, seat):
+        for e in st.table[cid].effects:
+            if e.get("do") == do:
+                yield e
+
+
+def has(st: "AlienState", seat: int, do: str) -> bool:
+    return next(effects(st, seat, do), None) is not None
+
+
+def amount(st: "AlienState", seat: int, do: str, key: str = "amount", **match: Any) -> int:
+    """The sum of `key` over `seat`'s active `do` effects whose parameters match `match`."""
+    total = 0
+    for e in effects(st, seat, do):
+        if all(e.get(k, v) in (v, "any") for k, v in match.items()):
+            total += int(e.get(key, 0) or 0)
+    return total
+
+
+def hand_limit(st: "AlienState", seat: int) -> int:
+    """The hand size: the setting, plus Memory, less every opponent's Scourge."""
+    limit = st.settings.hand + amount(st, seat, "hand_size", who="self")
+    for other in st.alive():
+        if other != seat:
+            limit += amount(st, other, "hand_size", who="opponents")
+    return max(0, limit)
+
+
+def move_range(st: "AlienState", seat: int) -> int:
+    """Spaces a token may move: the setting plus Traveler (+2), Mass (-1) and this turn's Hyperspace
+    Lanes, times Tachyonic Travel's moves; at least 1."""
+    reach = st.settings.move + amount(st, seat, "move_range") + int(st.turnstate.get("range_bonus", 0))
+    times = max([1] + [int(e.get("amount", 1)) for e in effects(st, seat, "move_times")])
+    return max(1, reach) * times
+
+
+def sees_hand(st: "AlienState", seat: int, other: int) -> bool:
+    """Spies: in a conflict, a primary player with Spies sees the opposing primary's hand once the
+    defender has drawn his card."""
+    c = st.conflict
+    if c is None or seat == other or not c.get("drawn"):
+        return False
+    primaries = (c["attacker"], c["defender"])
+    return seat in primaries and other in primaries and has(st, seat, "spies")

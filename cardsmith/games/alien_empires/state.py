@@ -1,0 +1,355 @@
+"""An Alien Empires game in progress: plain-data fields, a stack of steps, and the contract's methods.
+
+The map is the set's (a `HexMap`); tokens are counted per hex and per seat. The top of `stack` is
+what happens next: a decision of one seat (legal actions from `STEPS.decisions`), the simultaneous
+Force reveal (`to_act()` lists every seat still to commit) or an automatic step ("@..."). A decision
+with one legal action is taken at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from cardsmith.engine.chance import SeededChance
+from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
+from cardsmith.engine.kit import EventRecorder, position_header
+from cardsmith.engine.kit.steps import Steps
+from cardsmith.games.alien_empires.cards import CardTable
+from cardsmith.games.alien_empires.hexmap import HexMap
+
+GAME = "alien_empires"
+HIDDEN = "?"
+STEPS: "Steps[AlienState]" = Steps()
+# Position fields besides the map's (worlds and tokens, written by label).
+FIELDS = ("order", "active", "turn", "round", "out", "hands", "deck", "discard", "destiny", "turnstate",
+          "conflict", "stack", "played", "neutral")
+
+
+def plain_copy(value: Any) -> Any:
+    """A deep copy of plain data (tuples become lists)."""
+    if isinstance(value, dict):
+        return {k: plain_copy(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        if all(type(v) is str or type(v) is int for v in value):  # a pile of cards, a row of counts
+            return list(value)
+        return [plain_copy(v) for v in value]
+    return value
+
+
+class Settings:
+    """The numbers of `play:` the rules read (defaults: the text's)."""
+
+    def __init__(self, play: dict[str, Any]):
+        self.turn_cap = int(play.get("turn_cap", 300))
+        self.worlds = int(play.get("worlds", 20))
+        self.markers = int(play.get("markers", 10))
+        self.hand = int(play.get("hand", 10))
+        self.fate_draw = int(play.get("fate_draw", 5))
+        self.move = int(play.get("move", 2))
+        self.attacks = int(play.get("attacks", 3))
+        self.destiny = int(play.get("destiny", 3))
+        self.conflicting = [tuple(p) for p in play.get("conflicting", ())]
+        self.world_ids: tuple[str, ...] = tuple(f"world-{i + 1}" for i in range(self.worlds))
+
+
+# What never changes during a game (the card table, the map, the settings), kept out of the state's
+# attributes: a state (and each clone) holds only a key, so copying or searching a state never walks
+# the map's distance table.
+_STATIC: dict[int, tuple[CardTable, HexMap, Settings]] = {}
+
+
+def static_key(table: CardTable, hexmap: HexMap, settings: Settings) -> int:
+    key = id(settings)
+    _STATIC[key] = (table, hexmap, settings)
+    return key
+
+
+class AlienState:
+    """One game of Alien Empires for `seats` players (2 to 6)."""
+
+    def __init__(self, table: CardTable, hexmap: HexMap, settings: Settings, seats: int, chance: Chance | None = None):
+        self.static = static_key(table, hexmap, settings)
+        self.seats = seats
+        self.chance: Chance = chance if chance is not None else SeededChance(0)
+        self.log: list[str] = []
+        self.rec = EventRecorder(self.log)
+        self.worlds: dict[int, str] = {}                 # hex -> world id
+        self.tokens: list[list[int]] = [[0] * seats for _ in range(len(hexmap))]
+        self.order: list[int] = list(range(seats))       # playing order (reverse of the setup order)
+        self.active = 0                                   # index into order
+        self.turn = 1
+        self.round = 1
+        self.out: list[int] = []
+        self.hands: list[list[str]] = [[] for _ in range(seats)]
+        self.deck: list[str] = []
+        self.discard: list[str] = []
+        self.destiny: list[list[str]] = [[] for _ in range(seats)]
+        self.turnstate: dict[str, Any] = {}
+        self.conflict: dict[str, Any] | None = None
+        self.stack: list[dict[str, Any]] = []
+        self.played: list[list[str]] = [[] for _ in range(seats)]
+        self.neutral: list[str] = []                      # excluded cards (powers the rules do not play), for counts
+        self.result: Outcome | None = None
+        self._legal: dict[int, tuple] = {}
+        self.pool: dict[str, int] = {}
+
+    @property
+    def table(self) -> CardTable:
+        return _STATIC[self.static][0]
+
+    @property
+    def map(self) -> HexMap:
+        return _STATIC[self.static][1]
+
+    @property
+    def settings(self) -> Settings:
+        return _STATIC[self.static][2]
+
+    # ---- the contract ---------------------------------------------------------------------------
+    def to_act(self) -> tuple[int, ...]:
+        if self.result is not None or not self.stack:
+            return ()
+        top = self.stack[-1]
+        if top["kind"] == "reveal":
+            return tuple(top["waiting"])
+        return (top["seat"],)
+
+    def legal_actions(self, seat: int | None = None) -> tuple:
+        acting = self.to_act()
+        if not acting:
+            return ()
+        who = acting[0] if seat is None else seat
+        if who not in acting:
+            return ()
+        got = self._legal.get(who)
+        if got is None:
+            top = self.stack[-1]
+            got = self._legal[who] = tuple(STEPS.decisions[top["kind"]][0](self, dict(top, seat=who)))
+        return got
+
+    def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
+        acting = self.to_act()
+        if not acting:
+            raise IllegalAction("the game is over")
+        who = acting[0] if seat is None else seat
+        if who not in acting:
+            raise IllegalAction(f"seat {who} is not to act (seat {acting[0]} is)")
+        action = _tuple(action)
+        if action not in self.legal_actions(who):
+            raise IllegalAction(f"{action!r} is not legal for seat {who} now")
+        self._do(action, who)
+        self.settle()
+        return self.rec.take()
+
+    def _do(self, action: tuple, seat: int) -> None:
+        top = self.stack[-1]
+        self._legal = {}
+        STEPS.decisions[top["kind"]][1](self, top if top["kind"] != "reveal" else dict(top, seat=seat), action)
+        self._legal = {}
+
+    def settle(self) -> None:
+        """Run automatic steps and forced decisions until a seat has a real choice (or the game ends)."""
+        from cardsmith.games.alien_empires import turns
+
+        while self.result is None:
+            if not self.stack:
+                turns.next_turn(self)
+                continue
+            top = self.stack[-1]
+            kind = top["kind"]
+            if kind.startswith("@"):
+                self.stack.pop()
+                STEPS.autos[kind](self, top)
+                self._legal = {}
+                continue
+            acting = self.to_act()
+            if kind != "reveal" and acting[0] in self.out:
+                self.stack.pop()
+                continue
+            self._legal = {}
+            if len(acting) == 1:
+                legal = self.legal_actions(acting[0])
+                if not legal:
+                    raise RuntimeError(f"no legal action for seat {acting[0]} at {kind}")
+                if len(legal) == 1:
+                    self._do(legal[0], acting[0])
+                    continue
+            return
+        self.stack.clear()
+
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    def outcome(self) -> Outcome | None:
+        return self.result
+
+    def returns(self) -> tuple[float, ...]:
+        return self.result.returns() if self.result is not None else (0.5,) * self.seats
+
+    def cards_played(self, seat: int) -> frozenset[str]:
+        """The Race cards of the seat's Racial Destiny and every Force and Event card it played."""
+        return frozenset(self.destiny[seat]) | frozenset(self.played[seat])
+
+    @property
+    def first_player(self) -> int | None:
+        return self.order[0] if self.turnstate or self.turn > 1 else None
+
+    # ---- helpers --------------------------------------------------------------------------------
+    @property
+    def seat(self) -> int:
+        """The active player."""
+        return self.order[self.active]
+
+    def alive(self) -> list[int]:
+        return [s for s in range(self.seats) if s not in self.out]
+
+    def push(self, kind: str, seat: int | None = None, **data: Any) -> None:
+        entry: dict[str, Any] = {"kind": kind}
+        if seat is not None:
+            entry["seat"] = seat
+        entry.update(data)
+        self.stack.append(entry)
+
+    def total(self, seat: int) -> int:
+        return sum(t[seat] for t in self.tokens)
+
+    def stacks(self, seat: int) -> Iterator[int]:
+        """Hexes where `seat` has tokens."""
+        return (h for h, t in enumerate(self.tokens) if t[seat])
+
+    def controller(self, hex_: int) -> int | None:
+        """The only seat with tokens on the hex, or None."""
+        holders = [s for s, n in enumerate(self.tokens[hex_]) if n]
+        return holders[0] if len(holders) == 1 else None
+
+    def colonised(self, seat: int) -> list[int]:
+        """Worlds on which `seat` has tokens ("Any world you have tokens on is considered to be colonized")."""
+        return [h for h in sorted(self.worlds) if self.tokens[h][seat]]
+
+    def draw(self, seat: int, n: int, why: str = "") -> list[str]:
+        """Draw up to `n` cards, shuffling the discards into a new deck when it runs out."""
+        got: list[str] = []
+        for _ in range(n):
+            if not self.deck:
+                if not self.discard:
+                    break
+                self.deck, self.discard = self.discard, []
+                self.chance.shuffle(self.deck, "reshuffle", "public")
+                self.rec("reshuffle", f"the deck is exhausted: {len(self.deck)} discards shuffled into a new deck")
+            card = self.deck.pop()
+            self.hands[seat].append(card)
+            got.append(card)
+        if got:
+            self.rec("draw", f"P{seat} draws {len(got)}{' (' + why + ')' if why else ''}", seat=seat, count=len(got))
+            self.rec("drew", "", seen_by=(seat,), seat=seat, cards=list(got))
+        return got
+
+    def discard_card(self, seat: int, card: str) -> None:
+        self.hands[seat].remove(card)
+        self.discard.append(card)
+
+    def random_card(self, seat: int, why: str) -> str | None:
+        """A card of `seat`'s hand picked at random (public chance: the pick, not the card, is seen)."""
+        hand = self.hands[seat]
+        if not hand:
+            return None
+        return hand[self.chance.randrange(len(hand), why, "public")]
+
+    def add_tokens(self, hex_: int, seat: int, n: int) -> None:
+        self.tokens[hex_][seat] += n
+
+    def kill(self, hex_: int, seat: int, n: int, why: str) -> int:
+        n = min(n, self.tokens[hex_][seat])
+        if n:
+            self.tokens[hex_][seat] -= n
+            self.rec("destroyed", f"{n} token(s) of P{seat} destroyed at {self.map.labels[hex_]} ({why})",
+                     seat=seat, hex=self.map.labels[hex_], count=n)
+        return n
+
+    def check_end(self) -> None:
+        """Players with no token left are out; one player left, or one controlling every world, wins."""
+        if self.result is not None:
+            return
+        for s in self.alive():
+            if self.total(s) == 0:
+                self.out.append(s)
+                self.discard.extend(self.hands[s])
+                self.hands[s] = []
+                self.rec("out", f"P{s} has no token left and is out of the game", seat=s)
+        alive = self.alive()
+        for s in alive:
+            if self.worlds and all(self.controller(h) == s for h in self.worlds):
+                self._win(s, "controls every world")
+                return
+        if len(alive) == 1:
+            self._win(alive[0], "last race standing")
+
+    def _win(self, seat: int, reason: str) -> None:
+        others = [s for s in self.alive() if s != seat]
+        order = [[seat]] + ([others] if others else []) + [[s] for s in reversed(self.out)]
+        self.result = Outcome.placing(order, self.seats, reason)
+        self.rec("win", f"P{seat} wins: {reason}", seat=seat)
+
+    def cap(self) -> None:
+        self.result = Outcome.draw(self.seats, "turn cap", capped=True)
+        self.rec("capped", f"turn cap {self.settings.turn_cap} reached: the game is a draw")
+
+    # ---- positions, observations, clones --------------------------------------------------------
+    def position(self) -> dict[str, Any]:
+        out = position_header(GAME, self.seats)
+        labels = self.map.labels
+        out["worlds"] = {labels[h]: w for h, w in sorted(self.worlds.items())}
+        out["tokens"] = {labels[h]: list(t) for h, t in enumerate(self.tokens) if any(t)}
+        for f in FIELDS:
+            out[f] = plain_copy(getattr(self, f))
+        out["pool"] = dict(sorted(self.pool.items()))
+        return out
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """The position as `seat` may know it: other hands, the deck's order and the other side's
+        committed Force cards are hidden ("?"); Spies see the opponent's hand in their conflict."""
+        from cardsmith.games.alien_empires.powers import sees_hand
+
+        pos = self.position()
+        pos["hands"] = [h if s == seat or sees_hand(self, seat, s) else [HIDDEN] * len(h) for s, h in enumerate(pos["hands"])]
+        seen = int(self.turnstate.get("psychic", 0)) if seat == self.seat else 0
+        deck = pos["deck"]
+        pos["deck"] = [HIDDEN] * max(0, len(deck) - seen) + deck[max(0, len(deck) - seen):]
+        c = pos["conflict"]
+        if c and c.get("reveal") and not c.get("shown"):
+            c["reveal"] = [v if s == seat or v is None else [HIDDEN] * len(v) for s, v in enumerate(c["reveal"])]
+        pos["observer"] = seat
+        pos["to_act"] = list(self.to_act())
+        return pos
+
+    def clone(self) -> "AlienState":
+        twin = AlienState.__new__(AlienState)
+        twin.static, twin.seats = self.static, self.seats
+        twin.chance = self.chance.fork()
+        twin.log = list(self.log)
+        twin.rec = EventRecorder(twin.log)
+        twin.worlds = dict(self.worlds)
+        twin.tokens = [list(t) for t in self.tokens]
+        twin.order, twin.active, twin.turn, twin.round = list(self.order), self.active, self.turn, self.round
+        twin.out = list(self.out)
+        twin.hands = [list(h) for h in self.hands]
+        twin.deck, twin.discard = list(self.deck), list(self.discard)
+        twin.destiny = [list(d) for d in self.destiny]
+        twin.turnstate = plain_copy(self.turnstate)
+        twin.conflict = plain_copy(self.conflict)
+        twin.stack = [plain_copy(e) for e in self.stack]
+        twin.played = [list(p) for p in self.played]
+        twin.neutral = self.neutral
+        twin.result = self.result
+        twin._legal = dict(self._legal)
+        twin.pool = self.pool
+        return twin
+
+    def __repr__(self) -> str:
+        return f"<Alien Empires turn {self.turn}, P{self.seat} to play, out {self.out}>"
+
+
+def _tuple(action: Any) -> Any:
+    if isinstance(action, list):
+        return tuple(_tuple(a) for a in action)
+    return action

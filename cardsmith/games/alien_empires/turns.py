@@ -1,0 +1,494 @@
+"""Setup and the first three phases of a turn: Fate, Genesis, Migration; turn order and Time Control.
+
+The Conflict phase is in conflict.py. Every choice is a decision on the state's stack (see the
+module docstring of state.py); docs/rules/alien-empires.md gives the readings these steps follow.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cardsmith.games.alien_empires import powers as P
+from cardsmith.games.alien_empires.state import STEPS
+
+if TYPE_CHECKING:
+    from cardsmith.games.alien_empires.state import AlienState
+
+Entry = dict[str, Any]
+
+
+def lbl(st: "AlienState", h: int) -> str:
+    return st.map.labels[h]
+
+
+def hx(st: "AlienState", label: str) -> int:
+    return st.map.index(label)
+
+
+# ---- setup -----------------------------------------------------------------------------------
+def roll_order(st: "AlienState") -> list[int]:
+    """"All players roll 1D10. Reroll ties.": the highest roll first; tied players roll again among
+    themselves until their order is settled."""
+    def rank(group: list[int]) -> list[int]:
+        if len(group) == 1:
+            return group
+        rolls = {s: st.chance.roll(10, f"setup roll P{s}") for s in group}
+        st.rec("roll", "setup rolls: " + ", ".join(f"P{s} {r}" for s, r in rolls.items()), rolls=dict(rolls))
+        out: list[int] = []
+        for value in sorted(set(rolls.values()), reverse=True):
+            out += rank([s for s in group if rolls[s] == value])
+        return out
+    return rank(list(range(st.seats)))
+
+
+def begin_setup(st: "AlienState") -> None:
+    """Worlds at random, the d10 order, then (in that order) homeworlds, deals, Racial Destinies and
+    discards; play then goes in the reverse order."""
+    hexes = list(range(len(st.map)))
+    st.chance.shuffle(hexes, "world placement", "public")
+    worlds = list(st.settings.world_ids)
+    st.worlds = {h: w for h, w in zip(hexes, worlds)}
+    st.rec("worlds", "worlds placed: " + ", ".join(f"{w} {lbl(st, h)}" for h, w in sorted(st.worlds.items())))
+    setup = roll_order(st)
+    st.order = list(reversed(setup))
+    st.rec("order", "setup order " + ", ".join(f"P{s}" for s in setup) + "; turn order " + ", ".join(f"P{s}" for s in st.order))
+    st.push("@first_turn")
+    for s in reversed(setup):
+        st.push("@hand_limit", s)
+    for s in reversed(setup):
+        st.push("@destiny", s)
+    st.push("@deal")
+    for s in reversed(setup):
+        st.push("homeworld", s)
+
+
+def _homeworld_legal(st: "AlienState", e: Entry) -> tuple:
+    return tuple(("homeworld", lbl(st, h)) for h in sorted(st.worlds) if not any(st.tokens[h]))
+
+
+@STEPS.decision("homeworld", _homeworld_legal)
+def _homeworld(st: "AlienState", e: Entry, action: tuple) -> None:
+    st.stack.pop()
+    h = hx(st, action[1])
+    st.add_tokens(h, e["seat"], st.settings.markers)
+    st.rec("homeworld", f"P{e['seat']} takes {st.worlds[h]} ({action[1]}) as homeworld with {st.settings.markers} markers",
+           seat=e["seat"], hex=action[1])
+
+
+@STEPS.auto("@deal")
+def _deal(st: "AlienState", e: Entry) -> None:
+    for s in range(st.seats):
+        st.draw(s, st.settings.hand, "starting hand")
+
+
+def conflicts_with(st: "AlienState", card: str, chosen: list[str]) -> bool:
+    return any((card, c) in st.settings.conflicting or (c, card) in st.settings.conflicting for c in chosen)
+
+
+def _destiny_legal(st: "AlienState", e: Entry) -> tuple:
+    chosen = st.destiny[e["seat"]]
+    hand = st.hands[e["seat"]]
+    return tuple(("destiny", c) for c in sorted(set(hand)) if st.table.kind(c) == "race"
+                 and c not in chosen and not conflicts_with(st, c, chosen))
+
+
+@STEPS.decision("destiny", _destiny_legal)
+def _destiny(st: "AlienState", e: Entry, action: tuple) -> None:
+    """Play one Race card face up into the Racial Destiny."""
+    st.stack.pop()
+    seat, card = e["seat"], action[1]
+    st.hands[seat].remove(card)
+    st.destiny[seat].append(card)
+    st.rec("destiny", f"P{seat} plays {st.table[card].name} into its Racial Destiny", seat=seat, card=card)
+    st.push("@destiny", seat)
+
+
+@STEPS.auto("@destiny")
+def _fill_destiny(st: "AlienState", e: Entry) -> None:
+    """With fewer than 3 Race cards played and none left to play, draw until one comes (Race cards
+    that conflict with those already played are discarded as they come); then play one."""
+    seat = e["seat"]
+    if len(st.destiny[seat]) >= st.settings.destiny:
+        return
+    while not _destiny_legal(st, {"seat": seat}):
+        if not st.deck:  # no reshuffle here: a discarded conflicting card would come straight back
+            return
+        got = st.draw(seat, 1, "Racial Destiny")
+        card = got[0]
+        if st.table.kind(card) == "race" and conflicts_with(st, card, st.destiny[seat]):
+            st.discard_card(seat, card)
+            st.rec("discard", f"P{seat} discards {st.table[card].name}: it conflicts with its Racial Destiny", seat=seat)
+    st.push("destiny", seat)
+
+
+@STEPS.auto("@hand_limit")
+def _hand_limit(st: "AlienState", e: Entry) -> None:
+    seat = e["seat"]
+    if seat == -1:
+        seat = st.seat
+    excess = len(st.hands[seat]) - P.hand_limit(st, seat)
+    if excess > 0:
+        st.push("discard", seat, count=excess, why="hand limit")
+
+
+def _discard_legal(st: "AlienState", e: Entry) -> tuple:
+    return tuple(("discard", c) for c in sorted(set(st.hands[e["seat"]])))
+
+
+@STEPS.decision("discard", _discard_legal)
+def _discard(st: "AlienState", e: Entry, action: tuple) -> None:
+    st.discard_card(e["seat"], action[1])
+    st.rec("discard", f"P{e['seat']} discards {st.table[action[1]].name} ({e.get('why', '')})", seat=e["seat"], card=action[1])
+    e["count"] -= 1
+    if e["count"] <= 0 or not st.hands[e["seat"]]:
+        st.stack.pop()
+
+
+@STEPS.auto("@first_turn")
+def _first_turn(st: "AlienState", e: Entry) -> None:
+    st.active = 0
+    start_round(st)
+
+
+# ---- turns -----------------------------------------------------------------------------------
+def next_turn(st: "AlienState") -> None:
+    """The next player still in the game; a new round when the order wraps."""
+    n = len(st.order)
+    for step in range(1, n + 1):
+        j = (st.active + step) % n
+        if st.order[j] not in st.out:
+            wrapped = j <= st.active
+            st.active = j
+            break
+    st.turn += 1
+    if wrapped:
+        st.round += 1
+        start_round(st)
+    else:
+        start_turn(st)
+
+
+def start_round(st: "AlienState") -> None:
+    """"At the beginning of the round you may change the turn order" (Time Control)."""
+    st.turnstate = {"resurrected": []}
+    holders = [s for s in st.alive() if P.has(st, s, "time_control")]
+    st.push("@start_turn")
+    for s in reversed(holders):
+        st.push("time_control", s)
+
+
+def _time_control_legal(st: "AlienState", e: Entry) -> tuple:
+    return tuple(("first", s) for s in st.order if s not in st.out)
+
+
+@STEPS.decision("time_control", _time_control_legal)
+def _time_control(st: "AlienState", e: Entry, action: tuple) -> None:
+    """The chosen player starts the round; the others follow in the same cyclic order."""
+    st.stack.pop()
+    i = st.order.index(action[1])
+    st.order = st.order[i:] + st.order[:i]
+    st.active = 0
+    st.rec("time_control", f"P{e['seat']} (Time Control): P{action[1]} starts the round", seat=e["seat"], first=action[1])
+
+
+@STEPS.auto("@start_turn")
+def _start(st: "AlienState", e: Entry) -> None:
+    start_turn(st)
+
+
+def start_turn(st: "AlienState") -> None:
+    if st.turn > st.settings.turn_cap:
+        st.cap()
+        return
+    seat = st.seat
+    keep = st.turnstate.get("resurrected", [])
+    st.turnstate = {"moved": {}, "attacks": 0, "fought": [], "range_bonus": 0, "drawn": False, "used": [],
+                    "resurrected": keep}
+    st.rec("turn", f"-- turn {st.turn} (round {st.round}): P{seat} --", seat=seat, turn=st.turn)
+    st.push("@end_turn")
+    st.push("attack", seat)
+    st.push("migrate", seat)
+    st.push("genesis", seat)
+    st.push("@genesis", seat)
+    st.push("@hand_limit", seat)
+    st.push("fate", seat)
+
+
+@STEPS.auto("@end_turn")
+def _end_turn(st: "AlienState", e: Entry) -> None:
+    st.check_end()
+
+
+# ---- Fate ------------------------------------------------------------------------------------
+def _fate_legal(st: "AlienState", e: Entry) -> tuple:
+    seat, ts = e["seat"], st.turnstate
+    out: list[tuple] = [("done",)]
+    if not ts["drawn"]:
+        out.append(("draw",))
+    hand = sorted(set(st.hands[seat]))
+    for c in hand:
+        info = st.table[c]
+        if info.kind == "event" and info.timing == "fate":
+            if info.does[0] == "add_tokens":
+                out += [("play", c, lbl(st, h)) for h in st.colonised(seat)]
+            else:
+                out.append(("play", c))
+    if P.has(st, seat, "resurrection") and seat not in ts["resurrected"] and st.discard and st.total(seat) > 1:
+        out.append(("resurrect",))
+    others = [s for s in st.alive() if s != seat]
+    if P.has(st, seat, "trader") and "trader" not in ts["used"]:
+        out += [("trade", c, s) for c in hand for s in others if st.hands[s]]
+    if P.has(st, seat, "foundation"):
+        out += [("give", c, s) for c in hand for s in others]
+    return tuple(out)
+
+
+@STEPS.decision("fate", _fate_legal)
+def _fate(st: "AlienState", e: Entry, action: tuple) -> None:
+    seat, ts, what = e["seat"], st.turnstate, action[0]
+    if what == "done":
+        st.stack.pop()
+    elif what == "draw":
+        ts["drawn"] = True
+        st.draw(seat, st.settings.fate_draw + P.amount(st, seat, "fate_draw"), "Fate")
+        if P.has(st, seat, "psychic"):
+            ts["psychic"] = max([7] + [int(x.get("amount", 7)) for x in P.effects(st, seat, "psychic")])
+            st.rec("psychic", f"P{seat} (Psychic) looks at the top {ts['psychic']} cards of the deck", seat=seat)
+    elif what == "play":
+        play_event(st, seat, action[1], action[2:])
+    elif what == "resurrect":
+        sacrifice(st, seat, "Resurrection")
+        ts["resurrected"].append(seat)
+        card = st.discard.pop()
+        st.hands[seat].append(card)
+        st.rec("resurrect", f"P{seat} (Resurrection) takes {st.table[card].name} from the discard pile", seat=seat, card=card)
+    elif what == "trade":
+        ts["used"].append("trader")
+        other = action[2]
+        taken = st.random_card(other, "Trader")
+        st.hands[seat].remove(action[1])
+        st.hands[other].append(action[1])
+        if taken is not None:
+            st.hands[other].remove(taken)
+            st.hands[seat].append(taken)
+        st.rec("trade", f"P{seat} (Trader) switches a card with P{other}", seat=seat, other=other)
+    elif what == "give":
+        st.hands[seat].remove(action[1])
+        st.hands[action[2]].append(action[1])
+        st.rec("give", f"P{seat} (Foundation) gives P{action[2]} a card", seat=seat, other=action[2])
+
+
+def sacrifice(st: "AlienState", seat: int, why: str) -> None:
+    """"Sacrifice = Discard token": one token from the seat's largest stack not in a conflict (the
+    largest stack of all when every one is in it)."""
+    busy = set()
+    if st.conflict is not None:
+        busy = {hx(st, k) for k, n in st.conflict["commit"][seat].items() if n}
+    stacks = sorted(st.stacks(seat), key=lambda h: (h in busy, -st.tokens[h][seat], h))
+    if stacks:
+        h = stacks[0]
+        st.kill(h, seat, 1, f"sacrificed for {why}")
+        if h in busy:
+            c = st.conflict
+            assert c is not None
+            c["commit"][seat][lbl(st, h)] = min(c["commit"][seat][lbl(st, h)], st.tokens[h][seat])
+
+
+def play_event(st: "AlienState", seat: int, card: str, args: tuple) -> None:
+    """An Event of the Fate or Migration phase (conflict Events are in conflict.py)."""
+    info = st.table[card]
+    st.discard_card(seat, card)
+    st.played[seat].append(card)
+    eff = info.effects[0]
+    do, n = eff["do"], int(eff.get("amount", 0) or 0)
+    st.rec("event", f"P{seat} plays {info.name}", seat=seat, card=card)
+    if do == "draw":
+        st.draw(seat, n, info.name)
+    elif do == "add_tokens":
+        st.add_tokens(hx(st, args[0]), seat, n)
+    elif do == "move_range":
+        st.turnstate["range_bonus"] = st.turnstate.get("range_bonus", 0) + n
+    elif do == "warp":
+        src, dst = hx(st, args[0]), hx(st, args[1])
+        moving = st.tokens[src][seat]
+        st.tokens[src][seat] = 0
+        st.add_tokens(dst, seat, moving)
+        moved = st.turnstate["moved"]
+        moved[args[1]] = moved.get(args[1], 0) + moving
+        moved.pop(args[0], None)
+
+
+# ---- Genesis ---------------------------------------------------------------------------------
+@STEPS.auto("@genesis")
+def _genesis(st: "AlienState", e: Entry) -> None:
+    """Each world the active player has colonised gains 1 token (Hive Society: 2), unless an
+    opponent with Contraceptives has tokens on it."""
+    seat = e["seat"]
+    per = max([1] + [int(x.get("amount", 1)) for x in P.effects(st, seat, "genesis")])
+    blockers = [s for s in st.alive() if s != seat and P.has(st, s, "contraceptives")]
+    grown = []
+    for h in st.colonised(seat):
+        if any(st.tokens[h][b] for b in blockers):
+            continue
+        st.add_tokens(h, seat, per)
+        grown.append(lbl(st, h))
+    if grown:
+        st.rec("genesis", f"P{seat}'s colonies grow: {', '.join(grown)} (+{per} each)", seat=seat, hexes=grown, each=per)
+
+
+def _breed_legal(st: "AlienState", e: Entry) -> tuple:
+    seat = e["seat"]
+    if not P.has(st, seat, "breeder") or "breeder" in st.turnstate["used"] or not st.hands[seat]:
+        return (("done",),)
+    worlds = st.colonised(seat)
+    return (("done",),) + tuple(("breed", c, lbl(st, h)) for c in sorted(set(st.hands[seat])) for h in worlds)
+
+
+@STEPS.decision("genesis", _breed_legal)
+def _breed(st: "AlienState", e: Entry, action: tuple) -> None:
+    """Breeder, once a turn in the Genesis phase: discard a card to add 2 tokens on a colonised world."""
+    st.stack.pop()
+    if action[0] == "breed":
+        seat = e["seat"]
+        st.turnstate["used"].append("breeder")
+        st.discard_card(seat, action[1])
+        n = max(int(x.get("amount", 2)) for x in P.effects(st, seat, "breeder"))
+        st.add_tokens(hx(st, action[2]), seat, n)
+        st.rec("breed", f"P{seat} (Breeder) discards a card: +{n} tokens at {action[2]}", seat=seat, hex=action[2])
+
+
+# ---- Migration -------------------------------------------------------------------------------
+def movable(st: "AlienState", seat: int, h: int) -> int:
+    """Tokens of `seat` on hex `h` that have not moved this turn (none on a world an opponent with
+    Toll Keeper shares)."""
+    n = st.tokens[h][seat] - st.turnstate["moved"].get(lbl(st, h), 0)
+    if n <= 0:
+        return 0
+    if h in st.worlds and any(st.tokens[h][s] and P.has(st, s, "toll_keeper") for s in st.alive() if s != seat):
+        return 0
+    return n
+
+
+_COUNTS: dict[int, tuple[int, ...]] = {}
+
+
+def _counts(n: int) -> tuple[int, ...]:
+    """How many tokens a move may take: one, half, or all of those free to move."""
+    got = _COUNTS.get(n)
+    if got is None:
+        got = _COUNTS[n] = tuple(sorted({1, n, n // 2} - {0}))
+    return got
+
+
+def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
+    seat, ts = e["seat"], st.turnstate
+    out: list[tuple] = [("done",)]
+    reach = P.move_range(st, seat)
+    gather = P.amount(st, seat, "gatherer")
+    target = ts.get("gatherer")
+    labels = st.map.labels
+    for h in sorted(st.stacks(seat)):
+        m = movable(st, seat, h)
+        if not m:
+            continue
+        src, counts = labels[h], _counts(m)
+        out += [("move", src, labels[d], k) for d in st.map.within(h, reach) for k in counts]
+        if gather:
+            out += [("move", src, labels[d], k) for d in st.map.within(h, reach + gather)
+                    if st.map.dist[h][d] > reach and d in st.worlds and (target is None or target == labels[d]) for k in counts]
+    out += _power_moves(st, seat)
+    for c in sorted(set(st.hands[seat])):
+        info = st.table[c]
+        if info.kind == "event" and info.timing == "migration":
+            if info.does[0] == "warp":
+                out += [("play", c, labels[h], labels[d]) for h in sorted(st.stacks(seat)) if movable(st, seat, h) == st.tokens[h][seat]
+                        for d in range(len(st.map)) if d != h]
+            else:
+                out.append(("play", c))
+    return tuple(out)
+
+
+def _enemies(st: "AlienState", seat: int) -> list[tuple[int, int]]:
+    """(hex, seat) for every hex holding another player's tokens."""
+    return [(h, s) for h in range(len(st.map)) for s in st.alive() if s != seat and st.tokens[h][s]]
+
+
+def _power_moves(st: "AlienState", seat: int) -> list[tuple]:
+    used = st.turnstate["used"]
+    out: list[tuple] = []
+    mine = set(st.stacks(seat))
+    if P.has(st, seat, "assassination") and "assassination" not in used:
+        out += [("assassinate", lbl(st, h), s) for h, s in _enemies(st, seat)]
+    if P.has(st, seat, "projection") and "projection" not in used and st.total(seat) >= 2:
+        out += [("project", lbl(st, h)) for h in sorted(st.worlds)]
+    if P.has(st, seat, "repulsion") and used.count("repulsion") < P.amount(st, seat, "repulsion"):
+        out += [("repulse", lbl(st, h), s, lbl(st, d)) for h, s in _enemies(st, seat) for d in st.map.adjacent[h]]
+    if P.has(st, seat, "deporter") and "deporter" not in used:
+        out += [("deport", lbl(st, h), s, lbl(st, d)) for h, s in _enemies(st, seat)
+                if h in st.worlds and h in mine for d in st.map.adjacent[h]]
+    if P.has(st, seat, "propagandist") and "propagandist" not in used:
+        out += [("convert", lbl(st, h), s) for h, s in _enemies(st, seat) if h in st.worlds and h in mine]
+    if P.has(st, seat, "worldships") and seat not in st.turnstate.get("worldship", []):
+        out += [("worldship", lbl(st, h), lbl(st, d)) for h in sorted(st.worlds) if st.controller(h) == seat
+                for d in st.map.adjacent[h] if d not in st.worlds]
+    return out
+
+
+@STEPS.decision("migrate", _migrate_legal)
+def _migrate(st: "AlienState", e: Entry, action: tuple) -> None:
+    seat, ts, what = e["seat"], st.turnstate, action[0]
+    if what == "done":
+        st.stack.pop()
+        return
+    if what == "move":
+        src, dst, n = hx(st, action[1]), hx(st, action[2]), action[3]
+        if st.map.dist[src][dst] > P.move_range(st, seat):
+            ts["gatherer"] = action[2]
+        st.tokens[src][seat] -= n
+        st.add_tokens(dst, seat, n)
+        ts["moved"][action[2]] = ts["moved"].get(action[2], 0) + n
+        st.rec("move", f"P{seat} moves {n} from {action[1]} to {action[2]}", seat=seat, src=action[1], dst=action[2], count=n)
+    elif what == "play":
+        play_event(st, seat, action[1], action[2:])
+    else:
+        _power_move(st, seat, action)
+    st.check_end()
+
+
+def _power_move(st: "AlienState", seat: int, action: tuple) -> None:
+    what, ts = action[0], st.turnstate
+    h = hx(st, action[1])
+    if what == "assassinate":
+        ts["used"].append("assassination")
+        st.kill(h, action[2], P.amount(st, seat, "assassination") or 1, f"Assassination by P{seat}")
+    elif what == "project":
+        ts["used"].append("projection")
+        cost = max(int(x.get("cost", 2)) for x in P.effects(st, seat, "projection"))
+        for _ in range(cost):
+            sacrifice(st, seat, "Projection")
+        st.add_tokens(h, seat, 1)
+        ts["moved"][action[1]] = ts["moved"].get(action[1], 0) + 1
+        st.rec("project", f"P{seat} (Projection) places a token at {action[1]}", seat=seat, hex=action[1])
+    elif what in ("repulse", "deport"):
+        ts["used"].append("repulsion" if what == "repulse" else "deporter")
+        n = 1 if what == "repulse" else min(st.tokens[h][action[2]], P.amount(st, seat, "deporter") or 2)
+        st.tokens[h][action[2]] -= n
+        st.add_tokens(hx(st, action[3]), action[2], n)
+        st.rec(what, f"P{seat} moves {n} of P{action[2]}'s tokens from {action[1]} to {action[3]}", seat=seat)
+    elif what == "convert":
+        ts["used"].append("propagandist")
+        st.tokens[h][action[2]] -= 1
+        st.add_tokens(h, seat, 1)
+        ts["moved"][action[1]] = ts["moved"].get(action[1], 0) + 1
+        st.rec("convert", f"P{seat} (Propagandist) takes over one of P{action[2]}'s tokens at {action[1]}", seat=seat)
+    elif what == "worldship":
+        ts.setdefault("worldship", []).append(seat)
+        d = hx(st, action[2])
+        st.worlds[d] = st.worlds.pop(h)
+        n = st.tokens[h][seat]
+        st.tokens[h][seat] = 0
+        st.add_tokens(d, seat, n)
+        moved = ts["moved"]
+        if action[1] in moved:
+            moved[action[2]] = moved.pop(action[1])
+        st.rec("worldship", f"P{seat} (Worldships) moves {st.worlds[d]} from {action[1]} to {action[2]}", seat=seat)
