@@ -42,3 +42,15 @@ def test_figures_from_played_games():
     f = figures(ended)
     assert f["games"] == 4 and sum(r["n"] for r in f["form_wins"]) == 12
     assert sum(r["k"] for r in f["seat_wins"]) == sum(1 for g in ended if g.outcome.winner is not None)
+
+
+def test_balance_runs_carry_the_per_form_and_ally_figures():
+    # The runner keeps each game's summary, so `cardsmith balance transwar --players N` reports them.
+    from cardsmith.engine.runner import play_game
+    from cardsmith.simulation.match import add_game_figures
+
+    g = game()
+    records = [play_game(g, [standard_deck()] * 3, ["random"] * 3, seed, index=seed) for seed in range(3)]
+    figs = add_game_figures({}, g, records)["game_figures"]
+    assert figs["games"] == 3 and sum(r["n"] for r in figs["form_wins"]) == 9
+    assert "win rate per starting Form" in g.balance_text(figs) and "allies:" in g.balance_text(figs)

@@ -58,6 +58,8 @@ class GameRecord:
     # made, and the seconds spent on them.
     decisions: tuple[int, ...] = ()
     think_seconds: tuple[float, ...] = ()
+    # The game's own facts about the finished game (`state.summary()`, plain data), for its balance figures.
+    summary: Any = None
 
     @property
     def seats(self) -> int:
@@ -199,6 +201,7 @@ def play_game(
         first_actor=first_actor, actions=actions,
         ceiling_hits=tuple(getattr(p, "ceiling_hits", 0) for p in players),
         log=list(state.log) if keep_log else None, decisions=tuple(decisions), think_seconds=tuple(think),
+        summary=state.summary() if hasattr(state, "summary") else None,
     )
 
 

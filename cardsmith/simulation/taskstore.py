@@ -23,7 +23,7 @@ from cardsmith.model import Deck
 
 # The GameRecord fields a stored record keeps (every field but the action list and the readable log).
 FIELDS = ("index", "seed", "deck_ids", "decks", "agents", "ranks", "end_reason", "turns", "cards_played",
-          "first_actor", "capped", "ceiling_hits", "decisions", "think_seconds")
+          "first_actor", "capped", "ceiling_hits", "decisions", "think_seconds", "summary")
 
 
 def record_to_data(r: GameRecord) -> dict[str, Any]:
@@ -36,7 +36,7 @@ def record_from_data(d: Mapping[str, Any]) -> GameRecord:
     def tup(x: Any) -> Any:
         return tuple(tup(v) for v in x) if isinstance(x, list) else x
 
-    return GameRecord(**{f: tup(d[f]) for f in FIELDS})
+    return GameRecord(**{f: d.get(f) if f == "summary" else tup(d[f]) for f in FIELDS})
 
 
 def run_key(set_digest: str, decks: Sequence[Deck], tasks: Sequence[GameTask],

@@ -115,6 +115,17 @@ class TransWarGame:
         data = dict(obs, hands=hands, deck=deck)
         return self.from_position(data, seed=rng.randrange(2 ** 32))
 
+    def balance_figures(self, records: Sequence[Any]) -> dict[str, Any]:
+        """Win rate per seat and per starting Form, allies asked and what helping earns, game length."""
+        from cardsmith.games.transwar import balance
+
+        return balance.figures(balance.Finished(r.summary, r.outcome, r.turns) for r in records if r.summary)
+
+    def balance_text(self, figures: Mapping[str, Any]) -> str:
+        from cardsmith.games.transwar import balance
+
+        return balance.text(figures)
+
     # ---- evaluation -----------------------------------------------------------------------------
     def heuristic(self, state: TransWarState, seat: int) -> float:
         """0..1: health left against the others', cards in hand, turns lost and players already out.

@@ -137,6 +137,10 @@ class TransWarState:
     def cards_played(self, seat: int) -> frozenset[str]:
         return frozenset(self.played[seat])
 
+    def summary(self) -> dict[str, list]:
+        """Public facts of the game for balance figures (first Forms, help asked and given)."""
+        return {k: list(v) for k, v in self.tally.items()}
+
     # ---- helpers the steps use ------------------------------------------------------------------
     def alive(self) -> list[int]:
         return [s for s in range(self.seats) if s not in self.out]
