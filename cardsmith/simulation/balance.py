@@ -8,7 +8,7 @@ from typing import Any, Callable, Sequence
 from cardsmith.engine.contract import Game
 from cardsmith.model import CardSet, Deck
 from cardsmith.simulation.intervention import DEFAULT_BUDGET
-from cardsmith.simulation.match import run_balance, tables
+from cardsmith.simulation.match import BalanceResult, run_balance, tables
 from cardsmith.simulation.study import card_study
 from cardsmith.simulation.verdict import verdict
 
@@ -17,6 +17,14 @@ def balance_figures(cardset: CardSet, game: Game, factory: Callable[[], Game] | 
                     games: int, seed: int, budget: int = DEFAULT_BUDGET, jobs: int | None = None, progress: bool = False,
                     random: bool = False, players: int = 2) -> dict[str, Any]:
     """Every figure of a balance run, the card tests (unless `budget` is 0) and the verdict."""
+    return balance_run(cardset, game, factory, decks, agent, games=games, seed=seed, budget=budget, jobs=jobs,
+                       progress=progress, random=random, players=players)[0]
+
+
+def balance_run(cardset: CardSet, game: Game, factory: Callable[[], Game] | None, decks: Sequence[Deck], agent: str, *,
+                games: int, seed: int, budget: int = DEFAULT_BUDGET, jobs: int | None = None, progress: bool = False,
+                random: bool = False, players: int = 2) -> tuple[dict[str, Any], BalanceResult]:
+    """`balance_figures` and the round robin's records (for `--compare`)."""
     result = run_balance(cardset, game, factory, decks, agent, games=games, seed=seed, jobs=jobs, progress=progress,
                          random=random, players=players)
     figures = result.figures(decks)
@@ -24,7 +32,7 @@ def balance_figures(cardset: CardSet, game: Game, factory: Callable[[], Game] | 
         figures.update(card_study(cardset, game, decks, tables(len(decks), players), agent, seed=seed, budget=budget,
                                   jobs=jobs, progress=progress))
     figures["verdict"] = verdict(figures)
-    return figures
+    return figures, result
 
 
 def compare_agents(weak: dict[str, Any], strong: dict[str, Any]) -> dict[str, Any]:
@@ -46,3 +54,20 @@ def compare_agents(weak: dict[str, Any], strong: dict[str, Any]) -> dict[str, An
     return {"agents": [weak["agent"], strong["agent"]], "rank_correlation": corr, "sentence": sentence,
             "flagged_only_with_first": only(a, b), "flagged_only_with_second": only(b, a),
             "verdict_second": strong["verdict"]["sentences"]}
+
+
+def balance_against(project: Any, cardset: CardSet, spec: str, figures: dict[str, Any], result: BalanceResult,
+                    decks_dir: Any, agent: str, run: dict[str, Any]) -> dict[str, Any]:
+    """Play the set as it was at `spec` (a revision or a folder) on the same seeds; what moved."""
+    from cardsmith.engine.registry import load_game
+    from cardsmith.simulation import sets
+    from cardsmith.simulation.balance_compare import card_edits, compare_versions, earlier_set
+
+    with earlier_set(project, cardset, spec) as (label, old_set):
+        game = load_game(old_set)
+        if run["random"]:
+            decks = sets.random_decks(old_set, seed=run["seed"])
+        else:
+            decks = [sets.load_checked_deck(old_set, p) for p in sets.deck_files(old_set.path, decks_dir)]
+        old_fig, old_run = balance_run(old_set, game, sets.SetGameFactory(old_set.path), decks, agent, **run)
+        return compare_versions(label, old_fig, figures, old_run, result, card_edits(old_set, cardset))

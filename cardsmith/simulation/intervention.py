@@ -178,6 +178,12 @@ def run_interventions(game: Game, factory: Callable[[], Game] | None, decks: Seq
         return run_tasks(factory, decks, tasks, jobs=jobs, progress=progress, description="intervention", game=game)
 
     testable = [a for a in range(len(arms)) if run.tables_of(arms[a])]
+    # A small budget gets a smaller first batch (a whole number of seat rotations, so every deck
+    # sits in every seat equally often), rather than overrunning it.
+    seats = max((len(t) for t in tables), default=2)
+    pairs = sum(len(run.tables_of(arms[a])) for a in testable) or 1
+    first = max(seats, min(first, budget // (2 * pairs)) // seats * seats)
+    batch = max(seats, batch // seats * seats)
     _spend(run, testable, first, play)
     while True:
         left = budget - run.games_played()

@@ -68,3 +68,27 @@ def agents_html(figures: dict[str, Any]) -> str:
     return (f"<h2>Weak and strong play</h2><p>{_e(cmp['sentence'])}</p>"
             f"<p class='note'>Flagged with {_e(a)} only (a problem of weak play):</p><ul>{rows or '<li>none</li>'}</ul>"
             f"<p class='note'>Flagged with {_e(b)} only:</p><ul>{rows2 or '<li>none</li>'}</ul>")
+
+
+def comparison_html(figures: dict[str, Any], shown: int = 12) -> str:
+    """Matchups and cards that moved against the earlier version, with paired intervals."""
+    cmp = figures.get("comparison")
+    if not cmp:
+        return ""
+    rows = "".join(
+        f"<tr{' class=strong' if m['moved'] and m['effect'] > 0 else ' class=weak' if m['moved'] else ''}><td>{_e(m['deck'])}</td>"
+        f"<td>{_e(', '.join(m['against']))}</td><td class='num'>{_pts(m['effect'])}</td>"
+        f"<td class='num'>[{_pts(m['low'])}, {_pts(m['high'])}]</td><td class='num'>{m['games']}</td></tr>"
+        for m in cmp["matchups"])
+    cards = "".join(
+        f"<tr{' class=strong' if c['moved'] and c['effect'] > 0 else ' class=weak' if c['moved'] else ''}><td>{_e(c['name'])}</td>"
+        f"<td>{_e(c['deck'])}</td><td class='num'>{_pts(c['old'])} &rarr; {_pts(c['new'])}</td><td class='num'>{_pts(c['effect'])}</td>"
+        f"<td class='num'>[{_pts(c['low'])}, {_pts(c['high'])}]</td><td>{_e('; '.join(cmp['edited_cards'].get(c['card'], [])))}</td></tr>"
+        for c in cmp["cards"][:shown])
+    return (f"<h2>Against {_e(cmp['against'])}</h2><p class='note'>Both versions played on the same seeds. Matchups: the "
+            "deck's result in the new version minus the old, game by game (paired), in points. Cards: the change of each "
+            "card test's effect. Highlighted: intervals that exclude zero.</p>"
+            "<table class='tests'><thead><tr><th>deck</th><th>against</th><th>moved</th><th>95% interval</th><th>games</th>"
+            f"</tr></thead><tbody>{rows}</tbody></table><table class='tests'><thead><tr><th>card</th><th>deck</th>"
+            "<th>effect before &rarr; now</th><th>moved</th><th>95% interval</th><th>edited</th></tr></thead>"
+            f"<tbody>{cards}</tbody></table>")
