@@ -121,3 +121,20 @@ def test_verdict_names_deck_cause_weak_cards_first_player_and_trust():
     assert "Going first: no measurable advantage" in text and v["trusted"]
     assert not verdict(_figures([row], capped=30))["trusted"]
     assert "Do not trust these numbers: 30.0%" in "\n".join(verdict(_figures([row], capped=30))["sentences"])
+
+
+def test_deck_search_stays_legal_and_reports_what_it_leans_on():
+    from cardsmith.engine.registry import load_game
+    from cardsmith.decks import check_deck
+    from cardsmith.model import Deck
+    from cardsmith.simulation.deck_search import search_decks
+    from cardsmith.simulation.sets import deck_files, load_checked_deck, open_set
+
+    cardset = open_set("solar-empires")
+    game = load_game(cardset)
+    decks = [load_checked_deck(cardset, p) for p in deck_files(cardset.path)][:2]
+    found = search_decks(cardset, game, None, decks, "random", seed=1, budget=200, games=4, jobs=1)
+    best = Deck(name="best", set_id=cardset.id, zones=frozen_map({z: frozen_map(c) for z, c in found["deck"].items()}))
+    assert not check_deck(best, cardset)
+    assert found["mutants_tried"] >= 1 and found["sentence"].startswith("Deck search")
+    assert found["games"] == 8

@@ -138,12 +138,14 @@ def play_command(set_name: str, decks: tuple[str, ...], players: int | None, age
 @click.option("--seed", default=1, show_default=True, help="Run seed: game i uses a hash of (SEED, i); the same seed gives the same report.")
 @click.option("--budget", default=DEFAULT_BUDGET, show_default=True, metavar="GAMES",
               help="Games for the card tests (with a card and with a filler in its place); 0 skips them.")
+@click.option("--search-decks", "search", default=0, show_default=True, metavar="GAMES",
+              help="Spend this many games hill-climbing to the strongest legal deck against the field (0: no search).")
 @click.option("--compare", "old", metavar="REV|DIR",
               help="Play an earlier version too (a git revision, or a folder with a copy of the set) on the same seeds.")
 @jobs_option
 @click.option("--json", "as_json", is_flag=True, help="Print every figure as JSON on stdout.")
 def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, games: int, agents: str,
-                    players: int | None, seed: int, budget: int, old: str | None, jobs: int | None, as_json: bool) -> None:
+                    players: int | None, seed: int, budget: int, search: int, old: str | None, jobs: int | None, as_json: bool) -> None:
     """Round robin of SET's decks, card tests and a verdict; writes output/<set>/balance/report.html and balance.json."""
     from cardsmith.engine.registry import load_game
     from cardsmith.errors import CardsmithError
@@ -179,6 +181,14 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     run = dict(games=games, seed=seed, budget=budget, jobs=jobs, progress=sys.stderr.isatty(), random=use_random,
                players=seats)
     figures, result = balance_run(cardset, game, sets.SetGameFactory(cardset.path), decks, specs[0], **run)
+    if search > 0:
+        from cardsmith.simulation.deck_search import search_decks
+
+        if seats != 2:
+            raise UsageError("--search-decks plays two-seat games against the field; use it without --players")
+        figures["deck_search"] = search_decks(cardset, game, sets.SetGameFactory(cardset.path), decks, specs[0],
+                                              seed=seed, budget=search, jobs=jobs)
+        figures["verdict"]["sentences"].append(figures["deck_search"]["sentence"])
     if old is not None:
         figures["comparison"] = balance_against(Project.current(), cardset, old, figures, result, decks_dir, specs[0], run)
         figures["verdict"]["sentences"] += figures["comparison"]["sentences"]
