@@ -82,8 +82,9 @@ def cli():
 
 
 def main_in_process(*args: str) -> tuple[int, str, str]:
-    """Run the cardsmith entry point in this process: (exit code, stdout, stderr)."""
-    r = run_in_process(*args)
+    """Run the cardsmith entry point in this process, in the current directory (a test's project):
+    (exit code, stdout, stderr)."""
+    r = run_in_process(*args, cwd=Path.cwd())
     return r.returncode, r.stdout, r.stderr
 
 

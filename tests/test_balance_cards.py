@@ -83,20 +83,20 @@ def test_intervention_finds_the_strong_card_and_is_reproducible():
     cardset = _skirmish_set(CARDS)
     game = _game(cardset)
     decks = [deck("big", strike_6=3, heal=3), deck("small", strike_1=3, guard=3)]
-    run = lambda seed: card_study(cardset, game, decks, [(0, 1)], "random", seed=seed, budget=1200, jobs=1)  # noqa: E731
+    run = lambda seed: card_study(cardset, game, decks, [(0, 1)], "random", seed=seed, budget=600, jobs=1)  # noqa: E731
     a, b, c = run(1), run(1), run(2)
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
     assert json.dumps(a) != json.dumps(c)
     top = a["card_tests"][0]
     assert (top["card"], top["deck"], top["flag"]) == ("strike-6", "big", "too strong") and top["low"] > 0
-    assert a["study_games"] <= 1200 + 200
+    assert a["study_games"] <= 600 + 100
 
 
 def test_intervention_with_three_seats_measures_the_holders_placing():
     cardset = _skirmish_set(CARDS)
     game = _game(cardset)
     decks = [deck("big", strike_6=3, heal=3), deck("a", strike_1=3, guard=3), deck("b", strike_1=3, heal=3)]
-    f = card_study(cardset, game, decks, [(0, 1, 2)], "random", seed=3, budget=900, jobs=1)
+    f = card_study(cardset, game, decks, [(0, 1, 2)], "random", seed=3, budget=450, jobs=1)
     row = next(r for r in f["card_tests"] if r["card"] == "strike-6")
     assert row["effect"] > 0 and row["games"] >= 30
 

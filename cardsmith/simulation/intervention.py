@@ -10,8 +10,9 @@ holder), game j of the baseline and game j of the arm share the seed, the seatin
 player's generator; only the card differs. The paired difference (baseline minus filler: what the
 card adds) has a normal interval from the differences' spread.
 
-Games are spent adaptively: every arm gets a first batch per table, then the arms whose interval
-still straddles zero get more, until the budget (a number of games) is spent. Results depend only
+Games are spent adaptively: every arm gets a first batch per table, then the arms not yet settled
+(p above FDR/m, so not sure to pass Benjamini-Hochberg) get more, those nearest to settling first,
+until the budget (a number of games) is spent. Results depend only
 on the run seed and the budget, never on the number of processes.
 
 Cards the game deals (a solar system's star and planets) are measured through the game's own
@@ -30,7 +31,7 @@ from cardsmith.engine.contract import Game
 from cardsmith.engine.runner import GameRecord, GameTask, run_tasks
 from cardsmith.model import Card, CardSet, Deck, frozen_map
 from cardsmith.simulation import DEFAULT_BUDGET
-from cardsmith.simulation.effects import Effect, paired_effect, unpaired_effect
+from cardsmith.simulation.effects import FDR, Effect, paired_effect, unpaired_effect
 
 FIRST_BATCH = 40  # games per arm per table before the budget goes adaptive
 BATCH = 40
@@ -171,7 +172,7 @@ def run_interventions(game: Game, factory: Callable[[], Game] | None, decks: Seq
                       tables: Sequence[tuple[int, ...]], agent: str, *, seed: int, budget: int = DEFAULT_BUDGET,
                       first: int = FIRST_BATCH, batch: int = BATCH, jobs: int | None = None,
                       progress: bool = False) -> InterventionRun:
-    """Play every arm's first batch, then more games for arms whose interval straddles zero."""
+    """Play every arm's first batch, then more games for the arms not yet settled (see the module notes)."""
     run = InterventionRun(list(tables), list(arms), agent, seed, counts=[0] * len(arms))
 
     def play(tasks: list[GameTask]) -> list[GameRecord]:
@@ -185,9 +186,12 @@ def run_interventions(game: Game, factory: Callable[[], Game] | None, decks: Seq
     first = max(seats, min(first, budget // (2 * pairs)) // seats * seats)
     batch = max(seats, batch // seats * seats)
     _spend(run, testable, first, play)
+    settled = FDR / max(1, len(testable))
     while True:
         left = budget - run.games_played()
-        open_arms = [a for a in testable if _straddles(run.effect(a))]
+        # An arm is settled once it would pass Benjamini-Hochberg whatever the others do (p below
+        # FDR/m); a merely "significant" 95% interval is not enough with many cards tested.
+        open_arms = [a for a in testable if run.effect(a).p > settled]
         # Arms nearest to a decision first: they are the ones more games settle soonest.
         open_arms.sort(key=lambda a: (-abs(run.effect(a).z), a))
         chosen, cost = [], 0
@@ -199,10 +203,6 @@ def run_interventions(game: Game, factory: Callable[[], Game] | None, decks: Seq
         if not chosen:
             return run
         _spend(run, chosen, batch, play)
-
-
-def _straddles(e: Effect) -> bool:
-    return e.low <= 0 <= e.high
 
 
 def dealt_effects(game: Game, decks: Sequence[Deck], records: Sequence[GameRecord]) -> list[dict[str, Any]]:

@@ -211,7 +211,7 @@ def render_html(figures: dict[str, Any], cardset: CardSet) -> str:
         "<h2>Game length</h2>",
         histogram_svg(length.get("histogram", {})),
         tests_html(figures), agents_html(figures), comparison_html(figures),
-        "<h2>Observational: win rate when played</h2><p class='note'>Observational, not causal. For each card, over every game of a deck that holds it: the deck's win "
+        "<h2>Per-card impact, observational: win rate when played</h2><p class='note'>Observational, not causal (the card tests above are). For each card, over every game of a deck that holds it: the deck's win "
         "rate when the card was played against when it was not, with intervals and sample sizes. Cards come out more "
         "often in long games, so the raw difference flatters nearly every card; the adjusted column compares only games "
         "of similar length (Mantel-Haenszel over game-length quartiles), and highlighted rows are those where that "

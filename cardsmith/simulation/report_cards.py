@@ -39,7 +39,7 @@ def tests_html(figures: dict[str, Any]) -> str:
             f"Flags: Benjamini-Hochberg over all {len(rows)} tests at a {100 * figures['fdr']:.0f}% false discovery rate; "
             f"<span style='background:#fde2e0'>too strong</span> and <span style='background:#dde9fb'>too weak</span> "
             f"are ranked by the interval's bound nearest zero. {figures['study_games']} games in all; games were added "
-            f"to the cards whose interval still straddled zero, within a budget of {figures['budget']}. "
+            f"to the cards not yet settled (p above FDR/m), within a budget of {figures['budget']}. "
             f"Draw columns count draws among the games with and without the card.</p>")
     head = ("<table class='tests'><thead><tr><th>card</th><th>deck</th><th>how</th><th>effect</th><th>95% interval</th>"
             "<th>p</th><th>games</th><th>draws with / without</th><th>flag</th></tr></thead><tbody>")
