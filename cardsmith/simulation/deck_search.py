@@ -57,7 +57,7 @@ def _results(game: Game, factory: Callable[[], Game] | None, deck: Deck, field: 
              seed: int, jobs: int | None) -> list[float]:
     """The deck's results against each field deck, `games` games each, seats alternating."""
     decks = [deck, *field]
-    tasks = []
+    tasks: list[GameTask] = []
     for k in range(len(field)):
         for j in range(games):
             seats = (0, k + 1) if j % 2 == 0 else (k + 1, 0)
