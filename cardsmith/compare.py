@@ -54,17 +54,9 @@ def _git(root: Path, *args: str, binary: bool = False) -> Any:
 
 
 @contextlib.contextmanager
-def earlier_build(project: Project, cardset: CardSet, spec: str) -> Iterator[EarlierBuild]:
-    """The earlier build named by `spec` (a folder or a git revision); scratch files live until the block ends."""
-    given = Path(spec).expanduser()
-    if given.is_dir():
-        for folder in (given, given / cardset.id, given / "output" / cardset.id):
-            if (folder / MANIFEST).is_file():
-                yield EarlierBuild(str(spec), read_manifest(folder), _records_in(folder))
-                return
-        raise CardsmithError(f"{given} holds no earlier build of {cardset.id} (no cards/manifest.json in it, in "
-                             f"{given / cardset.id} or in {given / 'output' / cardset.id})",
-                             hint="give a copy of output/<set>/ from an earlier build, or a git revision such as HEAD~1")
+def set_at_revision(project: Project, cardset: CardSet, spec: str) -> Iterator[tuple[str, Project, CardSet]]:
+    """The set (with the project's templates and fonts) as it was at git revision `spec`, exported
+    into a scratch folder that lives until the block ends: (label, that project, the old set)."""
     top = _git(project.root, "rev-parse", "--show-toplevel")
     commit = _git(project.root, "rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}") if top else None
     if not commit:
@@ -91,7 +83,6 @@ def earlier_build(project: Project, cardset: CardSet, spec: str) -> Iterator[Ear
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             tar.extractall(tmp, filter="data")
         root = Path(tmp) / project.root.resolve().relative_to(top_path) if project.root.resolve() != top_path else Path(tmp)
-        old_project = Project(root)
         from cardsmith.validate import SetInvalid, load_set
 
         try:
@@ -100,12 +91,28 @@ def earlier_build(project: Project, cardset: CardSet, spec: str) -> Iterator[Ear
             first = "; ".join(d.message for d in getattr(e, "diagnostics", [])[:3])
             raise CardsmithError(f"the set at {spec} does not validate, so it cannot be compared: {first}",
                                  hint="compare with another revision") from None
+        yield f"git {spec} ({commit[:10]})", Project(root), old_set
+
+
+@contextlib.contextmanager
+def earlier_build(project: Project, cardset: CardSet, spec: str) -> Iterator[EarlierBuild]:
+    """The earlier build named by `spec` (a folder or a git revision); scratch files live until the block ends."""
+    given = Path(spec).expanduser()
+    if given.is_dir():
+        for folder in (given, given / cardset.id, given / "output" / cardset.id):
+            if (folder / MANIFEST).is_file():
+                yield EarlierBuild(str(spec), read_manifest(folder), _records_in(folder))
+                return
+        raise CardsmithError(f"{given} holds no earlier build of {cardset.id} (no cards/manifest.json in it, in "
+                             f"{given / cardset.id} or in {given / 'output' / cardset.id})",
+                             hint="give a copy of output/<set>/ from an earlier build, or a git revision such as HEAD~1")
+    with set_at_revision(project, cardset, spec) as (label, old_project, old_set):
         try:
             rs = rendered(old_project, old_set)
         except CardsmithError as e:
             raise CardsmithError(f"the set as it was at {spec} cannot be drawn with today's layouts: {e.message}",
                                  hint="compare with a later revision, or with a folder of a build made back then") from None
-        yield EarlierBuild(f"git {spec} ({commit[:10]})", rs, {c.id: card_record(c, old_set) for c in old_set.cards})
+        yield EarlierBuild(label, rs, {c.id: card_record(c, old_set) for c in old_set.cards})
 
 
 def _flat(record: dict[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from conftest import main_in_process as cs
 ROOT = Path(__file__).resolve().parent.parent
 SOLAR = ROOT / "cards" / "solar-empires"
 # Few games, random agents: the whole module stays well under a minute.
-BALANCE = ["balance", "solar-empires", "--agents", "random", "--games", "30", "--seed", "7"]
+BALANCE = ["balance", "solar-empires", "--agents", "random", "--games", "30", "--seed", "7", "--budget", "0"]
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import click
 
 from cardsmith.commands.options import cluster_option, jobs_option, resume_option
 from cardsmith.errors import UsageError
+from cardsmith.simulation import DEFAULT_BUDGET
 
 
 
@@ -160,29 +161,40 @@ def play_command(set_name: str, decks: tuple[str, ...], players: int | None, age
               help="Folder of deck files to play (default: the set's decks/ folder).")
 @click.option("--random-decks", is_flag=True, help="Play one random legal deck per race/faction instead of deck files.")
 @click.option("--games", default=100, show_default=True, help="Games per pairing of decks.")
-@click.option("--agents", default="greedy", show_default=True, metavar="AGENT", help="The agent every deck is played by.")
+@click.option("--agents", default="random", show_default=True, metavar="AGENT[,AGENT]",
+              help="The agent every deck is played by (its games must end); two, comma-separated, compare their card rankings.")
 @click.option("--players", type=int, default=None, metavar="N",
               help="Seats per game (default: the fewest the rules allow); every combination of N decks is played.")
 @click.option("--seed", default=1, show_default=True, help="Run seed: game i uses a hash of (SEED, i); the same seed gives the same report.")
+@click.option("--budget", default=DEFAULT_BUDGET, show_default=True, metavar="GAMES",
+              help="Games for the card tests (with a card and with a filler in its place); 0 skips them.")
+@click.option("--search-decks", "search", default=0, show_default=True, metavar="GAMES",
+              help="Spend this many games hill-climbing to the strongest legal deck against the field (0: no search).")
+@click.option("--compare", "old", metavar="REV|DIR",
+              help="Play an earlier version too (a git revision, or a folder with a copy of the set) on the same seeds.")
 @jobs_option
 @cluster_option
 @resume_option
 @click.option("--json", "as_json", is_flag=True, help="Print every figure as JSON on stdout.")
 def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, games: int, agents: str,
-                    players: int | None, seed: int, jobs: int | None, cluster: str | None, resume: bool,
-                    as_json: bool) -> None:
-    """Round robin of SET's decks; writes output/<set>/balance/report.html and balance.json."""
+                    players: int | None, seed: int, budget: int, search: int, old: str | None, jobs: int | None,
+                    cluster: str | None, resume: bool, as_json: bool) -> None:
+    """Round robin of SET's decks, card tests and a verdict; writes output/<set>/balance/report.html and balance.json."""
     from cardsmith.engine.registry import load_game
-    from cardsmith.simulation import match, sets
-    from cardsmith.simulation.report import write_report
     from cardsmith.errors import CardsmithError
     from cardsmith.project import Project
+    from cardsmith.simulation import match, sets
+    from cardsmith.simulation.balance import balance_against, balance_figures, balance_run, compare_agents
+    from cardsmith.simulation.balance_text import format_balance
+    from cardsmith.simulation.report import write_report
 
     _check_counts(games, jobs)
+    if budget < 0:
+        raise UsageError(f"--budget must be 0 or more games, not {budget}")
     specs = [s for s in agents.split(",") if s.strip()]
-    if len(specs) != 1:
-        raise UsageError("balance plays every deck with the same agent: give one (e.g. --agents greedy)")
-    spec = _agents(specs[0])[0]
+    if len(specs) not in (1, 2):
+        raise UsageError("balance plays every deck with the same agent: give one (e.g. --agents random), or two to compare")
+    specs = [_agents(s)[0] for s in specs]
     cardset = sets.open_set(set_name)
     game = load_game(cardset)
     lo, hi = game.rules.players
@@ -199,32 +211,34 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     use_random = random_decks or not files
     if use_random:
         decks = sets.random_decks(cardset, seed=seed)
+    run = dict(games=games, seed=seed, budget=budget, jobs=jobs, progress=sys.stderr.isatty(), random=use_random,
+               players=seats)
+    # The round robin goes where --cluster/--resume say; the card tests run on this machine's processes.
     where = _where(cardset, "balance", jobs, cluster, resume, keep=True)
-    result = match.run_balance(cardset, game, sets.SetGameFactory(cardset.path), decks, spec, games=games, seed=seed,
-                               random=use_random, players=seats, where=where)
-    figures = match.add_game_figures(result.figures(decks), game, result.records)
+    figures, result = balance_run(cardset, game, sets.SetGameFactory(cardset.path), decks, specs[0], where=where, **run)
+    figures = match.add_game_figures(figures, game, result.records)
+    if search > 0:
+        from cardsmith.simulation.deck_search import search_decks
+
+        if seats != 2:
+            raise UsageError("--search-decks plays two-seat games against the field; use it without --players")
+        figures["deck_search"] = search_decks(cardset, game, sets.SetGameFactory(cardset.path), decks, specs[0],
+                                              seed=seed, budget=search, jobs=jobs)
+        figures["verdict"]["sentences"].append(figures["deck_search"]["sentence"])
+    if old is not None:
+        figures["comparison"] = balance_against(Project.current(), cardset, old, figures, result, decks_dir, specs[0], run)
+        figures["verdict"]["sentences"] += figures["comparison"]["sentences"]
+    if len(specs) == 2:
+        other = balance_figures(cardset, game, sets.SetGameFactory(cardset.path), decks, specs[1], **run)
+        figures["agent_comparison"] = compare_agents(figures, other)
+        figures["verdict"]["sentences"].append(figures["agent_comparison"]["sentence"])
     html_path, json_path = write_report(Project.current().set_output(cardset.id) / "balance", figures, cardset,
                                         result.run)
     if as_json:
         click.echo(json.dumps(figures, indent=2))
         return
-    from cardsmith.engine.stats import Rate
-
-    click.echo(f"{cardset.name}: {len(decks)} decks{' (random legal decks)' if use_random else ''}, "
-               f"{games} games per table of {seats}, agent {spec}")
-    width = max(len(n) for n in result.deck_names)
-    for d in figures["deck_win_rates"]:
-        click.echo(f"  {d['deck']:<{width}}  wins {Rate(d['wins']['k'], d['wins']['n'])}")
-    if seats > 2:
-        click.echo("  by seat: " + "; ".join(f"seat {r['seat']} {Rate(r['wins']['k'], r['wins']['n'])}" for r in figures["seat_wins"]))
-    for g in figures["group_wins"]:
-        click.echo(f"  faction {g['group']}: wins {Rate(g['wins']['k'], g['wins']['n'])}")
-    f = figures["first_player_wins_of_decided"]
-    click.echo(f"  first player won {Rate(f['k'], f['n'])} of decided games; draws {figures['draws']['k']}, "
-               f"capped {figures['capped']['k']}")
+    click.echo(format_balance(figures, cardset.name, len(decks)))
     click.echo(ended_by(figures["end_reasons"]))
-    flagged = [c for c in figures["card_impact"] if c["significant"]]
-    click.echo(f"  cards whose impact is significant: {len(flagged)} of {len(figures['card_impact'])}")
     if "game_figures" in figures:
         click.echo(game.balance_text(figures["game_figures"]))
     if result.run is not None:

@@ -253,6 +253,9 @@ class RulesModule:
     - `deck_predicates`, `cost_functions`: names the set's deck rules may use.
     - `validate`: further checks over the loaded set; its Problems appear in `cardsmith validate`.
     - `make_game`: the `Game` for a set.
+    - `filler` (optional): `filler(card, cardset) -> Card | None`, the neutral stand-in for a deck
+      card in balance tests by intervention (the same seeds played with the card and with the
+      filler); None for a card that has no fair stand-in. The filler's id must be new to the set.
     """
 
     name: str
@@ -267,6 +270,7 @@ class RulesModule:
     cost_functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     validate: Callable[[CardSet], Iterable[Problem]] | None = None
     doc: str = ""
+    filler: Callable[[Card, CardSet], Card | None] | None = None
 
     def supports(self, seats: int) -> bool:
         return self.players[0] <= seats <= self.players[1]

@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 from cardsmith.atomic import write_text
 from cardsmith.model import CardSet, Deck
+from cardsmith.simulation.report_cards import CSS as CARDS_CSS, agents_html, comparison_html, tests_html, verdict_html
 
 FONT = "font-family='system-ui, sans-serif'"
 
@@ -181,8 +182,9 @@ def render_html(figures: dict[str, Any], cardset: CardSet, run: Any = None) -> s
     hits = figures["search_ceiling_hits"]
     seating = "seats alternating" if players == 2 else f"{players} seats, rotating so every deck sits in every seat"
     parts = [
-        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width, initial-scale=1'><title>{_e(cardset.name)} balance</title><style>{CSS}</style></head><body>",
+        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width, initial-scale=1'><title>{_e(cardset.name)} balance</title><style>{CSS}{CARDS_CSS}</style></head><body>",
         f"<h1>{_e(cardset.name)}: balance report</h1>",
+        verdict_html(figures["verdict"]) if figures.get("verdict") else "",
         f"<p class='meta'>{figures['games']} games ({figures['games_per_pairing']} per table, {seating}), "
         f"agent <b>{_e(figures['agent'])}</b> for every deck, rules <b>{_e(figures['game'])}</b>, seed {figures['seed']}"
         f"{', random legal decks (one per faction)' if figures['random_decks'] else ''}. "
@@ -218,7 +220,8 @@ def render_html(figures: dict[str, Any], cardset: CardSet, run: Any = None) -> s
         intervals_svg(first_rows, fair),
         "<h2>Game length</h2>",
         histogram_svg(length.get("histogram", {})),
-        "<h2>Per-card impact</h2><p class='note'>For each card, over every game of a deck that holds it: the deck's win "
+        tests_html(figures), agents_html(figures), comparison_html(figures),
+        "<h2>Per-card impact, observational: win rate when played</h2><p class='note'>Observational, not causal (the card tests above are). For each card, over every game of a deck that holds it: the deck's win "
         "rate when the card was played against when it was not, with intervals and sample sizes. Cards come out more "
         "often in long games, so the raw difference flatters nearly every card; the adjusted column compares only games "
         "of similar length (Mantel-Haenszel over game-length quartiles), and highlighted rows are those where that "
@@ -273,8 +276,10 @@ def build_stage(ctx: Any) -> None:
     result = run_balance(cardset, game, SetGameFactory(cardset.path), decks, "random", games=games, seed=1,
                          jobs=1, random=use_random, players=players)
     from cardsmith.simulation.match import add_game_figures
+    from cardsmith.simulation.verdict import verdict
 
     figures = add_game_figures(result.figures(decks), game, result.records)
+    figures["verdict"] = verdict(figures)
     html_path, json_path = write_report(ctx.out / "balance", figures, cardset)
     ctx.wrote("balance report", html_path)
     ctx.wrote("balance figures", json_path)

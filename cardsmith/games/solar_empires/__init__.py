@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from cardsmith.engine.contract import RulesModule
 from cardsmith.games.solar_empires.effects import EFFECTS
+from cardsmith.games.solar_empires.filler import filler
 from cardsmith.games.solar_empires.game import PLAY_SCHEMA, SolarEmpires, set_problems
 from cardsmith.games.solar_empires.names import ORDERINGS, SHOT_CAP
 from cardsmith.games.solar_empires.observation import Observation
@@ -35,6 +36,7 @@ RULES = RulesModule(
     effects=EFFECTS,
     effect_types=("event",),
     validate=set_problems,
+    filler=filler,
     doc="Space battles over a random solar system (Norgoth, 2009); docs/rules/solar-empires.md.",
 )
 

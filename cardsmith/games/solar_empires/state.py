@@ -120,6 +120,13 @@ class SolarState:
     def cards_played(self, seat: int) -> frozenset[str]:
         return self.played[seat]
 
+    def cards_dealt(self, seat: int) -> frozenset[str]:
+        """The seat's solar bodies that chance placed in the system (its star, its planets): the
+        balance report's natural experiment for cards the game deals rather than the player plays."""
+        t = self.t
+        placed = [i for i in (self.star, *self.planet) if i >= 0]
+        return frozenset(t.info[i].id for i in placed if t.owner[i] == seat)
+
     def position(self) -> dict[str, Any]:
         from cardsmith.games.solar_empires.positions import to_position
         return to_position(self)

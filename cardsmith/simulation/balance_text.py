@@ -1,0 +1,41 @@
+"""The balance run as terminal text: the verdict first, then the evidence."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardsmith.engine.stats import Rate
+
+
+def _rate(d: dict[str, Any]) -> str:
+    return str(Rate(d["k"], d["n"]))
+
+
+def card_line(r: dict[str, Any]) -> str:
+    flag = f"  ** {r['flag'].upper()} **" if r["flag"] else ""
+    return (f"    {r['name'][:28]:<28} {r['deck'][:22]:<22} {100 * r['effect']:+6.1f} "
+            f"[{100 * r['low']:+6.1f}, {100 * r['high']:+6.1f}]  {r['games']:>5} games  {r['method']}{flag}")
+
+
+def format_balance(figures: dict[str, Any], set_name: str, n_decks: int, shown: int = 10) -> str:
+    """Verdict, deck win rates, first player, the strongest card evidence."""
+    lines = [f"{set_name}: {n_decks} decks{' (random legal decks)' if figures['random_decks'] else ''}, "
+             f"{figures['games_per_pairing']} games per table of {figures['players']}, agent {figures['agent']}", "",
+             "Verdict:"]
+    lines += [f"  {s}" for s in figures["verdict"]["sentences"]]
+    lines += ["", "Evidence:"]
+    width = max(len(d["deck"]) for d in figures["deck_win_rates"])
+    for d in figures["deck_win_rates"]:
+        lines.append(f"  {d['deck']:<{width}}  wins {_rate(d['wins'])}")
+    if figures["players"] > 2:
+        lines.append("  by seat: " + "; ".join(f"seat {r['seat']} {_rate(r['wins'])}" for r in figures["seat_wins"]))
+    lines.append(f"  first player won {_rate(figures['first_player_wins_of_decided'])} of decided games; "
+                 f"draws {_rate(figures['draws'])}; capped {_rate(figures['capped'])}")
+    tests = figures.get("card_tests", [])
+    if tests:
+        lines.append(f"  card tests ({figures['study_games']} games; effect = holder's win rate with the card minus "
+                     f"without, draws half, in points, 95% interval; flags at FDR {100 * figures['fdr']:.0f}%):")
+        lines += [card_line(r) for r in tests[:shown]]
+        if len(tests) > shown:
+            lines.append(f"    ... {len(tests) - shown} more in the report")
+    return "\n".join(lines)

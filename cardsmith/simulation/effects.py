@@ -1,0 +1,123 @@
+"""Effects with intervals and a false-discovery-rate control over many of them.
+
+An effect is a difference in the holder's result (a share: 1 a win, 0 a loss, 0.5 a draw), so
++0.12 reads "+12 points of win rate, draws counting half". Intervals are 95% normal intervals from
+the observed spread (paired differences, or Welch's unpaired form); p-values are two-sided from the
+same normal approximation, which is sound for the tens to hundreds of games each rests on.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from cardsmith.engine.stats import Z95
+
+FDR = 0.05  # the Benjamini-Hochberg false discovery rate over all cards tested
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A mean difference with its 95% interval, p-value and the games it rests on."""
+
+    mean: float
+    se: float
+    games: int
+    draws_with: int = 0  # draws among the games with the card (or dealt)
+    draws_without: int = 0
+
+    @property
+    def low(self) -> float:
+        return self.mean - Z95 * self.se
+
+    @property
+    def high(self) -> float:
+        return self.mean + Z95 * self.se
+
+    @property
+    def z(self) -> float:
+        if self.se > 0:
+            return self.mean / self.se
+        return 0.0 if self.mean == 0 else math.copysign(1e9, self.mean)
+
+    @property
+    def p(self) -> float:
+        return math.erfc(abs(self.z) / math.sqrt(2))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"effect": round(self.mean, 6), "low": round(self.low, 6), "high": round(self.high, 6),
+                "p_value": round(self.p, 8), "games": self.games,
+                "draws_with": self.draws_with, "draws_without": self.draws_without}
+
+    def text(self) -> str:
+        """`+21.0 points [14.2, 27.8]`."""
+        return f"{100 * self.mean:+.1f} points [{100 * self.low:+.1f}, {100 * self.high:+.1f}]"
+
+
+def paired_effect(diffs: Sequence[float], draws_with: int = 0, draws_without: int = 0) -> Effect:
+    """The mean of paired differences with its standard error (0 games: no information)."""
+    n = len(diffs)
+    if n == 0:
+        return Effect(0.0, math.inf, 0)
+    mean = statistics.fmean(diffs)
+    sd = statistics.stdev(diffs) if n > 1 else math.inf
+    # A run of identical differences (all 0) has no spread to speak of; a floor keeps it from
+    # counting as infinitely certain: one game's worth of a win-loss swing.
+    se = max(sd / math.sqrt(n), 0.5 / n) if n > 1 else math.inf
+    return Effect(mean, se, n, draws_with, draws_without)
+
+
+def unpaired_effect(yes: Sequence[float], no: Sequence[float]) -> Effect:
+    """Mean of `yes` minus mean of `no`, with Welch's standard error."""
+    n1, n0 = len(yes), len(no)
+    m1, m0 = statistics.fmean(yes), statistics.fmean(no)
+    v1 = statistics.variance(yes) if n1 > 1 else 0.25
+    v0 = statistics.variance(no) if n0 > 1 else 0.25
+    se = max(math.sqrt(v1 / n1 + v0 / n0), 0.5 / (n1 + n0))
+    return Effect(m1 - m0, se, n1 + n0, sum(1 for x in yes if x == 0.5), sum(1 for x in no if x == 0.5))
+
+
+def benjamini_hochberg(p_values: Sequence[float], q: float = FDR) -> list[bool]:
+    """Which hypotheses are rejected at false discovery rate `q` (step-up procedure)."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    cut = 0
+    for rank, i in enumerate(order, 1):
+        if p_values[i] <= q * rank / m:
+            cut = rank
+    rejected = [False] * m
+    for i in order[:cut]:
+        rejected[i] = True
+    return rejected
+
+
+def spearman(xs: Sequence[float], ys: Sequence[float]) -> dict[str, Any]:
+    """Spearman's rank correlation with a 95% interval (Fisher's z; Bonett-Wright variance)."""
+    n = len(xs)
+    if n < 4:
+        return {"rho": None, "low": None, "high": None, "cards": n}
+
+    def ranks(v: Sequence[float]) -> list[float]:
+        order = sorted(range(n), key=lambda i: v[i])
+        out = [0.0] * n
+        i = 0
+        while i < n:
+            j = i
+            while j + 1 < n and v[order[j + 1]] == v[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                out[order[k]] = (i + j) / 2
+            i = j + 1
+        return out
+
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = statistics.fmean(rx), statistics.fmean(ry)
+    num = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    den = math.sqrt(sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry))
+    rho = num / den if den else 0.0
+    clipped = max(-0.999999, min(0.999999, rho))
+    half = Z95 * math.sqrt((1 + rho * rho / 2) / (n - 3))
+    z = math.atanh(clipped)
+    return {"rho": round(rho, 6), "low": round(math.tanh(z - half), 6), "high": round(math.tanh(z + half), 6), "cards": n}

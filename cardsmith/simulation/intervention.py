@@ -1,0 +1,230 @@
+"""Per-card impact by intervention: play the same seeds with a card and with a neutral filler in
+its place, and take the paired difference of the holder's result.
+
+The holder's result is its return (`Outcome.returns()`: the share of other seats it finished ahead
+of, a draw counting half), so a two-player win is 1, a loss 0 and a draw 0.5; with N seats the
+same measure is the holder's placing. Draws are also counted apart in every row.
+
+An arm is one (deck, card) pair. For every table the deck sits at (alone, so that the card has one
+holder), game j of the baseline and game j of the arm share the seed, the seating and every
+player's generator; only the card differs. The paired difference (baseline minus filler: what the
+card adds) has a normal interval from the differences' spread.
+
+Games are spent adaptively: every arm gets a first batch per table, then the arms not yet settled
+(p above FDR/m, so not sure to pass Benjamini-Hochberg) get more, those nearest to settling first,
+until the budget (a number of games) is spent. Results depend only
+on the run seed and the budget, never on the number of processes.
+
+Cards the game deals (a solar system's star and planets) are measured through the game's own
+randomness: the holder's result when the game dealt the card against when it did not, over the
+baseline games (`GameState.cards_dealt(seat)`, optional). Those are randomised by the game, so
+they are causal too, but unpaired.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Sequence
+
+from cardsmith.engine.chance import game_seed
+from cardsmith.engine.contract import Game
+from cardsmith.engine.runner import GameRecord, GameTask, run_tasks
+from cardsmith.model import Card, CardSet, Deck, frozen_map
+from cardsmith.simulation import DEFAULT_BUDGET
+from cardsmith.simulation.effects import FDR, Effect, paired_effect, unpaired_effect
+
+FIRST_BATCH = 40  # games per arm per table before the budget goes adaptive
+BATCH = 40
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One test: `card` in deck `deck` replaced by `filler` (deck index `swapped` in the run)."""
+
+    deck: int
+    card: str
+    filler: str
+    swapped: int
+
+
+def fillers(cardset: CardSet, rules: Any, cards: Sequence[str]) -> dict[str, Card]:
+    """The rules' stand-in for each card that has one (none if the rules define no filler)."""
+    hook = getattr(rules, "filler", None)
+    if hook is None:
+        return {}
+    by_id = cardset.by_id() if hasattr(cardset, "by_id") else {c.id: c for c in cardset.cards}
+    out = {}
+    for cid in cards:
+        card = by_id.get(cid)
+        made = hook(card, cardset) if card is not None else None
+        if made is not None:
+            out[cid] = made
+    return out
+
+
+def with_fillers(cardset: CardSet, made: dict[str, Card]) -> CardSet:
+    """The set with the filler cards added (the game is built from it)."""
+    return replace(cardset, cards=tuple(cardset.cards) + tuple(made.values()))
+
+
+def swap(deck: Deck, card: str, filler: str) -> Deck:
+    """`deck` with every copy of `card` replaced by `filler`, in the same places (so shuffles and
+    deck order line up with the baseline's)."""
+    zones = {z: frozen_map({(filler if c == card else c): n for c, n in cards.items()}) for z, cards in deck.zones.items()}
+    return Deck(name=f"{deck.name} (no {card})", set_id=deck.set_id, zones=frozen_map(zones))
+
+
+@dataclass(frozen=True)
+class FillerGameFactory:
+    """Makes the set's Game with its fillers in a worker process (a picklable recipe)."""
+
+    path: Any
+    cards: tuple[str, ...]
+
+    def __call__(self) -> Game:
+        from cardsmith.engine.registry import load_game
+        from cardsmith.simulation.sets import load_set_checked
+
+        cardset = load_set_checked(self.path)
+        game = load_game(cardset)
+        return game.rules.make_game(with_fillers(cardset, fillers(cardset, game.rules, self.cards)))
+
+
+def seating(table: Sequence[int], j: int) -> tuple[int, ...]:
+    """Deck ids by seat for game j of a table (seats rotate as in `table_tasks`)."""
+    n = len(table)
+    return tuple(table[(s - j) % n] for s in range(n))
+
+
+@dataclass
+class InterventionRun:
+    """The games of an intervention study and where they stand."""
+
+    tables: list[tuple[int, ...]]
+    arms: list[Arm]
+    agents: str
+    seed: int
+    baseline: dict[tuple[int, int], GameRecord] = field(default_factory=dict)  # (table, j) -> record
+    arm_games: dict[tuple[int, int, int], GameRecord] = field(default_factory=dict)  # (arm, table, j)
+    counts: list[int] = field(default_factory=list)  # games per table given to each arm so far
+
+    def tables_of(self, arm: Arm) -> list[int]:
+        return [t for t, tab in enumerate(self.tables) if tab.count(arm.deck) == 1]
+
+    def games_played(self) -> int:
+        return len(self.baseline) + len(self.arm_games)
+
+    def task(self, t: int, j: int, index: int, arm: Arm | None = None) -> GameTask:
+        seats = seating(self.tables[t], j)
+        if arm is not None:
+            seats = tuple(arm.swapped if d == arm.deck else d for d in seats)
+        return GameTask(index, game_seed(game_seed(self.seed, t), j), seats, (self.agents,) * len(seats))
+
+    def effect(self, a: int) -> Effect:
+        """Arm a's paired effect: the holder's result with the card minus with the filler."""
+        arm = self.arms[a]
+        diffs, draws_with, draws_without = [], 0, 0
+        for t in self.tables_of(arm):
+            for j in range(self.counts[a]):
+                base, alt = self.baseline[(t, j)], self.arm_games[(a, t, j)]
+                seat = base.deck_ids.index(arm.deck)
+                diffs.append(base.returns()[seat] - alt.returns()[seat])
+                draws_with += base.is_draw
+                draws_without += alt.is_draw
+        return paired_effect(diffs, draws_with, draws_without)
+
+
+def _plan(run: InterventionRun, chosen: Sequence[int], batch: int) -> tuple[list[GameTask], list[tuple]]:
+    """Tasks for another `batch` games per table for each chosen arm, and the baseline games they need."""
+    tasks: list[GameTask] = []
+    keys: list[tuple] = []
+    index = run.games_played()
+    for a in chosen:
+        arm = run.arms[a]
+        for t in run.tables_of(arm):
+            for j in range(run.counts[a], run.counts[a] + batch):
+                if (t, j) not in run.baseline and ("base", t, j) not in keys:
+                    tasks.append(run.task(t, j, index))
+                    keys.append(("base", t, j))
+                    index += 1
+                tasks.append(run.task(t, j, index, arm))
+                keys.append(("arm", a, t, j))
+                index += 1
+    return tasks, keys
+
+
+def _spend(run: InterventionRun, chosen: Sequence[int], batch: int, play: Callable[[list[GameTask]], list[GameRecord]]) -> None:
+    tasks, keys = _plan(run, chosen, batch)
+    for key, record in zip(keys, play(tasks)):
+        if key[0] == "base":
+            run.baseline[(key[1], key[2])] = record
+        else:
+            run.arm_games[(key[1], key[2], key[3])] = record
+    for a in chosen:
+        run.counts[a] += batch
+
+
+def _cost(run: InterventionRun, a: int, batch: int) -> int:
+    return len(run.tables_of(run.arms[a])) * batch
+
+
+def run_interventions(game: Game, factory: Callable[[], Game] | None, decks: Sequence[Deck], arms: Sequence[Arm],
+                      tables: Sequence[tuple[int, ...]], agent: str, *, seed: int, budget: int = DEFAULT_BUDGET,
+                      first: int = FIRST_BATCH, batch: int = BATCH, jobs: int | None = None,
+                      progress: bool = False) -> InterventionRun:
+    """Play every arm's first batch, then more games for the arms not yet settled (see the module notes)."""
+    run = InterventionRun(list(tables), list(arms), agent, seed, counts=[0] * len(arms))
+
+    def play(tasks: list[GameTask]) -> list[GameRecord]:
+        return run_tasks(factory, decks, tasks, jobs=jobs, progress=progress, description="intervention", game=game)
+
+    testable = [a for a in range(len(arms)) if run.tables_of(arms[a])]
+    # A small budget gets a smaller first batch (a whole number of seat rotations, so every deck
+    # sits in every seat equally often), rather than overrunning it.
+    seats = max((len(t) for t in tables), default=2)
+    pairs = sum(len(run.tables_of(arms[a])) for a in testable) or 1
+    first = max(seats, min(first, budget // (2 * pairs)) // seats * seats)
+    batch = max(seats, batch // seats * seats)
+    _spend(run, testable, first, play)
+    settled = FDR / max(1, len(testable))
+    while True:
+        left = budget - run.games_played()
+        # An arm is settled once it would pass Benjamini-Hochberg whatever the others do (p below
+        # FDR/m); a merely "significant" 95% interval is not enough with many cards tested.
+        open_arms = [a for a in testable if run.effect(a).p > settled]
+        # Arms nearest to a decision first: they are the ones more games settle soonest.
+        open_arms.sort(key=lambda a: (-abs(run.effect(a).z), a))
+        chosen, cost = [], 0
+        for a in open_arms:
+            c = 2 * _cost(run, a, batch)  # its games and, at worst, as many baseline games
+            if cost + c <= left:
+                chosen.append(a)
+                cost += c
+        if not chosen:
+            return run
+        _spend(run, chosen, batch, play)
+
+
+def dealt_effects(game: Game, decks: Sequence[Deck], records: Sequence[GameRecord]) -> list[dict[str, Any]]:
+    """Natural experiment: per deck and dealt card, the holder's result when the game dealt the card
+    against when it did not (baseline games only). Empty for a game whose states do not say."""
+    rows: dict[tuple[int, str], tuple[list[float], list[float]]] = {}
+    for r in records:
+        state = game.new_game([decks[d] for d in r.deck_ids], r.seed)
+        dealt_of = getattr(state, "cards_dealt", None)
+        if dealt_of is None:
+            return []
+        for seat, d in enumerate(r.deck_ids):
+            if r.deck_ids.count(d) != 1:
+                continue
+            dealt = dealt_of(seat)
+            ret = r.returns()[seat]
+            for card in set(decks[d].cards()):
+                yes, no = rows.setdefault((d, card), ([], []))
+                (yes if card in dealt else no).append(ret)
+    out = []
+    for (d, card), (yes, no) in sorted(rows.items()):
+        if not yes or not no:
+            continue  # always (or never) dealt: the game's chance says nothing about it
+        out.append({"deck": d, "card": card, "effect": unpaired_effect(yes, no)})
+    return out

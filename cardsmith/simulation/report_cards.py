@@ -1,0 +1,94 @@
+"""The balance page's verdict and card-test sections (HTML), beside `report`'s plots."""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Sequence
+
+CSS = """
+.verdict{background:#f6f8fa;border-left:4px solid #2f6db5;padding:.6em 1em;font-size:15px}
+.verdict.untrusted{border-left-color:#c62828} .verdict li{margin:.3em 0}
+tr.strong{background:#fde2e0} tr.weak{background:#dde9fb} .tests td.num{text-align:right;font-variant-numeric:tabular-nums}
+"""
+
+
+def _e(x: Any) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def verdict_html(verdict: dict[str, Any]) -> str:
+    cls = "verdict" if verdict.get("trusted", True) else "verdict untrusted"
+    items = "".join(f"<li>{_e(s)}</li>" for s in verdict["sentences"])
+    return f"<h2>Verdict</h2><div class='{cls}'><ul>{items}</ul></div>"
+
+
+def _pts(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def tests_html(figures: dict[str, Any]) -> str:
+    """The card tests, ranked by the interval's bound; too strong in red, too weak in blue."""
+    rows: Sequence[dict[str, Any]] = figures.get("card_tests", [])
+    if not rows:
+        return ""
+    note = (f"<p class='note'>Each row: one card in one deck. <b>Intervention</b>: the same seeds played with the card and "
+            f"with the rules' neutral filler in its place (for Solar Empires a plain ship of the same class and cost, or a "
+            f"building of the same cost that gives nothing); the effect is the holder's win rate with the card minus "
+            f"without, a draw counting half, in points, with a 95% interval from the paired differences. <b>Dealt by the "
+            f"game</b>: cards the game deals at random (a star, planets), the holder's result when dealt minus when not. "
+            f"Flags: Benjamini-Hochberg over all {len(rows)} tests at a {100 * figures['fdr']:.0f}% false discovery rate; "
+            f"<span style='background:#fde2e0'>too strong</span> and <span style='background:#dde9fb'>too weak</span> "
+            f"are ranked by the interval's bound nearest zero. {figures['study_games']} games in all; games were added "
+            f"to the cards not yet settled (p above FDR/m), within a budget of {figures['budget']}. "
+            f"Draw columns count draws among the games with and without the card.</p>")
+    head = ("<table class='tests'><thead><tr><th>card</th><th>deck</th><th>how</th><th>effect</th><th>95% interval</th>"
+            "<th>p</th><th>games</th><th>draws with / without</th><th>flag</th></tr></thead><tbody>")
+    body = []
+    for r in rows:
+        cls = {"too strong": " class='strong'", "too weak": " class='weak'"}.get(r["flag"] or "", "")
+        body.append(f"<tr{cls}><td>{_e(r['name'])}</td><td>{_e(r['deck'])}</td><td>{_e(r['method'])}</td>"
+                    f"<td class='num'>{_pts(r['effect'])}</td><td class='num'>[{_pts(r['low'])}, {_pts(r['high'])}]</td>"
+                    f"<td class='num'>{r['p_value']:.2g}</td><td class='num'>{r['games']}</td>"
+                    f"<td class='num'>{r['draws_with']} / {r['draws_without']}</td><td>{_e(r['flag'] or '')}</td></tr>")
+    untested = figures.get("untested_cards") or []
+    tail = ""
+    if untested:
+        tail = ("<p class='note'>Not tested (no filler, and never dealt at random): "
+                + _e(", ".join(c["name"] for c in untested)) + ".</p>")
+    return "<h2>Card tests</h2>" + note + head + "".join(body) + "</tbody></table>" + tail
+
+
+def agents_html(figures: dict[str, Any]) -> str:
+    cmp = figures.get("agent_comparison")
+    if not cmp:
+        return ""
+    rows = "".join(f"<li>{_e(k['card'])} ({_e(k['deck'])}): {_e(k['flag'])}</li>" for k in cmp["flagged_only_with_first"])
+    rows2 = "".join(f"<li>{_e(k['card'])} ({_e(k['deck'])}): {_e(k['flag'])}</li>" for k in cmp["flagged_only_with_second"])
+    a, b = cmp["agents"]
+    return (f"<h2>Weak and strong play</h2><p>{_e(cmp['sentence'])}</p>"
+            f"<p class='note'>Flagged with {_e(a)} only (a problem of weak play):</p><ul>{rows or '<li>none</li>'}</ul>"
+            f"<p class='note'>Flagged with {_e(b)} only:</p><ul>{rows2 or '<li>none</li>'}</ul>")
+
+
+def comparison_html(figures: dict[str, Any], shown: int = 12) -> str:
+    """Matchups and cards that moved against the earlier version, with paired intervals."""
+    cmp = figures.get("comparison")
+    if not cmp:
+        return ""
+    rows = "".join(
+        f"<tr{' class=strong' if m['moved'] and m['effect'] > 0 else ' class=weak' if m['moved'] else ''}><td>{_e(m['deck'])}</td>"
+        f"<td>{_e(', '.join(m['against']))}</td><td class='num'>{_pts(m['effect'])}</td>"
+        f"<td class='num'>[{_pts(m['low'])}, {_pts(m['high'])}]</td><td class='num'>{m['games']}</td></tr>"
+        for m in cmp["matchups"])
+    cards = "".join(
+        f"<tr{' class=strong' if c['moved'] and c['effect'] > 0 else ' class=weak' if c['moved'] else ''}><td>{_e(c['name'])}</td>"
+        f"<td>{_e(c['deck'])}</td><td class='num'>{_pts(c['old'])} &rarr; {_pts(c['new'])}</td><td class='num'>{_pts(c['effect'])}</td>"
+        f"<td class='num'>[{_pts(c['low'])}, {_pts(c['high'])}]</td><td>{_e('; '.join(cmp['edited_cards'].get(c['card'], [])))}</td></tr>"
+        for c in cmp["cards"][:shown])
+    return (f"<h2>Against {_e(cmp['against'])}</h2><p class='note'>Both versions played on the same seeds. Matchups: the "
+            "deck's result in the new version minus the old, game by game (paired), in points. Cards: the change of each "
+            "card test's effect. Highlighted: intervals that exclude zero.</p>"
+            "<table class='tests'><thead><tr><th>deck</th><th>against</th><th>moved</th><th>95% interval</th><th>games</th>"
+            f"</tr></thead><tbody>{rows}</tbody></table><table class='tests'><thead><tr><th>card</th><th>deck</th>"
+            "<th>effect before &rarr; now</th><th>moved</th><th>95% interval</th><th>edited</th></tr></thead>"
+            f"<tbody>{cards}</tbody></table>")

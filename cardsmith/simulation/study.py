@@ -1,0 +1,70 @@
+"""The card study of a balance run: which cards change results, by intervention where the rules
+offer a filler and by the game's own randomness for cards it deals; Benjamini-Hochberg over all of
+them; too strong and too weak flagged apart, ranked by the interval's bound.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from cardsmith.engine.contract import Game
+from cardsmith.model import CardSet, Deck
+from cardsmith.simulation.effects import FDR, benjamini_hochberg
+from cardsmith.simulation.intervention import (
+    DEFAULT_BUDGET, Arm, FillerGameFactory, dealt_effects, fillers, run_interventions, swap, with_fillers)
+
+
+def card_study(cardset: CardSet, game: Game, decks: Sequence[Deck], tables: Sequence[tuple[int, ...]], agent: str, *,
+               seed: int, budget: int = DEFAULT_BUDGET, jobs: int | None = None, progress: bool = False,
+               factory: Callable[[], Game] | None = None) -> dict[str, Any]:
+    """Every card test of the decks at these tables, as report figures (`card_tests` and its notes)."""
+    in_decks = sorted({c for d in decks for c in d.cards()})
+    made = fillers(cardset, game.rules, in_decks)
+    all_decks = list(decks)
+    arms: list[Arm] = []
+    for d, deck in enumerate(decks):
+        for card in dict.fromkeys(deck.cards()):
+            if card in made:
+                all_decks.append(swap(deck, card, made[card].id))
+                arms.append(Arm(d, card, made[card].id, len(all_decks) - 1))
+    played = game.rules.make_game(with_fillers(cardset, made)) if made else game
+    if factory is None and made:
+        factory = FillerGameFactory(cardset.path, tuple(in_decks))
+    run = run_interventions(played, factory, all_decks, arms, tables, agent, seed=seed, budget=budget, jobs=jobs,
+                            progress=progress)
+    names = {c.id: c.name for c in cardset.cards}
+    rows: list[dict[str, Any]] = []
+    for a, arm in enumerate(run.arms):
+        if run.tables_of(arm):
+            rows.append({"deck": decks[arm.deck].name, "card": arm.card, "name": names.get(arm.card, arm.card),
+                         "method": "intervention", "filler": made[arm.card].name, **run.effect(a).to_dict()})
+    baseline = [run.baseline[k] for k in sorted(run.baseline)]
+    for row in dealt_effects(game, decks, baseline):
+        rows.append({"deck": decks[row["deck"]].name, "card": row["card"], "name": names.get(row["card"], row["card"]),
+                     "method": "dealt by the game", "filler": None, **row["effect"].to_dict()})
+    flag(rows)
+    untested = sorted({c for c in in_decks if c not in made} - {r["card"] for r in rows})
+    return {
+        "card_tests": rank(rows), "fdr": FDR, "budget": budget, "study_games": run.games_played(),
+        "baseline_games": len(baseline), "study_capped": sum(r.capped for r in baseline),
+        "untested_cards": [{"card": c, "name": names.get(c, c)} for c in untested],
+    }
+
+
+def flag(rows: list[dict[str, Any]], q: float = FDR) -> None:
+    """Mark each row 'too strong', 'too weak' or None: Benjamini-Hochberg at `q` over every row."""
+    rejected = benjamini_hochberg([r["p_value"] for r in rows], q)
+    for r, rej in zip(rows, rejected):
+        r["flag"] = None if not rej else ("too strong" if r["effect"] > 0 else "too weak")
+
+
+def rank(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Too strong first (highest lower bound first), then too weak (lowest upper bound first), then
+    the rest by the bound nearest to a flag."""
+    def key(r: dict[str, Any]) -> tuple:
+        if r["flag"] == "too strong":
+            return (0, -r["low"], r["deck"], r["card"])
+        if r["flag"] == "too weak":
+            return (1, r["high"], r["deck"], r["card"])
+        return (2, -max(r["low"], -r["high"]), r["deck"], r["card"])
+    return sorted(rows, key=key)

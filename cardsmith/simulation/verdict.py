@@ -1,0 +1,98 @@
+"""The verdict that opens a balance report: a few sentences, each with its numbers, saying what to
+change. Built from the figures alone (so the terminal, the page and balance.json say the same).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+CAP_WARNING = 0.10  # above this share of capped (stalled) games the figures are not to be trusted
+
+
+def _pct(r: dict[str, Any]) -> str:
+    return f"{100 * r['rate']:.1f}% [{100 * r['low']:.0f}-{100 * r['high']:.0f}]"
+
+
+def _pts(row: dict[str, Any]) -> str:
+    return f"{100 * row['effect']:+.1f} points [{100 * row['low']:+.1f}, {100 * row['high']:+.1f}]"
+
+
+def _how(row: dict[str, Any]) -> str:
+    if row["method"] == "intervention":
+        return f"when swapped for a {row['filler'].split(' for ')[0]}"
+    return "when the game deals it against when it does not"
+
+
+def card_sentence(row: dict[str, Any]) -> str:
+    """`TCS-19 Mace (Terracorp Line Fleet), +21.0 points [+14.2, +27.8] when swapped for a plain fighter (800 games)`."""
+    return f"{row['name']} ({row['deck']}), {_pts(row)} {_how(row)} ({row['games']} games)"
+
+
+def deck_standing(rows: Sequence[dict[str, Any]], fair: float) -> tuple[list[dict], list[dict]]:
+    """Decks whose win-rate interval lies above, and below, a fair share."""
+    strong = [d for d in rows if d["wins"]["n"] and d["wins"]["low"] > fair]
+    weak = [d for d in rows if d["wins"]["n"] and d["wins"]["high"] < fair]
+    strong.sort(key=lambda d: -d["wins"]["low"])
+    weak.sort(key=lambda d: d["wins"]["high"])
+    return strong, weak
+
+
+def _cause(tests: Sequence[dict[str, Any]], deck: str, flag: str) -> dict[str, Any] | None:
+    for row in tests:  # ranked: the strongest evidence first
+        if row["deck"] == deck and row["flag"] == flag:
+            return row
+    return None
+
+
+def verdict(figures: dict[str, Any]) -> dict[str, Any]:
+    """Sentences (plain text) and the facts behind them."""
+    fair = 1 / figures.get("players", 2)
+    tests = figures.get("card_tests", [])
+    strong, weak = deck_standing(figures["deck_win_rates"], fair)
+    out: list[str] = []
+    causes: list[dict[str, Any]] = []
+    for d in strong:
+        out.append(f"{d['deck']} is too strong: it wins {_pct(d['wins'])} against the field (fair: {100 * fair:.0f}%).")
+        row = _cause(tests, d["deck"], "too strong")
+        if row:
+            causes.append(row)
+            out.append(f"Most likely cause: {card_sentence(row)}.")
+    for d in weak:
+        out.append(f"{d['deck']} is too weak: it wins {_pct(d['wins'])} against the field.")
+        row = _cause(tests, d["deck"], "too weak")
+        if row:
+            causes.append(row)
+            out.append(f"Most likely cause: {card_sentence(row)}.")
+    if not strong and not weak and figures["deck_win_rates"]:
+        rates = [d["wins"]["rate"] for d in figures["deck_win_rates"] if d["wins"]["n"]]
+        if rates:
+            out.append(f"No deck stands out: win rates from {100 * min(rates):.1f}% to {100 * max(rates):.1f}%, "
+                       f"every interval touching a fair {100 * fair:.0f}%.")
+    others = [r for r in tests if r["flag"] == "too strong" and r not in causes]
+    if others:
+        out.append("Too strong: " + "; ".join(card_sentence(r) for r in others[:3])
+                   + (f"; and {len(others) - 3} more" if len(others) > 3 else "") + ".")
+    weak_cards = [r for r in tests if r["flag"] == "too weak" and r not in causes]
+    if weak_cards:
+        out.append("Too weak: " + "; ".join(card_sentence(r) for r in weak_cards[:3])
+                   + (f"; and {len(weak_cards) - 3} more" if len(weak_cards) > 3 else "") + ".")
+    if tests:
+        flagged = sum(1 for r in tests if r["flag"])
+        out.append(f"{flagged} of {len(tests)} card tests flagged at a {100 * figures.get('fdr', 0.05):.0f}% false "
+                   "discovery rate (Benjamini-Hochberg).")
+    first = figures["first_player_wins_of_decided"]
+    if first["n"]:
+        if first["low"] > fair or first["high"] < fair:
+            word = "an advantage" if first["low"] > fair else "a disadvantage"
+            out.append(f"Going first is {word}: the first player wins {_pct(first)} of decided games.")
+        else:
+            out.append(f"Going first: no measurable advantage ({_pct(first)} of decided games).")
+    capped = figures["capped"]
+    trust = not capped["n"] or capped["rate"] <= CAP_WARNING
+    if trust:
+        out.append(f"Games end: {100 * capped['rate']:.1f}% were stopped by a cap (agent {figures['agent']}).")
+    else:
+        out.append(f"Do not trust these numbers: {100 * capped['rate']:.1f}% of games were stopped by a cap "
+                   f"(agent {figures['agent']}), so they measure stalling, not play.")
+    return {"sentences": out, "strong_decks": [d["deck"] for d in strong], "weak_decks": [d["deck"] for d in weak],
+            "causes": [{"deck": r["deck"], "card": r["card"], "flag": r["flag"]} for r in causes], "trusted": trust}
