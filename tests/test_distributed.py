@@ -147,7 +147,11 @@ class LocalDask:
         self.file = folder / "scheduler.json"
         self.scheduler = self._start("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
                                      "--scheduler-file", str(self.file))
-        self.address = self._wait(self._address)
+        try:
+            self.address = self._wait(self._address)
+        except BaseException:  # never leave a scheduler behind
+            self.close()
+            raise
 
     def _address(self) -> str | None:
         try:  # the scheduler writes its file in more than one step
