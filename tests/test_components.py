@@ -467,3 +467,20 @@ def test_a_token_too_large_for_the_chosen_paper_is_an_error_naming_it(star):
     out = project.set_output("star-map") / "components"
     with pytest.raises(CardsmithError, match=r"token 'world': a 22 x 25.4034 mm token does not fit on 20 x 30 mm paper"):
         token_sheet_pages(load_components_manifest(out), out, "world", ComponentPrintOptions(paper="20x30mm"))
+
+
+def test_trf_counters_and_transwar_damage_tracks_come_from_components(tmp_path):
+    # Issue 13: TRF gets its damage counters and TransWar a damage track per player from set data.
+    import shutil
+
+    from conftest import ROOT, run_in_process
+
+    for name in ("trf", "transwar"):
+        shutil.copytree(ROOT / "cards" / name, tmp_path / "cards" / name)
+        r = run_in_process("components", "render", name, "--dpi", "60", cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+    trf = tmp_path / "output" / "trf" / "components" / "tokens"
+    assert {p.name for p in trf.glob("damage-*.png")} == {"damage-d1.png", "damage-d2.png", "damage-d5.png"}
+    tw = tmp_path / "output" / "transwar" / "components"
+    assert (tw / "boards" / "damage-track.png").is_file()
+    assert len(list((tw / "tokens").glob("damage-marker-*.png"))) == 6
