@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
-from cardsmith.engine.kit import EventRecorder, position_header
+from cardsmith.engine.kit import EventRecorder, position_header, returns_of
 from cardsmith.engine.kit.steps import Steps
 from cardsmith.games.alien_empires.cards import CardTable
 from cardsmith.games.alien_empires.hexmap import HexMap
@@ -184,7 +184,7 @@ class AlienState:
         return self.result
 
     def returns(self) -> tuple[float, ...]:
-        return self.result.returns() if self.result is not None else (0.5,) * self.seats
+        return returns_of(self.result, self.seats)
 
     def cards_played(self, seat: int) -> frozenset[str]:
         """The Race cards of the seat's Racial Destiny and every Force and Event card it played."""

@@ -12,7 +12,7 @@ from typing import Any
 
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
-from cardsmith.engine.kit import EventRecorder, plain_copy, position_header
+from cardsmith.engine.kit import EventRecorder, plain_copy, position_header, returns_of
 from cardsmith.games.transwar import fight, flow  # noqa: F401  (they register their steps)
 from cardsmith.games.transwar.cards import CardTable, FormStats
 from cardsmith.games.transwar.steps import AUTOS, DECISIONS
@@ -132,7 +132,7 @@ class TransWarState:
         return self.result
 
     def returns(self) -> tuple[float, ...]:
-        return self.result.returns() if self.result is not None else (0.5,) * self.seats
+        return returns_of(self.result, self.seats)
 
     def cards_played(self, seat: int) -> frozenset[str]:
         return frozenset(self.played[seat])
