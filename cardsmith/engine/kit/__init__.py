@@ -8,11 +8,13 @@ hiding, determinization, multi-step choices and positions work the same way ever
 from cardsmith.engine.kit.decisions import Decision, DecisionStack
 from cardsmith.engine.kit.events import EventRecorder
 from cardsmith.engine.kit.positions import dump_position, parse_position, plain_copy, position_header
-from cardsmith.engine.kit.results import ended, returns_of
+from cardsmith.engine.kit.cards import CardTable
+from cardsmith.engine.kit.results import ResultState, ended, returns_of
 from cardsmith.engine.kit.turns import TurnOrder
 from cardsmith.engine.kit.zones import HIDDEN, OWNER, PUBLIC, SECRET, Zone, Zones
 
 __all__ = [
-    "Decision", "DecisionStack", "EventRecorder", "HIDDEN", "OWNER", "PUBLIC", "SECRET", "TurnOrder",
-    "Zone", "Zones", "dump_position", "ended", "parse_position", "plain_copy", "position_header", "returns_of",
+    "CardTable", "Decision", "DecisionStack", "EventRecorder", "HIDDEN", "OWNER", "PUBLIC", "SECRET", "TurnOrder",
+    "Zone", "Zones", "dump_position", "ended", "parse_position", "plain_copy", "position_header", "ResultState",
+    "returns_of",
 ]

@@ -19,3 +19,20 @@ def ended(winner: int | None, reason: str, seats: int = 2) -> Outcome | None:
 def returns_of(outcome: Outcome | None, seats: int = 2) -> tuple[float, ...]:
     """`outcome.returns()`, or an even share for every seat while the game goes on."""
     return (0.5,) * seats if outcome is None else outcome.returns()
+
+
+class ResultState:
+    """`is_terminal`, `outcome` and `returns` for a state that keeps its `Outcome` in `self.result`
+    (None while the game goes on) and its seat count in `self.seats`."""
+
+    result: Outcome | None
+    seats: int
+
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    def outcome(self) -> Outcome | None:
+        return self.result
+
+    def returns(self) -> tuple[float, ...]:
+        return returns_of(self.result, self.seats)

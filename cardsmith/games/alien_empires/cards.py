@@ -3,10 +3,11 @@ Event's timing, and every card's effects as the set declares them (`effect:`).""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from cardsmith.engine.contract import card_effects
+from cardsmith.engine.kit.cards import CardTable as KitCardTable
 from cardsmith.model import Card, CardSet
 
 KINDS = ("race", "force", "event")
@@ -49,21 +50,12 @@ def card_info(card: Card) -> CardInfo:
     return CardInfo(card.id, card.name, card.type, timing=timing, effects=effects)
 
 
-@dataclass(frozen=True)
-class CardTable:
+class CardTable(KitCardTable[CardInfo]):
     """Every card of a set by id."""
-
-    cards: Mapping[str, CardInfo] = field(default_factory=dict)
 
     @classmethod
     def from_set(cls, cardset: CardSet) -> "CardTable":
         return cls({c.id: card_info(c) for c in cardset.cards})
-
-    def __getitem__(self, cid: str) -> CardInfo:
-        return self.cards[cid]
-
-    def __contains__(self, cid: object) -> bool:
-        return cid in self.cards
 
     def kind(self, cid: str) -> str:
         return self.cards[cid].kind

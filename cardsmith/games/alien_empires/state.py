@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
-from cardsmith.engine.kit import EventRecorder, position_header, returns_of
+from cardsmith.engine.kit import EventRecorder, position_header, ResultState
 from cardsmith.engine.kit.steps import Steps
 from cardsmith.games.alien_empires.cards import CardTable
 from cardsmith.games.alien_empires.hexmap import HexMap
@@ -64,7 +64,7 @@ def static_key(table: CardTable, hexmap: HexMap, settings: Settings) -> int:
     return key
 
 
-class AlienState:
+class AlienState(ResultState):
     """One game of Alien Empires for `seats` players (2 to 6)."""
 
     def __init__(self, table: CardTable, hexmap: HexMap, settings: Settings, seats: int, chance: Chance | None = None):
@@ -176,15 +176,6 @@ class AlienState:
                     continue
             return
         self.stack.clear()
-
-    def is_terminal(self) -> bool:
-        return self.result is not None
-
-    def outcome(self) -> Outcome | None:
-        return self.result
-
-    def returns(self) -> tuple[float, ...]:
-        return returns_of(self.result, self.seats)
 
     def cards_played(self, seat: int) -> frozenset[str]:
         """The Race cards of the seat's Racial Destiny and every Force and Event card it played."""

@@ -9,10 +9,11 @@ the rules read too. The rules never read card text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from cardsmith.engine.contract import card_effects
+from cardsmith.engine.kit.cards import CardTable as KitCardTable
 from cardsmith.model import Card, CardSet
 
 MODES = ("swat", "bite", "claw", "trample", "gore", "kick")
@@ -108,21 +109,12 @@ def card_info(card: Card) -> CardInfo:
     raise CardError(f"card {card.id}: TransWar has no card type {card.type!r} (form, attack, defense, special)")
 
 
-@dataclass(frozen=True)
-class CardTable:
+class CardTable(KitCardTable[CardInfo]):
     """Every card of a set by id; `forms` is the ids of the Forms."""
-
-    cards: Mapping[str, CardInfo] = field(default_factory=dict)
 
     @classmethod
     def from_set(cls, cardset: CardSet) -> "CardTable":
         return cls({c.id: card_info(c) for c in cardset.cards})
-
-    def __getitem__(self, cid: str) -> CardInfo:
-        return self.cards[cid]
-
-    def __contains__(self, cid: object) -> bool:
-        return cid in self.cards
 
     def form(self, cid: str) -> FormStats:
         info = self.cards[cid]

@@ -12,7 +12,7 @@ from typing import Any
 
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
-from cardsmith.engine.kit import EventRecorder, plain_copy, position_header, returns_of
+from cardsmith.engine.kit import EventRecorder, plain_copy, position_header, ResultState
 from cardsmith.games.transwar import fight, flow  # noqa: F401  (they register their steps)
 from cardsmith.games.transwar.cards import CardTable, FormStats
 from cardsmith.games.transwar.steps import AUTOS, DECISIONS
@@ -33,7 +33,7 @@ def fresh_status() -> dict[str, Any]:
     return {"lost": 0, "sprayed": False, "broken": False, "bleeding": 0, "berserk": False}
 
 
-class TransWarState:
+class TransWarState(ResultState):
     """One game of TransWar for `seats` players (2 to 6)."""
 
     def __init__(self, table: CardTable, seats: int, chance: Chance | None = None, turn_cap: int = 400):
@@ -124,15 +124,6 @@ class TransWarState:
                 raise RuntimeError(f"no legal action for seat {top['seat']} at {kind}")
             return
         self.stack.clear()
-
-    def is_terminal(self) -> bool:
-        return self.result is not None
-
-    def outcome(self) -> Outcome | None:
-        return self.result
-
-    def returns(self) -> tuple[float, ...]:
-        return returns_of(self.result, self.seats)
 
     def cards_played(self, seat: int) -> frozenset[str]:
         return frozenset(self.played[seat])
