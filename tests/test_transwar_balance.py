@@ -54,3 +54,15 @@ def test_balance_runs_carry_the_per_form_and_ally_figures():
     figs = add_game_figures({}, g, records)["game_figures"]
     assert figs["games"] == 3 and sum(r["n"] for r in figs["form_wins"]) == 9
     assert "win rate per starting Form" in g.balance_text(figs) and "allies:" in g.balance_text(figs)
+
+
+def test_balance_plays_the_one_common_deck_in_every_seat(tmp_path):
+    # `cardsmith balance transwar` with no --players: the set's single deck fills both seats.
+    import shutil
+
+    from conftest import ROOT, run_in_process
+
+    shutil.copytree(ROOT / "cards" / "transwar", tmp_path / "cards" / "transwar")
+    r = run_in_process("balance", "transwar", "--games", "2", "--budget", "0", "--jobs", "1", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "win rate per starting Form" in r.stdout

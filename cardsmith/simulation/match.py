@@ -67,9 +67,12 @@ def tables(n_decks: int, players: int) -> list[tuple[int, ...]]:
     return [tuple(i % n_decks for i in range(players))]
 
 
-def balance_tasks(n_decks: int, agent: str, games: int, seed: int, players: int = 2) -> list[GameTask]:
-    """`games` games per table, seats rotating; run-wide game indexes (game i: `game_seed(seed, i)`)."""
-    if n_decks < 1 or (n_decks < 2 and players == 2):
+def balance_tasks(n_decks: int, agent: str, games: int, seed: int, players: int = 2,
+                  mirror: bool = False) -> list[GameTask]:
+    """`games` games per table, seats rotating; run-wide game indexes (game i: `game_seed(seed, i)`).
+
+    `mirror`: one deck may fill every seat (a common-deck game, or a set with a single deck)."""
+    if n_decks < 1 or (n_decks < 2 and players == 2 and not mirror):
         raise CardsmithError(f"a balance run needs at least two decks, found {n_decks}",
                              hint="add deck files to the set's decks/ folder, or use --random-decks")
     tasks: list[GameTask] = []
@@ -140,7 +143,8 @@ def _relabel(r: GameRecord, local: dict[int, int]) -> GameRecord:
 def run_balance(cardset: CardSet, game: Game, factory: Callable[[], Game] | None, decks: Sequence[Deck], agent: str, *,
                 games: int, seed: int, jobs: int | None = None, progress: bool = False, random: bool = False,
                 players: int = 2, where: Where | None = None) -> BalanceResult:
-    tasks = balance_tasks(len(decks), agent, games, seed, players)
+    # A set with one deck (a common deck every player draws from) plays it in every seat.
+    tasks = balance_tasks(len(decks), agent, games, seed, players, mirror=len(decks) == 1)
     where = where or Where(jobs=jobs, progress=progress)
     records, info = run_games(factory, game, decks, tasks, where, description="balance")
     return BalanceResult(cardset.id, cardset.name, game.name, unique_names(decks), agent, games, seed, random, records,
