@@ -97,14 +97,16 @@ def test_its_balance_report_is_written(project):
     assert "Tide Pool: balance report" in (out_dir / "report.html").read_text()
 
 
-def test_the_tutorials_code_is_the_packages_code():
+def test_the_tutorials_code_is_the_packages_code_line_for_line():
+    """The tutorial's Python blocks, in order, are the whole rules module after its docstring."""
+    import ast
     import re
 
     doc = (EXAMPLE.parents[1] / "tutorial-game.md").read_text(encoding="utf-8")
     source = (EXAMPLE / "cardsmith_tide_pool" / "__init__.py").read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", doc, re.S)
-    assert len(blocks) >= 6
-    for block in blocks:
-        assert block in source, block.splitlines()[0]
+    body = source.splitlines()[ast.parse(source).body[0].end_lineno:]
+    shown = [line for block in re.findall(r"```python\n(.*?)```", doc, re.S) for line in block.splitlines()]
+    assert [line for line in shown if line.strip()] == [line for line in body if line.strip()]
+    assert len([line for line in body if line.strip()]) <= 60, "the tutorial's game is a few dozen lines"
     for block in re.findall(r"```toml\n(.*?)```", doc, re.S):
         assert block in (EXAMPLE / "pyproject.toml").read_text(encoding="utf-8")

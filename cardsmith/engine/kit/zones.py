@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Mapping
 
 PUBLIC, OWNER, SECRET = "public", "owner", "secret"
 VISIBILITIES = (PUBLIC, OWNER, SECRET)
@@ -44,6 +44,16 @@ class Zones:
 
     def __init__(self, zones: Iterable[Zone] = ()):
         self._z: dict[str, Zone] = {z.name: z for z in zones}
+
+    @classmethod
+    def for_seats(cls, seats: int, shared: Mapping[str, str] | None = None, each: Mapping[str, str] | None = None) -> "Zones":
+        """Zones named in `shared` (name -> visibility, no owner) and, per seat, one `"<kind>:<seat>"` zone
+        owned by it for each kind in `each`: `Zones.for_seats(3, {"deck": SECRET}, {"hand": OWNER})`."""
+        out = cls(Zone(name, None, vis) for name, vis in (shared or {}).items())
+        for s in range(seats):
+            for kind, vis in (each or {}).items():
+                out.add(Zone(f"{kind}:{s}", s, vis))
+        return out
 
     def add(self, zone: Zone) -> Zone:
         self._z[zone.name] = zone
