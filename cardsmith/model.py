@@ -207,6 +207,8 @@ class CardSet:
     keywords: Mapping[str, Keyword] = field(default_factory=frozen_map)
     icons: Mapping[str, Path] = field(default_factory=frozen_map)
     layouts: Mapping[str, str] = field(default_factory=frozen_map)
+    # The set's own layout folders (set.yaml `layout_folders:`, searched in order); () means `layouts/`.
+    layout_folders: tuple[Path, ...] = ()
     backs: Mapping[str, Any] = field(default_factory=frozen_map)
     deck_rules: Mapping[str, Any] = field(default_factory=frozen_map)
     cards: tuple[Card, ...] = ()

@@ -87,6 +87,12 @@ class Project:
         return self.output_dir / set_id
 
 
+def declared_layout_folders(set_dir: Path, declared: object) -> list[Path]:
+    """The folders a set.yaml's `layout_folders:` names (one path or a list), relative to the set folder."""
+    items = [declared] if isinstance(declared, str) else declared if isinstance(declared, list) else []
+    return [(Path(set_dir) / str(rel)).resolve() for rel in items]
+
+
 def _unique(paths: list[Path]) -> list[Path]:
     seen: list[Path] = []
     for p in paths:

@@ -348,17 +348,19 @@ class _Declarations:
     card_size: tuple[float, float] = (63.5, 88.9)
     bleed: float = 3.175
     safe: float = 3.175
+    layout_folders: list[Path] = field(default_factory=list)
 
     def build(self, sdoc: Document, cards: tuple[Card, ...]) -> CardSet:
         d = self.data
         known = {"id", "name", "version", "description", "card_size", "bleed", "safe", "rules", "races", "factions",
-                 "groups", "keywords", "icons", "types", "layouts", "backs", "deck_rules",
+                 "groups", "keywords", "icons", "types", "layouts", "layout_folders", "backs", "deck_rules",
                  "players", "boards", "tokens"}
         return CardSet(
             id=d["id"], name=str(d["name"]), path=self.root, version=str(d.get("version", "0.1.0")),
             description=str(d.get("description", "")), card_size=self.card_size, bleed=self.bleed, safe=self.safe,
             rules=d.get("rules"), types=frozen_map(self.types), dimensions=frozen_map(self.dimensions), keywords=frozen_map(self.keywords), icons=frozen_map(self.icons),
-            layouts=frozen_map(d.get("layouts") or {}), backs=frozen_map(d.get("backs") or {}),
+            layouts=frozen_map(d.get("layouts") or {}), layout_folders=tuple(self.layout_folders),
+            backs=frozen_map(d.get("backs") or {}),
             deck_rules=frozen_map(d.get("deck_rules") or {}), cards=cards,
             meta=frozen_map({k: v for k, v in d.items() if k not in known}),
             source=SourceRef(sdoc.path, 1, 1),
@@ -428,6 +430,7 @@ def _declarations(ck: _Checker, doc: Document) -> _Declarations:
         if t.back and backs and t.back not in backs:
             ck.error(doc, ("types", tid, "back"), f"type '{tid}' prints with back '{t.back}', which `backs:` does not declare",
                      did_you_mean(t.back, backs) or f"declared backs: {', '.join(backs)}")
+    decl.layout_folders = _layout_folders(ck, doc, d.get("layout_folders"))
     for tid, layout in _items(d.get("layouts")):
         if tid not in decl.types:
             ck.error(doc, ("layouts", tid), f"layout given for unknown card type '{tid}'", did_you_mean(tid, decl.types))
@@ -435,6 +438,29 @@ def _declarations(ck: _Checker, doc: Document) -> _Declarations:
             ck.error(doc, ("layouts", tid), f"layout '{layout}' leaves the templates folder",
                      "name a layout inside templates/ (like `ship` or `solar-empires/ship`), without '..'")
     return decl
+
+
+def _layout_folders(ck: _Checker, doc: Document, declared: Any) -> list[Path]:
+    """The folders `layout_folders:` names (one path or a list), each checked to be a folder inside the set."""
+    from cardsmith.project import declared_layout_folders
+
+    folders: list[Path] = []
+    many = isinstance(declared, list)
+    for i, (rel, target) in enumerate(zip(declared if many else [declared], declared_layout_folders(ck.root, declared))):
+        where = ("layout_folders", i) if many else ("layout_folders",)
+        if not isinstance(rel, str) or not rel:
+            continue  # the schema reports it
+        if Path(str(rel)).is_absolute() or not target.is_relative_to(ck.root.resolve()):
+            ck.error(doc, where, f"layout folder '{rel}' is outside the set folder",
+                     "keep the set's layouts inside its folder so it can be shared; to use another set's layout, "
+                     "name it as `other-set/name` in `layouts:` or `extends:`")
+        elif not target.is_dir():
+            near = did_you_mean(target.name, [p.name for p in target.parent.iterdir() if p.is_dir()]) if target.parent.is_dir() else None
+            ck.error(doc, where, f"layout folder '{rel}' does not exist",
+                     near or f"the path is relative to the set folder {ck.root}; create the folder or fix the path")
+        else:
+            folders.append(target)
+    return folders
 
 
 GROUP_KEYS = ("name", "color", "icon", "description")

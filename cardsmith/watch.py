@@ -160,7 +160,7 @@ def _without_source(card: Card) -> Card:
 def _set_level(cardset: CardSet) -> tuple:
     """Everything of a set that every card's look may depend on."""
     return (cardset.card_size, cardset.bleed, cardset.safe, dict(cardset.types), dict(cardset.races),
-            dict(cardset.factions), dict(cardset.keywords), dict(cardset.icons), dict(cardset.layouts),
+            dict(cardset.factions), dict(cardset.keywords), dict(cardset.icons), dict(cardset.layouts), cardset.layout_folders,
             json.dumps(cardset.backs, sort_keys=True, default=str), cardset.name, cardset.version)
 
 

@@ -51,3 +51,66 @@ def test_a_projects_layouts_apply_to_that_project_only(tmp_path):
     assert tmp_path / "mine" / "templates" in mine.template_dirs
     assert tmp_path / "mine" / "templates" not in other.template_dirs
     assert other.template_dirs[-1] == BUNDLED_TEMPLATES
+
+
+GREEN = 'layers:\n  - rect: {box: [0, 0, 100%, 100%], bleed: true, fill: "#00ff00"}\n'
+
+
+def _set_with_folders(tmp_path: Path, declared: str) -> Path:
+    set_dir = tmp_path / "cards" / "demo"
+    scaffold_set(set_dir)
+    with (set_dir / "set.yaml").open("a", encoding="utf-8") as f:
+        f.write(f"layout_folders: {declared}\n")
+    return set_dir
+
+
+def _pixel(project: Project, set_dir: Path, card: str) -> tuple:
+    from PIL import Image
+
+    result = render_set(project, load_set(set_dir), dpi=40, only=[card], jobs=1)
+    assert result.ok, [d.message for d in result.errors]
+    return Image.open(project.set_output("demo") / "cards" / f"{card}.png").convert("RGB").getpixel((20, 40))
+
+
+def test_set_yaml_names_the_sets_layout_folders_searched_in_order(tmp_path):
+    set_dir = _set_with_folders(tmp_path, "[design/faces, design/shared]")
+    for folder, layout in (("faces", GREEN), ("shared", RED), ("../layouts", RED)):
+        (set_dir / "design" / folder).mkdir(parents=True, exist_ok=True)
+        (set_dir / "design" / folder / "creature.yaml.j2").write_text(layout)
+    (set_dir / "design" / "shared" / "spell.yaml.j2").write_text(RED)
+    project = Project(tmp_path)
+    assert _pixel(project, set_dir, "dawn-scout") == (0, 255, 0)  # the first folder wins; layouts/ is not searched
+    assert _pixel(project, set_dir, "eclipse") == (255, 0, 0)  # found in the second folder
+    (set_dir / "design" / "faces" / "creature.yaml.j2").unlink()
+    assert _pixel(project, set_dir, "dawn-scout") == (255, 0, 0)  # redrawn: the layout it used is gone
+
+
+def test_a_layout_folder_that_is_missing_or_outside_the_set_is_a_located_error(tmp_path):
+    from cardsmith.validate import check_set
+
+    set_dir = _set_with_folders(tmp_path, "[layouts, desing]")
+    (set_dir / "layouts").mkdir()
+    (set_dir / "design").mkdir()
+    cardset, diags = check_set(set_dir)
+    line = (set_dir / "set.yaml").read_text().splitlines().index("layout_folders: [layouts, desing]") + 1
+    assert cardset is None
+    [d] = [d for d in diags if d.is_error]
+    assert (d.file.name, d.line, d.column) == ("set.yaml", line, 27)
+    assert d.message == "layout folder 'desing' does not exist" and "did you mean 'design'?" in d.hint
+    (set_dir / "set.yaml").write_text((set_dir / "set.yaml").read_text().replace("[layouts, desing]", "../../templates"))
+    cardset, diags = check_set(set_dir)
+    assert cardset is None and [d.message for d in diags if d.is_error] == ["layout folder '../../templates' is outside the set folder"]
+
+
+def test_borrowing_another_sets_layout_follows_its_layout_folders(tmp_path):
+    other = _set_with_folders(tmp_path, "faces")
+    (other / "faces").mkdir()
+    (other / "faces" / "creature.yaml.j2").write_text(GREEN)
+    mine = tmp_path / "cards" / "mine"
+    scaffold_set(mine)
+    text = (mine / "set.yaml").read_text().replace("id: demo", "id: mine")
+    (mine / "set.yaml").write_text(text + "layouts: {creature: demo/creature}\n")
+    project = Project(tmp_path)
+    cardset = load_set(mine)
+    found = layouts_for(project, cardset).find("demo/creature")
+    assert found == other / "faces" / "creature.yaml.j2"

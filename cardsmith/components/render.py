@@ -97,10 +97,10 @@ class _Drawer:
 
     def __init__(self, project: Project, cardset: CardSet, dpi: int):
         from cardsmith.layout.fonts import library_for
-        from cardsmith.layout.template import Layouts, layout_dirs, set_context
+        from cardsmith.layout.template import layouts_for, set_context
 
         self.cardset, self.dpi = cardset, dpi
-        self.layouts = Layouts(layout_dirs(project.template_dirs, cardset.id, Path(cardset.path)), project.set_roots)
+        self.layouts = layouts_for(project, cardset)
         self.setctx = set_context(cardset)
         self.fonts = library_for(tuple(str(d) for d in project.font_dirs))
         self.icons = {k: (Path(v) if Path(v).is_absolute() else Path(cardset.path) / v) for k, v in cardset.icons.items()}

@@ -1,6 +1,7 @@
 """Layouts: sandboxed Jinja templates that turn one card face into a layer tree (plain data).
 
-A layout is `templates/<set-id>/<name>.yaml.j2` (or `templates/default/<name>.yaml.j2`). Rendering
+A layout is `cards/<set>/layouts/<name>.yaml.j2` (or in the folders set.yaml names under
+`layout_folders:`; or `templates/default/<name>.yaml.j2`, cardsmith's generic ones). Rendering
 runs in Jinja's `SandboxedEnvironment` with undefined names as errors; the result is read as YAML,
 merged with the layout it `extends` (named layers are overridden key by key), and checked against
 `cardsmith/schemas/layout.schema.json`. Every `{{ }}` string is escaped for a double-quoted YAML
@@ -25,6 +26,7 @@ from markupsafe import Markup
 
 from cardsmith.diagnostics import did_you_mean
 from cardsmith.errors import CardsmithError
+from cardsmith.project import declared_layout_folders
 from cardsmith.model import Card, CardSet
 
 SUFFIX = ".yaml.j2"
@@ -43,18 +45,41 @@ class LayoutError(CardsmithError):
     """A problem in a layout; the message names the template file and line, the card and the layer."""
 
 
-def layout_dirs(template_dirs: list[Path], set_id: str, set_dir: Path | None = None) -> list[Path]:
-    """Where a set's layouts are looked up: the set's own `layouts/` folder, then `<dir>/<set-id>/` for
-    each template dir, then `<dir>/default/`, then the template dirs themselves (so `extends:
-    default/card` names a layout in another folder)."""
-    own = [Path(set_dir) / SET_LAYOUTS] if set_dir is not None else []
-    dirs = own + [Path(d) / set_id for d in template_dirs] + [Path(d) / "default" for d in template_dirs] + list(template_dirs)
+def layout_dirs(template_dirs: list[Path], set_id: str, set_dir: Path | None = None,
+                own: tuple[Path, ...] | list[Path] = ()) -> list[Path]:
+    """Where a set's layouts are looked up: the set's own folders (`own`, set.yaml's `layout_folders:`;
+    by default `<set>/layouts/`), then `<dir>/<set-id>/` for each template dir, then `<dir>/default/`,
+    then the template dirs themselves (so `extends: default/card` names a layout in another folder)."""
+    mine = [Path(d) for d in own] or ([Path(set_dir) / SET_LAYOUTS] if set_dir is not None else [])
+    dirs = mine + [Path(d) / set_id for d in template_dirs] + [Path(d) / "default" for d in template_dirs] + list(template_dirs)
     return [d for d in dirs if d.is_dir()]
 
 
 def layouts_for(project: Any, cardset: Any) -> "Layouts":
-    """The layouts a set is drawn with: its own folder first, then the project's, then cardsmith's."""
-    return Layouts(layout_dirs(project.template_dirs, cardset.id, Path(cardset.path)), project.set_roots)
+    """The layouts a set is drawn with: its own folders first, then the project's, then cardsmith's."""
+    own = tuple(getattr(cardset, "layout_folders", ()) or ())
+    return Layouts(layout_dirs(project.template_dirs, cardset.id, Path(cardset.path), own), project.set_roots)
+
+
+def _own_folders_of(set_dir: Path) -> list[Path]:
+    """Another set's own layout folders, for `other-set/name`: its `layout_folders:`, else `layouts/`."""
+    set_yaml = set_dir / "set.yaml"
+    try:
+        stamp = set_yaml.stat().st_mtime_ns
+    except OSError:
+        return [set_dir / SET_LAYOUTS]
+    return _read_own_folders(str(set_dir), stamp)
+
+
+@lru_cache(maxsize=64)
+def _read_own_folders(set_dir: str, stamp: int) -> list[Path]:
+    try:
+        data = yaml.load((Path(set_dir) / "set.yaml").read_text(encoding="utf-8"), Loader=_Loader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        data = None  # the borrowing set's own validation says what is wrong with it
+    declared = data.get("layout_folders") if isinstance(data, dict) else None
+    inside = [f for f in declared_layout_folders(Path(set_dir), declared) if f.is_relative_to(Path(set_dir).resolve())]
+    return inside or [Path(set_dir) / SET_LAYOUTS]
 
 
 # ---- helpers a layout may use ---------------------------------------------------------------------
@@ -281,9 +306,10 @@ class Layouts:
         if "/" in name:
             other, rest = name.split("/", 1)
             for root in self.set_roots:
-                p = root / other / SET_LAYOUTS / (rest + SUFFIX)
-                if p.is_file():
-                    return p
+                for folder in _own_folders_of(root / other):
+                    p = folder / (rest + SUFFIX)
+                    if p.is_file():
+                        return p
         return None
 
     def exists(self, name: str) -> bool:
