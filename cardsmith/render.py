@@ -33,7 +33,7 @@ from cardsmith.pngwrite import write_png
 from cardsmith.project import Project
 
 GUIDES_DIR = "guides"  # output/<set>/guides/: renders with --guides
-RENDER_VERSION = "3"  # 3: print-rule notes (printcheck). Bump when the painter draws differently, so caches are rebuilt
+RENDER_VERSION = "4"  # 3: print-rule notes (printcheck); 4: text past its panel. Bump when the painter draws differently, so caches are rebuilt
 FORMATS = {"png": "png", "jpg": "jpg", "jpeg": "jpg", "webp": "webp"}
 CACHE_NAME = ".render-cache.json"
 

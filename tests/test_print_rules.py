@@ -109,3 +109,62 @@ def issue_cards(tmp_path_factory):
 
 def test_the_cards_the_review_named_render_clean_under_strict(issue_cards):
     assert [d.message for d in issue_cards.diagnostics] == []
+
+
+PANEL = {"rect": {"name": "panel", "box": ["5mm", "50mm", "-5mm", "70mm"], "fill": "#eeeeee", "stroke": "#333", "stroke_width": "0.5mm"}}
+
+
+def _text_notes(tmp_path, text: dict) -> list:
+    p = Painter(Page(150, TRIM, 3.175, 3.175), FontLibrary([BUNDLED_FONTS]), {}, tmp_path)
+    _, notes = p.paint({"layers": [PANEL, {"text": {"name": "rules", "box": ["6mm", "51mm", "-6mm", "69mm"], **text}}]}, "card 'x'")
+    return [n for n in notes if n.kind == "past-panel"]
+
+
+def test_text_that_cannot_shrink_further_is_reported_where_it_is_drawn_past_its_panel(tmp_path):
+    long = "Deal 3 damage to every ship in the fleet, then draw a card for each ship destroyed this way. " * 3
+    [note] = _text_notes(tmp_path, {"value": long, "size": "8pt", "min_size": "8pt"})
+    assert "text 'rules' is drawn" in note.message and "past the bottom edge of its panel" in note.message
+    assert note.layer == "layer 2 (text 'rules')" and note.amount_mm > 5  # 19 mm of panel for ~30 mm of text
+    assert _text_notes(tmp_path, {"value": long[:90], "size": "8pt", "min_size": "8pt"}) == []
+    assert _text_notes(tmp_path, {"value": long, "size": "8pt", "min_size": "5pt"}) == []  # it may shrink to fit
+
+
+def test_a_label_running_over_its_badges_outline_is_past_the_panel(tmp_path):
+    # a one-line label whose box is the whole 14 mm badge: its ink covers the badge's 0.5 mm outline
+    badge = {"rect": {"box": ["20mm", "60mm", "34mm", "66mm"], "fill": "#7a2ab3", "stroke": "#fff", "stroke_width": "0.5mm"}}
+    label = {"box": ["20mm", "62mm", "34mm", "66mm"], "value": "HOMEWORLD", "size": "6pt", "min_size": "6pt",
+             "wrap": False, "align": "center", "style": "bold", "font": "title"}
+    p = Painter(Page(300, TRIM, 3.175, 3.175), FontLibrary([BUNDLED_FONTS]), {}, tmp_path)
+    _, notes = p.paint({"fonts": {"title": "lato"}, "layers": [badge, {"text": label}]}, "card 'x'")
+    [past] = [n for n in notes if n.kind == "past-panel"]
+    assert "past the right edge of its panel" in past.message or "past the left edge of its panel" in past.message
+    label["value"] = "HOME"
+    _, notes = p.paint({"fonts": {"title": "lato"}, "layers": [badge, {"text": label}]}, "card 'x'")
+    assert notes == []
+
+
+def test_render_strict_makes_text_past_its_panel_an_error_naming_card_layer_and_amount(tmp_path):
+    from cardsmith.scaffold import scaffold_set
+
+    set_dir = tmp_path / "cards" / "demo"
+    scaffold_set(set_dir)
+    (set_dir / "layouts").mkdir()
+    (set_dir / "layouts" / "creature.yaml.j2").write_text(
+        "layers:\n"
+        "  - rect: {name: panel, box: [6mm, 50mm, -6mm, 62mm], fill: '#eeeeee'}\n"
+        "  - text: {name: rules, box: [7mm, 51mm, -7mm, 61mm], size: 9pt, min_size: 9pt,\n"
+        "           value: \"{{ 'A long rule that does not fit in so small a panel at nine points. ' * 4 }}\"}\n")
+    project = Project(tmp_path)
+    result = render_set(project, load_set(set_dir), dpi=100, only=["dawn-scout"], jobs=1, strict=True)
+    past = [d for d in result.diagnostics if "past the bottom edge of its panel" in d.message]
+    assert len(past) == 1 and past[0].is_error and "card 'dawn-scout'" in past[0].message
+    assert "(layer 2 (text 'rules'), layout 'creature')" in past[0].message and "min_size" in past[0].hint
+    assert not result.ok
+
+
+def test_every_trf_planet_keeps_its_badge_labels_inside_the_badges(tmp_path):
+    shutil.copytree(ROOT / "cards" / "trf", tmp_path / "cards" / "trf")
+    cardset = load_set(tmp_path / "cards" / "trf")
+    planets = [c.id for c in cardset.cards if c.type == "planet"]
+    result = render_set(Project(tmp_path), cardset, dpi=150, only=planets, strict=True, jobs=1)
+    assert [d.message for d in result.diagnostics] == []

@@ -22,7 +22,7 @@ from cardsmith.errors import CardsmithError
 from cardsmith.layout import richtext
 from cardsmith.layout.fit import FitResult, fit_text, text_width
 from cardsmith.layout.fonts import FontLibrary, load_font, missing_chars
-from cardsmith.layout.printcheck import min_text_pt, shape_notes, text_size_note
+from cardsmith.layout.printcheck import min_text_pt, panel_box, past_panel_note, shape_notes, text_limit, text_size_note
 from cardsmith.layout.template import LayoutError
 from cardsmith.layout.textcache import draw_text
 from cardsmith.layout.units import Box, UnitError, font_size_pt, layer_box, layer_points, pt_to_px, to_mm
@@ -219,6 +219,7 @@ class Painter:
         canvas = Image.new("RGB", page.size_px, color(bg)[:3])
         roles = {**DEFAULT_FONTS, **(tree.get("fonts") or {})}
         defaults = tree.get("defaults") or {}
+        self._panels: list[tuple[Box, Box]] = []  # shapes drawn so far that text may sit on (printcheck.panel_box)
         for i, layer in enumerate(tree.get("layers") or []):
             kind, props = next(iter(layer.items()))
             props = {**(defaults.get(kind) or {}), **props}
@@ -321,6 +322,9 @@ class Painter:
     def _print_rules(self, notes: list[Note], kind: str, props: dict[str, Any], label: str) -> None:
         for k, message, amount in shape_notes(kind, props, self.page.trim, self.page.safe):
             notes.append(Note(k, message, label, amount))
+        panel = panel_box(kind, props, self.page.trim)
+        if panel is not None:
+            self._panels.append(panel)
 
     def _line(self, canvas, props, roles, notes, label, what) -> None:
         (ax, ay), (bx, by) = layer_points(props, self.page.trim)
@@ -517,7 +521,10 @@ class Painter:
         ink = [math.inf, math.inf, -math.inf, -math.inf]
         icon_px = max(1, round(block.size_px * icon_scale))
         sb = self.page.safe_box
-        safe_px = (self.page.x(sb.left), self.page.y(sb.top), self.page.x(sb.right), self.page.y(sb.bottom))
+        # ink is measured exactly where the rough box reaches past the safe area or the text's panel
+        panel = text_limit(box, self._panels)[0]
+        lim = Box(max(sb.left, panel.left), max(sb.top, panel.top), min(sb.right, panel.right), min(sb.bottom, panel.bottom))
+        safe_px = (self.page.x(lim.left), self.page.y(lim.top), self.page.x(lim.right), self.page.y(lim.bottom))
         for line, baseline in zip(block.lines, block.baselines()):
             by = top + baseline
             extra = 0.0
@@ -559,6 +566,11 @@ class Painter:
                 ink = [min(ink[0], rough[0]), min(ink[1], rough[1]), max(ink[2], rough[2]), max(ink[3], rough[3])]
         if props.get("safe", True) and ink[0] < math.inf:
             self._check_safe(notes, label, what, tuple(ink), f"text '{field_name}'")
+        if ink[0] < math.inf:
+            mm = lambda v: v / self.page.dpi * 25.4 - self.page.bleed  # noqa: E731
+            past = past_panel_note(field_name, Box(mm(ink[0]), mm(ink[1]), mm(ink[2]), mm(ink[3])), box, self._panels)
+            if past:
+                notes.append(Note(past[0], past[1], label, past[2]))
 
     def _draw_guides(self, canvas: Image.Image) -> None:
         """Trim (black), bleed edge (red) and safe area (blue, dashed) lines for proofs."""

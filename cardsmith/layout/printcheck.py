@@ -6,6 +6,10 @@
   background, cut through on purpose) or stays inside the safe area. One that stops in between
   is cut through at some places and not at others.
 - No text under `MIN_TEXT_PT`, and no body text (text that wraps) under `MIN_BODY_PT`.
+- No text past its panel: after the text is fitted, its drawn ink stays inside the panel it sits on
+  (the topmost rect or ellipse drawn before it whose box holds the text's box), or inside the text's
+  own box when no panel holds it. The overflow warning says text did not fit at its smallest size;
+  this one measures where the ink actually went.
 
 The painter calls `shape_notes` and `text_size_note` with what it actually drew; `tree_notes`
 checks a layer tree without drawing (for `cardsmith validate`), from the sizes the layout allows.
@@ -21,13 +25,16 @@ HAIRLINE_MM = 1.0
 TRIM_CLEARANCE_MM = 3.0
 MIN_TEXT_PT = 6.0
 MIN_BODY_PT = 7.0
-PRINT_KINDS = ("hairline", "safe-line", "small-text")
+PAST_PANEL_MM = 0.2  # ink this far past its panel shows (about 2 pixels at 300 dpi)
+PRINT_KINDS = ("hairline", "safe-line", "small-text", "past-panel")
 HINTS = {
     "hairline": "cutting drifts by 1-1.5 mm: move the line at least 3 mm inside the trim, make it thicker "
                 "than 1 mm and run it into the bleed, or leave it out",
     "safe-line": "run the shape into the bleed (`bleed: true`, or a box past the card's edge) or keep it inside "
                  "the safe area (the dashed line of --guides); `safe: false` if it may be cut",
     "small-text": "raise size and min_size (6 pt at least, 7 pt for text that wraps), or give the text more room",
+    "past-panel": "shorten the text, let it shrink further (a lower min_size, not under 6 pt or 7 pt for text "
+                  "that wraps), or make its box and panel larger",
 }
 
 
@@ -79,6 +86,40 @@ def shape_notes(kind: str, props: dict[str, Any], trim: tuple[float, float], saf
             out.append(("safe-line", f"{kind} ends {d:.1f} mm inside the {side} trim, between the trim and the "
                         f"{safe:.1f} mm safe line, so a drifting cut runs through its edge", safe - d))
     return out
+
+
+def panel_box(kind: str, props: dict[str, Any], trim: tuple[float, float]) -> tuple[Box, Box] | None:
+    """(box, inside) of a rect or ellipse layer that text may sit on (painted, smaller than the card):
+    the inside is the box less its outline, which is drawn inside the box. None for other layers."""
+    if kind not in ("rect", "ellipse") or not (props.get("fill") or props.get("stroke")) or float(props.get("opacity", 1)) <= 0:
+        return None
+    try:
+        box = layer_box(props, trim)
+        outline = to_mm(props.get("stroke_width", "0.3mm")) if props.get("stroke") else 0.0
+    except (UnitError, KeyError, TypeError, ValueError):
+        return None
+    whole = box.left <= 0 and box.top <= 0 and box.right >= trim[0] and box.bottom >= trim[1]
+    return None if whole else (box, box.inset(outline))
+
+
+def text_limit(own: Box, panels: list[tuple[Box, Box]]) -> tuple[Box, bool]:
+    """Where the ink of text with box `own` must stay, and whether that is a panel: the inside of the
+    last of `panels` (drawn before it, bottom first) whose box holds `own`, else `own` itself."""
+    panel = next((inside for box, inside in reversed(panels) if box.contains(own, tolerance=0.1)), None)
+    return (own, False) if panel is None else (panel, True)
+
+
+def past_panel_note(name: str, ink: Box, own: Box, panels: list[tuple[Box, Box]]) -> tuple[str, str, float] | None:
+    """(kind, message, mm) if text `name`, drawn with ink box `ink` (mm), reaches past its panel
+    (or its own box when it sits on no panel; see `text_limit`)."""
+    limit, panel = text_limit(own, panels)
+    sides = {"left": limit.left - ink.left, "top": limit.top - ink.top,
+             "right": ink.right - limit.right, "bottom": ink.bottom - limit.bottom}
+    side = max(sides, key=lambda k: sides[k])
+    if sides[side] <= PAST_PANEL_MM:
+        return None
+    where = "its panel" if panel else "its box"
+    return ("past-panel", f"text '{name}' is drawn {sides[side]:.1f} mm past the {side} edge of {where}", sides[side])
 
 
 def text_size_note(props: dict[str, Any], size_pt: float, lines: int, slack: float = 0.0) -> tuple[str, str, float] | None:
