@@ -251,7 +251,7 @@ class ClusterSession:
         finally:
             _GAMES.pop(key, None)
         _ready(self.client, self.spec, self.files, recipe)
-        self.dashboard = _dashboard(self.client) if self.spec.address or self.spec.dashboard else None
+        self.dashboard = _dashboard(self.client, self.spec)
         self.startup_seconds = time.perf_counter() - started
         # The set goes as a task's result, not scattered data: if the worker holding it dies, the
         # scheduler makes it again from the task, where scattered data would be lost.
@@ -328,15 +328,22 @@ def _lost(spec: ClusterSpec, e: BaseException, done: int, total: int, kept: bool
                           hint="run the same command again with --resume to play only the rest")
 
 
-def _dashboard(client: Any) -> str | None:
+def _dashboard(client: Any, spec: ClusterSpec) -> str | None:
     """The dashboard's address when the scheduler serves one (it needs bokeh; without it the
     scheduler's web server still answers, but has no dashboard page)."""
+    import importlib.util
+    import socket
     import urllib.request
 
+    if spec.local:  # our own scheduler, started with a dashboard only when asked
+        return str(client.dashboard_link) if spec.dashboard and importlib.util.find_spec("bokeh") else None
+    link = None
     try:
         link = str(client.dashboard_link)
         with urllib.request.urlopen(link, timeout=3) as reply:
             return link if reply.status == 200 else None
+    except (TimeoutError, socket.timeout):
+        return link  # the page is there, being drawn: bokeh takes seconds on a busy machine
     except Exception:  # noqa: BLE001 - no page, no link; no reason to stop a run
         return None
 
