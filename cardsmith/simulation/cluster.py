@@ -203,9 +203,11 @@ def _connect(spec: ClusterSpec) -> tuple[Any, Any]:
     _quiet_dask_logs()
     if spec.local:
         with dask.config.set(_local_settings()):
+            # The scheduler's web server always runs (on a free loopback port, not 8787, which another
+            # cluster may hold); the dashboard's pages on it only when asked for.
             cluster = distributed.LocalCluster(n_workers=spec.workers, threads_per_worker=1, processes=True,
-                                               host="127.0.0.1", memory_limit=0,
-                                               dashboard_address="127.0.0.1:0" if spec.dashboard else None,
+                                               host="127.0.0.1", memory_limit=0, dashboard_address="127.0.0.1:0",
+                                               scheduler_kwargs={"dashboard": spec.dashboard},
                                                silence_logs=logging.CRITICAL)
             return distributed.Client(cluster), cluster
     # How long to reach the scheduler, and to wait for it to come back once lost (Dask's own setting,
