@@ -95,6 +95,17 @@ def test_jobs_and_cluster_together_are_refused(project):
     assert code == 2 and "--jobs" in err and "--cluster" in err
 
 
+def test_a_lost_cluster_says_whether_the_finished_games_are_kept():
+    from cardsmith.simulation.cluster import ClusterSpec, _lost
+
+    spec = ClusterSpec(address="tcp://10.0.0.5:8786")
+    kept = _lost(spec, OSError("Timed out"), 45, 90)
+    assert "45 of 90 games were finished and are kept" in str(kept) and "--resume" in kept.hint
+    card_tests = _lost(spec, OSError("Timed out"), 12, 40, kept=False)
+    assert "12 of 40 games of this step were finished (not kept)" in str(card_tests)
+    assert "--resume" not in card_tests.hint
+
+
 def test_dashboard_is_only_for_a_local_cluster(project):
     code, out, err = cs(*BALANCE, "--dashboard")
     assert code == 2 and "--cluster local" in err
