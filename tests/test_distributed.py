@@ -95,6 +95,24 @@ def test_jobs_and_cluster_together_are_refused(project):
     assert code == 2 and "--jobs" in err and "--cluster" in err
 
 
+def test_a_lost_cluster_says_whether_the_finished_games_are_kept():
+    from cardsmith.simulation.cluster import ClusterSpec, _lost
+
+    spec = ClusterSpec(address="tcp://10.0.0.5:8786")
+    kept = _lost(spec, OSError("Timed out"), 45, 90)
+    assert "45 of 90 games were finished and are kept" in str(kept) and "--resume" in kept.hint
+    card_tests = _lost(spec, OSError("Timed out"), 12, 40, kept=False)
+    assert "12 of 40 games of this step were finished (not kept)" in str(card_tests)
+    assert "--resume" not in card_tests.hint
+
+
+def test_dashboard_is_only_for_a_local_cluster(project):
+    code, out, err = cs(*BALANCE, "--dashboard")
+    assert code == 2 and "--cluster local" in err
+    code, out, err = cs(*BALANCE, "--dashboard", "--cluster", "tcp://127.0.0.1:9")
+    assert code == 2 and "serves its own dashboard" in err and "Traceback" not in err
+
+
 def test_an_interrupted_run_resumes_from_its_finished_games(project, monkeypatch):
     from cardsmith.errors import CardsmithError
     from cardsmith.simulation import taskstore
@@ -312,3 +330,36 @@ def _lose_the_scheduler(project: Path, dask_cluster: LocalDask) -> None:
     code, out, err = cs(*BALANCE, "--jobs", "2", "--resume")  # on the process pool this time
     assert code == 0, err
     assert balance_bytes(project) == pool
+
+
+# ---- on a local cluster (--cluster local:N) ------------------------------------------------------
+
+@dask_missing
+def test_a_local_cluster_plays_the_round_robin_and_the_card_tests_with_the_pools_bytes(project, monkeypatch):
+    from cardsmith.simulation import intervention
+
+    with_tests = [*BALANCE[:-1], "120"]  # --budget 120: card tests too
+    code, _, err = cs(*with_tests, "--jobs", "2")
+    assert code == 0, err
+    pool = balance_bytes(project)
+    assert json.loads(pool)["study_games"] > 0
+
+    def on_this_machine(*args, **kwargs):
+        raise AssertionError("the card tests ran on this machine's process pool, not on the cluster")
+
+    monkeypatch.setattr(intervention, "run_tasks", on_this_machine)
+    code, out, err = cs(*with_tests, "--cluster", "local:2")
+    assert code == 0, err
+    assert balance_bytes(project) == pool
+    assert "ran on local Dask cluster of 2 workers" in out
+    assert err.count("playing on the local Dask cluster") == 1  # one cluster for the round robin and the card tests
+    assert "Dask dashboard: none (add --dashboard to serve one)" in err
+
+
+@dask_missing
+def test_a_local_cluster_serves_the_dashboard_when_asked(project):
+    pytest.importorskip("bokeh")
+    args = ["play", "solar-empires", "--deck", "chain", "--deck", "terracorp", "--agents", "random", "--games", "4"]
+    code, out, err = cs(*args, "--cluster", "local:1", "--dashboard")
+    assert code == 0, err
+    assert "Dask dashboard: http://127.0.0.1:" in err

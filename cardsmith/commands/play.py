@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from cardsmith.commands.options import cluster_option, jobs_option, resume_option
+from cardsmith.commands.options import cluster_option, dashboard_option, jobs_option, resume_option
 from cardsmith.errors import UsageError
 from cardsmith.simulation import DEFAULT_BUDGET
 
@@ -27,7 +27,7 @@ def _agents(spec: str, seats: int = 2) -> tuple[str, ...]:
 MAX_GAMES = 100_000
 
 
-def _where(cardset, kind: str, jobs: int | None, cluster: str | None, resume: bool, keep: bool):
+def _where(cardset, kind: str, jobs: int | None, cluster: str | None, resume: bool, keep: bool, dashboard: bool = False):
     """Where the games run, and (when `keep`) the folder that keeps finished games for --resume."""
     from cardsmith.project import Project
     from cardsmith.simulation.runs import Where
@@ -35,9 +35,11 @@ def _where(cardset, kind: str, jobs: int | None, cluster: str | None, resume: bo
     if cluster is not None and jobs is not None:
         raise UsageError("--jobs is for the process pool; with --cluster the cluster's workers play",
                          hint="give one of --jobs and --cluster")
+    if dashboard and cluster is None:
+        raise UsageError("--dashboard is Dask's dashboard of a local cluster: give it with --cluster local[:N]")
     store = Project.current().set_output(cardset.id) / kind / ".tasks" if keep or resume or cluster else None
     return Where(jobs=jobs, cluster=cluster, set_folder=cardset.path, store=store, resume=resume,
-                 progress=sys.stderr.isatty(), notices=lambda text: click.echo(text, err=True))
+                 progress=sys.stderr.isatty(), notices=lambda text: click.echo(text, err=True), dashboard=dashboard)
 
 
 def _check_counts(games: int, jobs: int | None) -> None:
@@ -91,14 +93,15 @@ def format_match(result) -> str:
               help="Continue every game from this position file (YAML or JSON, as --log-position writes).")
 @jobs_option
 @cluster_option
+@dashboard_option
 @resume_option
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path), help="Write a turn-by-turn account of the first game.")
 @click.option("--log-position", "position_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the position the first game ended in (a file --from reads).")
 @click.option("--json", "as_json", is_flag=True, help="Print every figure as JSON on stdout.")
 def play_command(set_name: str, decks: tuple[str, ...], players: int | None, agents: str, games: int, seed: int,
-                 from_file: Path | None, jobs: int | None, cluster: str | None, resume: bool, log_file: Path | None,
-                 position_file: Path | None, as_json: bool) -> None:
+                 from_file: Path | None, jobs: int | None, cluster: str | None, dashboard: bool, resume: bool,
+                 log_file: Path | None, position_file: Path | None, as_json: bool) -> None:
     """Play GAMES games of SET between decks (one per seat) and print win rates with 95% intervals."""
     from cardsmith.atomic import write_text
     from cardsmith.engine.kit import dump_position
@@ -120,7 +123,7 @@ def play_command(set_name: str, decks: tuple[str, ...], players: int | None, age
     else:
         loaded = seat_decks(cardset, decks, players, game.rules.players)
     specs = _agents(agents, len(loaded))
-    where = _where(cardset, "play", jobs, cluster, resume, keep=False)
+    where = _where(cardset, "play", jobs, cluster, resume, keep=False, dashboard=dashboard)
     result = play_match(cardset, game, SetGameFactory(cardset.path), loaded, specs, games=games, seed=seed,
                         position=position, where=where)
     first = result.records[0]
@@ -174,11 +177,12 @@ def play_command(set_name: str, decks: tuple[str, ...], players: int | None, age
               help="Play an earlier version too (a git revision, or a folder with a copy of the set) on the same seeds.")
 @jobs_option
 @cluster_option
+@dashboard_option
 @resume_option
 @click.option("--json", "as_json", is_flag=True, help="Print every figure as JSON on stdout.")
 def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, games: int, agents: str,
                     players: int | None, seed: int, budget: int, search: int, old: str | None, jobs: int | None,
-                    cluster: str | None, resume: bool, as_json: bool) -> None:
+                    cluster: str | None, dashboard: bool, resume: bool, as_json: bool) -> None:
     """Round robin of SET's decks, card tests and a verdict; writes output/<set>/balance/report.html and balance.json."""
     from cardsmith.engine.registry import load_game
     from cardsmith.errors import CardsmithError
@@ -213,9 +217,11 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
         decks = sets.random_decks(cardset, seed=seed)
     run = dict(games=games, seed=seed, budget=budget, jobs=jobs, progress=sys.stderr.isatty(), random=use_random,
                players=seats)
-    # The round robin goes where --cluster/--resume say; the card tests run on this machine's processes.
-    where = _where(cardset, "balance", jobs, cluster, resume, keep=True)
-    figures, result = balance_run(cardset, game, sets.SetGameFactory(cardset.path), decks, specs[0], where=where, **run)
+    # The round robin and the card tests go where --cluster says (one cluster session for both);
+    # --resume reads back the round robin's finished games.
+    with _where(cardset, "balance", jobs, cluster, resume, keep=True, dashboard=dashboard) as where:
+        figures, result = balance_run(cardset, game, sets.SetGameFactory(cardset.path), decks, specs[0], where=where,
+                                      **run)
     figures = match.add_game_figures(figures, game, result.records)
     if search > 0:
         from cardsmith.simulation.deck_search import search_decks

@@ -31,7 +31,7 @@ def balance_run(cardset: CardSet, game: Game, factory: Callable[[], Game] | None
     figures = result.figures(decks)
     if budget > 0:
         figures.update(card_study(cardset, game, decks, tables(len(decks), players), agent, seed=seed, budget=budget,
-                                  jobs=jobs, progress=progress))
+                                  jobs=jobs, progress=progress, where=where))
     figures["verdict"] = verdict(figures)
     return figures, result
 

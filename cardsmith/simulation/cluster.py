@@ -3,14 +3,19 @@
 Dask is an optional extra (`pip install 'cardsmith[distributed]'`) and is imported only here, only
 when a cluster is asked for. Each Dask task plays a chunk of games and depends only on its inputs:
 the set's files (sent once, as data, and unpacked by each worker into a folder named by their
-digest), the decks as data, an optional starting position and the chunk's `GameTask`s (each game
-with its own seed). A worker that dies has its chunks run again elsewhere, with the same results.
+digest), the recipe of the game (the run's factory, made again from that folder: the set's Game, or
+the card tests' Game with fillers), the decks as data, an optional starting position and the chunk's
+`GameTask`s (each game with its own seed). A worker that dies has its chunks run again elsewhere, with
+the same results. One `ClusterSession` serves every run of a command (the round robin, then the card
+tests), so a local cluster starts once.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
+import multiprocessing
 import os
 import tempfile
 import time
@@ -29,10 +34,12 @@ PIP_LINE = "pip install 'cardsmith[distributed]'"
 
 @dataclass(frozen=True)
 class ClusterSpec:
-    """Where to run: an existing scheduler's address, or a local cluster of `workers` processes."""
+    """Where to run: an existing scheduler's address, or a local cluster of `workers` processes (with
+    Dask's dashboard only when `dashboard` is asked for: starting it costs more than a second)."""
 
     address: str | None = None
     workers: int | None = None
+    dashboard: bool = False
 
     @property
     def local(self) -> bool:
@@ -44,18 +51,21 @@ class ClusterSpec:
         return f"local Dask cluster of {self.workers} worker{'s' if self.workers != 1 else ''}"
 
 
-def parse_cluster(spec: str) -> ClusterSpec:
+def parse_cluster(spec: str, dashboard: bool = False) -> ClusterSpec:
     """`tcp://HOST:PORT` (or tls://, ws://...) or `local[:N]` (N worker processes; default: all cores)."""
     text = spec.strip()
     if text == "local" or text.startswith("local:"):
         n = text.partition(":")[2]
         if not n:
-            return ClusterSpec(workers=os.cpu_count() or 1)
+            return ClusterSpec(workers=os.cpu_count() or 1, dashboard=dashboard)
         if not n.isdigit() or int(n) < 1:
             raise UsageError(f"--cluster {spec}: the number of workers must be a whole number of at least 1",
                              hint="e.g. --cluster local:4")
-        return ClusterSpec(workers=int(n))
+        return ClusterSpec(workers=int(n), dashboard=dashboard)
     if "://" in text and text.split("://", 1)[1]:
+        if dashboard:
+            raise UsageError("--dashboard is for --cluster local[:N]; a scheduler you started serves its own dashboard",
+                             hint="drop --dashboard (the run prints the scheduler's dashboard link when it serves one)")
         return ClusterSpec(address=text)
     raise UsageError(f"--cluster {spec}: give a scheduler address (tcp://HOST:8786) or local[:N]",
                      hint="start a scheduler with `dask scheduler`; see docs/distributed.md")
@@ -95,37 +105,50 @@ def set_files(folder: Path) -> SetFiles:
     return SetFiles(h.hexdigest(), tuple(files))
 
 
-_GAMES: dict[str, Game] = {}
+def game_recipe(factory: Any, set_name: str) -> Any:
+    """What a task says about its game: the run's factory (`SetGameFactory`, or the card tests'
+    `FillerGameFactory`: frozen dataclasses with a `path`) with the set's folder replaced by its name;
+    each worker points it at its own unpacked copy. Any other factory: the set's own Game."""
+    if dataclasses.is_dataclass(factory) and not isinstance(factory, type) and hasattr(factory, "path"):
+        return dataclasses.replace(factory, path=Path(set_name))
+    from cardsmith.simulation.sets import SetGameFactory
+
+    return SetGameFactory(Path(set_name))
 
 
-def _unpacked_game(files: SetFiles, name: str) -> Game:
-    """The Game of a set sent as data: unpacked once per worker into a folder named by its digest."""
-    if files.digest not in _GAMES:
-        from cardsmith.simulation.sets import SetGameFactory
+# A worker's games, made once per (set digest, recipe). A local cluster whose workers are forked
+# finds the run's Game here already (the client puts it here just before the fork), as the process
+# pool's forked workers do; other workers unpack the set and make it on first use.
+_GAMES: dict[tuple[str, Any], Game] = {}
 
-        root = Path(tempfile.gettempdir()) / "cardsmith-sets" / files.digest[:16] / name
+
+def _unpacked_game(files: SetFiles, recipe: Any) -> Game:
+    """The Game of a set sent as data, made from a folder named by the files' digest (unpacked once)."""
+    key = (files.digest, recipe)
+    if key not in _GAMES:
+        root = Path(tempfile.gettempdir()) / "cardsmith-sets" / files.digest[:16] / recipe.path.name
         if not (root / ".complete").is_file():
             for rel, data in files.files:
                 target = root / rel
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(data)
             (root / ".complete").write_text(files.digest)
-        _GAMES[files.digest] = SetGameFactory(root)()
-    return _GAMES[files.digest]
+        _GAMES[key] = dataclasses.replace(recipe, path=root)()
+    return _GAMES[key]
 
 
-def ready_worker(files: SetFiles, set_name: str) -> str:
-    """Run on every worker before the games: load the set's Game (once) and say which cardsmith it has."""
+def ready_worker(files: SetFiles, recipe: Any) -> str:
+    """Run on every worker before the games: make the run's Game (once) and say which cardsmith it has."""
     from cardsmith import __version__
 
-    _unpacked_game(files, set_name)
+    _unpacked_game(files, recipe)
     return __version__
 
 
-def play_chunk(files: SetFiles, set_name: str, decks_data: list, position: Mapping[str, Any] | None,
+def play_chunk(files: SetFiles, recipe: Any, decks_data: list, position: Mapping[str, Any] | None,
                tasks: list[GameTask]) -> list[GameRecord]:
     """One Dask task: play `tasks` (records without their action lists, which no figure needs)."""
-    game = _unpacked_game(files, set_name)
+    game = _unpacked_game(files, recipe)
     decks = [deck_from_data(d) for d in decks_data]
     out = []
     for t in tasks:
@@ -141,14 +164,28 @@ def _identity(x: Any) -> Any:
 
 # ---- the client side -------------------------------------------------------------------------------
 
-@dataclass
-class ClusterRun:
-    """What the run needs to tell the user as it goes and after it ends."""
+# A local cluster shares the machine with its own scheduler and client, so the periodic work Dask does
+# for long-lived clusters is turned down (measured in docs/distributed.md, "Speed"): the workers'
+# statistical profiler (100 stack samples a second), the event-loop health tick (50 a second in the
+# scheduler, the client and every nanny and worker) and the system monitor (twice a second, with disk
+# counters). memory_limit=0 (below) also stops the memory monitors (ten times a second in every nanny
+# and worker) and spilling: a task's data is a few kilobytes.
+LOCAL_SETTINGS: dict[str, Any] = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.system-monitor.disk": False,
+}
 
-    spec: ClusterSpec
-    dashboard: str | None = None
-    workers_seen: int = 0
-    startup_seconds: float = 0.0  # starting a local cluster, or connecting to a scheduler
+
+def _local_settings() -> dict[str, Any]:
+    settings = dict(LOCAL_SETTINGS)
+    # Workers start the way this Python starts the process pool's: forked where that is the default
+    # (Linux), so they inherit cardsmith, Dask and the run's Game instead of importing and loading
+    # them again (Dask's default, spawn, takes seconds of a small run).
+    if multiprocessing.get_start_method(allow_none=False) == "fork":
+        settings["distributed.worker.multiprocessing-method"] = "fork"
+    return settings
 
 
 def _quiet_dask_logs() -> None:
@@ -165,13 +202,14 @@ def _connect(spec: ClusterSpec) -> tuple[Any, Any]:
 
     _quiet_dask_logs()
     if spec.local:
-        # The workers' statistical profiler samples every thread's stack 100 times a second: a cost of
-        # its own for games that are pure Python, and nothing a balance run reads.
-        with dask.config.set({"distributed.worker.profile.enabled": False}):
+        with dask.config.set(_local_settings()):
+            # The scheduler's web server always runs (on a free loopback port, not 8787, which another
+            # cluster may hold); the dashboard's pages on it only when asked for.
             cluster = distributed.LocalCluster(n_workers=spec.workers, threads_per_worker=1, processes=True,
-                                               host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                               host="127.0.0.1", memory_limit=0, dashboard_address="127.0.0.1:0",
+                                               scheduler_kwargs={"dashboard": spec.dashboard},
                                                silence_logs=logging.CRITICAL)
-        return distributed.Client(cluster), cluster
+            return distributed.Client(cluster), cluster
     # How long to reach the scheduler, and to wait for it to come back once lost (Dask's own setting,
     # distributed.comm.timeouts.connect, 30 s unless configured).
     timeout = dask.config.get("distributed.comm.timeouts.connect")
@@ -190,57 +228,83 @@ def _worker_count(client: Any) -> int:
         return 0
 
 
-def run_on_cluster(spec: ClusterSpec, set_folder: Path, set_name: str, decks: Sequence[Deck],
-                   tasks: Sequence[GameTask], *, chunk: int, position: Mapping[str, Any] | None = None,
-                   on_records: Callable[[list[GameRecord]], None], on_workers: Callable[[int], None],
-                   on_start: Callable[[ClusterRun], None], finished_before: int = 0) -> ClusterRun:
-    """Play `tasks` on the cluster in chunks of `chunk` games, handing each finished chunk to `on_records`.
+class ClusterSession:
+    """A connection to a cluster (and the local cluster itself), opened by a command's first run on
+    it and kept for its later runs; the set's files go to the cluster once."""
 
-    A lost scheduler or connection is a CardsmithError saying how many games were finished."""
-    distributed = require_dask()
-    files = set_files(set_folder)
-    started = time.perf_counter()
-    client, cluster = _connect(spec)
-    done_games = finished_before
-    try:
-        _ready(client, spec, files, set_name)
-        run = ClusterRun(spec, dashboard=_dashboard(client), startup_seconds=time.perf_counter() - started)
-        run.workers_seen = _worker_count(client)
-        on_start(run)
+    def __init__(self, spec: ClusterSpec, set_folder: Path):
+        self.spec, self.set_name = spec, Path(set_folder).name
+        self.files = set_files(set_folder)
+        self.client: Any = None
+        self.cluster: Any = None
+        self.dashboard: str | None = None
+        self.startup_seconds = 0.0  # starting a local cluster, or connecting to a scheduler
+        self._set_future: Any = None
+
+    def open(self, recipe: Any, game: Game | None) -> None:
+        """Start or reach the cluster and have every worker make `recipe`'s Game (`game` is that Game,
+        handed to forked local workers)."""
+        started = time.perf_counter()
+        key = (self.files.digest, recipe)
+        if self.spec.local and game is not None:
+            _GAMES[key] = game
+        try:
+            self.client, self.cluster = _connect(self.spec)
+        finally:
+            _GAMES.pop(key, None)
+        _ready(self.client, self.spec, self.files, recipe)
+        self.dashboard = _dashboard(self.client, self.spec)
+        self.startup_seconds = time.perf_counter() - started
         # The set goes as a task's result, not scattered data: if the worker holding it dies, the
         # scheduler makes it again from the task, where scattered data would be lost.
-        set_future = client.submit(_identity, files, key=f"cardsmith-set-{files.digest[:16]}", pure=False)
-        data = [deck_to_data(d) for d in decks]
-        chunks = [list(tasks[i:i + chunk]) for i in range(0, len(tasks), chunk)]
-        futures = [client.submit(play_chunk, set_future, set_name, data, position, c, pure=False,
-                                 key=f"cardsmith-games-{c[0].index}-{c[-1].index}-{os.getpid()}-{time.time_ns()}")
-                   for c in chunks]
-        last_count = 0.0
-        for future in distributed.as_completed(futures):
-            records = future.result()
-            done_games += len(records)
-            on_records(records)
-            if time.monotonic() - last_count > 1.0:
-                last_count = time.monotonic()
-                n = _worker_count(client)
-                run.workers_seen = max(run.workers_seen, n)
-                on_workers(n)
-    except (OSError, TimeoutError, CancelledError, distributed.KilledWorker) as e:
-        # The cluster went away (or kept losing workers): say what is finished. A game's own error
-        # (an agent's illegal answer, a rules bug) is not caught here and reads as it does on the pool.
-        raise _lost(spec, e, done_games, len(tasks) + finished_before) from None
-    finally:
-        _close(client, cluster)
-    return run
+        self._set_future = self.client.submit(_identity, self.files, key=f"cardsmith-set-{self.files.digest[:16]}",
+                                              pure=False)
+
+    def workers(self) -> int:
+        return _worker_count(self.client)
+
+    def play(self, recipe: Any, decks: Sequence[Deck], tasks: Sequence[GameTask], *, chunk: int,
+             position: Mapping[str, Any] | None, on_records: Callable[[list[GameRecord]], None],
+             on_workers: Callable[[int], None], finished_before: int = 0, kept: bool = True) -> int:
+        """Play `tasks` in chunks of `chunk` games, handing each finished chunk to `on_records`; the
+        most workers seen. A lost scheduler or connection is a CardsmithError saying what was finished."""
+        distributed = require_dask()
+        done_games, seen = finished_before, self.workers()
+        try:
+            data = [deck_to_data(d) for d in decks]
+            chunks = [list(tasks[i:i + chunk]) for i in range(0, len(tasks), chunk)]
+            stamp = f"{os.getpid()}-{time.time_ns()}"
+            futures = [self.client.submit(play_chunk, self._set_future, recipe, data, position, c, pure=False,
+                                          key=f"cardsmith-games-{c[0].index}-{c[-1].index}-{stamp}")
+                       for c in chunks]
+            last_count = 0.0
+            for future in distributed.as_completed(futures):
+                records = future.result()
+                done_games += len(records)
+                on_records(records)
+                if time.monotonic() - last_count > 1.0:
+                    last_count = time.monotonic()
+                    n = self.workers()
+                    seen = max(seen, n)
+                    on_workers(n)
+        except (OSError, TimeoutError, CancelledError, distributed.KilledWorker) as e:
+            # The cluster went away (or kept losing workers): say what is finished. A game's own error
+            # (an agent's illegal answer, a rules bug) is not caught here and reads as it does on the pool.
+            raise _lost(self.spec, e, done_games, len(tasks) + finished_before, kept) from None
+        return seen
+
+    def close(self) -> None:
+        _close(self.client, self.cluster)
+        self.client = self.cluster = None
 
 
-def _ready(client: Any, spec: ClusterSpec, files: SetFiles, set_name: str) -> None:
-    """Every worker present loads the set now (a start-up cost, like a pool's fork) and has the same
-    cardsmith as this machine; a worker that joins later loads the set with its first task."""
+def _ready(client: Any, spec: ClusterSpec, files: SetFiles, recipe: Any) -> None:
+    """Every worker present makes the run's Game now (a start-up cost, like a pool's fork) and has the
+    same cardsmith as this machine; a worker that joins later makes it with its first task."""
     from cardsmith import __version__
 
     try:
-        versions = client.run(ready_worker, files, set_name)
+        versions = client.run(ready_worker, files, recipe)
     except (ImportError, AttributeError) as e:
         raise CardsmithError(f"the workers of the {spec.describe()} cannot run cardsmith: {e}",
                              hint="install the same cardsmith (and any game package the set uses) on every worker; "
@@ -252,35 +316,46 @@ def _ready(client: Any, spec: ClusterSpec, files: SetFiles, set_name: str) -> No
                              hint="install the same cardsmith version everywhere, so every worker plays the same games")
 
 
-def _lost(spec: ClusterSpec, e: BaseException, done: int, total: int) -> CardsmithError:
+def _lost(spec: ClusterSpec, e: BaseException, done: int, total: int, kept: bool = True) -> CardsmithError:
     if type(e).__name__ == "KilledWorker":
         cause = f"workers of the {spec.describe()} kept dying while playing the same games ({e})"
     elif isinstance(e, OSError) and str(e).strip():
         cause = f"lost the connection to the {spec.describe()} ({str(e).strip().splitlines()[0]})"
     else:
         cause = f"lost the connection to the {spec.describe()}"
+    if not kept:
+        return CardsmithError(f"{cause}; {done:,} of {total:,} games of this step were finished (not kept)",
+                              hint="run the same command again once the cluster is back")
     return CardsmithError(f"{cause}; {done:,} of {total:,} games were finished and are kept",
                           hint="run the same command again with --resume to play only the rest")
 
 
-def _dashboard(client: Any) -> str | None:
+def _dashboard(client: Any, spec: ClusterSpec) -> str | None:
     """The dashboard's address when the scheduler serves one (it needs bokeh; without it the
     scheduler's web server still answers, but has no dashboard page)."""
+    import importlib.util
+    import socket
     import urllib.request
 
+    if spec.local:  # our own scheduler, started with a dashboard only when asked
+        return str(client.dashboard_link) if spec.dashboard and importlib.util.find_spec("bokeh") else None
+    link = None
     try:
         link = str(client.dashboard_link)
         with urllib.request.urlopen(link, timeout=3) as reply:
             return link if reply.status == 200 else None
+    except (TimeoutError, socket.timeout):
+        return link  # the page is there, being drawn: bokeh takes seconds on a busy machine
     except Exception:  # noqa: BLE001 - no page, no link; no reason to stop a run
         return None
 
 
 def _close(client: Any, cluster: Any) -> None:
-    try:
-        client.close(timeout=5)
-    except Exception:  # noqa: BLE001 - closing a client whose scheduler is gone can fail; nothing to keep
-        pass
+    if client is not None:
+        try:
+            client.close(timeout=5)
+        except Exception:  # noqa: BLE001 - closing a client whose scheduler is gone can fail; nothing to keep
+            pass
     if cluster is not None:
         try:
             cluster.close(timeout=10)

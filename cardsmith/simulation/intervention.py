@@ -171,11 +171,17 @@ def _cost(run: InterventionRun, a: int, batch: int) -> int:
 def run_interventions(game: Game, factory: Callable[[], Game] | None, decks: Sequence[Deck], arms: Sequence[Arm],
                       tables: Sequence[tuple[int, ...]], agent: str, *, seed: int, budget: int = DEFAULT_BUDGET,
                       first: int = FIRST_BATCH, batch: int = BATCH, jobs: int | None = None,
-                      progress: bool = False) -> InterventionRun:
-    """Play every arm's first batch, then more games for the arms not yet settled (see the module notes)."""
+                      progress: bool = False, where: Any = None) -> InterventionRun:
+    """Play every arm's first batch, then more games for the arms not yet settled (see the module notes).
+
+    With `where` (a runs.Where naming a cluster) the games go to that cluster."""
     run = InterventionRun(list(tables), list(arms), agent, seed, counts=[0] * len(arms))
 
     def play(tasks: list[GameTask]) -> list[GameRecord]:
+        if where is not None and where.cluster is not None:
+            from cardsmith.simulation.runs import run_games
+
+            return run_games(factory, game, decks, tasks, where.elsewhere(), description="intervention")[0]
         return run_tasks(factory, decks, tasks, jobs=jobs, progress=progress, description="intervention", game=game)
 
     testable = [a for a in range(len(arms)) if run.tables_of(arms[a])]

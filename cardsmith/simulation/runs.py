@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -53,9 +53,20 @@ class RunInfo:
                 f"{self.games_per_second:.1f} games/s{resumed}")
 
 
+class _Session:
+    """The cluster session runs share (the same object in a Where and its copies)."""
+
+    def __init__(self) -> None:
+        self.open: Any = None  # a cluster.ClusterSession once a run has reached the cluster
+        self.held = False  # inside `with where:` the session outlives a run
+
+
 @dataclass
 class Where:
-    """Where the user asked the games to run, and what a run needs besides the games."""
+    """Where the user asked the games to run, and what a run needs besides the games.
+
+    Used as `with where:` (as the commands do), every run on a cluster shares one connection (one
+    local cluster, started once) until the block ends; otherwise each run connects and closes."""
 
     jobs: int | None = None
     cluster: str | None = None  # --cluster text
@@ -64,6 +75,27 @@ class Where:
     resume: bool = False
     progress: bool = False
     notices: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr))
+    dashboard: bool = False  # serve Dask's dashboard from a local cluster
+    session: _Session = field(default_factory=_Session, repr=False, compare=False)
+
+    def __enter__(self) -> "Where":
+        self.session.held = True
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.session.held = False
+        self.close()
+
+    def close(self) -> None:
+        """Close the cluster session, if one is open (a local cluster stops)."""
+        if self.session.open is not None:
+            self.session.open.close()
+            self.session.open = None
+
+    def elsewhere(self) -> "Where":
+        """The same place for other games of the command (the card tests): nothing kept, no resume,
+        the same cluster session."""
+        return replace(self, store=None, resume=False)
 
 
 def run_games(factory: Callable[[], Game] | None, game: Game, decks: Sequence[Deck], tasks: Sequence[GameTask],
@@ -77,7 +109,7 @@ def run_games(factory: Callable[[], Game] | None, game: Game, decks: Sequence[De
     if where.cluster is not None:
         from cardsmith.simulation.cluster import parse_cluster, require_dask
 
-        spec = parse_cluster(where.cluster)
+        spec = parse_cluster(where.cluster, where.dashboard)
         require_dask()
     store = None
     done: list[GameRecord] = []
@@ -106,7 +138,7 @@ def run_games(factory: Callable[[], Game] | None, game: Game, decks: Sequence[De
 
         try:
             if todo and spec is not None:
-                _on_cluster(spec, where, decks, todo, position, keep, bar, info, len(done))
+                _on_cluster(spec, where, factory, game, decks, todo, position, keep, bar, info, len(done))
             elif todo:
                 run_tasks(factory, decks, todo, jobs=where.jobs, game=game, position=position, on_records=keep)
         except CardsmithError as e:
@@ -126,23 +158,36 @@ def run_games(factory: Callable[[], Game] | None, game: Game, decks: Sequence[De
     return records, info
 
 
-def _on_cluster(spec: Any, where: Where, decks: Sequence[Deck], todo: list[GameTask], position: Any,
-                keep: Callable[[list[GameRecord]], None], bar: "_Progress", info: RunInfo, before: int) -> None:
-    from cardsmith.simulation.cluster import ClusterRun, run_on_cluster
-
-    def started(run: ClusterRun) -> None:
-        info.dashboard, info.startup_seconds = run.dashboard, run.startup_seconds
-        bar.workers(run.workers_seen)
-        bar.restart_clock()  # games per second from when the cluster is up
-        link = run.dashboard or "none (the scheduler serves no dashboard page: it needs bokeh, pip install bokeh)"
-        where.notices(f"playing on the {spec.describe()}; Dask dashboard: {link}")
+def _on_cluster(spec: Any, where: Where, factory: Any, game: Game, decks: Sequence[Deck], todo: list[GameTask],
+                position: Any, keep: Callable[[list[GameRecord]], None], bar: "_Progress", info: RunInfo,
+                before: int) -> None:
+    from cardsmith.simulation.cluster import ClusterSession, game_recipe
 
     assert where.set_folder is not None, "a cluster run needs the set's folder to send"
-    # Chunks of many games: a task's round trip through the scheduler costs milliseconds.
-    chunk = max(1, min(200, len(todo) // 64 or 1))
-    run = run_on_cluster(spec, where.set_folder, where.set_folder.name, decks, todo, chunk=chunk, position=position,
-                         on_records=keep, on_workers=bar.workers, on_start=started, finished_before=before)
-    info.workers = run.workers_seen
+    recipe = game_recipe(factory, where.set_folder.name)
+    session = where.session.open
+    try:
+        if session is None:
+            session = where.session.open = ClusterSession(spec, where.set_folder)
+            session.open(recipe, game)
+            info.dashboard, info.startup_seconds = session.dashboard, session.startup_seconds
+            link = session.dashboard or (
+                "none (add --dashboard to serve one)" if spec.local else
+                "none (the scheduler serves no dashboard page: it needs bokeh, pip install bokeh)")
+            where.notices(f"playing on the {spec.describe()}; Dask dashboard: {link}")
+        workers = session.workers()
+        bar.workers(workers)
+        bar.restart_clock()  # games per second from when the cluster is up
+        # About eight tasks a worker (as the process pool's chunks), of at most 200 games: a task's
+        # round trip through the scheduler costs milliseconds, and a dead worker's tasks are played again.
+        chunk = max(1, min(200, len(todo) // (8 * max(1, workers))))
+        info.workers = session.play(recipe, decks, todo, chunk=chunk, position=position, on_records=keep,
+                                    on_workers=bar.workers, finished_before=before, kept=where.store is not None)
+    except BaseException:
+        where.close()  # a session that failed is not used again
+        raise
+    if not where.session.held:
+        where.close()
 
 
 class _Progress:

@@ -16,8 +16,9 @@ from cardsmith.simulation.intervention import (
 
 def card_study(cardset: CardSet, game: Game, decks: Sequence[Deck], tables: Sequence[tuple[int, ...]], agent: str, *,
                seed: int, budget: int = DEFAULT_BUDGET, jobs: int | None = None, progress: bool = False,
-               factory: Callable[[], Game] | None = None) -> dict[str, Any]:
-    """Every card test of the decks at these tables, as report figures (`card_tests` and its notes)."""
+               factory: Callable[[], Game] | None = None, where: Any = None) -> dict[str, Any]:
+    """Every card test of the decks at these tables, as report figures (`card_tests` and its notes);
+    `where` (a runs.Where) sends them to the round robin's cluster."""
     in_decks = sorted({c for d in decks for c in d.cards()})
     made = fillers(cardset, game.rules, in_decks)
     all_decks = list(decks)
@@ -31,7 +32,7 @@ def card_study(cardset: CardSet, game: Game, decks: Sequence[Deck], tables: Sequ
     if factory is None and made:
         factory = FillerGameFactory(cardset.path, tuple(in_decks))
     run = run_interventions(played, factory, all_decks, arms, tables, agent, seed=seed, budget=budget, jobs=jobs,
-                            progress=progress)
+                            progress=progress, where=where)
     names = {c.id: c.name for c in cardset.cards}
     rows: list[dict[str, Any]] = []
     for a, arm in enumerate(run.arms):
