@@ -81,17 +81,32 @@ def load_images(out_dir: Path) -> dict[str, Any]:
     return manifest
 
 
-def ensure_rendered(project: Any, cardset: CardSet, dpi: int = 300, jobs: int | None = None) -> dict[str, Any]:
-    """Render what is missing or out of date (render's cache makes this cheap), then read the manifest."""
+def ensure_rendered(project: Any, cardset: CardSet, dpi: int = 300, jobs: int | None = None,
+                    inputs: Any = None) -> dict[str, Any]:
+    """Render what is missing or out of date (render's cache makes this cheap), then read the manifest.
+
+    A set whose last render is current (see `freshness.last_render`) is not hashed again. With
+    `inputs` (a `freshness.Snapshot` taken before the set was read), this render is recorded so.
+    """
+    from cardsmith import freshness
     from cardsmith.render import render_set
 
+    out_dir = project.set_output(cardset.id)
+    if cardset.path is not None:
+        last = freshness.last_render(project, cardset.path, dpi)
+        if last is not None and not any(d["severity"] == "error" for d in last["diagnostics"]) and \
+                Path(last["out_dir"]) == out_dir:
+            return load_images(out_dir)
     result = render_set(project, cardset, dpi=dpi, jobs=jobs)
     if result.errors:
         shown = "\n".join(d.format(project.root) for d in result.errors[:10])
         more = f"\n... and {len(result.errors) - 10} more" if len(result.errors) > 10 else ""
         raise CardsmithError(f"{len(result.errors)} card face(s) could not be rendered, so nothing was printed:\n{shown}{more}",
                              hint="fix these, or run `cardsmith render SET` to see every problem")
-    return load_images(project.set_output(cardset.id))
+    if inputs is not None:
+        freshness.record_render(project, inputs, cardset, result, dpi=dpi, fmt="png", guides=False, strict=False,
+                                layout_dirs=result.layout_dirs)
+    return load_images(out_dir)
 
 
 def select_items(cardset: CardSet | None, manifest: Mapping[str, Any], out_dir: Path, *,
@@ -536,9 +551,10 @@ def make_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | N
 
 
 def build_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | None = None,
-              jobs: int | None = None) -> tuple[Path, bool]:
-    """`make_pdf`, and whether the PDF was written (False: its inputs had not changed)."""
-    manifest = ensure_rendered(project, cardset, jobs=jobs)
+              jobs: int | None = None, inputs: Any = None) -> tuple[Path, bool]:
+    """`make_pdf`, and whether the PDF was written (False: its inputs had not changed). `inputs`: see
+    `ensure_rendered`."""
+    manifest = ensure_rendered(project, cardset, jobs=jobs, inputs=inputs)
     out_dir = project.set_output(cardset.id)
     items = select_items(cardset, manifest, out_dir, types=options.types, only=options.only, deck=deck)
     target = pdf_target(options.name or options.default_name(), out_dir)

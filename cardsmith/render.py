@@ -59,6 +59,7 @@ class RenderResult:
     backs_skipped: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     seconds: float = 0.0
+    layout_dirs: list[Path] = field(default_factory=list)  # where its layouts were looked up
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -398,7 +399,8 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
             diags.append(Diagnostic(sev, file, line, col, f"{who}: {message} ({layer}, layout '{f.layout}')", hint, f.id))
 
     manifest = _write_manifest(out_dir, cardset, faces, outcomes, dpi, ext, prune=not only)
-    result = RenderResult(cardset.id, out_dir, manifest, diagnostics=diags, seconds=time.perf_counter() - started)
+    result = RenderResult(cardset.id, out_dir, manifest, diagnostics=diags, seconds=time.perf_counter() - started,
+                          layout_dirs=list(layouts.dirs))
     reused_keys = {f.key for f in reused}
     for f in faces:
         o = outcomes.get(f.key)
