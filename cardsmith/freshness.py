@@ -238,10 +238,10 @@ class _Unpickler(pickle.Unpickler):
 
 
 def _set_key() -> str:
-    limits = sys.modules.get("cardsmith.limits")
-    pil = sys.modules.get("PIL.Image")
-    return key_of("set", {k: v for k, v in vars(limits).items() if k.isupper()} if limits else None,
-                  getattr(pil, "MAX_IMAGE_PIXELS", "default"))
+    """What validation depends on besides files: the bounds in `cardsmith.limits` (a tiny module)."""
+    from cardsmith import limits
+
+    return key_of("set", {k: v for k, v in vars(limits).items() if k.isupper()})
 
 
 def _cacheable(cardset: Any) -> bool:

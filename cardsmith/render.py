@@ -248,8 +248,13 @@ STRICT_KINDS = ("overflow", "safe-area", *PRINT_KINDS)  # what --strict makes an
 
 def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str = "png", only: Iterable[str] | None = None,
                force: bool = False, jobs: int | None = None, guides: bool = False, strict: bool = False,
-               progress: Callable[[int, int, str], None] | None = None) -> RenderResult:
+               progress: Callable[[int, int, str], None] | None = None,
+               on_face: Callable[[Face, Outcome, bool], None] | None = None) -> RenderResult:
     """Render every card (or the `only` ids) and the backs they use into `output/<set>/`.
+
+    `on_face(face, outcome, drawn)` is called in this process for each face as soon as its image is
+    known (the unchanged ones first, with `drawn` False): `cardsmith pdf` embeds images while the
+    rest are drawn.
 
     Unchanged faces are skipped unless `force`. Returns what was done and the problems found:
     warnings for text overflow (errors with `strict`), safe-area crossings and missing art; errors
@@ -330,6 +335,7 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
         else:
             todo.append(f)
 
+    todo.sort(key=lambda f: f.kind != "back")  # backs first: a duplex PDF's second page needs one (see pdfstream)
     outcomes: dict[str, Outcome] = {}
     for f in reused:
         e = cache[f.key]
@@ -339,6 +345,9 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
     done = len(reused)
     if progress:
         progress(done, total, "")
+    if on_face:
+        for f in reused:
+            on_face(f, outcomes[f.key], False)
     args = (str(project.root), cardset, dpi, ext, guides)
     workers = max(1, min(jobs or available_cores(), len(todo)))
     in_set = {f"card:{c.id}" for c in cardset.cards} | {f"back:{b}" for b in specs}
@@ -355,6 +364,8 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
         done += 1
         if progress:
             progress(done, total, o.face.split(":", 1)[1])
+        if on_face:
+            on_face(face_by_key[o.face], o, True)
 
     try:
         if workers <= 1:

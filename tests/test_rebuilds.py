@@ -198,3 +198,42 @@ def test_a_changed_set_is_validated_again(project):
     _bump(set_dir / "cards.yaml", "attack: 2", "attack: two")
     cardset, diags = freshness.validated_set(p, set_dir)
     assert cardset is None and any(d.is_error for d in diags)
+
+
+# ---- one pass: images embedded as they are drawn --------------------------------------------------
+
+def test_one_pass_pdf_embeds_while_rendering_and_equals_a_pdf_written_afterwards(project, monkeypatch, tmp_path):
+    from cardsmith import pdfstream
+    from cardsmith.pdf import PdfOptions, print_pdf, select_items
+    from cardsmith.render import load_manifest
+    from cardsmith.validate import load_set
+
+    seen = []
+    finish = pdfstream.PdfWriter.finish
+
+    def watched(self):
+        seen.append((self.drawn, len(self.pages)))  # pages drawn before the last card came back
+        return finish(self)
+
+    monkeypatch.setattr(pdfstream.PdfWriter, "finish", watched)
+    r = run_in_process("pdf", SET, "--backs", "long", "--jobs", "2", cwd=project)
+    assert r.returncode == 0 and "wrote" in r.stdout, r.stderr
+    assert seen == [(2, 2)]  # both pages were drawn as their images arrived, none was left for the end
+
+    cs = load_set(project / "cards" / SET)
+    out = project / "output" / SET
+    manifest = load_manifest(out)
+    items = select_items(cs, manifest, out)
+    plain = print_pdf(items, manifest, PdfOptions(backs="long"), tmp_path / "plain.pdf",
+                      title=f"{cs.name} {cs.version}", footer=f"{cs.name} {cs.version}")
+    assert (out / "grid-a4-duplex-long.pdf").read_bytes() == plain.read_bytes()
+
+
+def test_a_card_that_fails_to_render_leaves_no_pdf(project):
+    tdir = project / "templates" / SET
+    tdir.mkdir(parents=True)
+    (tdir / "relic.yaml.j2").write_text("layers:\n  - text: {box: [0, 0, 1, 1], value: \"{{ card.name \"}\n")
+    r = run_in_process("pdf", SET, cwd=project)
+    assert r.returncode == 1 and "could not be rendered" in r.stderr
+    assert not pdf_of(project).exists()
+    assert not [p for p in (project / "output" / SET).iterdir() if p.suffix == ".pdf"]
