@@ -596,6 +596,7 @@ def build_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | 
                                "streams": StreamStore(out_dir)}
 
     writer = None
+    manifest: Mapping[str, Any]
     if render_is_current(project, cardset):
         manifest = load_images(out_dir)
     else:

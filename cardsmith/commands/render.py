@@ -75,10 +75,10 @@ def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, gui
         print_diagnostics(result.diagnostics, Path.cwd())
         drawn, same = len(result.rendered), len(result.skipped)
         backs = len(result.backs_rendered) + len(result.backs_skipped)
-        errors = len(result.errors)
-        warnings = len(result.diagnostics) - errors
-        _summary(cardset.id, drawn, same, backs, display_path(result.out_dir), result.seconds, errors, warnings)
-        if errors:
+        failed = len(result.errors)
+        _summary(cardset.id, drawn, same, backs, display_path(result.out_dir), result.seconds, failed,
+                 len(result.diagnostics) - failed)
+        if failed:
             status = 1
     return status
 
