@@ -509,6 +509,11 @@ def build_stage(ctx) -> None:
                         strict=bool(opts.get("strict")),
                         progress=lambda done, total, what: ctx.progress(f"{done}/{total} {what}"))
     ctx.diagnostics.extend(result.diagnostics)
+    if opts.get("inputs") is not None:  # the pdf stage then reads the manifest without hashing the set again
+        from cardsmith.freshness import record_render
+
+        record_render(ctx.project, opts["inputs"], ctx.cardset, result, dpi=300, fmt="png", guides=False,
+                      strict=bool(opts.get("strict")), layout_dirs=result.layout_dirs)
     n = len(result.rendered) + len(result.skipped)
     ctx.wrote(f"{n} card images ({len(result.rendered)} drawn, {len(result.skipped)} unchanged)", result.out_dir / "cards")
     if result.backs_rendered or result.backs_skipped:

@@ -237,3 +237,21 @@ def test_a_card_that_fails_to_render_leaves_no_pdf(project):
     assert r.returncode == 1 and "could not be rendered" in r.stderr
     assert not pdf_of(project).exists()
     assert not [p for p in (project / "output" / SET).iterdir() if p.suffix == ".pdf"]
+
+
+def test_build_records_its_render_so_its_pdf_stage_and_a_later_render_do_not_hash_again(project, monkeypatch):
+    import cardsmith.render as render_module
+
+    skip = [a for s in ("components", "decks", "gallery", "sheets", "balance") for a in ("--skip", s)]
+    r = run_in_process("build", SET, *skip, cwd=project)
+    assert r.returncode == 0, r.stderr
+    assert freshness.last_render(Project(project), project / "cards" / SET) is not None
+
+    def no_hashing(*args, **kwargs):
+        raise AssertionError("render_set ran for an unchanged set")
+
+    monkeypatch.setattr(render_module, "render_set", no_hashing)
+    r = run_in_process("render", SET, cwd=project)
+    assert "(0 drawn, 7 unchanged)" in r.stderr
+    p = run_in_process("pdf", SET, "--paper", "letter", "--backs", "long", cwd=project)
+    assert p.returncode == 0 and "is up to date" in p.stdout, p.stderr  # build wrote it; nothing was hashed

@@ -115,9 +115,12 @@ def build(sets: tuple[str, ...], strict: bool, jobs: int | None, force: bool, sk
         raise UsageError(f"unknown stage '{unknown[0]}'", hint="stages: " + (", ".join(n for n, _ in STAGES) or "none"))
     summary: list[tuple[str, str, str, str]] = []
     status = 0
+    from cardsmith import freshness
+
     for d in set_dirs(project, sets):
         started = time.perf_counter()
-        cardset, diags = check_set(d)
+        inputs = freshness.snapshot_set(project, d)  # before the set is read: stages record what they made from it
+        cardset, diags = freshness.validated_set(project, d)
         print_diagnostics(diags, Path.cwd())
         errors = [x for x in diags if x.is_error or strict]
         if cardset is None or errors:
@@ -128,7 +131,7 @@ def build(sets: tuple[str, ...], strict: bool, jobs: int | None, force: bool, sk
         for name, spec in STAGES:
             if name in skip:
                 continue
-            ctx = BuildContext(project, cardset, {"strict": strict, "jobs": jobs, "force": force})
+            ctx = BuildContext(project, cardset, {"strict": strict, "jobs": jobs, "force": force, "inputs": inputs})
             with err_console.status(f"{cardset.id}: {name}...", spinner="dots") as st:
                 ctx.progress = lambda message, _st=st, _n=name: _st.update(f"{cardset.id}: {_n}: {message}")
                 try:
