@@ -81,17 +81,43 @@ def load_images(out_dir: Path) -> dict[str, Any]:
     return manifest
 
 
-def ensure_rendered(project: Any, cardset: CardSet, dpi: int = 300, jobs: int | None = None) -> dict[str, Any]:
-    """Render what is missing or out of date (render's cache makes this cheap), then read the manifest."""
+def ensure_rendered(project: Any, cardset: CardSet, dpi: int = 300, jobs: int | None = None,
+                    inputs: Any = None) -> dict[str, Any]:
+    """Render what is missing or out of date (render's cache makes this cheap), then read the manifest.
+
+    A set whose last render is current (see `freshness.last_render`) is not hashed again. With
+    `inputs` (a `freshness.Snapshot` taken before the set was read), this render is recorded so.
+    """
+    from cardsmith import freshness
     from cardsmith.render import render_set
 
+    out_dir = project.set_output(cardset.id)
+    if render_is_current(project, cardset, dpi):
+        return load_images(out_dir)
     result = render_set(project, cardset, dpi=dpi, jobs=jobs)
     if result.errors:
-        shown = "\n".join(d.format(project.root) for d in result.errors[:10])
-        more = f"\n... and {len(result.errors) - 10} more" if len(result.errors) > 10 else ""
-        raise CardsmithError(f"{len(result.errors)} card face(s) could not be rendered, so nothing was printed:\n{shown}{more}",
-                             hint="fix these, or run `cardsmith render SET` to see every problem")
-    return load_images(project.set_output(cardset.id))
+        raise rendering_failed(project, result)
+    if inputs is not None:
+        freshness.record_render(project, inputs, cardset, result, dpi=dpi, fmt="png", guides=False, strict=False,
+                                layout_dirs=result.layout_dirs)
+    return load_images(out_dir)
+
+
+def render_is_current(project: Any, cardset: CardSet, dpi: int = 300) -> bool:
+    """Whether the set's images at `dpi` are as its last error-free render left them, from unchanged inputs."""
+    from cardsmith import freshness
+
+    last = freshness.last_render(project, cardset.path, dpi)
+    return last is not None and not any(d["severity"] == "error" for d in last["diagnostics"]) and \
+        Path(last["out_dir"]) == project.set_output(cardset.id)
+
+
+def rendering_failed(project: Any, result: Any) -> CardsmithError:
+    """The error for a PDF that cannot be made because faces failed to render."""
+    shown = "\n".join(d.format(project.root) for d in result.errors[:10])
+    more = f"\n... and {len(result.errors) - 10} more" if len(result.errors) > 10 else ""
+    return CardsmithError(f"{len(result.errors)} card face(s) could not be rendered, so nothing was printed:\n{shown}{more}",
+                          hint="fix these, or run `cardsmith render SET` to see every problem")
 
 
 def select_items(cardset: CardSet | None, manifest: Mapping[str, Any], out_dir: Path, *,
@@ -227,8 +253,9 @@ def _png_xobject(name: str, path: Path, width: int, height: int, colours: int) -
     class PngXObject(pdfdoc.PDFImageXObject):
         """An image XObject whose data is a PNG's own Flate stream (PNG predictors declared).
 
-        The data is read from the file only when the PDF is written: until then nothing is held,
-        which keeps one copy of the image data out of the peak memory.
+        The data is read from the file when the PDF is written, or by `prepare` as soon as the image
+        is drawn (`cardsmith pdf` then embeds it while other cards are drawn); the decoded pixels are
+        never held.
         """
 
         def __init__(self) -> None:
@@ -236,6 +263,7 @@ def _png_xobject(name: str, path: Path, width: int, height: int, colours: int) -
             self.bitsPerComponent, self.mask = 8, None
             self.colorSpace = "DeviceRGB" if colours == 3 else "DeviceGray"
             self._filters = ("FlateDecode",)
+            self._formatted: bytes | None = None
 
         @property
         def streamContent(self) -> bytes:  # type: ignore[override]
@@ -245,7 +273,16 @@ def _png_xobject(name: str, path: Path, width: int, height: int, colours: int) -
                                      hint="run the command again once rendering has finished")
             return png[3]
 
+        def prepare(self, document: Any) -> None:
+            """Format the object now (while other cards are still being drawn), for `format` to hand over."""
+            if self._formatted is None:
+                self._formatted = self._format(document)
+
         def format(self, document: Any) -> bytes:
+            done, self._formatted = self._formatted, None
+            return done if done is not None else self._format(document)
+
+        def _format(self, document: Any) -> bytes:
             content = self.streamContent
             s = pdfdoc.PDFStream(content=content)
             d = s.dictionary
@@ -300,8 +337,15 @@ class _Images:
     def __init__(self, canvas: Any, digests: ImageDigests | None = None, streams: StreamStore | None = None):
         self.canvas = canvas
         self.names: dict[Path, str] = {}
+        self.objects: dict[str, Any] = {}
         self.digests = digests or ImageDigests()
         self.streams = streams
+
+    def prepare(self, path: Path) -> None:
+        """Register the image at `path` and format its PDF object now, if it is one we pass through."""
+        obj = self.objects.get(self.name_for(path))
+        if obj is not None and hasattr(obj, "prepare"):
+            obj.prepare(self.canvas._doc)
 
     def name_for(self, path: Path) -> str:
         name = self.names.get(path)
@@ -323,6 +367,7 @@ class _Images:
                     raise CardsmithError(f"cannot use card image {path}: {e}",
                                          hint="render the set again: cardsmith render SET --force") from e
                 obj.name = name
+                self.objects[name] = obj
                 self.canvas._setXObjects(obj)
                 doc.Reference(obj, reg)
                 doc.addForm(name, obj)
@@ -372,28 +417,9 @@ def write_pdf(pages: Sequence[Page], images: Mapping[str, Path], target: Path, *
               title: str = "", subject: str = "", digests: ImageDigests | None = None,
               streams: StreamStore | None = None) -> Path:
     """Draw `pages` (image keys resolved through `images`) into `target`, atomically."""
-    from reportlab.pdfgen.canvas import Canvas
+    from cardsmith.pdfstream import PdfWriter
 
-    if not pages:
-        raise CardsmithError("nothing to print: no pages", hint="check --type, --only and --deck")
-    target = Path(target)
-    font = _font()
-    with atomic_path(target) as tmp, _no_ascii85():
-        c = Canvas(str(tmp), pagesize=(pages[0].width * MM, pages[0].height * MM), invariant=1,
-                   pageCompression=1, initialFontName=font, initialFontSize=6)
-        c.setTitle(title)
-        c.setSubject(subject)
-        c.setCreator("cardsmith")
-        c.setProducer("cardsmith (ReportLab)")
-        reg = _Images(c, digests, streams)
-        for page in pages:
-            _draw_page(c, reg, page, images, font)
-            c.showPage()
-        try:
-            c.save()
-        except OSError as e:
-            raise CardsmithError(f"cannot write {target}: {e.strerror}", hint="check the folder is writable") from e
-    return target
+    return PdfWriter(pages, images, Path(target), title=title, subject=subject, digests=digests, streams=streams).finish()
 
 
 def _draw_page(c: Any, reg: _Images, page: Page, images: Mapping[str, Path], font: str) -> None:
@@ -497,14 +523,10 @@ def print_pdf(items: Sequence[PrintItem], manifest: Mapping[str, Any], options: 
 
 
 def _print_pdf(items: Sequence[PrintItem], manifest: Mapping[str, Any], options: PdfOptions, target: Path,
-               title: str, footer: str, out_dir: Path | None, reuse: bool) -> tuple[Path, bool]:
-    spec = sheet_spec(manifest, options)
-    if options.backs != "none" and options.layout != "gutterfold" and not any(it.back for it in items):
-        raise UsageError("none of these cards has a back to print",
-                         hint="give the set or its types a back in set.yaml, or print with --backs none")
-    pages, images = plan(items, spec)
-    if options.footer and footer:
-        pages = with_footer(pages, footer, options.margin)
+               title: str, footer: str, out_dir: Path | None, reuse: bool, writer: Any = None) -> tuple[Path, bool]:
+    """Write the PDF (with `writer`, a `pdfstream.PdfWriter` that already drew it, if given) unless its stamp
+    shows the file is current."""
+    pages, images = _pages(items, manifest, options, footer)
     digests = ImageDigests(manifest, out_dir)
     try:
         shas = {k: digests.digest(p) for k, p in images.items()}
@@ -513,12 +535,29 @@ def _print_pdf(items: Sequence[PrintItem], manifest: Mapping[str, Any], options:
     key = PdfStamp.key({"pages": repr(pages), "images": shas, "title": title, "subject": f"{len(items)} cards"})
     stamp = PdfStamp(out_dir) if reuse and out_dir is not None and shas is not None else None
     if stamp is not None and stamp.current(target, key):
+        if writer is not None:
+            writer.abort()
         return target, False
-    streams = StreamStore(out_dir) if out_dir is not None else None
-    write_pdf(pages, images, target, title=title, subject=f"{len(items)} cards", digests=digests, streams=streams)
+    if writer is not None:
+        writer.finish()
+    else:
+        streams = StreamStore(out_dir) if out_dir is not None else None
+        write_pdf(pages, images, target, title=title, subject=f"{len(items)} cards", digests=digests, streams=streams)
     if stamp is not None:
         stamp.record(target, key)
     return target, True
+
+
+def _pages(items: Sequence[PrintItem], manifest: Mapping[str, Any], options: PdfOptions,
+           footer: str) -> tuple[list[Page], dict[str, Path]]:
+    spec = sheet_spec(manifest, options)
+    if options.backs != "none" and options.layout != "gutterfold" and not any(it.back for it in items):
+        raise UsageError("none of these cards has a back to print",
+                         hint="give the set or its types a back in set.yaml, or print with --backs none")
+    pages, images = plan(items, spec)
+    if options.footer and footer:
+        pages = with_footer(pages, footer, options.margin)
+    return pages, images
 
 
 def pdf_target(name: str, out_dir: Path) -> Path:
@@ -536,14 +575,40 @@ def make_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | N
 
 
 def build_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | None = None,
-              jobs: int | None = None) -> tuple[Path, bool]:
-    """`make_pdf`, and whether the PDF was written (False: its inputs had not changed)."""
-    manifest = ensure_rendered(project, cardset, jobs=jobs)
+              jobs: int | None = None, inputs: Any = None) -> tuple[Path, bool]:
+    """`make_pdf`, and whether the PDF was written (False: its inputs had not changed). `inputs`: see
+    `ensure_rendered`.
+
+    When cards must be drawn, the PDF is drawn in the same pass: each image is embedded as soon as
+    a worker finishes it (see `pdfstream`)."""
     out_dir = project.set_output(cardset.id)
-    items = select_items(cardset, manifest, out_dir, types=options.types, only=options.only, deck=deck)
     target = pdf_target(options.name or options.default_name(), out_dir)
-    footer = f"{cardset.name} {cardset.version}" + (f" - {deck.name}" if deck is not None else "")
-    return _print_pdf(items, manifest, options, target, f"{cardset.name} {cardset.version}", footer, out_dir, True)
+    title = f"{cardset.name} {cardset.version}"
+    footer = title + (f" - {deck.name}" if deck is not None else "")
+
+    def select(manifest: Mapping[str, Any]) -> list[PrintItem]:
+        return select_items(cardset, manifest, out_dir, types=options.types, only=options.only, deck=deck)
+
+    def plan_for(manifest: Mapping[str, Any]) -> tuple[list[Page], dict[str, Path], dict[str, Any]]:
+        items = select(manifest)
+        pages, images = _pages(items, manifest, options, footer)
+        return pages, images, {"target": target, "title": title, "subject": f"{len(items)} cards",
+                               "streams": StreamStore(out_dir)}
+
+    writer = None
+    manifest: Mapping[str, Any]
+    if render_is_current(project, cardset):
+        manifest = load_images(out_dir)
+    else:
+        from cardsmith.pdfstream import render_and_print
+
+        manifest, writer = render_and_print(project, cardset, plan_for, jobs, inputs)
+    try:
+        return _print_pdf(select(manifest), manifest, options, target, title, footer, out_dir, True, writer)
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
 
 
 def write_calibration(target: Path, paper: str = "a4", flip: str = "long",

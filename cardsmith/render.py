@@ -59,6 +59,7 @@ class RenderResult:
     backs_skipped: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     seconds: float = 0.0
+    layout_dirs: list[Path] = field(default_factory=list)  # where its layouts were looked up
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -247,8 +248,13 @@ STRICT_KINDS = ("overflow", "safe-area", *PRINT_KINDS)  # what --strict makes an
 
 def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str = "png", only: Iterable[str] | None = None,
                force: bool = False, jobs: int | None = None, guides: bool = False, strict: bool = False,
-               progress: Callable[[int, int, str], None] | None = None) -> RenderResult:
+               progress: Callable[[int, int, str], None] | None = None,
+               on_face: Callable[[Face, Outcome, bool], None] | None = None) -> RenderResult:
     """Render every card (or the `only` ids) and the backs they use into `output/<set>/`.
+
+    `on_face(face, outcome, drawn)` is called in this process for each face as soon as its image is
+    known (the unchanged ones first, with `drawn` False): `cardsmith pdf` embeds images while the
+    rest are drawn.
 
     Unchanged faces are skipped unless `force`. Returns what was done and the problems found:
     warnings for text overflow (errors with `strict`), safe-area crossings and missing art; errors
@@ -329,6 +335,7 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
         else:
             todo.append(f)
 
+    todo.sort(key=lambda f: f.kind != "back")  # backs first: a duplex PDF's second page needs one (see pdfstream)
     outcomes: dict[str, Outcome] = {}
     for f in reused:
         e = cache[f.key]
@@ -338,6 +345,9 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
     done = len(reused)
     if progress:
         progress(done, total, "")
+    if on_face:
+        for f in reused:
+            on_face(f, outcomes[f.key], False)
     args = (str(project.root), cardset, dpi, ext, guides)
     workers = max(1, min(jobs or available_cores(), len(todo)))
     in_set = {f"card:{c.id}" for c in cardset.cards} | {f"back:{b}" for b in specs}
@@ -354,6 +364,8 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
         done += 1
         if progress:
             progress(done, total, o.face.split(":", 1)[1])
+        if on_face:
+            on_face(face_by_key[o.face], o, True)
 
     try:
         if workers <= 1:
@@ -398,7 +410,8 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
             diags.append(Diagnostic(sev, file, line, col, f"{who}: {message} ({layer}, layout '{f.layout}')", hint, f.id))
 
     manifest = _write_manifest(out_dir, cardset, faces, outcomes, dpi, ext, prune=not only)
-    result = RenderResult(cardset.id, out_dir, manifest, diagnostics=diags, seconds=time.perf_counter() - started)
+    result = RenderResult(cardset.id, out_dir, manifest, diagnostics=diags, seconds=time.perf_counter() - started,
+                          layout_dirs=list(layouts.dirs))
     reused_keys = {f.key for f in reused}
     for f in faces:
         o = outcomes.get(f.key)
@@ -496,6 +509,11 @@ def build_stage(ctx) -> None:
                         strict=bool(opts.get("strict")),
                         progress=lambda done, total, what: ctx.progress(f"{done}/{total} {what}"))
     ctx.diagnostics.extend(result.diagnostics)
+    if opts.get("inputs") is not None:  # the pdf stage then reads the manifest without hashing the set again
+        from cardsmith.freshness import record_render
+
+        record_render(ctx.project, opts["inputs"], ctx.cardset, result, dpi=300, fmt="png", guides=False,
+                      strict=bool(opts.get("strict")), layout_dirs=result.layout_dirs)
     n = len(result.rendered) + len(result.skipped)
     ctx.wrote(f"{n} card images ({len(result.rendered)} drawn, {len(result.skipped)} unchanged)", result.out_dir / "cards")
     if result.backs_rendered or result.backs_skipped:

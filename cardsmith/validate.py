@@ -324,7 +324,12 @@ def open_named_set(name: str, project: "Project | None" = None) -> tuple["Projec
         path = project.resolve_set(name)
     except SetNotFound as e:
         raise UsageError(str(e), hint="`cardsmith list` shows the sets of this project") from None
-    return project, load_set(path)
+    from cardsmith.freshness import validated_set
+
+    cardset, diags = validated_set(project, path)  # from the cache when the set is unchanged since last checked
+    if cardset is None:
+        raise SetInvalid(Path(path), diags)
+    return project, cardset
 
 
 def load_set(set_dir: Path | str) -> CardSet:

@@ -123,7 +123,9 @@ def test_jobs_is_the_same_option_in_every_command():
     from cardsmith.cli import cli
 
     def commands(group, prefix=""):
-        for name, cmd in group.commands.items():
+        ctx = click.Context(group)
+        for name in group.list_commands(ctx):  # the lazy group loads each command's module here
+            cmd = group.get_command(ctx, name)
             yield f"{prefix}{name}", cmd
             if isinstance(cmd, click.Group):
                 yield from commands(cmd, f"{prefix}{name} ")

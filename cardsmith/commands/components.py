@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from cardsmith.commands.core import display_path, err_console, print_diagnostics
+from cardsmith.commands.common import display_path, err_console, print_diagnostics
 from cardsmith.commands.pdf import _offset, _paper, open_set
 from cardsmith.errors import UsageError
 from cardsmith.sheets import PAPER_SIZES

@@ -14,38 +14,10 @@ from cardsmith.commands.options import jobs_option
 from cardsmith.build import STAGES, BuildContext, stage_function
 from cardsmith.diagnostics import Diagnostic, diagnostics_json
 from cardsmith.errors import CardsmithError, UsageError
-from cardsmith.project import Project, SetNotFound
+from cardsmith.commands.common import _escape, display_path, err_console, print_diagnostics, set_dirs  # noqa: F401 (re-exported)
+from cardsmith.project import Project
 from cardsmith.scaffold import scaffold_set
 from cardsmith.validate import check_set, schema_names, schema_text
-
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
-
-
-def set_dirs(project: Project, names: tuple[str, ...]) -> list[Path]:
-    """The set folders named on the command line, or every set under cards/ when none is named."""
-    if not names:
-        dirs = project.set_dirs()
-        if not dirs:
-            raise UsageError(f"no sets found: {project.cards_dir} has no folder with a set.yaml",
-                             hint="name a set folder (cardsmith validate path/to/set) or create one with `cardsmith new cards/my-set`")
-        return dirs
-    try:
-        return [project.resolve_set(n) for n in names]
-    except SetNotFound as e:
-        raise UsageError(str(e)) from None
-
-
-def print_diagnostics(diags: list[Diagnostic], root: Path) -> None:
-    for d in diags:
-        colour = "red" if d.is_error else "yellow"
-        text = d.format(root)
-        head, _, hint = text.partition("\n")
-        err_console.print(f"[{colour}]{_escape(head)}[/]" + (f"\n[dim]{_escape(hint)}[/]" if hint else ""))
-
-
-def _escape(text: str) -> str:
-    return text.replace("[", "\\[")
-
 
 @click.command()
 @click.argument("sets", nargs=-1)
@@ -143,9 +115,12 @@ def build(sets: tuple[str, ...], strict: bool, jobs: int | None, force: bool, sk
         raise UsageError(f"unknown stage '{unknown[0]}'", hint="stages: " + (", ".join(n for n, _ in STAGES) or "none"))
     summary: list[tuple[str, str, str, str]] = []
     status = 0
+    from cardsmith import freshness
+
     for d in set_dirs(project, sets):
         started = time.perf_counter()
-        cardset, diags = check_set(d)
+        inputs = freshness.snapshot_set(project, d)  # before the set is read: stages record what they made from it
+        cardset, diags = freshness.validated_set(project, d)
         print_diagnostics(diags, Path.cwd())
         errors = [x for x in diags if x.is_error or strict]
         if cardset is None or errors:
@@ -156,7 +131,7 @@ def build(sets: tuple[str, ...], strict: bool, jobs: int | None, force: bool, sk
         for name, spec in STAGES:
             if name in skip:
                 continue
-            ctx = BuildContext(project, cardset, {"strict": strict, "jobs": jobs, "force": force})
+            ctx = BuildContext(project, cardset, {"strict": strict, "jobs": jobs, "force": force, "inputs": inputs})
             with err_console.status(f"{cardset.id}: {name}...", spinner="dots") as st:
                 ctx.progress = lambda message, _st=st, _n=name: _st.update(f"{cardset.id}: {_n}: {message}")
                 try:
@@ -180,14 +155,6 @@ def build(sets: tuple[str, ...], strict: bool, jobs: int | None, force: bool, sk
         table.add_row(*row)
     Console(highlight=False).print(table)
     return status
-
-
-def display_path(path: Path) -> str:
-    """`path` relative to the current folder when it lies inside it (shorter to read), else as given."""
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
 
 
 @click.command()

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from cardsmith.commands.options import jobs_option
 from cardsmith.errors import CardsmithError, UsageError
-from cardsmith.model import CardSet, Deck
-from cardsmith.project import Project
+from cardsmith.project import Project, SetNotFound
 from cardsmith.sheets import LAYOUTS, PAPER_SIZES, parse_offset, parse_paper
+
+if TYPE_CHECKING:
+    from cardsmith.model import CardSet, Deck
 
 
 def open_set(name: str) -> tuple[Project, CardSet]:
@@ -74,9 +78,8 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
                 footer: bool, types: tuple[str, ...], only: tuple[str, ...], deck: Path | None, name: str | None,
                 calibration: bool, jobs: int | None) -> int:
     """Print-and-play PDF of SET: output/<set>/<name>.pdf (renders missing card images first)."""
-    from cardsmith.pdf import PdfOptions, build_pdf, notes_for, write_calibration
-
     if calibration:
+        from cardsmith.pdf import write_calibration
         flip = backs if backs != "none" else "long"
         from cardsmith.pdf import pdf_target
 
@@ -91,17 +94,43 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
     if back_offset != (0.0, 0.0) and backs == "none":
         raise UsageError("--back-offset moves duplex backs, but this PDF prints no backs",
                          hint="add --backs long or --backs short (the way your printer flips the sheet)")
+    from cardsmith import freshness
+
+    project = Project.current()
+    try:
+        set_dir = project.resolve_set(set_name)
+    except SetNotFound as e:
+        raise UsageError(str(e), hint="`cardsmith list` shows the sets of this project") from None
+    ids = tuple(i.strip() for o in only for i in o.split(",") if i.strip())
+    # everything the PDF is made from that is not a file; the files are the stamp's roots
+    key = freshness.key_of("pdf", layout, paper, orientation, backs, back_offset, gutter, margin, crop_marks, cut_lines,
+                           footer, types, ids, os.path.abspath(deck) if deck else None, name, os.getcwd())
+    stamp = freshness.stamp_for(project, set_dir, f"pdf-{key[:16]}")
+    last = stamp.fresh(key)
+    if last is not None:  # decided before loading the set or importing ReportLab
+        _report(Path(last["path"]), False, last["notes"])
+        return 0
+    inputs = freshness.snapshot_set(project, set_dir, [deck] if deck else [])
+    from cardsmith.pdf import PdfOptions, build_pdf, notes_for
+
     project, cardset = open_set(set_name)
     the_deck = open_deck(deck, cardset) if deck is not None else None
-    ids = tuple(i.strip() for o in only for i in o.split(",") if i.strip())
     options = PdfOptions(layout=layout, paper=paper, orientation=orientation, backs=backs, back_offset=back_offset,
                          gutter=gutter, margin=margin, crop_marks=crop_marks, cut_lines=cut_lines, footer=footer,
                          types=types, only=ids, deck=deck, name=name)
-    path, written = build_pdf(project, cardset, options, the_deck, jobs=jobs)
-    click.echo(f"wrote {path}" if written else f"{path} is up to date (nothing it is made from changed)")
-    for note in notes_for(project, cardset, options):
-        click.echo(f"note: {note}")
+    path, written = build_pdf(project, cardset, options, the_deck, jobs=jobs, inputs=inputs)
+    notes = notes_for(project, cardset, options)
+    _report(path, written, notes)
+    if freshness.last_render(project, set_dir) is not None:  # the images are vouched for: so is the PDF
+        out_dir = project.set_output(cardset.id)
+        stamp.record(key, inputs, [path, *freshness.manifest_outputs(out_dir)], {"path": str(path), "notes": list(notes)})
     return 0
+
+
+def _report(path: Path, written: bool, notes: tuple[str, ...] | list[str]) -> None:
+    click.echo(f"wrote {path}" if written else f"{path} is up to date (nothing it is made from changed)")
+    for note in notes:
+        click.echo(f"note: {note}")
 
 
 COMMANDS = [pdf_command]

@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cardsmith.commands.options import jobs_option
-from cardsmith.commands.core import display_path, err_console, print_diagnostics, set_dirs
+from cardsmith.commands.common import display_path, err_console, print_diagnostics, set_dirs
 from cardsmith.diagnostics import did_you_mean
 from cardsmith.errors import UsageError
 from cardsmith.project import Project
@@ -29,33 +28,40 @@ def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, gui
 
     Only cards whose data, layout, art, icons or fonts changed are drawn again (--force draws all).
     """
-    from cardsmith.render import render_set
-    from cardsmith.validate import check_set
+    from cardsmith import freshness
 
     project = Project.current()
     loaded = []
+    inputs = {}
     status = 0
     for d in set_dirs(project, sets):
-        cardset, diags = check_set(d)
+        if not (only or force) and _unchanged(project, d, dpi, fmt, guides, strict):
+            continue
+        inputs[d] = freshness.snapshot_set(project, d)  # before reading anything, so an edit made meanwhile is seen next time
+        cardset, diags = freshness.validated_set(project, d)
         errors = [x for x in diags if x.is_error]
         if cardset is None or errors:
             print_diagnostics(diags, Path.cwd())
             err_console.print(f"[red]{d.name}: {len(errors)} error(s); fix them before rendering (see `cardsmith validate {d.name}`)[/]")
             status = 1
             continue
-        loaded.append(cardset)
+        loaded.append((d, cardset))
     if only and not status:  # an invalid set may hold the card: its errors are the message, not "no card"
-        known = {c.id for s in loaded for c in s.cards}
+        known = {c.id for _, s in loaded for c in s.cards}
         for cid in only:
             if cid not in known:
-                raise UsageError(f"no card '{cid}' in {', '.join(s.id for s in loaded) or 'the sets named'}",
+                raise UsageError(f"no card '{cid}' in {', '.join(s.id for _, s in loaded) or 'the sets named'}",
                                  hint=did_you_mean(cid, known) or "card ids are the `id:` of each card")
-    for cardset in loaded:
+    for d, cardset in loaded:
         ids = [c for c in only if c in {x.id for x in cardset.cards}] if only else None
         if only and not ids:
             continue
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        from cardsmith.render import render_set
+
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[what]}"),
-                      TimeElapsedColumn(), console=err_console, transient=True) as bar:
+                      TimeElapsedColumn(), console=err_console.console, transient=True) as bar:
             task = bar.add_task(cardset.id, total=None, what="")
 
             def progress(done: int, total: int, what: str, _t=task) -> None:
@@ -63,18 +69,42 @@ def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, gui
 
             result = render_set(project, cardset, dpi=dpi, fmt=fmt, only=ids, force=force, jobs=jobs, guides=guides,
                                 strict=strict, progress=progress)
+        if not ids:
+            freshness.record_render(project, inputs[d], cardset, result, dpi=dpi, fmt=fmt, guides=guides, strict=strict,
+                                    layout_dirs=result.layout_dirs)
         print_diagnostics(result.diagnostics, Path.cwd())
         drawn, same = len(result.rendered), len(result.skipped)
         backs = len(result.backs_rendered) + len(result.backs_skipped)
-        errors = len(result.errors)
-        warnings = len(result.diagnostics) - errors
-        style = "red" if errors else "green"
-        where = display_path(result.out_dir)
-        err_console.print(f"[{style}]{cardset.id}: {drawn + same} card(s) ({drawn} drawn, {same} unchanged), {backs} back(s) "
-                          f"-> {where}/ in {result.seconds:.1f} s; {errors} error(s), {warnings} warning(s)[/]")
-        if errors:
+        failed = len(result.errors)
+        _summary(cardset.id, drawn, same, backs, display_path(result.out_dir), result.seconds, failed,
+                 len(result.diagnostics) - failed)
+        if failed:
             status = 1
     return status
+
+
+def _summary(set_id: str, drawn: int, same: int, backs: int, where: str, seconds: float, errors: int, warnings: int) -> None:
+    # click, not rich: an unchanged set then prints its line without importing rich
+    click.secho(f"{set_id}: {drawn + same} card(s) ({drawn} drawn, {same} unchanged), {backs} back(s) -> {where}/ "
+                f"in {seconds:.1f} s; {errors} error(s), {warnings} warning(s)", fg="red" if errors else "green", err=True)
+
+
+def _unchanged(project: Project, set_dir: Path, dpi: int, fmt: str, guides: bool, strict: bool) -> bool:
+    """Report a set whose last render is current (nothing it is made from changed) without loading it."""
+    import time
+
+    from cardsmith import freshness
+
+    started = time.perf_counter()
+    last = freshness.last_render(project, set_dir, dpi, fmt, guides)
+    if last is None or last.get("strict") != strict:
+        return False
+    diags = freshness.diagnostics_from(last["diagnostics"])
+    print_diagnostics(diags, Path.cwd())
+    errors = sum(d.is_error for d in diags)
+    _summary(last["set_id"], 0, last["cards"], last["backs"], display_path(Path(last["out_dir"])),
+             time.perf_counter() - started, errors, len(diags) - errors)
+    return True
 
 
 COMMANDS = [render]

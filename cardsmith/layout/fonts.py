@@ -116,6 +116,14 @@ def missing_chars(path: Path | str, text: str) -> str:
     return "".join(seen)
 
 
-@functools.lru_cache(maxsize=8)
 def library_for(dirs: tuple[str, ...]) -> FontLibrary:
+    """The fonts in `dirs`, read again when a font file is added, removed or replaced (a long-lived
+    process such as `cardsmith watch` then sees a new font as a new process would)."""
+    from cardsmith.freshness import fingerprint
+
+    return _library_for(dirs, fingerprint(dirs))
+
+
+@functools.lru_cache(maxsize=8)
+def _library_for(dirs: tuple[str, ...], _signature: str) -> FontLibrary:
     return FontLibrary([Path(d) for d in dirs])

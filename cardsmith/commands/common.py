@@ -1,0 +1,67 @@
+"""Helpers every command shares, kept light: importing this module imports no heavy library (rich
+is loaded on the first message), so a command that finds nothing to do starts and ends quickly."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+from cardsmith.errors import UsageError
+from cardsmith.project import Project, SetNotFound
+
+
+@functools.lru_cache(maxsize=1)
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class _LazyConsole:
+    """rich's Console on stderr, created on first use (importing rich costs a tenth of a second)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_stderr_console(), name)
+
+    @property
+    def console(self) -> Any:
+        """The Console itself, for code that needs the object (a progress bar's `console=`)."""
+        return _stderr_console()
+
+
+err_console: Any = _LazyConsole()
+
+
+def set_dirs(project: Project, names: tuple[str, ...]) -> list[Path]:
+    """The set folders named on the command line, or every set under cards/ when none is named."""
+    if not names:
+        dirs = project.set_dirs()
+        if not dirs:
+            raise UsageError(f"no sets found: {project.cards_dir} has no folder with a set.yaml",
+                             hint="name a set folder (cardsmith validate path/to/set) or create one with `cardsmith new cards/my-set`")
+        return dirs
+    try:
+        return [project.resolve_set(n) for n in names]
+    except SetNotFound as e:
+        raise UsageError(str(e)) from None
+
+
+def print_diagnostics(diags: list[Any], root: Path) -> None:
+    for d in diags:
+        colour = "red" if d.is_error else "yellow"
+        text = d.format(root)
+        head, _, hint = text.partition("\n")
+        err_console.print(f"[{colour}]{_escape(head)}[/]" + (f"\n[dim]{_escape(hint)}[/]" if hint else ""))
+
+
+def _escape(text: str) -> str:
+    return text.replace("[", "\\[")
+
+
+def display_path(path: Path) -> str:
+    """`path` relative to the current folder when it lies inside it (shorter to read), else as given."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)

@@ -1,0 +1,343 @@
+"""Work skipped when nothing it reads has changed, decided before anything heavy is imported.
+
+A `Stamp` (a small JSON file under `output/.cache/`) records, after a command did its work:
+- `key`: a digest of the command's options (and anything else that is not a file);
+- the `roots` it read (folders and files) and a fingerprint of every file under them: path, size
+  and modification time (the same signature the render cache uses for art and fonts);
+- the outputs it left, each with its size and modification time;
+- `data`: what the command needs to answer without working (messages, counts, paths).
+
+`Stamp.fresh(key)` gives that data back only when the key matches, a new walk of the roots gives
+the same fingerprint and every output is still as it was written; anything else (a stamp of an
+older version, a file added, removed, touched or replaced, an output deleted) is a miss, and the
+command does its work as usual. The fingerprint is taken *before* the work starts (`snapshot`), so
+an edit made while a command runs is seen by the next run.
+
+The roots of a set's commands (`set_roots`) cover the set folder, the project's and cardsmith's
+layouts and fonts, every set a layout may borrow from, cardsmith's own code and the libraries that
+draw and write (an upgrade replaces their files). `validated_set` keeps the validated set itself
+(pickled, read back only as cardsmith's own model classes) so a command after an unchanged set skips
+YAML and schema validation.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import hashlib
+import io
+import json
+import os
+import pickle
+import stat
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Iterable
+
+from cardsmith.atomic import write_bytes, write_text
+
+STAMP_VERSION = "1"  # bump when what a stamp means changes
+PACKAGE_DIR = Path(__file__).resolve().parent
+CACHE_DIR = ".cache"  # under the project's output/
+LIBRARIES = ("PIL", "reportlab", "jinja2", "yaml", "jsonschema", "referencing", "click", "rich", "resvg_py")
+SKIP_DIRS = frozenset({"__pycache__", ".git", ".hg", ".svn", ".mypy_cache", ".pytest_cache"})
+
+
+def _stat_pair(path: str | Path) -> list[int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns]
+
+
+def _walk(root: str, skip: str, out: list[str]) -> None:
+    """Append `path:size:mtime` for `root` (a file) or every file under it (a folder), `skip` excepted."""
+    try:
+        st = os.stat(root)
+    except OSError:
+        out.append(f"{root}:missing")
+        return
+    if not stat.S_ISDIR(st.st_mode):
+        out.append(f"{root}:{st.st_size}:{st.st_mtime_ns}")
+        return
+    out.append(f"{root}/")
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        out.append(f"{root}:unreadable")
+        return
+    for e in entries:
+        if e.path == skip:
+            continue
+        if e.is_dir(follow_symlinks=True):
+            if e.name not in SKIP_DIRS:
+                _walk(e.path, skip, out)
+        else:
+            try:
+                s = e.stat(follow_symlinks=True)
+                out.append(f"{e.path}:{s.st_size}:{s.st_mtime_ns}")
+            except OSError:
+                out.append(f"{e.path}:missing")
+
+
+def fingerprint(roots: Iterable[str], skip: str = "") -> str:
+    """A digest of every file under `roots` (paths, sizes, modification times), `skip` (a folder) aside."""
+    lines: list[str] = []
+    for r in roots:
+        _walk(r, skip, lines)
+    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The inputs of a piece of work, fingerprinted before it starts."""
+
+    roots: tuple[str, ...]
+    skip: str
+    digest: str
+
+
+def snapshot(roots: Iterable[Path | str], skip: Path | str = "") -> Snapshot:
+    unique = tuple(dict.fromkeys(os.path.abspath(r) for r in roots))
+    skip = os.path.abspath(skip) if skip else ""
+    return Snapshot(unique, skip, fingerprint(unique, skip))
+
+
+def library_files() -> list[str]:
+    """The `__init__` files of the libraries whose upgrade may change an output (found without importing them)."""
+    from importlib.util import find_spec
+
+    files = []
+    for name in LIBRARIES:
+        try:
+            spec = find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        files.append(spec.origin if spec is not None and spec.origin else f"<no {name}>")
+    return files
+
+
+def key_of(*parts: Any) -> str:
+    """A digest of plain data (options and the like), with cardsmith's and Python's versions."""
+    from cardsmith import __version__
+
+    blob = json.dumps([STAMP_VERSION, __version__, sys.version, sys.executable, parts], sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+class Stamp:
+    """One command's record of its inputs and outputs (see the module's docstring)."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+
+    def _read(self) -> dict[str, Any] | None:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) and data.get("v") == STAMP_VERSION else None
+
+    def fresh(self, key: str) -> dict[str, Any] | None:
+        """The data recorded with `key`, if nothing read or written since has changed; else None."""
+        entry = self._read()
+        if entry is None or entry.get("key") != key:
+            return None
+        outputs = entry.get("outputs")
+        if not isinstance(outputs, dict) or any(_stat_pair(p) != s for p, s in outputs.items()):
+            return None
+        roots = entry.get("roots")
+        if not isinstance(roots, list) or fingerprint(roots, entry.get("skip") or "") != entry.get("fingerprint"):
+            return None
+        data = entry.get("data")
+        return data if isinstance(data, dict) else None
+
+    def record(self, key: str, inputs: Snapshot, outputs: Iterable[Path | str], data: dict[str, Any]) -> None:
+        """Keep `data` as the answer for `key` while `inputs` and `outputs` stay as they are now."""
+        entry = {"v": STAMP_VERSION, "key": key, "roots": list(inputs.roots), "skip": inputs.skip,
+                 "fingerprint": inputs.digest, "data": data}
+        outs = {}
+        for p in outputs:
+            pair = _stat_pair(p)
+            if pair is None:  # an output that is not there cannot be vouched for
+                self.forget()
+                return
+            outs[os.path.abspath(p)] = pair
+        entry["outputs"] = outs
+        try:
+            write_text(self.path, json.dumps(entry, sort_keys=True))
+        except Exception:  # a stamp that cannot be written only costs time next run
+            pass
+
+    def forget(self) -> None:
+        try:
+            self.path.unlink()
+        except OSError:
+            pass
+
+
+# ---- the roots and stamps of a set ----------------------------------------------------------------
+
+def stamp_for(project: Any, set_dir: Path | str, what: str) -> Stamp:
+    """The stamp of `what` (render, pdf-<name>, set) for the set in `set_dir`, under output/.cache/."""
+    tag = hashlib.sha1(os.path.abspath(set_dir).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in what)
+    return Stamp(Path(project.output_dir) / CACHE_DIR / f"{tag}-{safe}.json")
+
+
+def set_roots(project: Any, set_dir: Path | str, extra: Iterable[Path | str] = ()) -> list[str]:
+    """Everything a set's images and PDFs can be made from (see the module's docstring)."""
+    roots: list[Path | str] = [set_dir, *project.template_dirs, *project.set_roots, *project.font_dirs, PACKAGE_DIR]
+    roots += [*extra, *library_files()]
+    return [os.path.abspath(r) for r in roots]
+
+
+def snapshot_set(project: Any, set_dir: Path | str, extra: Iterable[Path | str] = ()) -> Snapshot:
+    return snapshot(set_roots(project, set_dir, extra), skip=project.output_dir)
+
+
+def covered(inputs: Snapshot, paths: Iterable[Path | str]) -> bool:
+    """Whether every path lies under one of the snapshot's roots (else a stamp could miss its changes)."""
+    roots = [Path(r) for r in inputs.roots]
+    for p in paths:
+        ap = Path(os.path.abspath(p))
+        if not any(ap == r or r in ap.parents for r in roots):
+            return False
+    return True
+
+
+# ---- the validated set ----------------------------------------------------------------------------
+
+def _mapping(data: dict) -> MappingProxyType:
+    return MappingProxyType(data)
+
+
+class _Pickler(pickle.Pickler):
+    dispatch_table = {**copyreg.dispatch_table, MappingProxyType: lambda m: (_mapping, (dict(m),))}
+
+
+_SAFE_GLOBALS = {("pathlib", "PosixPath"), ("pathlib", "WindowsPath"), ("pathlib", "PurePosixPath"),
+                 ("pathlib", "PureWindowsPath"), ("cardsmith.freshness", "_mapping")}
+_SAFE_BUILTINS = {"set", "frozenset", "tuple", "list", "dict", "bytes", "bytearray", "complex", "int", "float",
+                  "str", "bool", "slice", "range"}
+
+
+class _Unpickler(pickle.Unpickler):
+    """Reads back only cardsmith's own classes and plain data: a planted cache file cannot run code."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in _SAFE_GLOBALS or (module == "builtins" and name in _SAFE_BUILTINS):
+            return super().find_class(module, name)
+        if module.startswith("cardsmith.") and "." not in name:
+            found = super().find_class(module, name)
+            if isinstance(found, type):
+                return found
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a cardsmith cache")
+
+
+def _set_key() -> str:
+    """What validation depends on besides files: the bounds in `cardsmith.limits` (a tiny module)."""
+    from cardsmith import limits
+
+    return key_of("set", {k: v for k, v in vars(limits).items() if k.isupper()})
+
+
+def _cacheable(cardset: Any) -> bool:
+    """A set whose validation reads only its own folder and cardsmith's code (a game from a plugin
+    or registered in-process is not: its code lies outside the roots)."""
+    rules = getattr(cardset, "rules", None)
+    if not rules:
+        return True
+    name = str(rules).strip().replace("-", "_").lower()
+    registry = sys.modules.get("cardsmith.engine.registry")
+    if registry is not None and name in getattr(registry, "_EXTRA", {}):
+        return False
+    games = PACKAGE_DIR / "games"
+    return (games / f"{name}.py").is_file() or (games / name / "__init__.py").is_file()
+
+
+def validated_set(project: Any, set_dir: Path | str) -> tuple[Any, list[Any]]:
+    """`validate.check_set(set_dir)`, read from the cache when the set and cardsmith are unchanged."""
+    stamp = stamp_for(project, set_dir, "set")
+    blob = stamp.path.with_suffix(".pickle")
+    key = _set_key()
+    hit = stamp.fresh(key)
+    if hit is not None:
+        try:
+            with open(blob, "rb") as f:
+                cardset, diags = _Unpickler(f).load()
+            return cardset, diags
+        except Exception:  # damaged or foreign: validate again
+            pass
+    from cardsmith.validate import check_set
+
+    inputs = snapshot([set_dir, PACKAGE_DIR, *library_files()], skip=project.output_dir)
+    cardset, diags = check_set(set_dir)
+    if cardset is not None and _cacheable(cardset):
+        try:
+            buf = io.BytesIO()
+            _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump((cardset, diags))
+            write_bytes(blob, buf.getvalue())
+            stamp.record(key, inputs, [blob], {})
+        except Exception:  # a cache that cannot be written only costs time next run
+            stamp.forget()
+    else:
+        stamp.forget()
+    return cardset, diags
+
+
+# ---- rendered images ------------------------------------------------------------------------------
+
+def render_key(dpi: int, fmt: str, guides: bool) -> str:
+    return key_of("render", int(dpi), str(fmt).lower().replace("jpeg", "jpg"), bool(guides))
+
+
+def last_render(project: Any, set_dir: Path | str, dpi: int = 300, fmt: str = "png", guides: bool = False) -> dict[str, Any] | None:
+    """What the last `render` of the set left (counts, out_dir, diagnostics as dicts), if nothing it was
+    made from has changed and its images are as it wrote them; else None."""
+    return stamp_for(project, set_dir, "render").fresh(render_key(dpi, fmt, guides))
+
+
+def record_render(project: Any, inputs: Snapshot, cardset: Any, result: Any, *, dpi: int, fmt: str, guides: bool,
+                  strict: bool, layout_dirs: Iterable[Path | str]) -> None:
+    """Keep the outcome of a whole-set `render_set` for `last_render` (not one with errors, and not one that
+    read files outside the snapshot's roots, whose changes a stamp would not see)."""
+    stamp = stamp_for(project, cardset.path, "render")
+    read = [*layout_dirs, *(Path(cardset.path) / c.art for c in cardset.cards if c.art),
+            *(Path(cardset.path) / p for p in cardset.icons.values())]
+    if result.errors or not covered(inputs, read):
+        stamp.forget()
+        return
+    files = manifest_outputs(result.out_dir)
+    if not files:
+        stamp.forget()
+        return
+    data = {"set_id": cardset.id, "out_dir": str(result.out_dir), "cards": len(result.rendered) + len(result.skipped),
+            "backs": len(result.backs_rendered) + len(result.backs_skipped), "strict": bool(strict),
+            "diagnostics": [diagnostic_dict(d) for d in result.diagnostics]}
+    stamp.record(render_key(dpi, fmt, guides), inputs, files, data)
+
+
+def manifest_outputs(out_dir: Path | str) -> list[Path]:
+    """A render's manifest and every image it lists ([] when the manifest cannot be read)."""
+    path = Path(out_dir) / "cards" / "manifest.json"
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        return [path, *(Path(out_dir) / info["file"] for section in ("cards", "backs")
+                        for info in (manifest.get(section) or {}).values())]
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return []
+
+
+def diagnostic_dict(d: Any) -> dict[str, Any]:
+    return {"severity": d.severity, "file": str(d.file) if d.file is not None else None, "line": d.line,
+            "column": d.column, "message": d.message, "hint": d.hint, "path": d.path}
+
+
+def diagnostics_from(items: Iterable[dict[str, Any]]) -> list[Any]:
+    from cardsmith.diagnostics import Diagnostic
+
+    return [Diagnostic(i["severity"], Path(i["file"]) if i.get("file") else None, i["line"], i["column"], i["message"],
+                       i.get("hint"), i.get("path") or "") for i in items]
