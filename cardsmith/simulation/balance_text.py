@@ -34,8 +34,13 @@ def format_balance(figures: dict[str, Any], set_name: str, n_decks: int, shown: 
     tests = figures.get("card_tests", [])
     if tests:
         lines.append(f"  card tests ({figures['study_games']} games; effect = holder's win rate with the card minus "
-                     f"without, draws half, in points, 95% interval; flags at FDR {100 * figures['fdr']:.0f}%):")
+                     f"without, draws half, in points, 95% interval corrected for {figures.get('looks', 1)} sequential "
+                     f"looks; flags at FDR {100 * figures['fdr']:.0f}%):")
         lines += [card_line(r) for r in tests[:shown]]
         if len(tests) > shown:
             lines.append(f"    ... {len(tests) - shown} more in the report")
+    obs = figures.get("observed_cards")
+    if obs:
+        lines.append("  observational figures (when drawn, in the opening hand, never seen): "
+                     + (f"{len(obs['rows'])} cards over {obs['games']} games, in the report" if obs["available"] else obs["note"]))
     return "\n".join(lines)

@@ -1,9 +1,16 @@
 """Effects with intervals and a false-discovery-rate control over many of them.
 
 An effect is a difference in the holder's result (a share: 1 a win, 0 a loss, 0.5 a draw), so
-+0.12 reads "+12 points of win rate, draws counting half". Intervals are 95% normal intervals from
-the observed spread (paired differences, or Welch's unpaired form); p-values are two-sided from the
++0.12 reads "+12 points of win rate, draws counting half". Intervals are normal intervals from the
+observed spread (paired differences, or Welch's unpaired form); p-values are two-sided from the
 same normal approximation, which is sound for the tens to hundreds of games each rests on.
+
+An estimate that was looked at up to `looks` times while games were added (the adaptive budget,
+`intervention.run_interventions`) is corrected for optional stopping by a Bonferroni split of the
+error rate over those looks: its interval is the 1 - 0.05/looks interval and its p-value is
+`looks` times the fixed-sample one. Whatever the stopping rule, the chance that any of the looks'
+intervals misses the true effect is then at most 5%, so the interval reported at the last look
+holds at 95% (and a null card's p-value stays uniform or larger, as Benjamini-Hochberg needs).
 """
 
 from __future__ import annotations
@@ -11,30 +18,43 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Any, Sequence
 
 from cardsmith.engine.stats import Z95
 
 FDR = 0.05  # the Benjamini-Hochberg false discovery rate over all cards tested
+LEVEL = 0.95  # coverage of every interval, after the correction for sequential looks
+
+
+def critical(looks: int = 1) -> float:
+    """The normal quantile of a two-sided interval at 1 - (1 - LEVEL)/looks (1.96 for one look)."""
+    return NormalDist().inv_cdf(1 - (1 - LEVEL) / (2 * looks))
 
 
 @dataclass(frozen=True)
 class Effect:
-    """A mean difference with its 95% interval, p-value and the games it rests on."""
+    """A mean difference with its 95% interval, p-value and the games it rests on; `looks` is how
+    many times the design allowed it to be looked at while games were added (see the module notes)."""
 
     mean: float
     se: float
     games: int
     draws_with: int = 0  # draws among the games with the card (or dealt)
     draws_without: int = 0
+    looks: int = 1
+
+    @property
+    def crit(self) -> float:
+        return Z95 if self.looks == 1 else critical(self.looks)
 
     @property
     def low(self) -> float:
-        return self.mean - Z95 * self.se
+        return self.mean - self.crit * self.se
 
     @property
     def high(self) -> float:
-        return self.mean + Z95 * self.se
+        return self.mean + self.crit * self.se
 
     @property
     def z(self) -> float:
@@ -44,10 +64,11 @@ class Effect:
 
     @property
     def p(self) -> float:
-        return math.erfc(abs(self.z) / math.sqrt(2))
+        return min(1.0, self.looks * math.erfc(abs(self.z) / math.sqrt(2)))
 
     def to_dict(self) -> dict[str, Any]:
         return {"effect": round(self.mean, 6), "low": round(self.low, 6), "high": round(self.high, 6),
+                "se": round(self.se, 6) if math.isfinite(self.se) else None, "looks": self.looks,
                 "p_value": round(self.p, 8), "games": self.games,
                 "draws_with": self.draws_with, "draws_without": self.draws_without}
 
@@ -56,17 +77,17 @@ class Effect:
         return f"{100 * self.mean:+.1f} points [{100 * self.low:+.1f}, {100 * self.high:+.1f}]"
 
 
-def paired_effect(diffs: Sequence[float], draws_with: int = 0, draws_without: int = 0) -> Effect:
+def paired_effect(diffs: Sequence[float], draws_with: int = 0, draws_without: int = 0, looks: int = 1) -> Effect:
     """The mean of paired differences with its standard error (0 games: no information)."""
     n = len(diffs)
     if n == 0:
-        return Effect(0.0, math.inf, 0)
+        return Effect(0.0, math.inf, 0, looks=looks)
     mean = statistics.fmean(diffs)
     sd = statistics.stdev(diffs) if n > 1 else math.inf
     # A run of identical differences (all 0) has no spread to speak of; a floor keeps it from
     # counting as infinitely certain: one game's worth of a win-loss swing.
     se = max(sd / math.sqrt(n), 0.5 / n) if n > 1 else math.inf
-    return Effect(mean, se, n, draws_with, draws_without)
+    return Effect(mean, se, n, draws_with, draws_without, looks)
 
 
 def unpaired_effect(yes: Sequence[float], no: Sequence[float]) -> Effect:

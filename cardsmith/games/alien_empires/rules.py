@@ -155,6 +155,8 @@ def make_game(cardset: CardSet):  # -> AlienGame (imported here: the game import
     return AlienGame(cardset, RULES)
 
 
+from cardsmith.games.alien_empires.filler import cards_in_hand  # noqa: E402  (beside RULES, which names it)
+
 RULES = RulesModule(
     name="alien_empires",
     title="Alien Empires",
@@ -165,5 +167,6 @@ RULES = RulesModule(
     effects=EFFECT_SPECS,
     effect_types=("race", "event"),
     validate=validate,
+    cards_in_hand=cards_in_hand,
     doc="Two to six alien races spread over a hex map of 20 worlds with a common deck of Force, Race and Event cards.",
 )

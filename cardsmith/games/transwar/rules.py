@@ -7,6 +7,7 @@ from typing import Any, Iterator
 
 from cardsmith.engine.contract import EffectSpec, Problem, RulesModule
 from cardsmith.games.transwar.cards import ATTACK_MODES, EFFECTS, MODES, TIMINGS, CardError, card_info
+from cardsmith.games.transwar.filler import cards_in_hand
 from cardsmith.model import CardSet
 
 _INT: dict[str, Any] = {"type": "integer", "minimum": 0}
@@ -78,6 +79,7 @@ def make_game(cardset: CardSet):  # -> TransWarGame (imported here: the state im
     return TransWarGame(cardset, RULES)
 
 
+
 RULES = RulesModule(
     name="transwar",
     title="TransWar",
@@ -88,5 +90,6 @@ RULES = RulesModule(
     effects=EFFECT_SPECS,
     effect_types=("special",),
     validate=validate,
+    cards_in_hand=cards_in_hand,
     doc="Two to six players in animal Forms fight with cards from one common deck; allies on both sides.",
 )
