@@ -147,5 +147,5 @@ def compare_versions(label: str, old_fig: dict[str, Any], new_fig: dict[str, Any
 
 
 def _effect(row: dict[str, Any]) -> Effect:
-    return Effect(row["effect"], (row["high"] - row["low"]) / (2 * Z95), row["games"])
+    return Effect(row["effect"], _se(row), row["games"])
 
