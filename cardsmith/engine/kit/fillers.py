@@ -37,3 +37,10 @@ def plain(card: Card, name: str, fields: Mapping[str, Any], effects: tuple[Mappi
     fields, no keywords, tags, text or effects (unless given); its type and groups are kept."""
     return replace(card, id=card.id + SUFFIX, name=f"{name} for {card.name}", fields=frozen_map(dict(fields)),
                    keywords=(), tags=(), text="", flavor="", effects=tuple(effects), copies=1)
+
+
+def hands_cards(state: Any, seat: int) -> frozenset[str]:
+    """`RulesModule.cards_in_hand` for a state that keeps each seat's hand as card ids in
+    `state.hands[seat]` (TransWar, Alien Empires). Those games deal from one common deck, so they
+    have no filler: the report measures their cards through the opening deal instead."""
+    return frozenset(state.hands[seat])

@@ -17,18 +17,17 @@ card of average strength for its cost reads about 0, a strong one positive and a
 
 from __future__ import annotations
 
-import statistics
 from typing import Any
 
+from cardsmith.engine.kit.fillers import SUFFIX as FILLER_SUFFIX, median, real
 from cardsmith.model import Card, CardSet, frozen_map
 
-FILLER_SUFFIX = "~filler"
 _COST = ("energy", "minerals", "organics")
 _PLUS = ("plus_energy", "plus_minerals", "plus_organics")
 
 
 def _real(cardset: CardSet, kind: str) -> list[Card]:
-    return [c for c in cardset.cards if c.type == kind and not c.id.endswith(FILLER_SUFFIX)]
+    return real(cardset.cards, lambda c: c.type == kind)
 
 
 def _ints(card: Card, keys: tuple[str, ...]) -> list[int]:
@@ -36,8 +35,7 @@ def _ints(card: Card, keys: tuple[str, ...]) -> list[int]:
 
 
 def _typical(cardset: CardSet, cls: str, stat: str, default: int) -> int:
-    values = [int(c.fields.get(stat) or 0) for c in _real(cardset, "ship") if c.fields.get("class") == cls]
-    return int(round(statistics.median(values))) if values else default
+    return median((int(c.fields.get(stat) or 0) for c in _real(cardset, "ship") if c.fields.get("class") == cls), default)
 
 
 def typical_output(cardset: CardSet, cost: int) -> int:
@@ -48,7 +46,7 @@ def typical_output(cardset: CardSet, cost: int) -> int:
     if not by_cost:
         return 0
     nearest = min(by_cost, key=lambda k: (abs(k - cost), k))
-    return int(round(statistics.median(by_cost[nearest])))
+    return median(by_cost[nearest])
 
 
 def spread(total: int, weights: list[int]) -> list[int]:

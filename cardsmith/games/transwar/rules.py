@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from cardsmith.engine.contract import EffectSpec, Problem, RulesModule
+from cardsmith.engine.kit.fillers import hands_cards
 from cardsmith.games.transwar.cards import ATTACK_MODES, EFFECTS, MODES, TIMINGS, CardError, card_info
-from cardsmith.games.transwar.filler import cards_in_hand
 from cardsmith.model import CardSet
 
 _INT: dict[str, Any] = {"type": "integer", "minimum": 0}
@@ -79,7 +79,6 @@ def make_game(cardset: CardSet):  # -> TransWarGame (imported here: the state im
     return TransWarGame(cardset, RULES)
 
 
-
 RULES = RulesModule(
     name="transwar",
     title="TransWar",
@@ -90,6 +89,6 @@ RULES = RulesModule(
     effects=EFFECT_SPECS,
     effect_types=("special",),
     validate=validate,
-    cards_in_hand=cards_in_hand,
+    cards_in_hand=hands_cards,
     doc="Two to six players in animal Forms fight with cards from one common deck; allies on both sides.",
 )
