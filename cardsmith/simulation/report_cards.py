@@ -8,7 +8,7 @@ from typing import Any, Sequence
 CSS = """
 .verdict{background:#f6f8fa;border-left:4px solid #2f6db5;padding:.6em 1em;font-size:15px}
 .verdict.untrusted{border-left-color:#c62828} .verdict li{margin:.3em 0}
-tr.strong{background:#fde2e0} tr.weak{background:#dde9fb} .tests td.num{text-align:right;font-variant-numeric:tabular-nums}
+tr.strong{background:#fde2e0} tr.weak{background:#dde9fb} .tests td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 """
 
 
@@ -42,7 +42,8 @@ def tests_html(figures: dict[str, Any]) -> str:
             f"played with the decks as they are (a fixed number). "
             f"Flags: Benjamini-Hochberg over all {len(rows)} tests at a {100 * figures['fdr']:.0f}% false discovery rate; "
             f"<span style='background:#fde2e0'>too strong</span> and <span style='background:#dde9fb'>too weak</span> "
-            f"are ranked by the interval's bound nearest zero. {figures['study_games']} games in all, within a budget "
+            f"are ranked by the interval's bound nearest zero. An interval can miss zero without a flag: the flags allow "
+            f"for testing {len(rows)} cards at once, a single interval does not. {figures['study_games']} games in all, within a budget "
             f"of {figures['budget']}. <b>Adaptive budget</b>: every card got {figures.get('first_look', 0)} games per "
             f"table, then the cards not yet settled (p above FDR/m) doubled their games, up to {looks} looks. Choosing "
             f"from the results which cards get more games is optional stopping, so every intervention interval and "
