@@ -125,3 +125,5 @@ def test_a_common_deck_game_measures_its_cards_through_the_opening_deal():
     dealt = [r for r in f["card_tests"] if r["method"] == "dealt by the game"]
     assert dealt and all(r["games"] == 36 for r in dealt)  # 12 games x 3 holders of the one deck
     assert f["observed_cards"]["available"]
+    # No card was tested by intervention, so nothing was looked at sequentially, and the verdict says so.
+    assert f["looks"] == 1 and "sequential looks" not in " ".join(f["verdict"]["sentences"])

@@ -53,7 +53,8 @@ def card_study(cardset: CardSet, game: Game, decks: Sequence[Deck], tables: Sequ
     untested = sorted({c for c in in_decks if c not in made} - {r["card"] for r in rows})
     return {
         "card_tests": rank(rows), "fdr": FDR, "budget": budget, "study_games": run.games_played(),
-        "looks": run.looks, "first_look": run.first, "dealt_games": len(fixed), "filler_rule": filler_rule(game.rules),
+        # Looks matter only for intervention rows (dealt-card rows rest on a fixed sample).
+        "looks": max((r["looks"] for r in rows), default=1), "first_look": run.first, "dealt_games": len(fixed), "filler_rule": filler_rule(game.rules),
         "baseline_games": len(baseline), "study_capped": sum(r.capped for r in baseline),
         "untested_cards": [{"card": c, "name": names.get(c, c)} for c in untested],
     }
