@@ -8,7 +8,8 @@
   * none: the set as it is; at most 10% of cards should be flagged (FDR 5%).
 
 Prints the verdict, where the planted card ranks, the flag counts, and wall time and CPU time
-(this process and its workers): the machine is shared, so wall time alone says little.
+(this process and its workers) with the load average: the machine is shared, so wall time alone
+says little; CPU time over the number of jobs is the wall time the run needs on free cores.
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ def main() -> None:
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         set_dir, card = planted_set(a.plant, Path(tmp))
+        load0 = os.getloadavg()[0]
         wall, t0 = time.perf_counter(), os.times()
         figures = run(set_dir, a.seed, a.budget, a.jobs)
         t1 = os.times()
@@ -100,7 +102,8 @@ def main() -> None:
         causes = figures["verdict"]["causes"]
         print(f"first cause named: {causes[0]['card'] if causes else None}")
     print(f"games: {figures['games']} round robin + {figures['study_games']} card-test games")
-    print(f"wall {wall:.1f} s, CPU {cpu:.1f} s (process and workers; the machine is shared)")
+    print(f"wall {wall:.1f} s, CPU {cpu:.1f} s (process and workers) = {cpu / a.jobs:.1f} s on {a.jobs} cores if "
+          f"they were free; load average {load0:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
 
 
 if __name__ == "__main__":

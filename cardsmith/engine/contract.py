@@ -256,6 +256,10 @@ class RulesModule:
     - `filler` (optional): `filler(card, cardset) -> Card | None`, the neutral stand-in for a deck
       card in balance tests by intervention (the same seeds played with the card and with the
       filler); None for a card that has no fair stand-in. The filler's id must be new to the set.
+    - `cards_in_hand` (optional): `cards_in_hand(state, seat) -> frozenset[str]`, the card ids the
+      seat holds in hand now. The balance report's observational figures (win rate when drawn, in
+      the opening hand, never seen) replay games and read it after every action; read straight
+      after `new_game` it is the opening deal, the natural experiment for a common deck's cards.
     """
 
     name: str
@@ -271,6 +275,7 @@ class RulesModule:
     validate: Callable[[CardSet], Iterable[Problem]] | None = None
     doc: str = ""
     filler: Callable[[Card, CardSet], Card | None] | None = None
+    cards_in_hand: Callable[[Any, int], frozenset[str]] | None = None
 
     def supports(self, seats: int) -> bool:
         return self.players[0] <= seats <= self.players[1]

@@ -9,6 +9,7 @@ from cardsmith.engine.contract import Game
 from cardsmith.model import CardSet, Deck
 from cardsmith.simulation.intervention import DEFAULT_BUDGET
 from cardsmith.simulation.match import BalanceResult, run_balance, tables
+from cardsmith.simulation.observed import Hands, observed_cards
 from cardsmith.simulation.study import card_study
 from cardsmith.simulation.verdict import verdict
 
@@ -29,9 +30,13 @@ def balance_run(cardset: CardSet, game: Game, factory: Callable[[], Game] | None
     result = run_balance(cardset, game, factory, decks, agent, games=games, seed=seed, jobs=jobs, progress=progress,
                          random=random, players=players, where=where)
     figures = result.figures(decks)
+    names = {c.id: c.name for c in cardset.cards}
+    hands = Hands(game, decks)
+    figures["observed_cards"] = observed_cards(hands, result.records, names)
     if budget > 0:
         figures.update(card_study(cardset, game, decks, tables(len(decks), players), agent, seed=seed, budget=budget,
-                                  jobs=jobs, progress=progress, where=where))
+                                  jobs=jobs, progress=progress, records=result.records, hands=hands,
+                                  where=where))
     figures["verdict"] = verdict(figures)
     return figures, result
 

@@ -73,14 +73,22 @@ def card_shifts(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]
         o = before.get((r["deck"], r["card"]))
         if o is None:
             continue
-        se = math.hypot((r["high"] - r["low"]) / (2 * Z95), (o["high"] - o["low"]) / (2 * Z95))
-        e = Effect(r["effect"] - o["effect"], se, r["games"] + o["games"])
+        # Each version's effect was estimated with sequential looks: the change keeps the stricter split.
+        se = math.hypot(_se(r), _se(o))
+        e = Effect(r["effect"] - o["effect"], se, r["games"] + o["games"], looks=max(r.get("looks", 1), o.get("looks", 1)))
         out.append({"deck": r["deck"], "card": r["card"], "name": r["name"], "old": o["effect"], "new": r["effect"],
                     "old_flag": o["flag"], "new_flag": r["flag"], **{k: v for k, v in e.to_dict().items() if k in
                                                                      ("effect", "low", "high", "p_value")},
                     "moved": e.low > 0 or e.high < 0})
     out.sort(key=lambda x: -abs(x["effect"]) / max(1e-9, x["high"] - x["low"]))
     return out
+
+
+def _se(row: dict[str, Any]) -> float:
+    """A card test's standard error (rows written before `se` was stored: from its 95% interval)."""
+    if row.get("se") is not None:
+        return float(row["se"])
+    return (row["high"] - row["low"]) / (2 * Z95)
 
 
 def card_edits(old_set: CardSet, new_set: CardSet) -> dict[str, list[str]]:
@@ -139,5 +147,5 @@ def compare_versions(label: str, old_fig: dict[str, Any], new_fig: dict[str, Any
 
 
 def _effect(row: dict[str, Any]) -> Effect:
-    return Effect(row["effect"], (row["high"] - row["low"]) / (2 * Z95), row["games"])
+    return Effect(row["effect"], _se(row), row["games"])
 

@@ -33,9 +33,15 @@ def format_balance(figures: dict[str, Any], set_name: str, n_decks: int, shown: 
                  f"draws {_rate(figures['draws'])}; capped {_rate(figures['capped'])}")
     tests = figures.get("card_tests", [])
     if tests:
-        lines.append(f"  card tests ({figures['study_games']} games; effect = holder's win rate with the card minus "
-                     f"without, draws half, in points, 95% interval; flags at FDR {100 * figures['fdr']:.0f}%):")
+        looks = figures.get("looks", 1)
+        corrected = f" corrected for {looks} sequential looks" if looks > 1 else ""
+        lines.append(f"  card tests ({figures['study_games']} games played for them; effect = holder's win rate with the card minus "
+                     f"without, draws half, in points, 95% interval{corrected}; flags at FDR {100 * figures['fdr']:.0f}%):")
         lines += [card_line(r) for r in tests[:shown]]
         if len(tests) > shown:
             lines.append(f"    ... {len(tests) - shown} more in the report")
+    obs = figures.get("observed_cards")
+    if obs:
+        lines.append("  observational figures (when drawn, in the opening hand, never seen): "
+                     + (f"{len(obs['rows'])} cards over {obs['games']} games, in the report" if obs["available"] else obs["note"]))
     return "\n".join(lines)

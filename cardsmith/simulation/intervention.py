@@ -10,15 +10,21 @@ holder), game j of the baseline and game j of the arm share the seed, the seatin
 player's generator; only the card differs. The paired difference (baseline minus filler: what the
 card adds) has a normal interval from the differences' spread.
 
-Games are spent adaptively: every arm gets a first batch per table, then the arms not yet settled
-(p above FDR/m, so not sure to pass Benjamini-Hochberg) get more, those nearest to settling first,
-until the budget (a number of games) is spent. Results depend only
-on the run seed and the budget, never on the number of processes.
+Games are spent adaptively, as a group-sequential design: every arm gets a first batch per table
+(look 1), then the arms not yet settled (p above FDR/m, so not sure to pass Benjamini-Hochberg)
+double their games at each further look, those nearest to settling first, up to LOOKS looks or
+until the budget (a number of games) is spent. Choosing which arms get more games from their own
+results is optional stopping, which would make a plain 95% interval too narrow; every arm's
+interval and p-value are therefore corrected for LOOKS looks by a Bonferroni split (see
+`effects`), whether or not it took them. Results depend only on the run seed and the budget,
+never on the number of processes.
 
-Cards the game deals (a solar system's star and planets) are measured through the game's own
-randomness: the holder's result when the game dealt the card against when it did not, over the
-baseline games (`GameState.cards_dealt(seat)`, optional). Those are randomised by the game, so
-they are causal too, but unpaired.
+Cards the game deals (a solar system's star and planets, a common deck's opening hands) are
+measured through the game's own randomness: the holder's result when the game dealt the card at
+setup against when it did not (`GameState.cards_dealt(seat)`, or else the rules' `cards_in_hand`
+read straight after setup). Those are randomised by the game, so they are causal too, but
+unpaired. They use a fixed number of games (the round robin's and the first look's baseline
+games), so they need no correction for sequential looks.
 """
 
 from __future__ import annotations
@@ -32,9 +38,15 @@ from cardsmith.engine.runner import GameRecord, GameTask, run_tasks
 from cardsmith.model import Card, CardSet, Deck, frozen_map
 from cardsmith.simulation import DEFAULT_BUDGET
 from cardsmith.simulation.effects import FDR, Effect, paired_effect, unpaired_effect
+from cardsmith.simulation.observed import Hands
 
-FIRST_BATCH = 40  # games per arm per table before the budget goes adaptive
-BATCH = 40
+FIRST_BATCH = 40  # games per arm per table at the first look
+# Looks per arm (its games per table double at each): 40, 80, 160, 320. Every card test's interval
+# is widened for this many looks (98.75% per look, 95% overall), taken or not.
+LOOKS = 4
+# A dealt card's comparison needs this many games on each side: the normal interval from a
+# handful of games (two wins, say) would claim a certainty it does not have.
+MIN_GROUP = 10
 
 
 @dataclass(frozen=True)
@@ -107,6 +119,9 @@ class InterventionRun:
     baseline: dict[tuple[int, int], GameRecord] = field(default_factory=dict)  # (table, j) -> record
     arm_games: dict[tuple[int, int, int], GameRecord] = field(default_factory=dict)  # (arm, table, j)
     counts: list[int] = field(default_factory=list)  # games per table given to each arm so far
+    first: int = 0  # games per table of the first look (a fixed sample, before any adaptive choice)
+    taken: list[int] = field(default_factory=list)  # looks each arm has had
+    looks: int = LOOKS  # looks the design allows each arm (the intervals' Bonferroni split)
 
     def tables_of(self, arm: Arm) -> list[int]:
         return [t for t, tab in enumerate(self.tables) if tab.count(arm.deck) == 1]
@@ -131,18 +146,18 @@ class InterventionRun:
                 diffs.append(base.returns()[seat] - alt.returns()[seat])
                 draws_with += base.is_draw
                 draws_without += alt.is_draw
-        return paired_effect(diffs, draws_with, draws_without)
+        return paired_effect(diffs, draws_with, draws_without, looks=self.looks)
 
 
-def _plan(run: InterventionRun, chosen: Sequence[int], batch: int) -> tuple[list[GameTask], list[tuple]]:
-    """Tasks for another `batch` games per table for each chosen arm, and the baseline games they need."""
+def _plan(run: InterventionRun, chosen: Sequence[tuple[int, int]]) -> tuple[list[GameTask], list[tuple]]:
+    """Tasks for another `extra` games per table for each chosen (arm, extra), and the baseline games they need."""
     tasks: list[GameTask] = []
     keys: list[tuple] = []
     index = run.games_played()
-    for a in chosen:
+    for a, extra in chosen:
         arm = run.arms[a]
         for t in run.tables_of(arm):
-            for j in range(run.counts[a], run.counts[a] + batch):
+            for j in range(run.counts[a], run.counts[a] + extra):
                 if (t, j) not in run.baseline and ("base", t, j) not in keys:
                     tasks.append(run.task(t, j, index))
                     keys.append(("base", t, j))
@@ -153,29 +168,33 @@ def _plan(run: InterventionRun, chosen: Sequence[int], batch: int) -> tuple[list
     return tasks, keys
 
 
-def _spend(run: InterventionRun, chosen: Sequence[int], batch: int, play: Callable[[list[GameTask]], list[GameRecord]]) -> None:
-    tasks, keys = _plan(run, chosen, batch)
+def _spend(run: InterventionRun, chosen: Sequence[tuple[int, int]], play: Callable[[list[GameTask]], list[GameRecord]]) -> None:
+    tasks, keys = _plan(run, chosen)
     for key, record in zip(keys, play(tasks)):
         if key[0] == "base":
             run.baseline[(key[1], key[2])] = record
         else:
             run.arm_games[(key[1], key[2], key[3])] = record
-    for a in chosen:
-        run.counts[a] += batch
+    for a, extra in chosen:
+        run.counts[a] += extra
+        run.taken[a] += 1
 
 
-def _cost(run: InterventionRun, a: int, batch: int) -> int:
-    return len(run.tables_of(run.arms[a])) * batch
+def _cost(run: InterventionRun, a: int, extra: int) -> int:
+    """Games another `extra` per table costs arm a: its own and, at worst, as many baseline games."""
+    return 2 * len(run.tables_of(run.arms[a])) * extra
 
 
 def run_interventions(game: Game, factory: Callable[[], Game] | None, decks: Sequence[Deck], arms: Sequence[Arm],
                       tables: Sequence[tuple[int, ...]], agent: str, *, seed: int, budget: int = DEFAULT_BUDGET,
-                      first: int = FIRST_BATCH, batch: int = BATCH, jobs: int | None = None,
+                      first: int = FIRST_BATCH, looks: int = LOOKS, jobs: int | None = None,
                       progress: bool = False, where: Any = None) -> InterventionRun:
-    """Play every arm's first batch, then more games for the arms not yet settled (see the module notes).
+    """Play every arm's first look, then double the games of the arms not yet settled, look by look
+    (see the module notes).
 
     With `where` (a runs.Where naming a cluster) the games go to that cluster."""
-    run = InterventionRun(list(tables), list(arms), agent, seed, counts=[0] * len(arms))
+    run = InterventionRun(list(tables), list(arms), agent, seed, counts=[0] * len(arms), taken=[0] * len(arms),
+                          looks=looks)
 
     def play(tasks: list[GameTask]) -> list[GameRecord]:
         if where is not None and where.cluster is not None:
@@ -189,48 +208,54 @@ def run_interventions(game: Game, factory: Callable[[], Game] | None, decks: Seq
     # sits in every seat equally often), rather than overrunning it.
     seats = max((len(t) for t in tables), default=2)
     pairs = sum(len(run.tables_of(arms[a])) for a in testable) or 1
-    first = max(seats, min(first, budget // (2 * pairs)) // seats * seats)
-    batch = max(seats, batch // seats * seats)
-    _spend(run, testable, first, play)
+    first = run.first = max(seats, min(first, budget // (2 * pairs)) // seats * seats)
+    _spend(run, [(a, first) for a in testable], play)
     settled = FDR / max(1, len(testable))
     while True:
         left = budget - run.games_played()
         # An arm is settled once it would pass Benjamini-Hochberg whatever the others do (p below
-        # FDR/m); a merely "significant" 95% interval is not enough with many cards tested.
-        open_arms = [a for a in testable if run.effect(a).p > settled]
+        # FDR/m); a merely "significant" interval is not enough with many cards tested.
+        effects = {a: run.effect(a) for a in testable if run.taken[a] < looks}
+        open_arms = [a for a, e in effects.items() if e.p > settled]
         # Arms nearest to a decision first: they are the ones more games settle soonest.
-        open_arms.sort(key=lambda a: (-abs(run.effect(a).z), a))
+        open_arms.sort(key=lambda a: (-abs(effects[a].z), a))
         chosen, cost = [], 0
         for a in open_arms:
-            c = 2 * _cost(run, a, batch)  # its games and, at worst, as many baseline games
+            c = _cost(run, a, run.counts[a])  # the next look doubles its games
             if cost + c <= left:
-                chosen.append(a)
+                chosen.append((a, run.counts[a]))
                 cost += c
         if not chosen:
             return run
-        _spend(run, chosen, batch, play)
+        _spend(run, chosen, play)
 
 
-def dealt_effects(game: Game, decks: Sequence[Deck], records: Sequence[GameRecord]) -> list[dict[str, Any]]:
-    """Natural experiment: per deck and dealt card, the holder's result when the game dealt the card
-    against when it did not (baseline games only). Empty for a game whose states do not say."""
+def dealt_effects(game: Game, decks: Sequence[Deck], records: Sequence[GameRecord],
+                  skip: frozenset[str] = frozenset(), hands: Hands | None = None) -> list[dict[str, Any]]:
+    """Natural experiment: per deck and dealt card (bar `skip`), the holder's result when the game
+    dealt the card at setup against when it did not: the state's `cards_dealt(seat)` (Solar
+    Empires' star and planets), or else the opening hand (`hands`, from the rules' `cards_in_hand`;
+    a common deck's cards). Every seat is a holder, also where several seats share one deck. Empty
+    for a game that cannot say what it dealt."""
     rows: dict[tuple[int, str], tuple[list[float], list[float]]] = {}
     for r in records:
         state = game.new_game([decks[d] for d in r.deck_ids], r.seed)
-        dealt_of = getattr(state, "cards_dealt", None)
-        if dealt_of is None:
-            return []
+        dealt_of_seat = getattr(state, "cards_dealt", None)
+        if dealt_of_seat is None:
+            if hands is None or hands.hand is None:
+                return []
+            dealt_of_seat = hands.of(r)[0].__getitem__
+        returns = r.returns()
         for seat, d in enumerate(r.deck_ids):
-            if r.deck_ids.count(d) != 1:
-                continue
-            dealt = dealt_of(seat)
-            ret = r.returns()[seat]
-            for card in set(decks[d].cards()):
+            dealt = dealt_of_seat(seat)
+            for card in dict.fromkeys(decks[d].cards()):
+                if card in skip:
+                    continue
                 yes, no = rows.setdefault((d, card), ([], []))
-                (yes if card in dealt else no).append(ret)
+                (yes if card in dealt else no).append(returns[seat])
     out = []
     for (d, card), (yes, no) in sorted(rows.items()):
-        if not yes or not no:
-            continue  # always (or never) dealt: the game's chance says nothing about it
+        if min(len(yes), len(no)) < MIN_GROUP:
+            continue  # (almost) always or never dealt: the game's chance says too little about it
         out.append({"deck": d, "card": card, "effect": unpaired_effect(yes, no)})
     return out

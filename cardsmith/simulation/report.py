@@ -14,7 +14,8 @@ from typing import Any, Sequence
 
 from cardsmith.atomic import write_text
 from cardsmith.model import CardSet, Deck
-from cardsmith.simulation.report_cards import CSS as CARDS_CSS, agents_html, comparison_html, tests_html, verdict_html
+from cardsmith.simulation.report_cards import (CSS as CARDS_CSS, agents_html, comparison_html, observed_html, tests_html,
+                                               verdict_html)
 
 FONT = "font-family='system-ui, sans-serif'"
 
@@ -220,7 +221,7 @@ def render_html(figures: dict[str, Any], cardset: CardSet, run: Any = None) -> s
         intervals_svg(first_rows, fair),
         "<h2>Game length</h2>",
         histogram_svg(length.get("histogram", {})),
-        tests_html(figures), agents_html(figures), comparison_html(figures),
+        tests_html(figures), agents_html(figures), comparison_html(figures), observed_html(figures),
         "<h2>Per-card impact, observational: win rate when played</h2><p class='note'>Observational, not causal (the card tests above are). For each card, over every game of a deck that holds it: the deck's win "
         "rate when the card was played against when it was not, with intervals and sample sizes. Cards come out more "
         "often in long games, so the raw difference flatters nearly every card; the adjusted column compares only games "

@@ -8,7 +8,7 @@ from typing import Any, Sequence
 CSS = """
 .verdict{background:#f6f8fa;border-left:4px solid #2f6db5;padding:.6em 1em;font-size:15px}
 .verdict.untrusted{border-left-color:#c62828} .verdict li{margin:.3em 0}
-tr.strong{background:#fde2e0} tr.weak{background:#dde9fb} .tests td.num{text-align:right;font-variant-numeric:tabular-nums}
+tr.strong{background:#fde2e0} tr.weak{background:#dde9fb} .tests td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 """
 
 
@@ -31,22 +31,35 @@ def tests_html(figures: dict[str, Any]) -> str:
     rows: Sequence[dict[str, Any]] = figures.get("card_tests", [])
     if not rows:
         return ""
+    looks = figures.get("looks", 1)
     note = (f"<p class='note'>Each row: one card in one deck. <b>Intervention</b>: the same seeds played with the card and "
-            f"with the rules' neutral filler in its place (for Solar Empires a plain ship of the same class and cost, or a "
-            f"building of the same cost that gives nothing); the effect is the holder's win rate with the card minus "
-            f"without, a draw counting half, in points, with a 95% interval from the paired differences. <b>Dealt by the "
-            f"game</b>: cards the game deals at random (a star, planets), the holder's result when dealt minus when not. "
+            f"with the rules' neutral filler in its place: a card of the same type and cost whose numbers are what the "
+            f"set's comparable cards typically have, so a card of average strength for its cost reads about 0 (the "
+            f"game's rule is below; the 'how' column names each card's filler). The effect is the holder's win rate "
+            f"with the card minus without, a draw counting half, in points, with an interval from the paired "
+            f"differences. <b>Dealt by the game</b>: cards the game deals at random (a star, planets, a common deck's "
+            f"opening hand), the holder's result when dealt minus when not, over {figures.get('dealt_games', 0)} games "
+            f"played with the decks as they are (a fixed number). "
             f"Flags: Benjamini-Hochberg over all {len(rows)} tests at a {100 * figures['fdr']:.0f}% false discovery rate; "
             f"<span style='background:#fde2e0'>too strong</span> and <span style='background:#dde9fb'>too weak</span> "
-            f"are ranked by the interval's bound nearest zero. {figures['study_games']} games in all; games were added "
-            f"to the cards not yet settled (p above FDR/m), within a budget of {figures['budget']}. "
-            f"Draw columns count draws among the games with and without the card.</p>")
+            f"are ranked by the interval's bound nearest zero. An interval can miss zero without a flag: the flags allow "
+            f"for testing {len(rows)} cards at once, a single interval does not. {figures['study_games']} games in all, within a budget "
+            f"of {figures['budget']}. <b>Adaptive budget</b>: every card got {figures.get('first_look', 0)} games per "
+            f"table, then the cards not yet settled (p above FDR/m) doubled their games, up to {looks} looks. Choosing "
+            f"from the results which cards get more games is optional stopping, so every intervention interval and "
+            f"p-value is corrected for {looks} looks (Bonferroni: a {100 * (1 - 0.05 / looks):.2f}% interval at each "
+            f"look, 95% over all of them, taken or not). Draw columns count draws among the games with and without "
+            f"the card.</p>")
+    rule = figures.get("filler_rule")
+    if rule:
+        note += f"<details><summary>The filler rule of this game</summary><pre class='note'>{_e(rule)}</pre></details>"
     head = ("<table class='tests'><thead><tr><th>card</th><th>deck</th><th>how</th><th>effect</th><th>95% interval</th>"
             "<th>p</th><th>games</th><th>draws with / without</th><th>flag</th></tr></thead><tbody>")
     body = []
     for r in rows:
         cls = {"too strong": " class='strong'", "too weak": " class='weak'"}.get(r["flag"] or "", "")
-        body.append(f"<tr{cls}><td>{_e(r['name'])}</td><td>{_e(r['deck'])}</td><td>{_e(r['method'])}</td>"
+        how = r["method"] if not r.get("filler") else f"{r['method']}: {r['filler'].split(' for ')[0]}"
+        body.append(f"<tr{cls}><td>{_e(r['name'])}</td><td>{_e(r['deck'])}</td><td>{_e(how)}</td>"
                     f"<td class='num'>{_pts(r['effect'])}</td><td class='num'>[{_pts(r['low'])}, {_pts(r['high'])}]</td>"
                     f"<td class='num'>{r['p_value']:.2g}</td><td class='num'>{r['games']}</td>"
                     f"<td class='num'>{r['draws_with']} / {r['draws_without']}</td><td>{_e(r['flag'] or '')}</td></tr>")
@@ -56,6 +69,29 @@ def tests_html(figures: dict[str, Any]) -> str:
         tail = ("<p class='note'>Not tested (no filler, and never dealt at random): "
                 + _e(", ".join(c["name"] for c in untested)) + ".</p>")
     return "<h2>Card tests</h2>" + note + head + "".join(body) + "</tbody></table>" + tail
+
+
+def _obs(cell: dict[str, Any]) -> str:
+    if not cell["games"]:
+        return "<td class='num'>&ndash;</td><td class='num'>0</td>"
+    return (f"<td class='num'>{100 * cell['rate']:.1f}% [{100 * cell['low']:.0f}&ndash;{100 * cell['high']:.0f}]</td>"
+            f"<td class='num'>{cell['games']}</td>")
+
+
+def observed_html(figures: dict[str, Any]) -> str:
+    """Win rate when drawn, in the opening hand and never seen: observational, labelled so."""
+    obs = figures.get("observed_cards")
+    if not obs:
+        return ""
+    head = "<h2>Per-card figures, observational: when drawn, in the opening hand, never seen</h2>"
+    if not obs["available"]:
+        return head + f"<p class='note'>{_e(obs['note'])}</p>"
+    body = "".join(f"<tr><td>{_e(r['name'])}</td><td>{_e(r['deck'])}</td>{_obs(r['drawn'])}{_obs(r['opening'])}"
+                   f"{_obs(r['not_seen'])}</tr>" for r in obs["rows"])
+    return (head + f"<p class='note'>{_e(obs['note'])} {obs['games']} games.</p>"
+            "<table class='tests'><thead><tr><th>card</th><th>deck</th><th>win rate when drawn</th><th>games</th>"
+            "<th>in opening hand</th><th>games</th><th>never seen</th><th>games</th></tr></thead><tbody>"
+            + body + "</tbody></table>")
 
 
 def agents_html(figures: dict[str, Any]) -> str:

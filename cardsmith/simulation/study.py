@@ -5,20 +5,26 @@ them; too strong and too weak flagged apart, ranked by the interval's bound.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable, Sequence
 
 from cardsmith.engine.contract import Game
+from cardsmith.engine.runner import GameRecord
 from cardsmith.model import CardSet, Deck
 from cardsmith.simulation.effects import FDR, benjamini_hochberg
+from cardsmith.simulation.observed import Hands
 from cardsmith.simulation.intervention import (
     DEFAULT_BUDGET, Arm, FillerGameFactory, dealt_effects, fillers, run_interventions, swap, with_fillers)
 
 
 def card_study(cardset: CardSet, game: Game, decks: Sequence[Deck], tables: Sequence[tuple[int, ...]], agent: str, *,
                seed: int, budget: int = DEFAULT_BUDGET, jobs: int | None = None, progress: bool = False,
-               factory: Callable[[], Game] | None = None, where: Any = None) -> dict[str, Any]:
-    """Every card test of the decks at these tables, as report figures (`card_tests` and its notes);
-    `where` (a runs.Where) sends them to the round robin's cluster."""
+               factory: Callable[[], Game] | None = None, records: Sequence[GameRecord] = (),
+               hands: Hands | None = None, where: Any = None) -> dict[str, Any]:
+    """Every card test of the decks at these tables, as report figures (`card_tests` and its notes).
+    `records` are the run's round-robin games (the decks as they are), which the natural experiment
+    for dealt cards uses beside the first look's baseline games; `where` (a runs.Where) sends the
+    tests to the round robin's cluster."""
     in_decks = sorted({c for d in decks for c in d.cards()})
     made = fillers(cardset, game.rules, in_decks)
     all_decks = list(decks)
@@ -40,16 +46,28 @@ def card_study(cardset: CardSet, game: Game, decks: Sequence[Deck], tables: Sequ
             rows.append({"deck": decks[arm.deck].name, "card": arm.card, "name": names.get(arm.card, arm.card),
                          "method": "intervention", "filler": made[arm.card].name, **run.effect(a).to_dict()})
     baseline = [run.baseline[k] for k in sorted(run.baseline)]
-    for row in dealt_effects(game, decks, baseline):
+    fixed = list(records) + [run.baseline[k] for k in sorted(run.baseline) if k[1] < run.first]
+    for row in dealt_effects(game, decks, fixed, skip=frozenset(a.card for a in run.arms), hands=hands or Hands(game, decks)):
         rows.append({"deck": decks[row["deck"]].name, "card": row["card"], "name": names.get(row["card"], row["card"]),
                      "method": "dealt by the game", "filler": None, **row["effect"].to_dict()})
     flag(rows)
     untested = sorted({c for c in in_decks if c not in made} - {r["card"] for r in rows})
     return {
         "card_tests": rank(rows), "fdr": FDR, "budget": budget, "study_games": run.games_played(),
+        # Looks matter only for intervention rows (dealt-card rows rest on a fixed sample).
+        "looks": max((r["looks"] for r in rows), default=1), "first_look": run.first, "dealt_games": len(fixed), "filler_rule": filler_rule(game.rules),
         "baseline_games": len(baseline), "study_capped": sum(r.capped for r in baseline),
         "untested_cards": [{"card": c, "name": names.get(c, c)} for c in untested],
     }
+
+
+def filler_rule(rules: Any) -> str | None:
+    """The rules module's own account of its fillers (its filler module's notes), for the report."""
+    hook = getattr(rules, "filler", None)
+    if hook is None:
+        return None
+    module = inspect.getmodule(hook)
+    return inspect.cleandoc(module.__doc__) if module is not None and module.__doc__ else None
 
 
 def flag(rows: list[dict[str, Any]], q: float = FDR) -> None:

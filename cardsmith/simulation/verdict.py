@@ -78,8 +78,10 @@ def verdict(figures: dict[str, Any]) -> dict[str, Any]:
                    + (f"; and {len(weak_cards) - 3} more" if len(weak_cards) > 3 else "") + ".")
     if tests:
         flagged = sum(1 for r in tests if r["flag"])
+        looks = figures.get("looks", 1)
+        how = f"; intervals corrected for the budget's {looks} sequential looks" if looks > 1 else ""
         out.append(f"{flagged} of {len(tests)} card tests flagged at a {100 * figures.get('fdr', 0.05):.0f}% false "
-                   "discovery rate (Benjamini-Hochberg).")
+                   f"discovery rate (Benjamini-Hochberg{how}).")
     first = figures["first_player_wins_of_decided"]
     if first["n"]:
         if first["low"] > fair or first["high"] < fair:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from cardsmith.engine.contract import EffectSpec, Problem, RulesModule
+from cardsmith.engine.kit.fillers import hands_cards
 from cardsmith.games.alien_empires.cards import EVENT_TIMINGS, CardError, card_info
 from cardsmith.games.alien_empires.powers import IMPLEMENTED, NOT_IMPLEMENTED_WHY, playable
 from cardsmith.model import CardSet
@@ -165,5 +166,6 @@ RULES = RulesModule(
     effects=EFFECT_SPECS,
     effect_types=("race", "event"),
     validate=validate,
+    cards_in_hand=hands_cards,
     doc="Two to six alien races spread over a hex map of 20 worlds with a common deck of Force, Race and Event cards.",
 )

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from cardsmith.engine.contract import RulesModule
 from cardsmith.games.rm2k_anime.effects import EFFECTS, set_problems
+from cardsmith.games.rm2k_anime.filler import cards_in_hand, filler
 from cardsmith.games.rm2k_anime.game import PLAY_SCHEMA, Rm2kAnime
 from cardsmith.games.rm2k_anime.state import RmState
 from cardsmith.model import CardSet
@@ -33,6 +34,8 @@ RULES = RulesModule(
     effects=EFFECTS,
     effect_types=("event", "challenge", "victory"),
     validate=set_problems,
+    filler=filler,
+    cards_in_hand=cards_in_hand,
     doc="Users, Lag, Syncing and Challenges (Ksarusix); docs/rules/rm2k-anime.md.",
 )
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from cardsmith.engine.contract import RulesModule
 from cardsmith.games.solar_empires.effects import EFFECTS
-from cardsmith.games.solar_empires.filler import filler
+from cardsmith.games.solar_empires.filler import cards_in_hand, filler
 from cardsmith.games.solar_empires.game import PLAY_SCHEMA, SolarEmpires, set_problems
 from cardsmith.games.solar_empires.names import ORDERINGS, SHOT_CAP
 from cardsmith.games.solar_empires.observation import Observation
@@ -37,6 +37,7 @@ RULES = RulesModule(
     effect_types=("event",),
     validate=set_problems,
     filler=filler,
+    cards_in_hand=cards_in_hand,
     doc="Space battles over a random solar system (Norgoth, 2009); docs/rules/solar-empires.md.",
 )
 

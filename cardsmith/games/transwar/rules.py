@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from cardsmith.engine.contract import EffectSpec, Problem, RulesModule
+from cardsmith.engine.kit.fillers import hands_cards
 from cardsmith.games.transwar.cards import ATTACK_MODES, EFFECTS, MODES, TIMINGS, CardError, card_info
 from cardsmith.model import CardSet
 
@@ -88,5 +89,6 @@ RULES = RulesModule(
     effects=EFFECT_SPECS,
     effect_types=("special",),
     validate=validate,
+    cards_in_hand=hands_cards,
     doc="Two to six players in animal Forms fight with cards from one common deck; allies on both sides.",
 )

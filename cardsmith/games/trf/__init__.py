@@ -10,6 +10,7 @@ from typing import Any, Iterable, cast
 
 from cardsmith.engine.contract import Game, Problem, RulesModule
 from cardsmith.games.trf.effects import SPECS, TARGETED
+from cardsmith.games.trf.filler import cards_in_hand, filler
 from cardsmith.games.trf.game import TRFGame
 from cardsmith.model import CardSet
 
@@ -66,6 +67,8 @@ RULES: RulesModule = RulesModule(
     card_fields=CARD_FIELDS,
     effects=SPECS,
     validate=validate,
+    filler=filler,
+    cards_in_hand=cards_in_hand,
     doc=__doc__ or "",
 )
 

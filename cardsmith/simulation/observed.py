@@ -1,0 +1,104 @@
+"""Observational card figures, as 17lands and HSReplay report them: per deck and card, the holder's
+win rate in the games where the card was drawn, where it was in the opening hand, and where it was
+never seen, each with its interval and game count.
+
+These are not causal: a player who survives longer draws more cards, so "when drawn" mixes the
+card's strength with the game's length. The card tests (`study`) are the causal measure; these
+figures stay beside them because designers know them from those sites.
+
+The figures replay the balance run's round-robin games (their seeds and recorded actions) and read
+the rules' `cards_in_hand(state, seat)` after every action: a card is drawn in a game if it was
+ever in the seat's hand; the opening hand is the hand when the first player is known (for a game
+whose state does not say, straight after setup). A game whose rules module has no
+`cards_in_hand` cannot tell, and the figures say so. A draw counts half, as everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from cardsmith.engine.contract import Game
+from cardsmith.engine.runner import GameRecord, play_game
+from cardsmith.engine.stats import wilson
+from cardsmith.model import Deck
+
+Hand = Callable[[Any, int], frozenset[str]]
+KINDS = ("drawn", "opening", "not_seen")
+
+
+def hands_of(game: Game, decks: Sequence[Deck], record: GameRecord, hand: Hand) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
+    """Per seat, the opening hand and every card that was in its hand during the game (a replay)."""
+    seated = [decks[d] for d in record.deck_ids]
+    actions = record.actions
+    if not actions and record.turns > 0:
+        # Records from a Dask cluster come without their actions: the game is played again (the same
+        # seed and agents give the same game), so the figures do not depend on where it ran.
+        actions = play_game(game, seated, record.agents, record.seed, index=record.index).actions
+    state = game.new_game(seated, record.seed)
+    seats = range(len(record.deck_ids))
+    seen = [set(hand(state, s)) for s in seats]
+    timed = hasattr(state, "first_player")
+    opening = None if timed else [frozenset(x) for x in seen]
+    for seat, action in actions:
+        state.apply(action, seat)
+        for s in seats:
+            seen[s] |= hand(state, s)
+        if opening is None and getattr(state, "first_player", None) is not None:
+            opening = [hand(state, s) for s in seats]
+    final = [frozenset(x) for x in seen]
+    return (opening if opening is not None else final), final
+
+
+class Hands:
+    """The hands of recorded games, each game replayed once and shared by the figures that need it
+    (these observational figures, and the natural experiment on opening hands)."""
+
+    def __init__(self, game: Game, decks: Sequence[Deck]):
+        self.game, self.decks = game, decks
+        self.hand: Hand | None = getattr(game.rules, "cards_in_hand", None)
+        self._memo: dict[tuple, tuple[list[frozenset[str]], list[frozenset[str]]]] = {}
+
+    def of(self, record: GameRecord) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
+        """Per seat, the opening hand and every card held during the game."""
+        assert self.hand is not None, "the rules module has no cards_in_hand"
+        key = (record.seed, record.deck_ids, record.agents)
+        if key not in self._memo:
+            self._memo[key] = hands_of(self.game, self.decks, record, self.hand)
+        return self._memo[key]
+
+
+def _rate(results: list[float]) -> dict[str, Any]:
+    n = len(results)
+    k = sum(results)
+    low, high = wilson(k, n) if n else (0.0, 1.0)  # type: ignore[arg-type]
+    return {"rate": round(k / n, 6) if n else None, "low": round(low, 6), "high": round(high, 6), "games": n}
+
+
+def observed_cards(hands: Hands, records: Sequence[GameRecord], names: dict[str, str]) -> dict[str, Any]:
+    """The observational figures of the run's games, or why the game cannot give them."""
+    game, decks = hands.game, hands.decks
+    if hands.hand is None:
+        return {"available": False, "games": 0, "rows": [],
+                "note": f"{game.name} does not say which cards a seat holds (its rules module has no cards_in_hand), "
+                        "so there are no when-drawn, opening-hand or never-seen figures."}
+    cells: dict[tuple[int, str], dict[str, list[float]]] = {}
+    for r in records:
+        opening, drawn = hands.of(r)
+        returns = r.returns()
+        for seat, d in enumerate(r.deck_ids):
+            for card in dict.fromkeys(decks[d].cards()):
+                cell = cells.setdefault((d, card), {k: [] for k in KINDS})
+                if card in drawn[seat]:
+                    cell["drawn"].append(returns[seat])
+                else:
+                    cell["not_seen"].append(returns[seat])
+                if card in opening[seat]:
+                    cell["opening"].append(returns[seat])
+    # A card no seat ever held (a solar body, say) is not a hand card: it gets no row.
+    rows = [{"deck": decks[d].name, "card": card, "name": names.get(card, card), **{k: _rate(v[k]) for k in KINDS}}
+            for (d, card), v in sorted(cells.items()) if v["drawn"]]
+    return {"available": True, "games": len(records), "rows": rows,
+            "note": "Observational, not causal: win rate of the card's holder in the round robin's games where the card "
+                    "was drawn, was in the opening hand, or was never seen (draws count half; 95% Wilson intervals). "
+                    "Players who last longer draw more cards, so these mix a card's strength with game length; the "
+                    "card tests above are the causal measure."}

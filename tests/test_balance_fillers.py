@@ -1,0 +1,129 @@
+"""Issue 16's fairness checks: fillers that read an average card as about 0 in every game with
+decks, card tests corrected for the adaptive budget's sequential looks, the observational figures
+(when drawn, in the opening hand, never seen) and the natural experiment on a common deck's hands.
+
+Long acceptance runs (strong, weak and no plant on Solar Empires) are in benchmarks/balance_plants.py."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from cardsmith.engine.registry import load_game
+from cardsmith.engine.runner import play_game
+from cardsmith.simulation.effects import critical, paired_effect
+from cardsmith.simulation.intervention import fillers, swap, with_fillers
+from cardsmith.simulation.sets import deck_files, load_checked_deck, open_set
+
+DECK_GAMES = ["solar-empires", "trf", "rm2k-anime"]
+
+
+def _set(name: str):
+    cardset = open_set(name)
+    return cardset, load_game(cardset), [load_checked_deck(cardset, p) for p in deck_files(cardset.path)]
+
+
+def test_a_building_of_typical_output_for_its_cost_is_its_own_filler():
+    from cardsmith.games.solar_empires.filler import filler
+
+    cardset = open_set("solar-empires")
+    plus = ("plus_energy", "plus_minerals", "plus_organics")
+    output = lambda c: tuple(int(c.fields.get(k) or 0) for k in plus)  # noqa: E731
+    mines, city = cardset.card("mines"), cardset.card("infected-city")
+    # Mines (+1 minerals for 1/1/1) is what buildings of that cost give: its filler is the same.
+    assert output(filler(mines, cardset)) == output(mines) == (0, 1, 0)
+    # Infected City (+2/+2/+2 for 2/2/2) out-produces its cost's typical +2: the test can see that.
+    made = filler(city, cardset)
+    assert sum(output(made)) == 2 < sum(output(city)) and made.fields["save"] == city.fields["save"]
+    assert not made.effects and not made.keywords and made.type == "building"
+
+
+@pytest.mark.parametrize("name", DECK_GAMES)
+def test_every_filler_is_a_plain_card_of_the_same_type_and_cost_and_plays(name):
+    cardset, game, decks = _set(name)
+    made = fillers(cardset, game.rules, sorted({c for d in decks for c in d.cards()}))
+    assert made, f"{name} offers no filler"
+    ids = cardset.by_id()
+    for cid, f in made.items():
+        card = ids[cid]
+        assert f.id not in ids and not f.keywords and not f.tags
+        assert f.type == card.type or (card.type == "event" and name == "solar-empires")
+        for cost in ("cost", "energy", "minerals", "organics"):
+            assert f.fields.get(cost) == card.fields.get(cost), (cid, cost)
+    # Every card with a filler swapped out at once: the rules take the set and the game ends.
+    played = game.rules.make_game(with_fillers(cardset, made))
+    blank = [decks[0], decks[1]]
+    for cid, f in made.items():
+        blank = [swap(d, cid, f.id) if cid in d.cards() else d for d in blank]
+    record = play_game(played, blank, ("random", "random"), seed=5)
+    assert record.end_reason
+
+
+def test_a_sequential_interval_is_wider_and_its_p_value_scaled_by_the_looks():
+    diffs = [1, 0, 0, 1, 0, -1, 1, 0.5, 0, 1] * 8
+    one, four = paired_effect(diffs), paired_effect(diffs, looks=4)
+    # 80 paired games: Student's t with 79 degrees of freedom; 98.75% for each of four looks.
+    assert critical(1, 9) == pytest.approx(2.2622, abs=1e-4) and critical(4) == pytest.approx(2.4977, abs=1e-4)
+    assert four.mean == one.mean
+    assert (four.high - four.low) / (one.high - one.low) == pytest.approx(critical(4, 79) / critical(1, 79))
+    assert four.p == pytest.approx(min(1.0, 4 * one.p))
+
+
+def _stops_early(rng: random.Random, looks: int) -> bool:
+    """A null card (it changes nothing) looked at after 40, 80, 160, 320 paired games; True if any
+    look's interval excludes zero (a false 'significant')."""
+    diffs: list[float] = []
+    for n in (40, 80, 160, 320):
+        diffs += [rng.choice((-1, 0, 0, 1)) for _ in range(n - len(diffs))]
+        e = paired_effect(diffs, looks=looks)
+        if e.low > 0 or e.high < 0:
+            return True
+    return False
+
+
+def test_looking_four_times_would_inflate_false_flags_and_the_correction_holds_them_at_five_percent():
+    rng = random.Random(16)
+    runs = 500
+    plain = sum(_stops_early(rng, 1) for _ in range(runs)) / runs
+    corrected = sum(_stops_early(rng, 4) for _ in range(runs)) / runs
+    assert plain > 0.08  # four uncorrected looks at 95%: well above the 5% promised
+    assert corrected <= 0.05 + 2 * math.sqrt(0.05 * 0.95 / runs)
+
+
+def test_observational_figures_are_when_drawn_in_the_opening_hand_and_never_seen():
+    from cardsmith.simulation.match import run_balance
+    from cardsmith.simulation.observed import Hands, observed_cards
+
+    cardset, game, decks = _set("solar-empires")
+    result = run_balance(cardset, game, None, decks, "random", games=6, seed=2, jobs=1)
+    obs = observed_cards(Hands(game, decks), result.records, {})
+    assert obs["available"] and obs["games"] == 18 and "not causal" in obs["note"]
+    for row in obs["rows"]:
+        # Each deck sits in 12 of the 18 games; every one is either "drawn" or "never seen".
+        assert row["drawn"]["games"] + row["not_seen"]["games"] == 12
+        assert row["opening"]["games"] <= row["drawn"]["games"]
+    solar = {c.id for c in cardset.cards if c.type in ("star", "solar-body", "planet")}
+    assert not solar & {r["card"] for r in obs["rows"]}  # never in a hand: no row
+
+
+def test_a_game_that_cannot_say_what_a_seat_holds_says_so():
+    from cardsmith.simulation.observed import Hands, observed_cards
+    from tests.engine_testgame import deck, make_game
+
+    game = make_game()
+    obs = observed_cards(Hands(game, [deck("a", guard=3)]), [], {})
+    assert not obs["available"] and "cards_in_hand" in obs["note"] and not obs["rows"]
+
+
+def test_a_common_deck_game_measures_its_cards_through_the_opening_deal():
+    from cardsmith.simulation.balance import balance_figures
+
+    cardset, game, decks = _set("transwar")
+    f = balance_figures(cardset, game, None, decks, "random", games=12, seed=4, budget=100, jobs=1, players=3)
+    dealt = [r for r in f["card_tests"] if r["method"] == "dealt by the game"]
+    assert dealt and all(r["games"] == 36 for r in dealt)  # 12 games x 3 holders of the one deck
+    assert f["observed_cards"]["available"]
+    # No card was tested by intervention, so nothing was looked at sequentially, and the verdict says so.
+    assert f["looks"] == 1 and "sequential looks" not in " ".join(f["verdict"]["sentences"])
