@@ -52,6 +52,15 @@ def _outcome_score(state: GameState, seat: int, game: Game) -> float:
     return game.heuristic(state, seat)
 
 
+def mute(state: GameState) -> GameState:
+    """`state` told to record no events or log lines, if its game offers that (`state.mute()`): a
+    simulation or an agent's look-ahead reads neither, and writing them is a large share of a fast game."""
+    quiet = getattr(state, "mute", None)
+    if quiet is not None:
+        quiet()
+    return state
+
+
 def _mover(state: GameState) -> int:
     return state.to_act()[0]
 
@@ -75,15 +84,26 @@ class GreedyAgent:
     def act(self, observation: Any, legal_actions: tuple[Action, ...], rng: random.Random, seat: int) -> Action:
         if len(legal_actions) == 1:
             return legal_actions[0]
-        states = [self.game.sample_state(observation, rng) for _ in range(self.samples)]
+        states = [mute(self.game.sample_state(observation, rng)) for _ in range(self.samples)]
         for state in states:
             # Asked once here, so a game that caches its legal set hands it to every clone below
             # instead of each clone's apply() working it out again.
             state.legal_actions(seat)
+        # The rules may know that an action changes nothing the heuristic reads (moving a ship, say):
+        # such an action scores as the sample does now, without a clone and an apply.
+        same = getattr(self.game, "scores_as_now", None)
+        now: list[float | None] = [None] * len(states)
         scores = []
         for action in legal_actions:
             total, n = 0.0, 0
-            for state in states:
+            for k, state in enumerate(states):
+                if same is not None and same(state, seat, action):
+                    value = now[k]
+                    if value is None:
+                        value = now[k] = _outcome_score(state, seat, self.game)
+                    total += value
+                    n += 1
+                    continue
                 after = state.clone()
                 try:
                     after.apply(action, seat)
@@ -175,7 +195,7 @@ class MCTSAgent:
         return top[0].action if len(top) == 1 else top[rng.randrange(len(top))].action
 
     def _iterate(self, root: _Node, root_actions: list, observation: Any, rng: random.Random, me: int) -> None:
-        state = self.game.sample_state(observation, rng)
+        state = mute(self.game.sample_state(observation, rng))
         node = root
         path = []
         try:

@@ -19,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from cardsmith.engine.agents import agent_label, make_agent, parse_agent_spec
+from cardsmith.engine.agents import agent_label, make_agent, mute, parse_agent_spec
 from cardsmith.engine.chance import agent_rng, game_seed
 from cardsmith.engine.contract import Action, Game, GameState, IllegalAction, Outcome
 from cardsmith.errors import CardsmithError
@@ -148,6 +148,8 @@ def play_game(
         players.append(make_agent(name, game, **opts))
     if state is None:
         state = game.new_game(list(decks), seed)
+    if not keep_log:
+        mute(state)  # nobody reads this game's events or log; `replay_account` writes them on demand
     n = state.seats
     if len(players) != n:
         raise CardsmithError(f"{n} seats but {len(players)} agents", exit_code=2)

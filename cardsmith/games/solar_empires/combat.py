@@ -41,7 +41,8 @@ def start(s: "SolarState", pos: int) -> None:
                 fx.append((q, d["amount"], d["target"], info[i].name, True))
     s.cfx = fx
     s.cstage = "effects"
-    s.rec("combat", f"Combat at position {pos + 1} ({s.name(s.planet[pos])})", position=pos + 1)
+    if s.loud:
+        s.rec("combat", f"Combat at position {pos + 1} ({s.name(s.planet[pos])})", position=pos + 1)
 
 
 def withdraw(s: "SolarState", p: int) -> None:
@@ -81,8 +82,9 @@ def roll_attack(s: "SolarState") -> None:
     sh = s.shield(pd)
     total = max(0, roll + bonus - sh)
     s.pd_amt = total
-    s.rec("shot", f"  P{a} fires: d6 {roll}{note} + {bonus}" + (f" - shield {sh}" if sh else "") + f" = {total}",
-          seat=a, roll=roll, bonus=bonus, shield=sh, damage=total)
+    if s.loud:
+        s.rec("shot", f"  P{a} fires: d6 {roll}{note} + {bonus}" + (f" - shield {sh}" if sh else "") + f" = {total}",
+              seat=a, roll=roll, bonus=bonus, shield=sh, damage=total)
 
 
 # ---------------------------------------------------------------------- the steps
@@ -100,7 +102,8 @@ def _effects(s: "SolarState") -> bool:
         s.cfx.pop(0)
         for i in enemy:
             if target == "enemy_ships" or info[i].cls == FIGHTER:
-                s.rec("hit", f"  {source} hits {info[i].name} for {amount}", card=info[i].id, damage=amount)
+                if s.loud:
+                    s.rec("hit", f"  {source} hits {info[i].name} for {amount}", card=info[i].id, damage=amount)
                 s.hurt(i, amount)
     s.cstage = "swarm"
     s.swarm_i = 0
@@ -118,7 +121,8 @@ def _swarm(s: "SolarState") -> bool:
     q = s.priority if k % 2 == 0 else 1 - s.priority
     if s.fleet_at(q, s.cpos):
         amt = s.d6("asteroid swarm") + hits[k // 2][1]
-        s.rec("swarm", f"  Asteroid Swarm deals {amt} damage to P{q}'s fleet", seat=q, damage=amt)
+        if s.loud:
+            s.rec("swarm", f"  Asteroid Swarm deals {amt} damage to P{q}'s fleet", seat=q, damage=amt)
         s.pd_amt = amt
         s.cstage = "swarm_place"
         return s.ask(SWARM, q)
@@ -139,10 +143,12 @@ def _start(s: "SolarState") -> bool:
         s.cstage = "point"
     elif f0 or f1:
         s.cwinner = 0 if f0 else 1
-        s.rec("unopposed", f"  P{s.cwinner} is unopposed", seat=s.cwinner)
+        if s.loud:
+            s.rec("unopposed", f"  P{s.cwinner} is unopposed", seat=s.cwinner)
         s.cstage = "won"
     else:
-        s.rec("no ships", "  no ships remain; control is unchanged")
+        if s.loud:
+            s.rec("no ships", "  no ships remain; control is unchanged")
         s.cstage = "next"
     return False
 
@@ -154,14 +160,16 @@ def _point(s: "SolarState") -> bool:
     info = s.t.info
     c0, c1 = info[s.point[0]].cls, info[s.point[1]].cls
     s.cfirst = s.priority if c0 == c1 else (0 if c0 < c1 else 1)
-    s.rec("first", f"  P{s.cfirst} fires first", seat=s.cfirst)
+    if s.loud:
+        s.rec("first", f"  P{s.cfirst} fires first", seat=s.cfirst)
     s.cstage = "choice"
     return False
 
 
 def _choice(s: "SolarState") -> bool:
     if s.cshots >= SHOT_CAP:
-        s.rec("break off", f"  {SHOT_CAP} shots without a result: both fleets break off; control is unchanged")
+        if s.loud:
+            s.rec("break off", f"  {SHOT_CAP} shots without a result: both fleets break off; control is unchanged")
         for q in SEATS:
             for i in s.fleet_at(q, s.cpos):
                 s.at[i] = -1
@@ -197,7 +205,8 @@ def _place(s: "SolarState") -> bool:
         s.pd_forced = -1
         put = min(s.t.info[f].armour - s.dmg[f], s.pd_amt)
         s.pd_amt -= put
-        s.rec("damage", f"  interceptors force {put} damage onto {s.name(f)}", card=s.t.info[f].id, damage=put)
+        if s.loud:
+            s.rec("damage", f"  interceptors force {put} damage onto {s.name(f)}", card=s.t.info[f].id, damage=put)
         s.hurt(f, put)
     if s.pd_amt > 0 and s.fleet_at(d, s.cpos):
         return s.ask(DAMAGE, d)
@@ -218,7 +227,8 @@ def _after(s: "SolarState") -> bool:
         info = s.t.info
         old = info[pt].cls
         if not any(info[i].cls <= old for i in fleet):
-            s.rec("withdraw", f"  P{d} has no ship to take the point and withdraws", seat=d)
+            if s.loud:
+                s.rec("withdraw", f"  P{d} has no ship to take the point and withdraws", seat=d)
             withdraw(s, d)
             return False
         s.point[d] = -1
@@ -241,12 +251,14 @@ def _won(s: "SolarState") -> bool:
     prev = s.cprev = s.ctrl[pos]
     s.ctrl[pos] = w
     s.table_changed()
-    s.rec("control", f"  P{w} wins the combat and controls position {pos + 1}", seat=w, position=pos + 1)
+    if s.loud:
+        s.rec("control", f"  P{w} wins the combat and controls position {pos + 1}", seat=w, position=pos + 1)
     if prev != w:
         n = sum(fx["cards"] for fx in s.event_fx(w, "draw_on_capture"))
         if n:
             s.draw(w, n)
-            s.rec("draw", f"  P{w} draws {n} (Battlefield Reclamation)", seat=w, cards=n)
+            if s.loud:
+                s.rec("draw", f"  P{w} draws {n} (Battlefield Reclamation)", seat=w, cards=n)
     eaters = [i for i in s.fleet_at(w, pos) if "devour_planet" in info[i].fx]
     if eaters:
         s.cstage = "world_eater_wait"
@@ -326,18 +338,21 @@ def _place_damage(s: "SolarState", p: int, a: tuple) -> None:
     inst = a[1]
     put = min(s.t.info[inst].armour - s.dmg[inst], s.pd_amt)
     s.pd_amt -= put
-    s.rec("damage", f"  P{p} puts {put} damage on {s.name(inst)}", seat=p, card=a[2], damage=put)
+    if s.loud:
+        s.rec("damage", f"  P{p} puts {put} damage on {s.name(inst)}", seat=p, card=a[2], damage=put)
     s.hurt(inst, put)
 
 
 def _choose_point(s: "SolarState", p: int, a: tuple) -> None:
     s.point[p] = a[1]
-    s.rec("point", f"  P{p} point ship: {s.name(a[1])}", seat=p, card=a[2])
+    if s.loud:
+        s.rec("point", f"  P{p} point ship: {s.name(a[1])}", seat=p, card=a[2])
 
 
 def _fire(s: "SolarState", p: int, a: tuple) -> None:
     if a[0] == "withdraw":
-        s.rec("withdraw", f"  P{p} withdraws", seat=p)
+        if s.loud:
+            s.rec("withdraw", f"  P{p} withdraws", seat=p)
         withdraw(s, p)
     else:
         s.cstage = "shoot"
@@ -351,7 +366,8 @@ def _intercept(s: "SolarState", p: int, a: tuple) -> None:
 def _strike(s: "SolarState", p: int, a: tuple) -> None:
     amount, source = s.cfx[0][1], s.cfx[0][3]
     s.cfx.pop(0)
-    s.rec("hit", f"  {source} hits {s.name(a[1])} for {amount}", card=a[2], damage=amount)
+    if s.loud:
+        s.rec("hit", f"  {source} hits {s.name(a[1])} for {amount}", card=a[2], damage=amount)
     s.hurt(a[1], amount)
     s.cstage = "effects"
 
@@ -360,7 +376,8 @@ def _world_eater(s: "SolarState", p: int, a: tuple) -> None:
     if a[1] == "spare":
         s.cstage = "building"
         return
-    s.rec("world eater", f"  P{p}'s World Eater destroys the planet", seat=p, position=s.cpos + 1)
+    if s.loud:
+        s.rec("world eater", f"  P{p}'s World Eater destroys the planet", seat=p, position=s.cpos + 1)
     info = s.t.info
     count = next(info[i].fx["devour_planet"]["revive"] for i in s.fleet_at(p, s.cpos) if "devour_planet" in info[i].fx)
     s.destroy_planet(s.cpos)
@@ -372,7 +389,8 @@ def _world_eater(s: "SolarState", p: int, a: tuple) -> None:
 def _order101(s: "SolarState", p: int, a: tuple) -> None:
     s.cstage = "next"
     if a[1] == "self-destruct":
-        s.rec("order 101", f"  P{p} triggers Order 101", seat=p)
+        if s.loud:
+            s.rec("order 101", f"  P{p} triggers Order 101", seat=p)
         s.destroy_building(s.cpos)
     else:
         building_save(s, s.cpos, s.cwinner)

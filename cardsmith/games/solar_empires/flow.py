@@ -139,12 +139,14 @@ def compute_legal(s: "SolarState") -> tuple:
 def _construct(s: "SolarState", p: int, a: tuple) -> None:
     verb = a[0]
     if verb == "done":
-        s.rec("pass", f"P{p} ends construction", seat=p)
+        if s.loud:
+            s.rec("pass", f"P{p} ends construction", seat=p)
         s.stage_i += 1
     elif verb == "fire-cannon":
         pos = a[1] - 1
         s.cannon_done[p] = True
-        s.rec("cannon", f"P{p} fires the Solaris Cannon at position {pos + 1}", seat=p, position=pos + 1)
+        if s.loud:
+            s.rec("cannon", f"P{p} fires the Solaris Cannon at position {pos + 1}", seat=p, position=pos + 1)
         s.destroy_planet(pos)
         if not s.end_reason:
             s.check_end()
@@ -157,14 +159,16 @@ def _deploy_handle(s: "SolarState", p: int, a: tuple) -> None:
         s.stage_i += 1
     else:
         s.at[a[3]] = a[2] - 1
-        s.rec("deploy", f"P{p} deploys {s.name(a[3])} to position {a[2]}", seat=p, card=a[1], position=a[2])
+        if s.loud:
+            s.rec("deploy", f"P{p} deploys {s.name(a[3])} to position {a[2]}", seat=p, card=a[1], position=a[2])
 
 
 def _spy_handle(s: "SolarState", p: int, a: tuple) -> None:
     if a[0] == "spy":
         inst = a[1]
         s.at[inst] = -1 if a[3] == "reserve" else a[3] - 1
-        s.rec("redeploy", f"P{p} (Spy Network) moves {s.name(inst)} to {a[3]}", seat=p, card=a[2], to=a[3])
+        if s.loud:
+            s.rec("redeploy", f"P{p} (Spy Network) moves {s.name(inst)} to {a[3]}", seat=p, card=a[2], to=a[3])
     s.stage_i += 1
 
 
@@ -177,14 +181,16 @@ def _order_deck(s: "SolarState", p: int, a: tuple) -> None:
         info = s.t.info
         cards.sort(key=lambda i: sum(info[i].cost))
     s.deck[p] = cards[::-1]  # top of the deck is the end of the list
-    s.rec("order", f"P{p} places their fleet deck ({len(cards)} cards)", seat=p, how=how)
+    if s.loud:
+        s.rec("order", f"P{p} places their fleet deck ({len(cards)} cards)", seat=p, how=how)
     s.stage_i += 1
 
 
 def _priority(s: "SolarState", p: int, a: tuple) -> None:
     s.priority = p if a[1] == "take" else 1 - p
-    s.rec("priority", f"P{p} gives priority to P{s.priority}" if a[1] == "give" else f"P{p} takes priority",
-          seat=s.priority)
+    if s.loud:
+        s.rec("priority", f"P{p} gives priority to P{s.priority}" if a[1] == "give" else f"P{p} takes priority",
+              seat=s.priority)
     s.stage = "draw"
 
 
@@ -207,15 +213,26 @@ def handle(s: "SolarState", a: tuple) -> None:
 
 
 def settle(s: "SolarState") -> None:
-    """Run the rules to the next real decision: one with a single option is taken at once."""
-    advance(s)
-    while not s.end_reason:
-        legal = s._legal = compute_legal(s)
+    """Run the rules to the next real decision: one with a single option is taken at once. The legal
+    set of the decision it stops at is left in `s._legal` (apply checks the next action against it).
+
+    One loop for the turn's stages, the legal set and forced moves (the work of every action, so
+    written without the layers `advance` and `handle` add)."""
+    stages, legal_of, handlers = _STAGES, _LEGAL, _HANDLE
+    while True:
+        while not s.end_reason and s.dec is None:
+            if stages[s.stage](s):
+                break
+        if s.end_reason:
+            s._legal = None
+            return
+        d = s.dec
+        legal = legal_of[d](s, s.current_player)
         if len(legal) != 1:
-            break
-        s._legal = None
-        handle(s, legal[0])
-        advance(s)
+            s._legal = legal
+            return
+        s.dec = None
+        handlers[d](s, s.current_player, legal[0])
 
 
 # ---------------------------------------------------------------------- the stages of a turn
@@ -230,13 +247,15 @@ def _setup(s: "SolarState") -> bool:
 
 def _coin(s: "SolarState") -> bool:
     w = s.pick_one(2, "coin toss")
-    s.rec("coin", f"P{w} wins the coin toss", seat=w)
+    if s.loud:
+        s.rec("coin", f"P{w} wins the coin toss", seat=w)
     return s.ask(PRIORITY, w)
 
 
 def _draw(s: "SolarState") -> bool:
     pr = s.priority
-    s.rec("turn", f"== Turn {s.turn}: P{pr} has priority ==", turn=s.turn, priority=pr)
+    if s.loud:
+        s.rec("turn", f"== Turn {s.turn}: P{pr} has priority ==", turn=s.turn, priority=pr)
     for p in (pr, 1 - pr):
         s.draw(p, HAND_SIZE - len(s.hand[p]))
     if s.check_end():
@@ -333,7 +352,8 @@ def cleanup(s: "SolarState") -> bool:
     if s.black_hole:
         left = s.planets()
         if left:
-            s.rec("black hole", f"The black hole swallows {s.name(s.planet[left[0]])}", position=left[0] + 1)
+            if s.loud:
+                s.rec("black hole", f"The black hole swallows {s.name(s.planet[left[0]])}", position=left[0] + 1)
             s.destroy_planet(left[0])
             if s.end_reason:
                 return True

@@ -50,27 +50,32 @@ def play(s: "SolarState", p: int, a: tuple) -> None:
     ci = info[inst]
     if ci.type == SHIP:
         s.into_play(p, inst, s.hand[p])
-        s.rec("build", f"P{p} builds {ci.name}", seat=p, card=cid)
+        if s.loud:
+            s.rec("build", f"P{p} builds {ci.name}", seat=p, card=cid)
         return
     s.hand[p].remove(inst)
     s.mark_played(p, inst)
     if ci.type == BUILDING:
         pos = a[2] - 1
         if s.bldg[pos] >= 0:
-            s.rec("replace", f"  the new building replaces {s.name(s.bldg[pos])}", position=a[2])
+            if s.loud:
+                s.rec("replace", f"  the new building replaces {s.name(s.bldg[pos])}", position=a[2])
             s.destroy_building(pos)
         s.bldg[pos] = inst
         s.table_changed()
-        s.rec("build", f"P{p} builds {ci.name} on position {pos + 1}", seat=p, card=cid, position=a[2])
+        if s.loud:
+            s.rec("build", f"P{p} builds {ci.name} on position {pos + 1}", seat=p, card=cid, position=a[2])
         return
     if ci.spell:
         s.sp_done[p] = True
         s.disc[p].append(inst)
-        s.rec("cast", f"P{p} casts {ci.name}{_targets_text(s, a)}", seat=p, card=cid, targets=a[2:])
+        if s.loud:
+            s.rec("cast", f"P{p} casts {ci.name}{_targets_text(s, a)}", seat=p, card=cid, targets=a[2:])
     else:
         s.ev_done[p] = True
         s.events[p].append(inst)
-        s.rec("event", f"P{p} plays {ci.name}{_targets_text(s, a)}", seat=p, card=cid, targets=a[2:])
+        if s.loud:
+            s.rec("event", f"P{p} plays {ci.name}{_targets_text(s, a)}", seat=p, card=cid, targets=a[2:])
     for handler, params in ci.fx.items():
         _ON_PLAY.get(handler, _passive)(s, p, a, params)
 
@@ -130,8 +135,9 @@ def _rift(s: "SolarState", p: int, a: tuple, params: Mapping[str, Any]) -> None:
         if b >= 0 and s.ctrl[pos] != p:
             roll = s.d6("building save") - save_penalty(s, p)
             ok = roll >= info[b].save
-            s.rec("save", f"  save roll for {info[b].name}: {roll} vs {info[b].save}+ {'survives' if ok else 'fails'}",
-                  card=info[b].id, roll=roll, survives=ok)
+            if s.loud:
+                s.rec("save", f"  save roll for {info[b].name}: {roll} vs {info[b].save}+ {'survives' if ok else 'fails'}",
+                      card=info[b].id, roll=roll, survives=ok)
             if not ok:
                 s.destroy_building(pos)
 
@@ -140,7 +146,8 @@ def _black_hole(s: "SolarState", p: int, a: tuple, params: Mapping[str, Any]) ->
     if not s.black_hole:
         s.black_hole = True
         s.table_changed()
-        s.rec("black hole", "  the star becomes a black hole")
+        if s.loud:
+            s.rec("black hole", "  the star becomes a black hole")
 
 
 _ON_PLAY = {
@@ -199,14 +206,16 @@ def pick_handle(s: "SolarState", p: int, a: tuple) -> None:
     if pk.kind == "fighters":
         inst = a[1]
         pk = pk._replace(chosen=pk.chosen + (inst,))
-        s.rec("hit", f"  {info[inst].name} (P{s.t.owner[inst]}) takes {pk.amount} damage", card=a[2], damage=pk.amount)
+        if s.loud:
+            s.rec("hit", f"  {info[inst].name} (P{s.t.owner[inst]}) takes {pk.amount} damage", card=a[2], damage=pk.amount)
         s.hurt(inst, pk.amount)
     else:
         zone = s.deck[p] if pk.kind == "deck" else s.disc[p]
         inst = next(i for i in reversed(zone) if info[i].id == a[1])
         s.into_play(p, inst, zone)
-        s.rec("into play", f"  P{p} puts {info[inst].name} into play from the "
-                           f"{'fleet deck' if pk.kind == 'deck' else 'discard pile'}", seat=p, card=a[1])
+        if s.loud:
+            s.rec("into play", f"  P{p} puts {info[inst].name} into play from the "
+                               f"{'fleet deck' if pk.kind == 'deck' else 'discard pile'}", seat=p, card=a[1])
     s.pick = pk = pk._replace(left=pk.left - 1)
     if pk.left <= 0 or (pk.kind != "fighters" and not pick_actions(s, p)):
         close_pick(s)
@@ -227,8 +236,10 @@ def building_save(s: "SolarState", pos: int, winner: int) -> None:
         roll = s.d6("building save re-roll") - minus
         ok = roll >= info[b].save
         source = next(info[i].name for i in s.events[winner] if "reroll_failed_saves" in info[i].fx)
-        s.rec("re-roll", f"  {source} re-roll: {roll}", roll=roll)
-    s.rec("save", f"  P{winner} rolls {roll} to save {info[b].name} ({info[b].save}+): "
-                  f"{'it survives' if ok else 'destroyed'}", card=info[b].id, roll=roll, survives=ok)
+        if s.loud:
+            s.rec("re-roll", f"  {source} re-roll: {roll}", roll=roll)
+    if s.loud:
+        s.rec("save", f"  P{winner} rolls {roll} to save {info[b].name} ({info[b].save}+): "
+                      f"{'it survives' if ok else 'destroyed'}", card=info[b].id, roll=roll, survives=ok)
     if not ok:
         s.destroy_building(pos)

@@ -35,6 +35,9 @@ class SolarState:
         self._chance_shared = False
         self.log: list[str] = []
         self.rec = EventRecorder(self.log)
+        # False once `mute()`d: the rules skip writing events and log lines (every call site asks first,
+        # so not even the text is formatted). Simulations and agents' look-ahead copies need neither.
+        self.loud = True
         self.winner: int | None = None
         self.end_reason = ""
         self._legal: tuple | None = None
@@ -93,10 +96,16 @@ class SolarState:
             who = self.current_player if seat is None else seat
             raise IllegalAction(f"{action!r} is not legal for seat {who} now ({self.dec} for seat "
                                 f"{self.current_player}); legal: {list(legal[:8])}{' ...' if len(legal) > 8 else ''}")
-        self._legal = None
-        handle(self, action)
-        settle(self)
-        return self.rec.take()
+        d = self.dec
+        self.dec = None  # a handler that opens a new decision sets it again
+        _HANDLE[d](self, self.current_player, action)
+        settle(self)  # leaves the next decision's legal set in self._legal
+        return self.rec.take() if self.loud else ()
+
+    def mute(self) -> None:
+        """From now on record no events and no log lines (`apply` returns ()); clones stay muted.
+        The runner mutes a game whose log nobody asked for: replaying its actions gives the log back."""
+        self.loud = False
 
     @property
     def first_player(self) -> int | None:
@@ -285,7 +294,8 @@ class SolarState:
         self.at[inst] = -1
         self.dmg[inst] = 0
         self.gaze.pop(inst, None)
-        self.rec("destroyed", f"  {self.name(inst)} (P{p}) is destroyed", card=self.t.info[inst].id, seat=p)
+        if self.loud:
+            self.rec("destroyed", f"  {self.name(inst)} (P{p}) is destroyed", card=self.t.info[inst].id, seat=p)
 
     def hurt(self, inst: int, amount: int) -> bool:
         """Put up to `amount` damage on a ship (never above its armour); True if destroyed."""
@@ -316,11 +326,13 @@ class SolarState:
             self.disc[self.t.owner[b]].append(b)
             self.bldg[pos] = -1
             self._sup = _NO_SUPPORT
-            self.rec("destroyed", f"  {self.name(b)} on position {pos + 1} is destroyed", card=self.t.info[b].id)
+            if self.loud:
+                self.rec("destroyed", f"  {self.name(b)} on position {pos + 1} is destroyed", card=self.t.info[b].id)
 
     def destroy_planet(self, pos: int) -> None:
         self.destroy_building(pos)
-        self.rec("planet destroyed", f"  {self.name(self.planet[pos])} (position {pos + 1}) is destroyed", position=pos + 1)
+        if self.loud:
+            self.rec("planet destroyed", f"  {self.name(self.planet[pos])} (position {pos + 1}) is destroyed", position=pos + 1)
         self.removed.append(self.planet[pos])
         self.planet[pos] = -1
         self.ctrl[pos] = -1
@@ -351,8 +363,9 @@ class SolarState:
         self.winner = winner
         self.end_reason = reason
         self.dec = None
-        self.rec("game over", f"Game over: {'draw' if winner is None else f'player {winner} wins'} ({reason}: {why})",
-                 winner=winner, reason=reason)
+        if self.loud:
+            self.rec("game over", f"Game over: {'draw' if winner is None else f'player {winner} wins'} ({reason}: {why})",
+                     winner=winner, reason=reason)
 
     def check_end(self) -> bool:
         """Victory checks at phase boundaries: conquest, then exhaustion."""
@@ -372,4 +385,4 @@ class SolarState:
 
 # The rules proper live in `flow` (the turn), `combat` and `resolve` (card effects); they import
 # this module for its types only, so importing them here, last, makes no cycle.
-from cardsmith.games.solar_empires.flow import compute_legal, handle, settle  # noqa: E402
+from cardsmith.games.solar_empires.flow import _HANDLE, compute_legal, settle  # noqa: E402
