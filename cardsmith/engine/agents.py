@@ -71,11 +71,13 @@ class GreedyAgent:
     The state after an action is unknown (hidden cards, dice), so each action is tried on `samples`
     determinizations of the observation and the scores are averaged; the same samples serve every
     action, so differences between actions are not noise between samples. Ties go to the agent's rng.
+    One sample is the default: measured on Solar Empires it wins as often against random play as
+    three do (73% and 72% of 300 games) at a third of the cost; see docs/simulation.md.
     """
 
     name = "greedy"
 
-    def __init__(self, game: Game, samples: int = 3):
+    def __init__(self, game: Game, samples: int = 1):
         if samples < 1:
             raise CardsmithError(f"greedy agent: samples must be at least 1, not {samples}")
         self.game = game

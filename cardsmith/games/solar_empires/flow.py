@@ -27,21 +27,20 @@ def construct_actions(s: "SolarState", p: int) -> tuple:
     e, m, o = s.support(p)
     acts: list = []
     seen = set()
-    mine = [pos for pos in range(POSITIONS) if s.ctrl[pos] == p and s.planet[pos] >= 0]
+    ctrl, planet = s.ctrl, s.planet
+    mine = [pos for pos in range(POSITIONS) if ctrl[pos] == p and planet[pos] >= 0]
     for inst in s.hand[p]:
         ci = info[inst]
-        if ci.id in seen:
+        c = ci.cost
+        if c[0] > e or c[1] > m or c[2] > o or ci.id in seen:
             continue
         seen.add(ci.id)
-        c = ci.cost
-        if c[0] > e or c[1] > m or c[2] > o:
-            continue
         t = ci.type
         if t == SHIP:
-            acts.append(("play", ci.id))
+            acts.append(ci.play)
         elif t == BUILDING:
-            for pos in mine:
-                acts.append(("play", ci.id, pos + 1))
+            row = ci.play_at
+            acts.extend([row[pos] for pos in mine])
         elif t == EVENT:
             if ci.spell:
                 if s.sp_done[p] or s.t.chain[p]:
@@ -57,7 +56,7 @@ def construct_actions(s: "SolarState", p: int) -> tuple:
                 if c[0] <= e and c[1] <= m and c[2] <= o:
                     acts.extend(("fire-cannon", t + 1) for t in s.planets())
                 break
-    acts.append(("done",))
+    acts.append(_DONE)
     return tuple(acts)
 
 
@@ -69,8 +68,8 @@ def event_plays(s: "SolarState", p: int, ci: Any) -> list:
             planets = [x + 1 for x in s.planets()]
             k = min(fx[handler]["planets"], len(planets))
             if k == 0:
-                return [("play", ci.id)]
-            return [("play", ci.id) + c for c in combinations(planets, k)]
+                return [ci.play]
+            return [ci.play + c for c in combinations(planets, k)]
     info = s.t.info
     for handler in _TARGETED:
         params = fx.get(handler)
@@ -81,27 +80,33 @@ def event_plays(s: "SolarState", p: int, ci: Any) -> list:
         pool = [i for i in pool if info[i].cls <= limit]
         owner = s.t.owner
         return [("play", ci.id, i, info[i].id) for i in s.dedup(pool, lambda i: owner[i])]
-    return [("play", ci.id)]
+    return [ci.play]
 
 
 def _deploy(s: "SolarState", p: int) -> tuple:
-    planet, flare = s.planet, s.flare
-    targets = [pos for pos in range(POSITIONS) if planet[pos] >= 0 and pos not in flare]
     at = s.at
+    reserve = [i for i in s.ships[p] if at[i] < 0]
+    if not reserve:
+        return _ONLY_DONE
+    planet, flare = s.planet, s.flare
     table = s.t.deploy
     acts: list[tuple] = []
-    everywhere = len(targets) == POSITIONS
-    for i in s.dedup([i for i in s.ships[p] if at[i] < 0]):
-        if everywhere:
+    if len(reserve) > 1:
+        reserve = s.dedup(reserve)
+    if not flare and -1 not in planet:  # every position open: whole rows
+        for i in reserve:
             acts.extend(table[i])
-        else:
+    else:
+        targets = [pos for pos in range(POSITIONS) if planet[pos] >= 0 and pos not in flare]
+        for i in reserve:
             row = table[i]
-            acts.extend(row[pos] for pos in targets)
+            acts.extend([row[pos] for pos in targets])
     acts.append(_DONE)
     return tuple(acts)
 
 
 _DONE = ("done",)
+_ONLY_DONE = (_DONE,)
 
 
 def _spy(s: "SolarState", p: int) -> tuple:

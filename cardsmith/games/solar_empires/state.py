@@ -274,13 +274,21 @@ class SolarState:
         return max(s, self.gaze.get(inst, 0))
 
     def dedup(self, insts: list[int], key_extra: Any = None) -> list[int]:
-        """One instance per distinguishable copy (same card, same damage, same `key_extra`)."""
+        """One instance per distinguishable copy (same card, same damage, same `key_extra`, a small
+        int or bool from -1 to 14). The key is one int: design (bits 32 up), damage (from 0 to the
+        armour, bits 4-31), extra (bits 0-3)."""
         seen = set()
         out = []
-        info = self.t.info
-        dmg = self.dmg
+        design, dmg = self.t.design, self.dmg
+        if key_extra is None:
+            for i in insts:
+                k = design[i] | dmg[i] << 4
+                if k not in seen:
+                    seen.add(k)
+                    out.append(i)
+            return out
         for i in insts:
-            k = (info[i].id, dmg[i], key_extra(i) if key_extra else 0)
+            k = design[i] | dmg[i] << 4 | (key_extra(i) + 1)
             if k not in seen:
                 seen.add(k)
                 out.append(i)
