@@ -150,8 +150,11 @@ class SolarState:
             self._chance_shared = d["_chance_shared"] = True
         else:
             d["chance"], d["_chance_shared"] = None, False
-        d["log"] = log = self.log[:] if keep_log else []
-        d["rec"] = EventRecorder(log)
+        if self.loud:
+            d["log"] = log = self.log[:] if keep_log else []
+            d["rec"] = EventRecorder(log)
+        elif not keep_log:  # a muted state never writes to its log or recorder: copies share them
+            d["log"] = []
         # Written out rather than looped over names: greedy and search agents clone for every action
         # they weigh. Every list of the state is here (see __init__); the rest is immutable.
         x = self.deck
