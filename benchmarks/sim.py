@@ -4,6 +4,7 @@
                              [--games-search 40] [--jobs N] [--skirmish]
     python benchmarks/sim.py --transwar [--games-random 400]
     python benchmarks/sim.py --all [--budget 20]
+    python benchmarks/sim.py --versus greedy,random [--games-versus 100] [--set ...]
 
 Prints, for a bundled set's game (Solar Empires by default; `--set trf` for TRF: The Card Game), or
 the Skirmish test game when that set or the decks API is not available, or with --skirmish:
@@ -18,7 +19,8 @@ With --transwar: TransWar's random-agent games per second on one core for 2 and 
 common deck in every seat), through the same runner. With --all: for every bundled set's game
 (two seats, its first and last sample decks), random- and greedy-agent games per CPU second on one
 job, each agent playing until --games-random / --games-greedy games or --budget CPU seconds
-(at least one game); no targets except Solar Empires'. Ratios are against the targets and against the one-core run in the same process. The machine may
+(at least one game); no targets except Solar Empires'. With --versus A,B: agent A's wins against B
+on mirror decks, every sample deck of the set in turn, seats alternating, with the Wilson interval. Ratios are against the targets and against the one-core run in the same process. The machine may
 be shared with other work: figures are what this run measured, nothing more.
 """
 
@@ -133,6 +135,27 @@ def every_game(args) -> None:
         print(f"{set_id:14s}: {names[0]} vs {names[-1]}: " + "; ".join(cells))
 
 
+def versus(args) -> None:
+    """Agent A's win rate against agent B over mirror matches of every sample deck (seats alternating)."""
+    a, _, b = args.versus.partition(",")
+    if not b or a == b:
+        raise SystemExit("--versus needs two different agent specs, e.g. greedy,random")
+    found = bundled(args.set)
+    if found is None:
+        raise SystemExit(f"set {args.set} cannot be played here")
+    name, game, factory, decks = found
+    wins = draws = total = 0
+    cpu = time.process_time()
+    for deck in decks.values():
+        records = run_tasks(factory, [deck, deck], match_tasks((a, b), args.games_versus, 7), jobs=args.jobs, game=game)
+        total += len(records)
+        draws += sum(r.winner is None for r in records)
+        wins += sum(r.winner is not None and r.agents[r.winner] == a for r in records)
+    print(f"{name}: {a} vs {b}, mirror decks ({', '.join(decks)}), {args.games_versus} games each, seats "
+          f"alternating: {a} wins {Rate(wins, total)}, draws {draws}; {load()}; "
+          f"{time.process_time() - cpu:.1f} CPU s in this process")
+
+
 def transwar(games: int) -> None:
     """TransWar, random agents, one core: games per second for 2 and 4 players."""
     from cardsmith.engine.registry import load_game
@@ -167,7 +190,12 @@ def main() -> None:
     ap.add_argument("--set", default="solar-empires", help="the bundled set whose game to benchmark (cards/<set>)")
     ap.add_argument("--all", action="store_true", help="random and greedy games per CPU second for every bundled game")
     ap.add_argument("--budget", type=float, default=20.0, help="with --all: CPU seconds per game and agent at most")
+    ap.add_argument("--versus", help="A,B: agent A's win rate against B on mirror decks")
+    ap.add_argument("--games-versus", type=int, default=100, help="with --versus: games per sample deck")
     args = ap.parse_args()
+    if args.versus:
+        versus(args)
+        return
     if args.transwar:
         transwar(args.games_random)
         return
