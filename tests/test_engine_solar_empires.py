@@ -133,3 +133,25 @@ def test_scores_as_now_is_true_only_when_the_look_ahead_scores_the_same(se):
             assert not game.scores_as_now(state, 1 - seat, legal[0])  # never for the seat not deciding
             state.apply(legal[rng.randrange(len(legal))], seat)
     assert claimed > 100  # the shortcut is taken often enough to matter
+
+
+def test_peek_plays_exactly_as_apply(se):
+    """A greedy agent's look-ahead (`peek`) lists the next legal set only when asked; the position,
+    the legal set when asked, and refusing an action not offered are those of `apply`."""
+    from cardsmith.engine.contract import IllegalAction
+
+    game, decks = se
+    for seed in range(4):
+        state = game.new_game([decks["terracorp"], decks["shadow"]], seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            action = legal[rng.randrange(len(legal))]
+            peeked = state.clone()
+            peeked.peek(action, seat)
+            state.apply(action, seat)
+            assert peeked.position() == state.position() and peeked.log == state.log
+            assert peeked.legal_actions() == state.legal_actions()
+        with pytest.raises(IllegalAction):
+            state.clone().peek(("done",))

@@ -108,7 +108,8 @@ class GreedyAgent:
                     continue
                 after = state.clone()
                 try:
-                    after.apply(action, seat)
+                    # `peek` where the game has it: apply for a position that is only scored
+                    getattr(after, "peek", after.apply)(action, seat)
                 except IllegalAction:  # a determinization where this action is impossible tells nothing
                     continue
                 total += _outcome_score(after, seat, self.game)

@@ -86,7 +86,7 @@ class SolarState:
             return ()
         return legal
 
-    def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
+    def apply(self, action: Any, seat: int | None = None, *, _lazy: bool = False) -> tuple[Event, ...]:
         if self.end_reason:
             raise IllegalAction(f"the game is over ({self.end_reason}); no action is legal")
         legal = self._legal
@@ -99,8 +99,13 @@ class SolarState:
         d = self.dec
         self.dec = None  # a handler that opens a new decision sets it again
         _HANDLE[d](self, self.current_player, action)
-        settle(self)  # leaves the next decision's legal set in self._legal
+        settle(self, _lazy)  # leaves the next decision's legal set in self._legal (unless lazy)
         return self.rec.take() if self.loud else ()
+
+    def peek(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
+        """`apply` for a look-ahead that will be scored, not played on (greedy agents): the same
+        checks and rules, but the next decision's legal set is listed only when asked for."""
+        return self.apply(action, seat, _lazy=True)
 
     def mute(self) -> None:
         """From now on record no events and no log lines (`apply` returns ()); clones stay muted.
