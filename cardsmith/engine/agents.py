@@ -94,9 +94,11 @@ class GreedyAgent:
         # The rules may know that an action changes nothing the heuristic reads (moving a ship, say):
         # such an action scores as the sample does now, without a clone and an apply.
         same = getattr(self.game, "scores_as_now", None)
+        heuristic = self.game.heuristic
         now: list[float | None] = [None] * len(states)
         scores = []
-        for action in legal_actions:
+        last = len(legal_actions) - 1
+        for j, action in enumerate(legal_actions):
             total, n = 0.0, 0
             for k, state in enumerate(states):
                 if same is not None and same(state, seat, action):
@@ -106,13 +108,22 @@ class GreedyAgent:
                     total += value
                     n += 1
                     continue
-                after = state.clone()
+                # The last action may use the sample itself: nothing looks at it afterwards (and an
+                # action refused leaves a state unchanged).
+                after = state if j == last else state.clone()
                 try:
                     # `peek` where the game has it: apply for a position that is only scored
                     getattr(after, "peek", after.apply)(action, seat)
                 except IllegalAction:  # a determinization where this action is impossible tells nothing
                     continue
-                total += _outcome_score(after, seat, self.game)
+                # (_outcome_score written out: this runs for every action weighed)
+                if after.is_terminal():
+                    r = after.returns()[seat]
+                    if r != 0.5:
+                        total += WIN_SCORE * (r - 0.5)
+                        n += 1
+                        continue
+                total += heuristic(after, seat)
                 n += 1
             scores.append(total / n if n else -math.inf)
         best = max(scores)
