@@ -3,6 +3,8 @@
     python benchmarks/sim.py [--set solar-empires|trf|...] [--games-random 400] [--games-greedy 20]
                              [--games-search 40] [--jobs N] [--skirmish]
     python benchmarks/sim.py --transwar [--games-random 400]
+    python benchmarks/sim.py --all [--budget 20]
+    python benchmarks/sim.py --versus greedy,random [--games-versus 100] [--set ...]
 
 Prints, for a bundled set's game (Solar Empires by default; `--set trf` for TRF: The Card Game), or
 the Skirmish test game when that set or the decks API is not available, or with --skirmish:
@@ -14,7 +16,11 @@ the Skirmish test game when that set or the decks API is not available, or with 
   * the search agent's win rate against greedy between mirror decks, with its 95% Wilson interval
     (target: >= 60%).
 With --transwar: TransWar's random-agent games per second on one core for 2 and 4 players (the
-common deck in every seat), through the same runner. Ratios are against the targets and against the one-core run in the same process. The machine may
+common deck in every seat), through the same runner. With --all: for every bundled set's game
+(two seats, its first and last sample decks), random- and greedy-agent games per CPU second on one
+job, each agent playing until --games-random / --games-greedy games or --budget CPU seconds
+(at least one game); no targets except Solar Empires'. With --versus A,B: agent A's wins against B
+on mirror decks, every sample deck of the set in turn, seats alternating, with the Wilson interval. Ratios are against the targets and against the one-core run in the same process. The machine may
 be shared with other work: figures are what this run measured, nothing more.
 """
 
@@ -79,6 +85,77 @@ def load() -> str:
         return "load average unknown"
 
 
+BUNDLED = ("solar-empires", "trf", "transwar", "rm2k-anime", "alien-empires")
+TARGETS = {"solar-empires": {"random": 600, "greedy": 20}}
+
+
+def budget_run(factory, game, decks, agents, most: int, budget: float, seed: int = 1):
+    """(games, CPU seconds, wall seconds, records): one-job runs of 1, 2, 4... more games (the
+    same tasks as one run of `most`) until `most` games or `budget` CPU seconds are spent."""
+    tasks = match_tasks(agents, most, seed)
+    records, cpu, wall, size = [], 0.0, 0.0, 1
+    while len(records) < most and (not records or cpu < budget):
+        chunk = tasks[len(records):len(records) + size]
+        c, w, recs = cpu_run_tasks(factory, game, decks, chunk)
+        records += recs
+        cpu, wall, size = cpu + c, wall + w, size * 2
+    return len(records), cpu, wall, records
+
+
+def cpu_run_tasks(factory, game, decks, tasks):
+    cpu, started = time.process_time(), time.perf_counter()
+    records = run_tasks(factory, decks, tasks, jobs=1, game=game)
+    return time.process_time() - cpu, time.perf_counter() - started, records
+
+
+def every_game(args) -> None:
+    """Random and greedy games per CPU second for every bundled set's game (issue 19)."""
+    print(f"every bundled game, two seats, one job; {load()}; at most {args.games_random} random and "
+          f"{args.games_greedy} greedy games, or {args.budget:.0f} CPU s each")
+    for set_id in BUNDLED:
+        found = bundled(set_id)
+        if found is None:
+            print(f"{set_id:14s}: not available here")
+            continue
+        name, game, factory, decks = found
+        names = list(decks)
+        pair = [decks[names[0]], decks[names[-1]]]
+        cells = []
+        for agent, most in (("random", args.games_random), ("greedy", args.games_greedy)):
+            try:
+                n, cpu, wall, recs = budget_run(factory, game, pair, (agent, agent), most, args.budget)
+            except Exception as e:  # a game's bug is a finding to print, not a reason to stop the table
+                cells.append(f"{agent} FAILED: {type(e).__name__}: {e}")
+                continue
+            target = TARGETS.get(set_id, {}).get(agent)
+            versus = f" ({n / cpu / target:.2f}x the {target} target)" if target else ""
+            capped = sum(r.capped for r in recs)
+            cells.append(f"{agent} {n / cpu:8.2f}/CPU s{versus}, {n / wall:7.2f}/s wall "
+                         f"({n} games, {sum(len(r.actions) for r in recs) / n:.0f} actions, {capped} capped)")
+        print(f"{set_id:14s}: {names[0]} vs {names[-1]}: " + "; ".join(cells))
+
+
+def versus(args) -> None:
+    """Agent A's win rate against agent B over mirror matches of every sample deck (seats alternating)."""
+    a, _, b = args.versus.partition(",")
+    if not b or a == b:
+        raise SystemExit("--versus needs two different agent specs, e.g. greedy,random")
+    found = bundled(args.set)
+    if found is None:
+        raise SystemExit(f"set {args.set} cannot be played here")
+    name, game, factory, decks = found
+    wins = draws = total = 0
+    cpu = time.process_time()
+    for deck in decks.values():
+        records = run_tasks(factory, [deck, deck], match_tasks((a, b), args.games_versus, 7), jobs=args.jobs, game=game)
+        total += len(records)
+        draws += sum(r.winner is None for r in records)
+        wins += sum(r.winner is not None and r.agents[r.winner] == a for r in records)
+    print(f"{name}: {a} vs {b}, mirror decks ({', '.join(decks)}), {args.games_versus} games each, seats "
+          f"alternating: {a} wins {Rate(wins, total)}, draws {draws}; {load()}; "
+          f"{time.process_time() - cpu:.1f} CPU s in this process")
+
+
 def transwar(games: int) -> None:
     """TransWar, random agents, one core: games per second for 2 and 4 players."""
     from cardsmith.engine.registry import load_game
@@ -111,9 +188,19 @@ def main() -> None:
     ap.add_argument("--skirmish", action="store_true", help="benchmark the Skirmish test game")
     ap.add_argument("--transwar", action="store_true", help="TransWar games per second for 2 and 4 players")
     ap.add_argument("--set", default="solar-empires", help="the bundled set whose game to benchmark (cards/<set>)")
+    ap.add_argument("--all", action="store_true", help="random and greedy games per CPU second for every bundled game")
+    ap.add_argument("--budget", type=float, default=20.0, help="with --all: CPU seconds per game and agent at most")
+    ap.add_argument("--versus", help="A,B: agent A's win rate against B on mirror decks")
+    ap.add_argument("--games-versus", type=int, default=100, help="with --versus: games per sample deck")
     args = ap.parse_args()
+    if args.versus:
+        versus(args)
+        return
     if args.transwar:
         transwar(args.games_random)
+        return
+    if args.all:
+        every_game(args)
         return
 
     found = None if args.skirmish else bundled(args.set)

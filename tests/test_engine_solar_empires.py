@@ -90,3 +90,68 @@ def test_the_first_player_is_whoever_takes_priority_not_seat_0(se):
         assert rec.first_actor == state.priority
         firsts.append(rec.first_actor)
     assert set(firsts) == {0, 1}  # the coin decides, so both seats go first sometimes
+
+
+def test_a_muted_game_plays_the_same_game_and_the_log_comes_back_by_replay(se):
+    """Simulations mute games nobody reads the log of: same actions, same end, no events or log
+    lines; replaying the actions on a fresh state gives the full log."""
+    from cardsmith.engine.runner import replay_account
+
+    game, decks = se
+    pair = [decks["terracorp"], decks["chain"]]
+    loud = play_game(game, pair, ("random", "greedy"), seed=5, keep_log=True)
+    quiet = play_game(game, pair, ("random", "greedy"), seed=5)
+    assert quiet.actions == loud.actions and quiet.ranks == loud.ranks and quiet.turns == loud.turns
+    muted = game.new_game(pair, 5)
+    muted.mute()
+    for seat, action in loud.actions[:40]:
+        assert muted.apply(action, seat) == ()
+    assert muted.log == loud.log[:1]  # the solar system line, written before it was muted
+    account = replay_account(game, pair, quiet)
+    assert all(line in account for line in loud.log)
+
+
+def test_scores_as_now_is_true_only_when_the_look_ahead_scores_the_same(se):
+    """The greedy agent's shortcut: wherever the rules claim an action leaves the score unchanged,
+    applying it really does (for both seats), and the game goes on."""
+    game, decks = se
+    claimed = 0
+    for seed in range(12):
+        state = game.new_game([decks["chain"], decks["shadow"]], seed)
+        state.mute()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            for action in legal:
+                if game.scores_as_now(state, seat, action):
+                    claimed += 1
+                    after = state.clone()
+                    after.apply(action, seat)
+                    assert not after.is_terminal()
+                    assert [game.heuristic(after, s) for s in (0, 1)] == [game.heuristic(state, s) for s in (0, 1)]
+            assert not game.scores_as_now(state, 1 - seat, legal[0])  # never for the seat not deciding
+            state.apply(legal[rng.randrange(len(legal))], seat)
+    assert claimed > 100  # the shortcut is taken often enough to matter
+
+
+def test_peek_plays_exactly_as_apply(se):
+    """A greedy agent's look-ahead (`peek`) lists the next legal set only when asked; the position,
+    the legal set when asked, and refusing an action not offered are those of `apply`."""
+    from cardsmith.engine.contract import IllegalAction
+
+    game, decks = se
+    for seed in range(4):
+        state = game.new_game([decks["terracorp"], decks["shadow"]], seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            action = legal[rng.randrange(len(legal))]
+            peeked = state.clone()
+            peeked.peek(action, seat)
+            state.apply(action, seat)
+            assert peeked.position() == state.position() and peeked.log == state.log
+            assert peeked.legal_actions() == state.legal_actions()
+        with pytest.raises(IllegalAction):
+            state.clone().peek(("done",))

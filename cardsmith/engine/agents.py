@@ -71,11 +71,13 @@ class GreedyAgent:
     The state after an action is unknown (hidden cards, dice), so each action is tried on `samples`
     determinizations of the observation and the scores are averaged; the same samples serve every
     action, so differences between actions are not noise between samples. Ties go to the agent's rng.
+    One sample is the default: measured on Solar Empires it wins as often against random play as
+    three do (73% and 72% of 300 games) at a third of the cost; see docs/simulation.md.
     """
 
     name = "greedy"
 
-    def __init__(self, game: Game, samples: int = 3):
+    def __init__(self, game: Game, samples: int = 1):
         if samples < 1:
             raise CardsmithError(f"greedy agent: samples must be at least 1, not {samples}")
         self.game = game
@@ -89,16 +91,39 @@ class GreedyAgent:
             # Asked once here, so a game that caches its legal set hands it to every clone below
             # instead of each clone's apply() working it out again.
             state.legal_actions(seat)
+        # The rules may know that an action changes nothing the heuristic reads (moving a ship, say):
+        # such an action scores as the sample does now, without a clone and an apply.
+        same = getattr(self.game, "scores_as_now", None)
+        heuristic = self.game.heuristic
+        now: list[float | None] = [None] * len(states)
         scores = []
-        for action in legal_actions:
+        last = len(legal_actions) - 1
+        for j, action in enumerate(legal_actions):
             total, n = 0.0, 0
-            for state in states:
-                after = state.clone()
+            for k, state in enumerate(states):
+                if same is not None and same(state, seat, action):
+                    value = now[k]
+                    if value is None:
+                        value = now[k] = _outcome_score(state, seat, self.game)
+                    total += value
+                    n += 1
+                    continue
+                # The last action may use the sample itself: nothing looks at it afterwards (and an
+                # action refused leaves a state unchanged).
+                after = state if j == last else state.clone()
                 try:
-                    after.apply(action, seat)
+                    # `peek` where the game has it: apply for a position that is only scored
+                    getattr(after, "peek", after.apply)(action, seat)
                 except IllegalAction:  # a determinization where this action is impossible tells nothing
                     continue
-                total += _outcome_score(after, seat, self.game)
+                # (_outcome_score written out: this runs for every action weighed)
+                if after.is_terminal():
+                    r = after.returns()[seat]
+                    if r != 0.5:
+                        total += WIN_SCORE * (r - 0.5)
+                        n += 1
+                        continue
+                total += heuristic(after, seat)
                 n += 1
             scores.append(total / n if n else -math.inf)
         best = max(scores)

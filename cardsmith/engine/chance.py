@@ -78,6 +78,54 @@ class SeededChance:
         return twin
 
 
+_MASK = (1 << 64) - 1
+
+
+class LookaheadChance:
+    """Chance for an agent's imagined futures (a determinization and its clones): one xorshift64*
+    generator in plain Python, forked by copying one integer, where `SeededChance` would hash a
+    seed per stream and copy a Mersenne Twister's 625 words at each fork. Greedy and search agents
+    roll dice in thousands of look-ahead copies per decision. Its streams are not kept apart: the
+    dice it rolls were made up by the agent, so they reveal nothing. Never use it for a real game.
+    """
+
+    __slots__ = ("_x",)
+
+    def __init__(self, seed: int):
+        self._x = (seed & _MASK) or 0x9E3779B97F4A7C15  # xorshift needs a non-zero state
+
+    def _next(self) -> int:
+        x = self._x
+        x ^= x >> 12
+        x ^= (x << 25) & _MASK
+        x ^= x >> 27
+        self._x = x
+        return ((x * 0x2545F4914F6CDD1D) & _MASK) >> 11  # the high 53 bits (the low ones are weaker)
+
+    def roll(self, sides: int, why: str = "", stream: str = "public") -> int:
+        return self._next() % sides + 1  # the bias of a 53-bit modulo is below 1e-14
+
+    def randrange(self, n: int, why: str = "", stream: str = "public") -> int:
+        return self._next() % n
+
+    def shuffle(self, items: list, why: str = "", stream: str = "public") -> None:
+        for i in range(len(items) - 1, 0, -1):  # Fisher-Yates
+            j = self._next() % (i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def fork(self) -> "LookaheadChance":
+        twin = LookaheadChance.__new__(LookaheadChance)
+        twin._x = self._x
+        return twin
+
+
+def shuffled(items: list, rng: random.Random) -> list:
+    """A uniformly shuffled copy of `items`, drawn from `rng`: sorted by one random float each, about
+    four times faster than `rng.shuffle` in CPython (determinizations shuffle every hidden card)."""
+    r = rng.random
+    return sorted(items, key=lambda _: r())
+
+
 class ChanceExhausted(AssertionError):
     """A scripted test asked for more chance than it scripted."""
 

@@ -202,7 +202,12 @@ class Game(Protocol):
         ...
 
     def heuristic(self, state: GameState, seat: int) -> float:
-        """Higher = better for `seat` (greedy choices and search rollouts)."""
+        """Higher = better for `seat` (greedy choices and search rollouts).
+
+        A game may also offer `scores_as_now(state, seat, action) -> bool`: True only when applying
+        the legal `action` would leave a position that `heuristic` (and the game's end) scores exactly
+        as `state` now, for `seat`; greedy agents then skip the look-ahead for it. It must never
+        guess: False whenever in doubt."""
         ...
 
 

@@ -54,6 +54,10 @@ class CardInfo:
     star_res: int
     star_amt: int
     value: int  # material worth of a ship for the heuristic
+    # the construction actions that play it: ("play", id), and ("play", id, position) for 1-6
+    # (made once: legal sets are listed after every action)
+    play: tuple = ()
+    play_at: tuple = ()
 
     @classmethod
     def of(cls, card: Card, defaults: Mapping[str, Mapping[str, Any]]) -> "CardInfo":
@@ -80,7 +84,8 @@ class CardInfo:
             race=card.race, fx=MappingProxyType(fx),
             star_pos=int(f.get("position") or 0) - 1,
             star_res=RESOURCE_ALIASES.get(str(f.get("resource", "")).lower(), -1),
-            star_amt=int(f.get("amount") or 0), value=attack + armour)
+            star_amt=int(f.get("amount") or 0), value=attack + armour,
+            play=("play", card.id), play_at=tuple(("play", card.id, pos) for pos in range(1, POSITIONS + 1)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +104,9 @@ class Table:
     # ("deploy", card, position, instance) for each ship instance and position 1-6, made once
     deploy: tuple[tuple[tuple, ...], ...] = ()
     value: tuple[int, ...] = ()  # each instance's material worth (attack + armour) for the heuristic
+    # each instance's design as a number shifted left 32 bits (copies of a card share it): `dedup`
+    # keys on it plus the damage, an int where a tuple would cost an allocation per ship
+    design: tuple[int, ...] = ()
 
     def ids(self, insts: Sequence[int]) -> list[str]:
         info = self.info
@@ -129,9 +137,11 @@ def build_table(infos: Mapping[str, CardInfo], fleets: Sequence[Sequence[str]], 
     chain = tuple(any(info[i].race == "chain" for i in fleet[p]) for p in SEATS)
     deploy = tuple(tuple(("deploy", ci.id, pos, i) for pos in range(1, POSITIONS + 1)) if ci.type == SHIP else ()
                    for i, ci in enumerate(info))
+    designs: dict[str, int] = {}
+    design = tuple(designs.setdefault(ci.id, len(designs)) << 32 for ci in info)
     return Table(tuple(info), tuple(owner), (tuple(fleet[0]), tuple(fleet[1])),
                  (tuple(solar[0]), tuple(solar[1])), (chain[0], chain[1]), turn_cap, deploy,
-                 tuple(ci.value for ci in info))
+                 tuple(ci.value for ci in info), design)
 
 
 def deck_lists(decks: Sequence[Deck]) -> tuple[list[list[str]], list[list[str]]]:

@@ -22,26 +22,27 @@ _TARGETED = ("damage", "destroy_ship", "grant_shield")
 
 
 # ---------------------------------------------------------------------- legal actions
-def construct_actions(s: "SolarState", p: int) -> tuple:
+def construct_actions(s: "SolarState", p: int, probe: bool = False) -> tuple:
+    """The construction options of seat p, "done" last. `probe`: stop at the first option found,
+    without "done" (enough for a look-ahead's `settle` to know the decision is a real one)."""
     info = s.t.info
     e, m, o = s.support(p)
     acts: list = []
     seen = set()
-    mine = [pos for pos in range(POSITIONS) if s.ctrl[pos] == p and s.planet[pos] >= 0]
+    ctrl, planet = s.ctrl, s.planet
+    mine = [pos for pos in range(POSITIONS) if ctrl[pos] == p and planet[pos] >= 0]
     for inst in s.hand[p]:
         ci = info[inst]
-        if ci.id in seen:
+        c = ci.cost
+        if c[0] > e or c[1] > m or c[2] > o or ci.id in seen:
             continue
         seen.add(ci.id)
-        c = ci.cost
-        if c[0] > e or c[1] > m or c[2] > o:
-            continue
         t = ci.type
         if t == SHIP:
-            acts.append(("play", ci.id))
+            acts.append(ci.play)
         elif t == BUILDING:
-            for pos in mine:
-                acts.append(("play", ci.id, pos + 1))
+            row = ci.play_at
+            acts.extend([row[pos] for pos in mine])
         elif t == EVENT:
             if ci.spell:
                 if s.sp_done[p] or s.t.chain[p]:
@@ -49,6 +50,8 @@ def construct_actions(s: "SolarState", p: int) -> tuple:
             elif s.ev_done[p]:
                 continue
             acts.extend(event_plays(s, p, ci))
+        if probe and acts:
+            return tuple(acts)
     if not s.cannon_done[p]:
         for pos in mine:
             b = s.bldg[pos]
@@ -57,7 +60,9 @@ def construct_actions(s: "SolarState", p: int) -> tuple:
                 if c[0] <= e and c[1] <= m and c[2] <= o:
                     acts.extend(("fire-cannon", t + 1) for t in s.planets())
                 break
-    acts.append(("done",))
+    if probe:
+        return tuple(acts)
+    acts.append(_DONE)
     return tuple(acts)
 
 
@@ -69,8 +74,8 @@ def event_plays(s: "SolarState", p: int, ci: Any) -> list:
             planets = [x + 1 for x in s.planets()]
             k = min(fx[handler]["planets"], len(planets))
             if k == 0:
-                return [("play", ci.id)]
-            return [("play", ci.id) + c for c in combinations(planets, k)]
+                return [ci.play]
+            return [ci.play + c for c in combinations(planets, k)]
     info = s.t.info
     for handler in _TARGETED:
         params = fx.get(handler)
@@ -81,27 +86,51 @@ def event_plays(s: "SolarState", p: int, ci: Any) -> list:
         pool = [i for i in pool if info[i].cls <= limit]
         owner = s.t.owner
         return [("play", ci.id, i, info[i].id) for i in s.dedup(pool, lambda i: owner[i])]
-    return [("play", ci.id)]
+    return [ci.play]
 
 
 def _deploy(s: "SolarState", p: int) -> tuple:
-    planet, flare = s.planet, s.flare
-    targets = [pos for pos in range(POSITIONS) if planet[pos] >= 0 and pos not in flare]
     at = s.at
+    reserve = [i for i in s.ships[p] if at[i] < 0]
+    if not reserve:
+        return _ONLY_DONE
+    planet, flare = s.planet, s.flare
     table = s.t.deploy
     acts: list[tuple] = []
-    everywhere = len(targets) == POSITIONS
-    for i in s.dedup([i for i in s.ships[p] if at[i] < 0]):
-        if everywhere:
+    if len(reserve) > 1:
+        reserve = s.dedup(reserve)
+    if not flare and -1 not in planet:  # every position open: whole rows
+        for i in reserve:
             acts.extend(table[i])
-        else:
+    else:
+        targets = [pos for pos in range(POSITIONS) if planet[pos] >= 0 and pos not in flare]
+        for i in reserve:
             row = table[i]
-            acts.extend(row[pos] for pos in targets)
+            acts.extend([row[pos] for pos in targets])
     acts.append(_DONE)
     return tuple(acts)
 
 
 _DONE = ("done",)
+_ONLY_DONE = (_DONE,)
+
+
+def _deploy_open(s: "SolarState", p: int) -> bool:
+    """Whether seat p has a deployment to choose (a ship in reinforcements and an open planet)."""
+    at = s.at
+    for i in s.ships[p]:
+        if at[i] < 0:
+            planet, flare = s.planet, s.flare
+            return any(planet[pos] >= 0 and pos not in flare for pos in range(POSITIONS))
+    return False
+
+
+# Decisions whose options always end with "done": a look-ahead's `settle` only asks whether there is
+# any other option; the legal set is listed if someone asks for it.
+_HAS_CHOICE: dict[str | None, Callable[["SolarState", int], Any]] = {
+    CONSTRUCT: lambda s, p: construct_actions(s, p, True),
+    DEPLOY: _deploy_open,
+}
 
 
 def _spy(s: "SolarState", p: int) -> tuple:
@@ -212,13 +241,15 @@ def handle(s: "SolarState", a: tuple) -> None:
     _HANDLE[d](s, s.current_player, a)
 
 
-def settle(s: "SolarState") -> None:
+def settle(s: "SolarState", lazy: bool = False) -> None:
     """Run the rules to the next real decision: one with a single option is taken at once. The legal
     set of the decision it stops at is left in `s._legal` (apply checks the next action against it).
+    `lazy` (a look-ahead, `SolarState.peek`): at construction and deployment only ask whether there
+    is a choice, and leave the listing for whoever asks (a greedy agent's look-ahead never does).
 
     One loop for the turn's stages, the legal set and forced moves (the work of every action, so
     written without the layers `advance` and `handle` add)."""
-    stages, legal_of, handlers = _STAGES, _LEGAL, _HANDLE
+    stages, legal_of, handlers, choice = _STAGES, _LEGAL, _HANDLE, _HAS_CHOICE
     while True:
         while not s.end_reason and s.dec is None:
             if stages[s.stage](s):
@@ -227,6 +258,13 @@ def settle(s: "SolarState") -> None:
             s._legal = None
             return
         d = s.dec
+        if lazy and d in choice:
+            if choice[d](s, s.current_player):
+                s._legal = None  # listed when asked for
+                return
+            s.dec = None
+            handlers[d](s, s.current_player, _DONE)
+            continue
         legal = legal_of[d](s, s.current_player)
         if len(legal) != 1:
             s._legal = legal

@@ -11,7 +11,7 @@ from cardsmith.errors import CardsmithError
 from cardsmith.games.solar_empires import effects
 from cardsmith.games.solar_empires.cards import BODY, POSITIONS, STAR, CardInfo, Table, build_table, deck_lists
 from cardsmith.games.solar_empires.flow import settle
-from cardsmith.games.solar_empires.heuristics import heuristic
+from cardsmith.games.solar_empires.heuristics import heuristic, scores_as_now
 from cardsmith.games.solar_empires.names import DEFAULT_TURN_CAP
 from cardsmith.games.solar_empires.observation import sample_state
 from cardsmith.games.solar_empires.positions import from_position
@@ -116,3 +116,7 @@ class SolarEmpires:
 
     def heuristic(self, state: Any, player: int) -> float:
         return heuristic(state, player)
+
+    def scores_as_now(self, state: Any, seat: int, action: Any) -> bool:
+        """The optional shortcut greedy agents use (see `Game.heuristic`)."""
+        return scores_as_now(state, seat, action)

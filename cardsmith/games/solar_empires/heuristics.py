@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cardsmith.games.solar_empires.names import DEPLOY
+
 if TYPE_CHECKING:
     from cardsmith.games.solar_empires.state import SolarState
 
@@ -30,3 +32,21 @@ def heuristic(state: "SolarState", player: int) -> float:
         cards = len(state.hand[p]) + 0.2 * len(state.deck[p])
         score += sign * (material + 8.0 * planets + 2.0 * (e + m + o) + cards)
     return score
+
+
+def scores_as_now(state: "SolarState", seat: int, action: tuple) -> bool:
+    """True when `action` leaves a position the heuristic scores exactly as this one, so a greedy
+    agent need not apply it to see: deploying a ship while another stays in reinforcements only
+    moves it (the heuristic reads no positions) and the same seat decides again. Anything else
+    (the last ship, "done", other decisions) is False: apply it and look."""
+    if state.dec != DEPLOY or action[0] != "deploy" or state.current_player != seat \
+            or action not in state.legal_actions(seat):
+        return False
+    at = state.at
+    reserve = 0
+    for i in state.ships[seat]:
+        if at[i] < 0:
+            reserve += 1
+            if reserve == 2:
+                return True
+    return False

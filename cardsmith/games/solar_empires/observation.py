@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from cardsmith.engine.chance import SeededChance
+from cardsmith.engine.chance import LookaheadChance, shuffled
 from cardsmith.games.solar_empires.cards import POSITIONS, SEATS
 
 if TYPE_CHECKING:
@@ -66,15 +66,15 @@ class Observation:
 
 def sample_state(observation: Observation, rng: random.Random) -> "SolarState":
     """A full state consistent with `observation`: the opponent's unseen cards (their deck list minus
-    every public card) dealt at random into their hand and deck; fresh chance drawn from `rng`."""
+    every public card) dealt at random into their hand and deck; fresh chance drawn from `rng`
+    (`LookaheadChance`: the agent's own imagined dice)."""
     s = observation._masked.clone(keep_log=False, keep_chance=False)
-    s.chance = SeededChance(rng.getrandbits(64))
+    s.chance = LookaheadChance(rng.getrandbits(64))
     s._legal = None
     o = 1 - observation.player
-    public = set(s.disc[o]) | set(s.ships[o]) | set(s.events[o])
-    public.update(b for b in s.bldg if b >= 0)
-    pool = [i for i in s.t.fleet[o] if i not in public]
-    rng.shuffle(pool)
+    public = set(s.disc[o])
+    public.update(s.ships[o], s.events[o], s.bldg)
+    pool = shuffled([i for i in s.t.fleet[o] if i not in public], rng)
     k = observation.opp_hand
     s.hand[o] = pool[:k]
     # Only as many as the opponent's deck holds: before the fleets are ordered it holds none.

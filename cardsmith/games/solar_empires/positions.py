@@ -218,7 +218,11 @@ def _fill(s: "SolarState", r: _Reader, data: Mapping[str, Any]) -> None:
             inst = r.take(p, sh["card"], f"players[{p}].ships[{k}]")
             s.ships[p].append(inst)
             s.at[inst] = -1 if sh.get("at") is None else int(sh["at"]) - 1
-            s.dmg[inst] = int(sh.get("damage", 0))
+            s.dmg[inst] = dmg = int(sh.get("damage", 0))
+            armour = s.t.info[inst].armour
+            if not 0 <= dmg < armour:  # at its armour a ship is destroyed, not in play
+                raise PositionError(f"players[{p}].ships[{k}].damage is {dmg}: a {sh['card']} in play has "
+                                    f"0 to {armour - 1} damage")
             if sh.get("shield"):
                 s.gaze[inst] = int(sh["shield"])
         s.played[p] = frozenset(pd.get("played") or ())

@@ -86,7 +86,7 @@ class SolarState:
             return ()
         return legal
 
-    def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
+    def apply(self, action: Any, seat: int | None = None, *, _lazy: bool = False) -> tuple[Event, ...]:
         if self.end_reason:
             raise IllegalAction(f"the game is over ({self.end_reason}); no action is legal")
         legal = self._legal
@@ -99,8 +99,13 @@ class SolarState:
         d = self.dec
         self.dec = None  # a handler that opens a new decision sets it again
         _HANDLE[d](self, self.current_player, action)
-        settle(self)  # leaves the next decision's legal set in self._legal
+        settle(self, _lazy)  # leaves the next decision's legal set in self._legal (unless lazy)
         return self.rec.take() if self.loud else ()
+
+    def peek(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
+        """`apply` for a look-ahead that will be scored, not played on (greedy agents): the same
+        checks and rules, but the next decision's legal set is listed only when asked for."""
+        return self.apply(action, seat, _lazy=True)
 
     def mute(self) -> None:
         """From now on record no events and no log lines (`apply` returns ()); clones stay muted.
@@ -150,8 +155,11 @@ class SolarState:
             self._chance_shared = d["_chance_shared"] = True
         else:
             d["chance"], d["_chance_shared"] = None, False
-        d["log"] = log = self.log[:] if keep_log else []
-        d["rec"] = EventRecorder(log)
+        if self.loud:
+            d["log"] = log = self.log[:] if keep_log else []
+            d["rec"] = EventRecorder(log)
+        elif not keep_log:  # a muted state never writes to its log or recorder: copies share them
+            d["log"] = []
         # Written out rather than looped over names: greedy and search agents clone for every action
         # they weigh. Every list of the state is here (see __init__); the rest is immutable.
         x = self.deck
@@ -274,13 +282,21 @@ class SolarState:
         return max(s, self.gaze.get(inst, 0))
 
     def dedup(self, insts: list[int], key_extra: Any = None) -> list[int]:
-        """One instance per distinguishable copy (same card, same damage, same `key_extra`)."""
+        """One instance per distinguishable copy (same card, same damage, same `key_extra`, a small
+        int or bool from -1 to 14). The key is one int: design (bits 32 up), damage (from 0 to the
+        armour, bits 4-31), extra (bits 0-3)."""
         seen = set()
         out = []
-        info = self.t.info
-        dmg = self.dmg
+        design, dmg = self.t.design, self.dmg
+        if key_extra is None:
+            for i in insts:
+                k = design[i] | dmg[i] << 4
+                if k not in seen:
+                    seen.add(k)
+                    out.append(i)
+            return out
         for i in insts:
-            k = (info[i].id, dmg[i], key_extra(i) if key_extra else 0)
+            k = design[i] | dmg[i] << 4 | (key_extra(i) + 1)
             if k not in seen:
                 seen.add(k)
                 out.append(i)
