@@ -13,9 +13,9 @@ from cardsmith.validate import load_set
 
 SET_DIR = Path(__file__).resolve().parents[1] / "cards" / "alien-empires"
 STACKS = {
-    "fate": ["attack", "migrate", "genesis", "@genesis", "@hand_limit", "fate"],
-    "migrate": ["attack", "migrate"],
-    "attack": ["attack"],
+    "fate": ["@strategy", "attack", "migrate", "genesis", "@genesis", "@hand_limit", "fate"],
+    "migrate": ["@strategy", "attack", "migrate"],
+    "attack": ["@strategy", "attack"],
 }
 
 

@@ -400,3 +400,85 @@ def test_time_control_changes_the_turn_order_at_a_round_start():
     assert st.stack[-1]["kind"] == "time_control" and st.to_act() == (0,)
     st.apply(("first", 2))
     assert st.order == [2, 0, 1] and st.seat == 2
+
+
+def test_feedback_sacrifices_to_duplicate_an_event_the_opponent_played():
+    st = start(position({"0,0": [4, 0], "1,0": [0, 3], "4,-4": [0, 2]}, worlds=WORLDS,
+                        hands=[["flanking-manoeuvre", "supply-drop"], []], destiny=[[], ["feedback"]]))
+    st.apply(("attack", "1,0", 1))
+    assert not any(a[0] == "feedback" for a in st.legal_actions(0))
+    st.apply(("play", "flanking-manoeuvre"))
+    assert st.to_act() == (1,) and ("feedback", "flanking-manoeuvre") in st.legal_actions()
+    st.apply(("feedback", "flanking-manoeuvre"))  # a token at 4,-4 (not taking part) is sacrificed
+    assert tokens(st, "4,-4")[1] == 1
+    st.apply(("play", "supply-drop"))
+    assert ("feedback", "supply-drop") in st.legal_actions() and ("feedback", "flanking-manoeuvre") not in st.legal_actions()
+    st.apply(("pass",))  # P0 has no card left: its pass is taken at once and the card play ends
+    assert totals(st) == (6, 5)
+
+
+def test_feedback_needs_a_token_to_spare():
+    st = start(position({"0,0": [4, 0], "1,0": [0, 1]}, worlds=WORLDS, hands=[["flanking-manoeuvre"], []],
+                        destiny=[[], ["feedback"]]))
+    st.apply(("attack", "1,0", 1))
+    st.apply(("play", "flanking-manoeuvre"))
+    assert not any(a[0] == "feedback" for a in st.legal_actions())
+
+
+def test_strategy_gives_one_stack_a_second_migration_and_attack():
+    toks = {"0,0": [3, 0], "3,-1": [1, 0], "3,0": [0, 1], "-4,4": [0, 2]}
+    st = start(position(toks, destiny=[["strategy"], []]))
+    st.apply(("done",))  # the first Conflict phase ends
+    assert st.legal_actions() == (("pass",), ("strategy", "0,0"), ("strategy", "3,-1"))
+    st.apply(("strategy", "0,0"))
+    st.apply(("move", "0,0", "2,0"))  # the whole stack moves again
+    assert tokens(st, "2,0")[0] == 3 and tokens(st, "0,0")[0] == 0
+    legal = st.legal_actions()
+    assert ("attack", "3,0", 1) in legal and ("attack", "-4,4", 1) not in legal
+    fight(st, "3,0", 1)
+    assert totals(st) == (3, 1)  # the stack alone: the token at 3,-1, next to 3,0, takes no part
+    assert tokens(st, "3,0")[1] == 0 and tokens(st, "3,-1")[0] == 1
+
+
+def test_contagion_tokens_move_with_an_opponents_moving_tokens():
+    st = start(position({"0,0": [2, 4], "-4,4": [1, 0]}, destiny=[["contagion"], []], phase="migrate", active=1))
+    st.apply(("move", "0,0", "2,0", 2))
+    assert st.to_act() == (0,) and st.legal_actions() == (("stay",), ("follow", 1), ("follow", 2))
+    st.apply(("follow", 2))
+    assert tokens(st, "2,0") == [2, 2] and tokens(st, "0,0") == [0, 2]
+    assert st.to_act() == (1,) and st.stack[-1]["kind"] == "migrate"
+    st.apply(("move", "0,0", "-1,0", 1))  # none of P0's tokens left there: nothing to follow
+    assert st.to_act() == (1,)
+
+
+def test_teaser_forces_an_enemy_stack_on_a_shared_world_to_attack_at_minus_two():
+    st = start(position({"1,0": [2, 3], "2,0": [0, 4]}, worlds=WORLDS, destiny=[["teaser"], []]))
+    assert ("tease", "1,0", 1) in st.legal_actions() and ("tease", "2,0", 1) not in st.legal_actions()
+    fight(st, "1,0", 1)  # a plain attack for comparison is below
+    assert totals(st) == (2, 7)
+    st = start(position({"1,0": [2, 3], "2,0": [0, 4]}, worlds=WORLDS, destiny=[["teaser"], []]))
+    st.apply(("tease", "1,0", 1))
+    assert any("P0 (Teaser) forces P1's stack at 1,0" in line for line in st.log)
+    while st.to_act() and st.stack[-1]["kind"] == "cards":
+        st.apply(("pass",))
+    assert totals(st) == (1, 2)  # P1 attacks with its stack on the world only: 3 - 2 against P0's 2
+    assert tokens(st, "1,0") == [2, 0] and tokens(st, "2,0") == [0, 4] and st.turnstate["attacks"] == 1
+
+
+def test_all_65_race_powers_are_played_and_each_names_a_test_that_exists():
+    from pathlib import Path
+
+    from tests.alien_support import cardset, game, standard_deck
+    from cardsmith.games.alien_empires.rules import validate
+
+    races = [c for c in cardset().cards if c.type == "race"]
+    assert len(races) == 65
+    assert [p for p in validate(cardset()) if p.severity == "warning"] == []
+    assert game().new_game([standard_deck()] * 2, 1).neutral == []
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "rules" / "alien-empires.md").read_text(encoding="utf-8")
+    rows = [line for line in doc.splitlines() if re.match(r"\| \d+ \| ", line)]
+    assert len(rows) == 65
+    here = globals()
+    for row in rows:
+        named = re.findall(r"`(test_\w+)`", row)
+        assert named and all(n in here for n in named), row

@@ -28,62 +28,95 @@ def protected(st: "AlienState", h: int, s: int) -> bool:
     return st.tokens[h][s] == 1 and sum(st.tokens[h]) == 1 and P.has(st, s, "inconspicuous")
 
 
-def targets(st: "AlienState", seat: int) -> list[tuple]:
+def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple]:
+    """The conflicts `seat` may start now: ("attack", hex, defender) and, with Teaser, ("tease", world,
+    opponent). In Strategy's second Attack phase (`stack`: the chosen stack's hex) only conflicts in
+    or next to that hex, fought by its tokens."""
     ts = st.turnstate
     if ts["attacks"] >= st.settings.attacks and not P.has(st, seat, "unlimited_attacks"):
         return []
+    near = None
+    if stack is not None:
+        s0 = hx(st, stack)
+        if not st.tokens[s0][seat]:
+            return []
+        near = {s0, *st.map.adjacent[s0]}
+    teaser = P.has(st, seat, "teaser")
     out = []
-    for h in range(len(st.map)):
-        if lbl(st, h) in ts["fought"]:
+    alive = st.alive()
+    labels = st.map.labels
+    for h, row in enumerate(st.tokens):
+        if near is not None and h not in near:
             continue
-        if not (st.tokens[h][seat] or any(st.tokens[a][seat] for a in st.map.adjacent[h])):
+        if labels[h] in ts["fought"]:
             continue
-        for s in st.alive():
-            if s == seat or not st.tokens[h][s] or protected(st, h, s):
+        if not (row[seat] or any(st.tokens[a][seat] for a in st.map.adjacent[h])):
+            continue
+        for s in alive:
+            if s == seat or not row[s]:
+                continue
+            if teaser and row[seat] and h in st.worlds and (near is None or h == s0):
+                out.append(("tease", labels[h], s))
+            if protected(st, h, s):
                 continue
             need = P.amount(st, s, "diplomat")
             if need and len(st.hands[seat]) < need:
                 continue
-            out.append(("attack", lbl(st, h), s))
+            out.append(("attack", labels[h], s))
     return out
 
 
 def _attack_legal(st: "AlienState", e: Entry) -> tuple:
-    return (("done",),) + tuple(targets(st, e["seat"]))
+    return (("done",),) + tuple(targets(st, e["seat"], e.get("stack")))
 
 
 @STEPS.decision("attack", _attack_legal)
 def _attack(st: "AlienState", e: Entry, action: tuple) -> None:
+    """Start a conflict. A tease (Teaser) makes the opponent's stack on the world attack the teaser
+    at -2 Force: the opponent is the attacker with only that stack; it counts as the teaser's conflict."""
     if action[0] == "done":
         st.stack.pop()
         return
-    seat, label, d = e["seat"], action[1], action[2]
+    seat, label, other = e["seat"], action[1], action[2]
     st.turnstate["attacks"] += 1
     st.turnstate["fought"].append(label)
+    teased = action[0] == "tease"
+    a, d = (other, seat) if teased else (seat, other)
     n = st.seats
-    st.conflict = {"hex": label, "attacker": seat, "defender": d, "side": [None] * n, "commit": [{} for _ in range(n)],
+    st.conflict = {"hex": label, "attacker": a, "defender": d, "side": [None] * n, "commit": [{} for _ in range(n)],
                    "bonus": {"A": 0, "D": 0}, "flags": {"A": {}, "D": {}}, "cancelled": [[] for _ in range(n)],
                    "borrowed": [[] for _ in range(n)], "reveal": [None] * n, "used": [[] for _ in range(n)],
+                   "events": [[] for _ in range(n)], "only": [None] * n,
                    "drawn": False, "shown": False, "second": False, "base": len(st.stack)}
     c = st.conflict
-    c["side"][seat], c["side"][d] = "A", "D"
-    st.rec("attack", f"P{seat} attacks P{d} at {label}" + (f" ({st.worlds[hx(st, label)]})" if hx(st, label) in st.worlds else ""),
-           seat=seat, defender=d, hex=label)
+    c["side"][a], c["side"][d] = "A", "D"
+    where = f" ({st.worlds[hx(st, label)]})" if hx(st, label) in st.worlds else ""
+    if teased:
+        c["only"][a] = label
+        c["bonus"]["A"] -= P.amount(st, seat, "teaser")
+        st.rec("tease", f"P{seat} (Teaser) forces P{a}'s stack at {label}{where} to attack it at "
+               f"-{P.amount(st, seat, 'teaser')} Force", seat=seat, attacker=a, hex=label)
+    else:
+        if e.get("stack"):
+            c["only"][a] = e["stack"]
+        st.rec("attack", f"P{a} attacks P{d} at {label}{where}", seat=a, defender=d, hex=label)
     st.push("@resolve")
     st.push("@reveal")
-    st.push("cards", seat)
+    st.push("cards", a)
     st.push("@start_late")
     st.push("@start_autos")
     st.push("@start_early")
     st.push("@defender_draws")
     st.push("@allies")
     st.push("commit", d)
-    st.push("commit", seat)
+    st.push("commit", a)
+    if teased:  # forced: neither Pacifist nor Diplomat lets the teaser refuse its own conflict
+        return
     if P.has(st, d, "pacifist") and pacify_cards(st, d):
         st.push("pacify", d)
     need = P.amount(st, d, "diplomat")
     if need:
-        st.push("discard", seat, count=need, why="Diplomat")
+        st.push("discard", a, count=need, why="Diplomat")
 
 
 def end_conflict(st: "AlienState") -> None:
@@ -127,6 +160,10 @@ def _commit_options(st: "AlienState", seat: int) -> dict[str, dict[str, int]]:
     c = st.conflict
     assert c is not None
     h = hx(st, c["hex"])
+    only = (c.get("only") or [None] * st.seats)[seat]
+    if only is not None:  # a Strategy stack or a teased stack fights alone
+        n = st.tokens[hx(st, only)][seat] if hx(st, only) in area(st) else 0
+        return {"all": {only: n} if n else {}}
     here = {c["hex"]: st.tokens[h][seat]} if st.tokens[h][seat] else {}
     every = {lbl(st, a): st.tokens[a][seat] for a in area(st) if st.tokens[a][seat]}
     out = {"all": every}
@@ -204,101 +241,13 @@ def _defender_draws(st: "AlienState", e: Entry) -> None:
     c["drawn"] = True
 
 
-# ---- powers at the start of a conflict ---------------------------------------------------------
+# ---- helpers -------------------------------------------------------------------------------
 def primaries(c: dict) -> tuple[int, int]:
     return c["attacker"], c["defender"]
 
 
-@STEPS.auto("@start_early")
-def _start_early(st: "AlienState", e: Entry) -> None:
-    """Neutralize, Emulate and Copycat first: they decide which powers act in this conflict."""
-    c = st.conflict
-    assert c is not None
-    for p in reversed(primaries(c)):
-        for kind, do in (("copycat", "copycat"), ("emulate", "emulate"), ("neutralize", "neutralize")):
-            if P.has(st, p, do):
-                st.push(kind, p)
-
-
-def _opponent(c: dict, p: int) -> int:
+def opponent(c: dict, p: int) -> int:
     return c["defender"] if p == c["attacker"] else c["attacker"]
-
-
-def _neutralize_legal(st: "AlienState", e: Entry) -> tuple:
-    c = st.conflict
-    assert c is not None
-    o = _opponent(c, e["seat"])
-    return tuple(("neutralize", x) for x in P.active_cards(st, o)) or (("neutralize", "none"),)
-
-
-@STEPS.decision("neutralize", _neutralize_legal)
-def _neutralize(st: "AlienState", e: Entry, action: tuple) -> None:
-    st.stack.pop()
-    c = st.conflict
-    assert c is not None
-    if action[1] != "none":
-        c["cancelled"][_opponent(c, e["seat"])].append(action[1])
-        st.rec("neutralize", f"P{e['seat']} (Neutralize) cancels {st.table[action[1]].name}", seat=e["seat"])
-
-
-def _borrowable(st: "AlienState", seat: int, kind: str) -> list[str]:
-    c = st.conflict
-    assert c is not None
-    mine = set(P.active_cards(st, seat))
-    if kind == "copycat":
-        o = _opponent(c, seat)
-        h = hx(st, c["hex"])
-        if h not in st.worlds or not (st.tokens[h][seat] and st.tokens[h][o]):
-            return []
-        pool = P.active_cards(st, o)
-    else:
-        pool = [x for s in st.alive() if c["side"][s] is None for x in st.destiny[s]]
-    return sorted({x for x in pool if x not in mine and st.table[x].does[0] not in ("emulate", "copycat")})
-
-
-def _borrow_legal(st: "AlienState", e: Entry) -> tuple:
-    return (("borrow", "none"),) + tuple(("borrow", x) for x in _borrowable(st, e["seat"], e["kind"]))
-
-
-def _borrow(st: "AlienState", e: Entry, action: tuple) -> None:
-    """Emulate (a power of a player not in the conflict) or Copycat (the opponent's, when both have
-    tokens on the contested world): the power works for the copier for this conflict."""
-    st.stack.pop()
-    c = st.conflict
-    assert c is not None
-    if action[1] != "none":
-        c["borrowed"][e["seat"]].append(action[1])
-        st.rec("borrow", f"P{e['seat']} ({e['kind'].title()}) copies {st.table[action[1]].name}", seat=e["seat"])
-
-
-STEPS.decision("emulate", _borrow_legal)(_borrow)
-STEPS.decision("copycat", _borrow_legal)(_borrow)
-
-
-@STEPS.auto("@start_autos")
-def _start_autos(st: "AlienState", e: Entry) -> None:
-    c = st.conflict
-    assert c is not None
-    for p in primaries(c):
-        o = _opponent(c, p)
-        if P.has(st, p, "conflict_draw"):
-            st.draw(p, P.amount(st, p, "conflict_draw"), "Tactician")
-        for _ in range(P.amount(st, p, "opportunists")):
-            card = st.random_card(o, "Opportunists")
-            if card is not None:
-                st.hands[o].remove(card)
-                st.hands[p].append(card)
-                st.rec("steal", f"P{p} (Opportunists) steals a card from P{o}", seat=p)
-        for _ in range(P.amount(st, p, "mind_control")):
-            convert(st, o, p, "Mind Control")
-        for x in P.effects(st, p, "reinforcement"):
-            reinforce(st, p, int(x.get("range", 3)), int(x.get("amount", 1)))
-        if P.has(st, p, "plea_maker"):
-            plea(st, p, P.amount(st, p, "plea_maker"))
-    for p in reversed(primaries(c)):
-        o = _opponent(c, p)
-        if P.has(st, p, "conflict_discard") and st.hands[o]:
-            st.push("discard", o, count=P.amount(st, p, "conflict_discard"), why="Limit")
 
 
 def convert(st: "AlienState", o: int, p: int, why: str) -> None:
@@ -315,131 +264,6 @@ def convert(st: "AlienState", o: int, p: int, why: str) -> None:
             st.rec("convert", f"P{p} ({why}) takes control of one of P{o}'s tokens at {label}", seat=p)
             return
 
-
-def reinforce(st: "AlienState", p: int, reach: int, n: int) -> None:
-    """Reinforcement: tokens not taking part, from the nearest stack up to `reach` away, join in the contested space."""
-    c = st.conflict
-    assert c is not None
-    h = hx(st, c["hex"])
-    for _ in range(n):
-        spare = [a for a in range(len(st.map)) if 0 < st.map.dist[h][a] <= reach
-                 and st.tokens[a][p] > c["commit"][p].get(lbl(st, a), 0)]
-        if not spare:
-            return
-        a = min(spare, key=lambda x: (st.map.dist[h][x], x))
-        st.tokens[a][p] -= 1
-        st.tokens[h][p] += 1
-        c["commit"][p][c["hex"]] = c["commit"][p].get(c["hex"], 0) + 1
-        st.rec("reinforce", f"P{p} (Reinforcement) brings a token from {lbl(st, a)}", seat=p)
-
-
-def plea(st: "AlienState", p: int, n: int) -> None:
-    """Plea Maker: up to `n` tokens of players not in the conflict, in or next to the space, ally with p."""
-    c = st.conflict
-    assert c is not None
-    side = c["side"][p]
-    for s in st.alive():
-        if n <= 0:
-            return
-        if c["side"][s] is not None:
-            continue
-        for a in area(st):
-            k = min(n, st.tokens[a][s])
-            if k:
-                c["side"][s] = side
-                c["commit"][s][lbl(st, a)] = c["commit"][s].get(lbl(st, a), 0) + k
-                n -= k
-                st.rec("plea", f"P{p} (Plea Maker) forces {k} of P{s}'s tokens to ally", seat=p, ally=s)
-
-
-@STEPS.auto("@start_late")
-def _start_late(st: "AlienState", e: Entry) -> None:
-    c = st.conflict
-    assert c is not None
-    for p in reversed(primaries(c)):
-        if P.has(st, p, "distress_call"):
-            for s in reversed(st.alive()):
-                if s not in primaries(c) and st.hands[s]:
-                    st.push("distress", s, to=p)
-        if P.has(st, p, "clean_slate"):
-            st.push("clean_slate", p)
-        if P.has(st, p, "anarchy"):
-            st.push("anarchy", p)
-        if p == c["defender"] and P.has(st, p, "rearguard") and c["commit"][p].get(c["hex"], 0) > 1:
-            st.push("rearguard", p)
-
-
-def _rearguard_legal(st: "AlienState", e: Entry) -> tuple:
-    c = st.conflict
-    assert c is not None
-    return (("stand",),) + tuple(("rearguard", lbl(st, a)) for a in st.map.adjacent[hx(st, c["hex"])])
-
-
-@STEPS.decision("rearguard", _rearguard_legal)
-def _rearguard(st: "AlienState", e: Entry, action: tuple) -> None:
-    """Rearguard: every token of the stack but one retreats 1 space and takes no part."""
-    st.stack.pop()
-    if action[0] == "stand":
-        return
-    c = st.conflict
-    assert c is not None
-    p, h, d = e["seat"], hx(st, c["hex"]), hx(st, action[1])
-    keep = max(int(x.get("keep", 1)) for x in P.effects(st, p, "rearguard"))
-    n = c["commit"][p][c["hex"]] - keep
-    st.tokens[h][p] -= n
-    st.tokens[d][p] += n
-    c["commit"][p][c["hex"]] = keep
-    st.rec("rearguard", f"P{p} (Rearguard) retreats {n} tokens to {action[1]}", seat=p)
-
-
-def _anarchy_legal(st: "AlienState", e: Entry) -> tuple:
-    return (("keep",), ("swap",))
-
-
-@STEPS.decision("anarchy", _anarchy_legal)
-def _anarchy(st: "AlienState", e: Entry, action: tuple) -> None:
-    st.stack.pop()
-    if action[0] == "swap":
-        c = st.conflict
-        assert c is not None
-        p, o = e["seat"], _opponent(c, e["seat"])
-        st.hands[p], st.hands[o] = st.hands[o], st.hands[p]
-        st.rec("anarchy", f"P{p} (Anarchy) exchanges hands with P{o}", seat=p)
-
-
-def _clean_legal(st: "AlienState", e: Entry) -> tuple:
-    cap = max(int(x.get("amount", 5)) for x in P.effects(st, e["seat"], "clean_slate"))
-    return tuple(("clean", k) for k in range(min(cap, len(st.hands[e["seat"]])) + 1))
-
-
-def least_useful(st: "AlienState", hand: list[str]) -> list[str]:
-    """Cards in the order Clean Slate lets go of them: Race cards, then Events, then Force cards, lowest first."""
-    rank = {"race": 0, "event": 1, "force": 2}
-    return sorted(hand, key=lambda c: (rank[st.table.kind(c)], st.table.value(c), c))
-
-
-@STEPS.decision("clean_slate", _clean_legal)
-def _clean(st: "AlienState", e: Entry, action: tuple) -> None:
-    """Clean Slate: discard up to 5 cards (the least useful: see `least_useful`) and draw as many."""
-    st.stack.pop()
-    k, p = action[1], e["seat"]
-    for card in least_useful(st, st.hands[p])[:k]:
-        st.discard_card(p, card)
-    if k:
-        st.draw(p, k, "Clean Slate")
-
-
-def _distress_legal(st: "AlienState", e: Entry) -> tuple:
-    return (("keep",),) + tuple(("give", x) for x in sorted(set(st.hands[e["seat"]])))
-
-
-@STEPS.decision("distress", _distress_legal)
-def _distress(st: "AlienState", e: Entry, action: tuple) -> None:
-    st.stack.pop()
-    if action[0] == "give":
-        st.hands[e["seat"]].remove(action[1])
-        st.hands[e["to"]].append(action[1])
-        st.rec("give", f"P{e['seat']} answers P{e['to']}'s Distress Call with a card", seat=e["seat"])
 
 
 # ---- cards in turn ---------------------------------------------------------------------------
@@ -464,6 +288,10 @@ def _cards_legal(st: "AlienState", e: Entry) -> tuple:
     for act, do in (("martyr", "martyr"), ("burnout", "sacrifice_draw"), ("eliminate", "sacrifice_discard")):
         if P.has(st, p, do) and act not in used and st.total(p) > 1:
             out.append((act,))
+    if P.has(st, p, "feedback") and st.total(p) > 1:
+        done = {u.split(":", 1)[1] for u in used if u.startswith("feedback:")}
+        out += [("feedback", x) for x in sorted(set((c.get("events") or [[]] * st.seats)[opponent(c, p)]))
+                if x not in done and st.table[x].does[0] != "ceasefire"]
     return tuple(out)
 
 
@@ -483,7 +311,7 @@ def _cards(st: "AlienState", e: Entry, action: tuple) -> None:
         top["passes"] = 0
         if not conflict_play(st, p, action):
             return
-    top["seat"] = _opponent(c, p)
+    top["seat"] = opponent(c, p)
 
 
 def conflict_play(st: "AlienState", p: int, action: tuple) -> bool:
@@ -491,32 +319,47 @@ def conflict_play(st: "AlienState", p: int, action: tuple) -> bool:
     c = st.conflict
     assert c is not None
     side = c["side"][p]
-    o = _opponent(c, p)
+    o = opponent(c, p)
     what = action[0]
-    if what != "play":
-        c["used"][p].append(what)
-        if what == "berserk":
-            st.discard_card(p, action[1])
-            c["bonus"][side] += P.amount(st, p, "discard_for_force")
-            st.rec("berserk", f"P{p} (Berserking) discards a card for +{P.amount(st, p, 'discard_for_force')} Force", seat=p)
-        else:
-            sacrifice(st, p, what.title())
-            if what == "martyr":
-                c["flags"][side]["martyr"] = P.amount(st, p, "martyr")
-            elif what == "burnout":
-                st.draw(p, P.amount(st, p, "sacrifice_draw") or 1, "Burnout")
-            elif what == "eliminate":
-                for _ in range(P.amount(st, p, "sacrifice_discard") or 1):
-                    card = st.random_card(o, "Eliminate")
-                    if card is not None:
-                        st.discard_card(o, card)
-                        st.rec("discard", f"P{o} discards a card at random (Eliminate)", seat=o)
+    if what == "play":
+        card = action[1]
+        st.discard_card(p, card)
+        st.played[p].append(card)
+        if "events" in c:
+            c["events"][p].append(card)
+        st.rec("event", f"P{p} plays {st.table[card].name}", seat=p, card=card)
+        return event_effect(st, p, card)
+    c["used"][p].append(what if what != "feedback" else f"feedback:{action[1]}")
+    if what == "berserk":
+        st.discard_card(p, action[1])
+        c["bonus"][side] += P.amount(st, p, "discard_for_force")
+        st.rec("berserk", f"P{p} (Berserking) discards a card for +{P.amount(st, p, 'discard_for_force')} Force", seat=p)
         return True
-    card = action[1]
+    sacrifice(st, p, what.title())
+    if what == "martyr":
+        c["flags"][side]["martyr"] = P.amount(st, p, "martyr")
+    elif what == "burnout":
+        st.draw(p, P.amount(st, p, "sacrifice_draw") or 1, "Burnout")
+    elif what == "eliminate":
+        for _ in range(P.amount(st, p, "sacrifice_discard") or 1):
+            card = st.random_card(o, "Eliminate")
+            if card is not None:
+                st.discard_card(o, card)
+                st.rec("discard", f"P{o} discards a card at random (Eliminate)", seat=o)
+    elif what == "feedback":
+        st.rec("feedback", f"P{p} (Feedback) duplicates the effect of {st.table[action[1]].name} for itself", seat=p, card=action[1])
+        return event_effect(st, p, action[1])
+    return True
+
+
+def event_effect(st: "AlienState", p: int, card: str) -> bool:
+    """The effect of the conflict Event `card` for primary `p` (played, or duplicated by Feedback);
+    False when the conflict ended (Cease-fire)."""
+    c = st.conflict
+    assert c is not None
+    side = c["side"][p]
+    o = opponent(c, p)
     info = st.table[card]
-    st.discard_card(p, card)
-    st.played[p].append(card)
-    st.rec("event", f"P{p} plays {info.name}", seat=p, card=card)
     eff = info.effects[0]
     do, n = eff["do"], int(eff.get("amount", 0) or 0)
     flags = c["flags"][side]
@@ -601,7 +444,7 @@ def reveal_options(st: "AlienState", seat: int) -> list[tuple]:
     if not forces:
         return [("reveal",)]
     singles = [("reveal", x) for x in sorted(set(forces), key=lambda x: (-st.table.value(x), x))]
-    if P.amount(st, _opponent(c, seat), "force_card_limit"):
+    if P.amount(st, opponent(c, seat), "force_card_limit"):
         return singles
     return singles + [("reveal",) + tuple(forces[:k]) for k in range(2, len(forces) + 1)]
 
@@ -712,3 +555,6 @@ def rewards(st: "AlienState", win: str, lose: str) -> None:
     for s in range(st.seats):
         if c["side"][s] == win and s != w:
             st.draw(s, 1, "ally of the winner")
+
+
+from cardsmith.games.alien_empires import conflict_start  # noqa: E402,F401  (registers its steps)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardsmith.games.alien_empires import powers as P
+from cardsmith.games.alien_empires.manoeuvres import counts as _counts, moved, toll_blocked
 from cardsmith.games.alien_empires.state import STEPS
 
 if TYPE_CHECKING:
@@ -206,6 +207,7 @@ def start_turn(st: "AlienState") -> None:
                     "resurrected": keep}
     st.rec("turn", f"-- turn {st.turn} (round {st.round}): P{seat} --", seat=seat, turn=st.turn)
     st.push("@end_turn")
+    st.push("@strategy", seat)
     st.push("attack", seat)
     st.push("migrate", seat)
     st.push("genesis", seat)
@@ -364,20 +366,7 @@ def movable(st: "AlienState", seat: int, h: int) -> int:
     n = st.tokens[h][seat] - st.turnstate["moved"].get(lbl(st, h), 0)
     if n <= 0:
         return 0
-    if h in st.worlds and any(st.tokens[h][s] and P.has(st, s, "toll_keeper") for s in st.alive() if s != seat):
-        return 0
-    return n
-
-
-_COUNTS: dict[int, tuple[int, ...]] = {}
-
-
-def _counts(n: int) -> tuple[int, ...]:
-    """How many tokens a move may take: one, half, or all of those free to move."""
-    got = _COUNTS.get(n)
-    if got is None:
-        got = _COUNTS[n] = tuple(sorted({1, n, n // 2} - {0}))
-    return got
+    return 0 if toll_blocked(st, seat, h) else n
 
 
 def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
@@ -448,6 +437,7 @@ def _migrate(st: "AlienState", e: Entry, action: tuple) -> None:
         st.add_tokens(dst, seat, n)
         ts["moved"][action[2]] = ts["moved"].get(action[2], 0) + n
         st.rec("move", f"P{seat} moves {n} from {action[1]} to {action[2]}", seat=seat, src=action[1], dst=action[2], count=n)
+        moved(st, seat, src, dst, n)
     elif what == "play":
         play_event(st, seat, action[1], action[2:])
     else:
