@@ -89,3 +89,16 @@ def fight(st, label: str, defender: int, *, commits=("all", "all"), reveal=((), 
     for who, cards in zip((a, defender), reveal):
         if who in st.to_act() and st.stack[-1]["kind"] == "reveal":
             st.apply(("reveal",) + tuple(cards), who)
+
+
+def moves(st, src: str) -> tuple:
+    """The moves the active player may make from stack `src` (after choosing it, on a clone)."""
+    twin = st.clone()
+    twin.apply(("stack", src))
+    return twin.legal_actions()
+
+
+def move(st, src: str, dst: str, n: int) -> None:
+    """Choose stack `src`, then move `n` of its tokens to `dst`."""
+    st.apply(("stack", src))
+    st.apply(("move", src, dst, n))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from cardsmith.games.alien_empires.powers import hand_limit, move_range
-from tests.alien_support import fight, play, position, start, tokens, turnstate
+from tests.alien_support import fight, move, moves, play, position, start, tokens, turnstate
 
 WORLDS = {"1,0": "vega", "4,-4": "mira"}  # the contested space 1,0 is a world; nobody holds 4,-4
 
@@ -65,9 +65,9 @@ def test_doubler_doubles_the_highest_force_card():
 
 def test_traveler_and_tachyonic_travel_move_farther():
     st = start(position({"0,0": [2, 0], "-4,0": [0, 1]}, destiny=[["traveler"], []], phase="migrate"))
-    assert ("move", "0,0", "4,0", 2) in st.legal_actions()
+    assert ("move", "0,0", "4,0", 2) in moves(st, "0,0")
     st = start(position({"0,0": [2, 0], "-4,0": [0, 1]}, destiny=[["tachyonic-travel"], []], phase="migrate"))
-    assert move_range(st, 0) == 4 and ("move", "0,0", "4,0", 2) in st.legal_actions()
+    assert move_range(st, 0) == 4 and ("move", "0,0", "4,0", 2) in moves(st, "0,0")
 
 
 def test_hive_society_worlds_produce_two():
@@ -318,9 +318,9 @@ def test_assassination_kills_a_token_anywhere():
 def test_gatherer_three_more_spaces_to_one_world():
     st = start(position({"0,0": [2, 0], "-4,0": [0, 1]}, worlds={"4,0": "vega", "0,4": "mira"},
                         destiny=[["gatherer"], []], phase="migrate"))
-    assert ("move", "0,0", "4,0", 1) in st.legal_actions() and ("move", "0,0", "3,0", 1) not in st.legal_actions()
-    st.apply(("move", "0,0", "4,0", 1))
-    assert ("move", "0,0", "0,4", 1) not in st.legal_actions()  # one target world a turn
+    assert ("move", "0,0", "4,0", 1) in moves(st, "0,0") and ("move", "0,0", "3,0", 1) not in moves(st, "0,0")
+    move(st, "0,0", "4,0", 1)
+    assert ("move", "0,0", "0,4", 1) not in moves(st, "0,0")  # one target world a turn
 
 
 def test_breeder_discards_for_two_tokens():
@@ -370,7 +370,7 @@ def test_propagandist_takes_over_a_token_on_a_shared_world():
 
 def test_toll_keeper_opponents_on_a_shared_world_cannot_move():
     st = start(position({"1,0": [3, 1], "-4,0": [0, 1]}, worlds=WORLDS, destiny=[[], ["toll-keeper"]], phase="migrate"))
-    assert not any(a[0] == "move" and a[1] == "1,0" for a in st.legal_actions())
+    assert ("stack", "1,0") not in st.legal_actions()
 
 
 def test_resurrection_takes_the_top_discard():
@@ -442,12 +442,12 @@ def test_strategy_gives_one_stack_a_second_migration_and_attack():
 
 def test_contagion_tokens_move_with_an_opponents_moving_tokens():
     st = start(position({"0,0": [2, 4], "-4,4": [1, 0]}, destiny=[["contagion"], []], phase="migrate", active=1))
-    st.apply(("move", "0,0", "2,0", 2))
+    move(st, "0,0", "2,0", 2)
     assert st.to_act() == (0,) and st.legal_actions() == (("stay",), ("follow", 1), ("follow", 2))
     st.apply(("follow", 2))
     assert tokens(st, "2,0") == [2, 2] and tokens(st, "0,0") == [0, 2]
     assert st.to_act() == (1,) and st.stack[-1]["kind"] == "migrate"
-    st.apply(("move", "0,0", "-1,0", 1))  # none of P0's tokens left there: nothing to follow
+    move(st, "0,0", "-1,0", 1)  # none of P0's tokens left there: nothing to follow
     assert st.to_act() == (1,)
 
 

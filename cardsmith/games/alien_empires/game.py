@@ -148,18 +148,21 @@ class AlienGame:
         if seat in state.out:
             return state.out.index(seat) / max(1, state.seats - 1)
         alive = state.alive()
-        worlds = {s: 0 for s in alive}
+        worlds = dict.fromkeys(alive, 0)
+        rows = state.tokens
         for h in state.worlds:
-            owner = state.controller(h)
-            if owner in worlds:
-                worlds[owner] += 1
-        tokens = {s: state.total(s) for s in alive}
+            row = rows[h]
+            holders = [s for s in alive if row[s]]
+            if len(holders) == 1:
+                worlds[holders[0]] += 1
+        columns = list(zip(*rows))
+        tokens = {s: sum(columns[s]) for s in alive}
         others = [s for s in alive if s != seat] or [seat]
-        mean = lambda d: sum(d[s] for s in others) / len(others)  # noqa: E731
+        k = len(others)
         all_tokens = max(1, sum(tokens.values()))
-        cards = len(state.hands[seat]) - sum(len(state.hands[s]) for s in others) / len(others)
-        value = (0.5 + 0.35 * (worlds[seat] - mean(worlds)) / max(1, len(state.worlds))
-                 + 0.3 * (tokens[seat] - mean(tokens)) / all_tokens + 0.005 * cards
+        cards = len(state.hands[seat]) - sum(len(state.hands[s]) for s in others) / k
+        value = (0.5 + 0.35 * (worlds[seat] - sum(worlds[s] for s in others) / k) / max(1, len(state.worlds))
+                 + 0.3 * (tokens[seat] - sum(tokens[s] for s in others) / k) / all_tokens + 0.005 * cards
                  + 0.1 * len(state.out) / max(1, state.seats - 1))
         return max(0.0, min(1.0, value))
 

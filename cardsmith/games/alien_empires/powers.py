@@ -37,28 +37,34 @@ def playable(effects: tuple[Mapping[str, Any], ...]) -> bool:
 
 def active_cards(st: "AlienState", seat: int) -> list[str]:
     """The Race cards whose powers `seat` may use now."""
-    cards = list(st.destiny[seat])
     c = st.conflict
-    if c is not None:
-        cancelled = c["cancelled"][seat]
-        if "*" in cancelled:
-            cards = []
-        else:
-            cards = [x for x in cards if x not in cancelled]
-        cards += [x for x in c["borrowed"][seat] if x not in cards]
+    if c is None:
+        return st.destiny[seat]
+    cards = list(st.destiny[seat])
+    cancelled = c["cancelled"][seat]
+    if "*" in cancelled:
+        cards = []
+    else:
+        cards = [x for x in cards if x not in cancelled]
+    cards += [x for x in c["borrowed"][seat] if x not in cards]
     return cards
 
 
 def effects(st: "AlienState", seat: int, do: str) -> Iterator[Mapping[str, Any]]:
     """Every active effect of `seat` with handler `do`."""
+    table = st.table.cards
     for cid in active_cards(st, seat):
-        for e in st.table[cid].effects:
-            if e.get("do") == do:
-                yield e
+        info = table[cid]
+        if do in info.does:
+            for e in info.effects:
+                if e.get("do") == do:
+                    yield e
 
 
 def has(st: "AlienState", seat: int, do: str) -> bool:
-    return next(effects(st, seat, do), None) is not None
+    """True when `seat` may use a power with handler `do` now (the hot question of every rule)."""
+    table = st.table.cards
+    return any(do in table[cid].does for cid in active_cards(st, seat))
 
 
 def amount(st: "AlienState", seat: int, do: str, key: str = "amount", **match: Any) -> int:
