@@ -44,13 +44,13 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple
     teaser = P.has(st, seat, "teaser")
     out = []
     alive = st.alive()
-    labels = st.map.labels
-    for h, row in enumerate(st.tokens):
-        if near is not None and h not in near:
-            continue
+    labels, adjacent = st.map.labels, st.map.adjacent
+    rows = st.tokens
+    mine = [h for h, row in enumerate(rows) if row[seat]]
+    reach = set(mine).union(*(adjacent[h] for h in mine))  # a conflict needs a token in the space or next to it
+    for h in sorted(reach if near is None else reach & near):
+        row = rows[h]
         if labels[h] in ts["fought"]:
-            continue
-        if not (row[seat] or any(st.tokens[a][seat] for a in st.map.adjacent[h])):
             continue
         for s in alive:
             if s == seat or not row[s]:

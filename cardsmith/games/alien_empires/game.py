@@ -85,12 +85,20 @@ class AlienGame:
         seats = data.get("seats")
         if not isinstance(seats, int) or not 2 <= seats <= 6:
             raise PositionError(f"seats: {seats!r} is not a number of players from 2 to 6")
-        st = self.state(seats, chance if chance is not None else SeededChance(seed))
         for f in FIELDS:
             if f not in data:
                 raise PositionError(f"the position has no `{f}:` entry")
-            setattr(st, f, plain_copy(data[f]))
-        labels = {lab: i for i, lab in enumerate(self.map.labels)}
+        st = self._build({f: plain_copy(data[f]) for f in FIELDS}, data, seats, chance if chance is not None else SeededChance(seed))
+        _check(st)
+        st.settle()
+        return st
+
+    def _build(self, fields: Mapping[str, Any], data: Mapping[str, Any], seats: int, chance: Chance) -> AlienState:
+        """A state holding `fields` (plain data the state may own) and the map of `data`."""
+        st = self.state(seats, chance)
+        for f in FIELDS:
+            setattr(st, f, fields[f])
+        labels = self.map._index or {lab: i for i, lab in enumerate(self.map.labels)}
         try:
             st.worlds = {labels[str(k)]: str(w) for k, w in (data.get("worlds") or {}).items()}
             for k, counts in (data.get("tokens") or {}).items():
@@ -99,9 +107,7 @@ class AlienGame:
                 st.tokens[labels[str(k)]] = [int(n) for n in counts]
         except KeyError as e:
             raise PositionError(f"the position names hex {e.args[0]!r}, which the map does not have") from None
-        _check(st)
         st.pool = dict(data.get("pool") or Counter(_all_cards(st)))
-        st.settle()
         return st
 
     def sample_state(self, observation: Any, rng: random.Random) -> AlienState:
@@ -126,7 +132,11 @@ class AlienGame:
                         hand[hand.index(HIDDEN)] = x
         obs["hands"] = [[unseen.pop() if x == HIDDEN else x for x in h] for h in hands]
         obs["deck"] = [unseen.pop() if x == HIDDEN else x for x in obs["deck"]]
-        return self.from_position(obs, seed=rng.randrange(2 ** 32))
+        # `obs` is a copy made here: the state may own it (no second copy, no checks: the
+        # observation came from a valid state). Settled, as the state it came from was.
+        st = self._build(obs, obs, int(obs["seats"]), SeededChance(rng.randrange(2 ** 32)))
+        st.settle()
+        return st
 
     # ---- balance figures (cardsmith balance adds them to its report) -----------------------------
     def balance_figures(self, records: Sequence[Any]) -> dict[str, Any]:
