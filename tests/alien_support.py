@@ -2,35 +2,30 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from cardsmith.decks import load_deck
-from cardsmith.engine.chance import ScriptedChance
 from cardsmith.games.alien_empires import RULES
-from cardsmith.validate import load_set
+from tests.bundled_set import BundledSet
 
-SET_DIR = Path(__file__).resolve().parents[1] / "cards" / "alien-empires"
+BUNDLED = BundledSet("alien-empires", RULES)
+SET_DIR = BUNDLED.dir
+
+
+def cardset():
+    return BUNDLED.cardset
+
+
+def game():
+    return BUNDLED.game
+
+
+standard_deck = BUNDLED.standard_deck
+start = BUNDLED.start
 STACKS = {
     "fate": ["@strategy", "attack", "migrate", "genesis", "@genesis", "@hand_limit", "fate"],
     "migrate": ["@strategy", "attack", "migrate"],
     "attack": ["@strategy", "attack"],
 }
-
-
-@lru_cache(maxsize=1)
-def cardset():
-    return load_set(SET_DIR)
-
-
-@lru_cache(maxsize=1)
-def game():
-    return RULES.make_game(cardset())
-
-
-def standard_deck():
-    return load_deck(SET_DIR / "decks" / "standard.yaml", cardset())
 
 
 def turnstate(**kw: Any) -> dict[str, Any]:
@@ -57,11 +52,6 @@ def position(tokens: dict[str, list[int]], *, worlds: dict[str, str] | None = No
         "destiny": [list(d) for d in (destiny or [[] for _ in range(n)])],
         "turnstate": ts or turnstate(), "conflict": None, "stack": stack, "played": [[] for _ in range(n)], "neutral": [],
     }
-
-
-def start(pos: dict[str, Any], **chance: Any):
-    """The state of a position, with scripted chance (an unscripted draw of chance is an error)."""
-    return game().from_position(pos, chance=ScriptedChance(**chance))
 
 
 def play(st, *actions) -> None:

@@ -250,6 +250,17 @@ def opponent(c: dict, p: int) -> int:
     return c["defender"] if p == c["attacker"] else c["attacker"]
 
 
+def steal(st: "AlienState", p: int, o: int, n: int, why: str) -> None:
+    """`p` takes `n` cards from `o`'s hand at random (Opportunists, Repatriations)."""
+    for _ in range(n):
+        card = st.random_card(o, why)
+        if card is None:
+            return
+        st.hands[o].remove(card)
+        st.hands[p].append(card)
+        st.rec("steal", f"P{p} ({why}) steals a card from P{o}", seat=p)
+
+
 def convert(st: "AlienState", o: int, p: int, why: str) -> None:
     """One of `o`'s tokens taking part (the contested space's first) becomes `p`'s, taking part for p."""
     c = st.conflict
@@ -528,12 +539,7 @@ def losses(st: "AlienState", lose: str, win: str) -> None:
     for x in P.effects(st, l, "booby_trap"):
         n = sum(c["commit"][w].values()) // int(x.get("divisor", 2))
         kill_taking_part(st, w, n, "Booby Trap")
-    for _ in range(P.amount(st, l, "lose_steal")):
-        card = st.random_card(w, "Repatriations")
-        if card is not None:
-            st.hands[w].remove(card)
-            st.hands[l].append(card)
-            st.rec("steal", f"P{l} (Repatriations) steals a card from P{w}", seat=l)
+    steal(st, l, w, P.amount(st, l, "lose_steal"), "Repatriations")
 
 
 def _retreat_hex(st: "AlienState", seat: int, h: int) -> int:

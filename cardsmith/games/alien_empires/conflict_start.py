@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardsmith.games.alien_empires import powers as P
-from cardsmith.games.alien_empires.conflict import area, convert, opponent, primaries
+from cardsmith.games.alien_empires.conflict import area, convert, opponent, primaries, steal
 from cardsmith.games.alien_empires.state import STEPS
 from cardsmith.games.alien_empires.turns import hx, lbl
 
@@ -89,12 +89,7 @@ def _start_autos(st: "AlienState", e: Entry) -> None:
         o = opponent(c, p)
         if P.has(st, p, "conflict_draw"):
             st.draw(p, P.amount(st, p, "conflict_draw"), "Tactician")
-        for _ in range(P.amount(st, p, "opportunists")):
-            card = st.random_card(o, "Opportunists")
-            if card is not None:
-                st.hands[o].remove(card)
-                st.hands[p].append(card)
-                st.rec("steal", f"P{p} (Opportunists) steals a card from P{o}", seat=p)
+        steal(st, p, o, P.amount(st, p, "opportunists"), "Opportunists")
         for _ in range(P.amount(st, p, "mind_control")):
             convert(st, o, p, "Mind Control")
         for x in P.effects(st, p, "reinforcement"):
