@@ -50,8 +50,26 @@ def active_cards(st: "AlienState", seat: int) -> list[str]:
     return cards
 
 
+# (game key, active cards...) -> every handler they name: the rules ask "does this seat have X?"
+# tens of thousands of times a second in a search, almost always about the same three cards.
+_DOES: dict[tuple, frozenset[str]] = {}
+
+
+def handlers(st: "AlienState", seat: int) -> frozenset[str]:
+    """Every handler of the Race cards `seat` may use now."""
+    cards = st.destiny[seat] if st.conflict is None else active_cards(st, seat)
+    key = (st.static, *cards)
+    got = _DOES.get(key)
+    if got is None:
+        table = st.table.cards
+        got = _DOES[key] = frozenset(d for cid in cards for d in table[cid].does)
+    return got
+
+
 def effects(st: "AlienState", seat: int, do: str) -> Iterator[Mapping[str, Any]]:
     """Every active effect of `seat` with handler `do`."""
+    if do not in handlers(st, seat):
+        return
     table = st.table.cards
     for cid in active_cards(st, seat):
         info = table[cid]
@@ -62,9 +80,8 @@ def effects(st: "AlienState", seat: int, do: str) -> Iterator[Mapping[str, Any]]
 
 
 def has(st: "AlienState", seat: int, do: str) -> bool:
-    """True when `seat` may use a power with handler `do` now (the hot question of every rule)."""
-    table = st.table.cards
-    return any(do in table[cid].does for cid in active_cards(st, seat))
+    """True when `seat` may use a power with handler `do` now."""
+    return do in handlers(st, seat)
 
 
 def amount(st: "AlienState", seat: int, do: str, key: str = "amount", **match: Any) -> int:
