@@ -177,6 +177,25 @@ def test_spies_see_the_opponents_hand():
     assert sorted(st.observation(0)["hands"][1]) == ["force-1", "force-3", "windfall"]
 
 
+def test_spies_see_the_hand_but_not_the_force_cards_it_committed():
+    """A determinization for a Spies holder deals the opponent's hidden reveal from the hand it sees."""
+    import random
+
+    from tests.alien_support import game
+
+    st = start(position({"0,0": [2, 0], "1,0": [0, 2]}, worlds=WORLDS, hands=[["force-3", "force-5"], ["force-1", "force-2"]],
+                        destiny=[[], ["spies"]]))
+    st.apply(("attack", "1,0", 1))  # neither has an Event: the card play passes at once
+    st.apply(("reveal", "force-5"), 0)
+    assert set(st.to_act()) == {1} and st.stack[-1]["kind"] == "reveal"
+    obs = st.observation(1)
+    assert obs["conflict"]["reveal"][0] == ["?"] and sorted(obs["hands"][0]) == ["force-3", "force-5"]
+    for seed in range(6):
+        twin = game().sample_state(obs, random.Random(seed))
+        assert twin.conflict["reveal"][0][0] in ("force-3", "force-5")
+        assert twin.observation(1) == obs and twin.legal_actions(1) == st.legal_actions(1)
+
+
 def test_emulate_copies_a_power_of_a_player_not_in_combat():
     toks = {"0,0": [2, 0, 0], "1,0": [0, 9, 0], "-4,0": [0, 0, 1]}
     st = start(position(toks, worlds=WORLDS, hands=[[], [], []], destiny=[["emulate"], [], ["fanaticism"]]))

@@ -122,7 +122,12 @@ class AlienGame:
         c = obs.get("conflict")
         if c and c.get("reveal"):
             for s, cards in enumerate(c["reveal"]):
-                if cards and HIDDEN in cards:
+                if cards and HIDDEN in cards and HIDDEN not in hands[s]:
+                    # A hand the observer sees (Spies) holds the committed cards: one of its Force
+                    # cards, or its best k (the ways to reveal k of them).
+                    forces = sorted((x for x in hands[s] if self.table.kind(x) == "force"), key=lambda x: -self.table.value(x))
+                    c["reveal"][s] = [rng.choice(forces)] if len(cards) == 1 else forces[:len(cards)]
+                elif cards and HIDDEN in cards:
                     forces = [x for x in unseen if self.table.kind(x) == "force"][:len(cards)]
                     for x in forces:
                         unseen.remove(x)
