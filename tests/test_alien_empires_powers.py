@@ -256,6 +256,24 @@ def test_precognition_chooses_after_the_opponent():
     assert st.to_act() == (1,) and st.observation(1)["conflict"]["reveal"][0] == ["force-2"]
 
 
+def test_precognition_determinizations_keep_the_shown_cards_in_the_opponents_hand():
+    import random
+
+    from tests.alien_support import game
+
+    st = start(position({"0,0": [2, 0], "1,0": [0, 2]}, worlds=WORLDS, hands=[["force-1", "force-2"], ["force-3", "force-4"]],
+                        destiny=[[], ["precognition"]], deck=["force-9", "force-8", "windfall"] * 4))
+    st.apply(("attack", "1,0", 1))
+    st.apply(("reveal", "force-2"), 0)
+    obs = st.observation(1)
+    assert obs["hands"][0] == ["?", "?"]
+    for seed in range(6):
+        twin = game().sample_state(obs, random.Random(seed))
+        assert "force-2" in twin.hands[0] and twin.observation(1) == obs
+        for action in twin.legal_actions(1):  # the conflict resolves from every sample
+            twin.clone().apply(action, 1)
+
+
 def test_anarchy_exchanges_hands():
     st = start(position({"0,0": [2, 0], "1,0": [0, 9]}, worlds=WORLDS, hands=[["windfall"], ["force-9"]], destiny=[["anarchy"], []]))
     st.apply(("attack", "1,0", 1))

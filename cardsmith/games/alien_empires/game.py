@@ -122,7 +122,14 @@ class AlienGame:
         c = obs.get("conflict")
         if c and c.get("reveal"):
             for s, cards in enumerate(c["reveal"]):
-                if cards and HIDDEN in cards and HIDDEN not in hands[s]:
+                if cards and HIDDEN not in cards and HIDDEN in hands[s]:
+                    # Cards shown (Precognition sees them before choosing) stay in a hidden hand
+                    # until the conflict is resolved.
+                    hand = hands[s]
+                    for x in cards:
+                        unseen.remove(x)
+                        hand[hand.index(HIDDEN)] = x
+                elif cards and HIDDEN in cards and HIDDEN not in hands[s]:
                     # A hand the observer sees (Spies) holds the committed cards: one of its Force
                     # cards, or its best k (the ways to reveal k of them).
                     forces = sorted((x for x in hands[s] if self.table.kind(x) == "force"), key=lambda x: -self.table.value(x))
