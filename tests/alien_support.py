@@ -2,35 +2,30 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from cardsmith.decks import load_deck
-from cardsmith.engine.chance import ScriptedChance
 from cardsmith.games.alien_empires import RULES
-from cardsmith.validate import load_set
+from tests.bundled_set import BundledSet
 
-SET_DIR = Path(__file__).resolve().parents[1] / "cards" / "alien-empires"
-STACKS = {
-    "fate": ["attack", "migrate", "genesis", "@genesis", "@hand_limit", "fate"],
-    "migrate": ["attack", "migrate"],
-    "attack": ["attack"],
-}
+BUNDLED = BundledSet("alien-empires", RULES)
+SET_DIR = BUNDLED.dir
 
 
-@lru_cache(maxsize=1)
 def cardset():
-    return load_set(SET_DIR)
+    return BUNDLED.cardset
 
 
-@lru_cache(maxsize=1)
 def game():
-    return RULES.make_game(cardset())
+    return BUNDLED.game
 
 
-def standard_deck():
-    return load_deck(SET_DIR / "decks" / "standard.yaml", cardset())
+standard_deck = BUNDLED.standard_deck
+start = BUNDLED.start
+STACKS = {
+    "fate": ["@strategy", "attack", "migrate", "genesis", "@genesis", "@hand_limit", "fate"],
+    "migrate": ["@strategy", "attack", "migrate"],
+    "attack": ["@strategy", "attack"],
+}
 
 
 def turnstate(**kw: Any) -> dict[str, Any]:
@@ -59,11 +54,6 @@ def position(tokens: dict[str, list[int]], *, worlds: dict[str, str] | None = No
     }
 
 
-def start(pos: dict[str, Any], **chance: Any):
-    """The state of a position, with scripted chance (an unscripted draw of chance is an error)."""
-    return game().from_position(pos, chance=ScriptedChance(**chance))
-
-
 def play(st, *actions) -> None:
     """Apply each action for the seat to act (a (seat, action) pair for a simultaneous choice)."""
     for a in actions:
@@ -89,3 +79,16 @@ def fight(st, label: str, defender: int, *, commits=("all", "all"), reveal=((), 
     for who, cards in zip((a, defender), reveal):
         if who in st.to_act() and st.stack[-1]["kind"] == "reveal":
             st.apply(("reveal",) + tuple(cards), who)
+
+
+def moves(st, src: str) -> tuple:
+    """The moves the active player may make from stack `src` (after choosing it, on a clone)."""
+    twin = st.clone()
+    twin.apply(("stack", src))
+    return twin.legal_actions()
+
+
+def move(st, src: str, dst: str, n: int) -> None:
+    """Choose stack `src`, then move `n` of its tokens to `dst`."""
+    st.apply(("stack", src))
+    st.apply(("move", src, dst, n))

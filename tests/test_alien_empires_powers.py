@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from cardsmith.games.alien_empires.powers import hand_limit, move_range
-from tests.alien_support import fight, play, position, start, tokens, turnstate
+from tests.alien_support import fight, move, moves, play, position, start, tokens, turnstate
 
 WORLDS = {"1,0": "vega", "4,-4": "mira"}  # the contested space 1,0 is a world; nobody holds 4,-4
 
@@ -65,9 +65,9 @@ def test_doubler_doubles_the_highest_force_card():
 
 def test_traveler_and_tachyonic_travel_move_farther():
     st = start(position({"0,0": [2, 0], "-4,0": [0, 1]}, destiny=[["traveler"], []], phase="migrate"))
-    assert ("move", "0,0", "4,0", 2) in st.legal_actions()
+    assert ("move", "0,0", "4,0", 2) in moves(st, "0,0")
     st = start(position({"0,0": [2, 0], "-4,0": [0, 1]}, destiny=[["tachyonic-travel"], []], phase="migrate"))
-    assert move_range(st, 0) == 4 and ("move", "0,0", "4,0", 2) in st.legal_actions()
+    assert move_range(st, 0) == 4 and ("move", "0,0", "4,0", 2) in moves(st, "0,0")
 
 
 def test_hive_society_worlds_produce_two():
@@ -177,6 +177,25 @@ def test_spies_see_the_opponents_hand():
     assert sorted(st.observation(0)["hands"][1]) == ["force-1", "force-3", "windfall"]
 
 
+def test_spies_see_the_hand_but_not_the_force_cards_it_committed():
+    """A determinization for a Spies holder deals the opponent's hidden reveal from the hand it sees."""
+    import random
+
+    from tests.alien_support import game
+
+    st = start(position({"0,0": [2, 0], "1,0": [0, 2]}, worlds=WORLDS, hands=[["force-3", "force-5"], ["force-1", "force-2"]],
+                        destiny=[[], ["spies"]]))
+    st.apply(("attack", "1,0", 1))  # neither has an Event: the card play passes at once
+    st.apply(("reveal", "force-5"), 0)
+    assert set(st.to_act()) == {1} and st.stack[-1]["kind"] == "reveal"
+    obs = st.observation(1)
+    assert obs["conflict"]["reveal"][0] == ["?"] and sorted(obs["hands"][0]) == ["force-3", "force-5"]
+    for seed in range(6):
+        twin = game().sample_state(obs, random.Random(seed))
+        assert twin.conflict["reveal"][0][0] in ("force-3", "force-5")
+        assert twin.observation(1) == obs and twin.legal_actions(1) == st.legal_actions(1)
+
+
 def test_emulate_copies_a_power_of_a_player_not_in_combat():
     toks = {"0,0": [2, 0, 0], "1,0": [0, 9, 0], "-4,0": [0, 0, 1]}
     st = start(position(toks, worlds=WORLDS, hands=[[], [], []], destiny=[["emulate"], [], ["fanaticism"]]))
@@ -235,6 +254,24 @@ def test_precognition_chooses_after_the_opponent():
     assert st.to_act() == (0,)
     st.apply(("reveal", "force-2"), 0)
     assert st.to_act() == (1,) and st.observation(1)["conflict"]["reveal"][0] == ["force-2"]
+
+
+def test_precognition_determinizations_keep_the_shown_cards_in_the_opponents_hand():
+    import random
+
+    from tests.alien_support import game
+
+    st = start(position({"0,0": [2, 0], "1,0": [0, 2]}, worlds=WORLDS, hands=[["force-1", "force-2"], ["force-3", "force-4"]],
+                        destiny=[[], ["precognition"]], deck=["force-9", "force-8", "windfall"] * 4))
+    st.apply(("attack", "1,0", 1))
+    st.apply(("reveal", "force-2"), 0)
+    obs = st.observation(1)
+    assert obs["hands"][0] == ["?", "?"]
+    for seed in range(6):
+        twin = game().sample_state(obs, random.Random(seed))
+        assert "force-2" in twin.hands[0] and twin.observation(1) == obs
+        for action in twin.legal_actions(1):  # the conflict resolves from every sample
+            twin.clone().apply(action, 1)
 
 
 def test_anarchy_exchanges_hands():
@@ -318,9 +355,9 @@ def test_assassination_kills_a_token_anywhere():
 def test_gatherer_three_more_spaces_to_one_world():
     st = start(position({"0,0": [2, 0], "-4,0": [0, 1]}, worlds={"4,0": "vega", "0,4": "mira"},
                         destiny=[["gatherer"], []], phase="migrate"))
-    assert ("move", "0,0", "4,0", 1) in st.legal_actions() and ("move", "0,0", "3,0", 1) not in st.legal_actions()
-    st.apply(("move", "0,0", "4,0", 1))
-    assert ("move", "0,0", "0,4", 1) not in st.legal_actions()  # one target world a turn
+    assert ("move", "0,0", "4,0", 1) in moves(st, "0,0") and ("move", "0,0", "3,0", 1) not in moves(st, "0,0")
+    move(st, "0,0", "4,0", 1)
+    assert ("move", "0,0", "0,4", 1) not in moves(st, "0,0")  # one target world a turn
 
 
 def test_breeder_discards_for_two_tokens():
@@ -370,7 +407,7 @@ def test_propagandist_takes_over_a_token_on_a_shared_world():
 
 def test_toll_keeper_opponents_on_a_shared_world_cannot_move():
     st = start(position({"1,0": [3, 1], "-4,0": [0, 1]}, worlds=WORLDS, destiny=[[], ["toll-keeper"]], phase="migrate"))
-    assert not any(a[0] == "move" and a[1] == "1,0" for a in st.legal_actions())
+    assert ("stack", "1,0") not in st.legal_actions()
 
 
 def test_resurrection_takes_the_top_discard():
@@ -400,3 +437,85 @@ def test_time_control_changes_the_turn_order_at_a_round_start():
     assert st.stack[-1]["kind"] == "time_control" and st.to_act() == (0,)
     st.apply(("first", 2))
     assert st.order == [2, 0, 1] and st.seat == 2
+
+
+def test_feedback_sacrifices_to_duplicate_an_event_the_opponent_played():
+    st = start(position({"0,0": [4, 0], "1,0": [0, 3], "4,-4": [0, 2]}, worlds=WORLDS,
+                        hands=[["flanking-manoeuvre", "supply-drop"], []], destiny=[[], ["feedback"]]))
+    st.apply(("attack", "1,0", 1))
+    assert not any(a[0] == "feedback" for a in st.legal_actions(0))
+    st.apply(("play", "flanking-manoeuvre"))
+    assert st.to_act() == (1,) and ("feedback", "flanking-manoeuvre") in st.legal_actions()
+    st.apply(("feedback", "flanking-manoeuvre"))  # a token at 4,-4 (not taking part) is sacrificed
+    assert tokens(st, "4,-4")[1] == 1
+    st.apply(("play", "supply-drop"))
+    assert ("feedback", "supply-drop") in st.legal_actions() and ("feedback", "flanking-manoeuvre") not in st.legal_actions()
+    st.apply(("pass",))  # P0 has no card left: its pass is taken at once and the card play ends
+    assert totals(st) == (6, 5)
+
+
+def test_feedback_needs_a_token_to_spare():
+    st = start(position({"0,0": [4, 0], "1,0": [0, 1]}, worlds=WORLDS, hands=[["flanking-manoeuvre"], []],
+                        destiny=[[], ["feedback"]]))
+    st.apply(("attack", "1,0", 1))
+    st.apply(("play", "flanking-manoeuvre"))
+    assert not any(a[0] == "feedback" for a in st.legal_actions())
+
+
+def test_strategy_gives_one_stack_a_second_migration_and_attack():
+    toks = {"0,0": [3, 0], "3,-1": [1, 0], "3,0": [0, 1], "-4,4": [0, 2]}
+    st = start(position(toks, destiny=[["strategy"], []]))
+    st.apply(("done",))  # the first Conflict phase ends
+    assert st.legal_actions() == (("pass",), ("strategy", "0,0"), ("strategy", "3,-1"))
+    st.apply(("strategy", "0,0"))
+    st.apply(("move", "0,0", "2,0"))  # the whole stack moves again
+    assert tokens(st, "2,0")[0] == 3 and tokens(st, "0,0")[0] == 0
+    legal = st.legal_actions()
+    assert ("attack", "3,0", 1) in legal and ("attack", "-4,4", 1) not in legal
+    fight(st, "3,0", 1)
+    assert totals(st) == (3, 1)  # the stack alone: the token at 3,-1, next to 3,0, takes no part
+    assert tokens(st, "3,0")[1] == 0 and tokens(st, "3,-1")[0] == 1
+
+
+def test_contagion_tokens_move_with_an_opponents_moving_tokens():
+    st = start(position({"0,0": [2, 4], "-4,4": [1, 0]}, destiny=[["contagion"], []], phase="migrate", active=1))
+    move(st, "0,0", "2,0", 2)
+    assert st.to_act() == (0,) and st.legal_actions() == (("stay",), ("follow", 1), ("follow", 2))
+    st.apply(("follow", 2))
+    assert tokens(st, "2,0") == [2, 2] and tokens(st, "0,0") == [0, 2]
+    assert st.to_act() == (1,) and st.stack[-1]["kind"] == "migrate"
+    move(st, "0,0", "-1,0", 1)  # none of P0's tokens left there: nothing to follow
+    assert st.to_act() == (1,)
+
+
+def test_teaser_forces_an_enemy_stack_on_a_shared_world_to_attack_at_minus_two():
+    st = start(position({"1,0": [2, 3], "2,0": [0, 4]}, worlds=WORLDS, destiny=[["teaser"], []]))
+    assert ("tease", "1,0", 1) in st.legal_actions() and ("tease", "2,0", 1) not in st.legal_actions()
+    fight(st, "1,0", 1)  # a plain attack for comparison is below
+    assert totals(st) == (2, 7)
+    st = start(position({"1,0": [2, 3], "2,0": [0, 4]}, worlds=WORLDS, destiny=[["teaser"], []]))
+    st.apply(("tease", "1,0", 1))
+    assert any("P0 (Teaser) forces P1's stack at 1,0" in line for line in st.log)
+    while st.to_act() and st.stack[-1]["kind"] == "cards":
+        st.apply(("pass",))
+    assert totals(st) == (1, 2)  # P1 attacks with its stack on the world only: 3 - 2 against P0's 2
+    assert tokens(st, "1,0") == [2, 0] and tokens(st, "2,0") == [0, 4] and st.turnstate["attacks"] == 1
+
+
+def test_all_65_race_powers_are_played_and_each_names_a_test_that_exists():
+    from pathlib import Path
+
+    from tests.alien_support import cardset, game, standard_deck
+    from cardsmith.games.alien_empires.rules import validate
+
+    races = [c for c in cardset().cards if c.type == "race"]
+    assert len(races) == 65
+    assert [p for p in validate(cardset()) if p.severity == "warning"] == []
+    assert game().new_game([standard_deck()] * 2, 1).neutral == []
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "rules" / "alien-empires.md").read_text(encoding="utf-8")
+    rows = [line for line in doc.splitlines() if re.match(r"\| \d+ \| ", line)]
+    assert len(rows) == 65
+    here = globals()
+    for row in rows:
+        named = re.findall(r"`(test_\w+)`", row)
+        assert named and all(n in here for n in named), row

@@ -7,7 +7,7 @@ import pytest
 
 from cardsmith.engine.chance import ScriptedChance
 from cardsmith.engine.contract import IllegalAction, Outcome
-from tests.alien_support import fight, game, play, position, standard_deck, start, tokens, turnstate
+from tests.alien_support import fight, game, move, moves, play, position, standard_deck, start, tokens, turnstate
 
 
 def new(n: int, rolls: list[int], seed: int = 1):
@@ -92,16 +92,16 @@ def test_genesis_each_colonised_world_gains_a_token():
 
 def test_migration_moves_each_token_once_up_to_two_spaces():
     st = start(position({"0,0": [4, 0], "-4,0": [0, 1]}, phase="migrate"))
-    legal = st.legal_actions()
+    legal = moves(st, "0,0")
     assert ("move", "0,0", "2,0", 4) in legal and ("move", "0,0", "3,0", 4) not in legal
-    st.apply(("move", "0,0", "1,0", 2))
-    assert not any(a[0] == "move" and a[1] == "1,0" for a in st.legal_actions())  # moved tokens stay put
-    assert ("move", "0,0", "0,2", 2) in st.legal_actions()
+    move(st, "0,0", "1,0", 2)
+    assert ("stack", "1,0") not in st.legal_actions()  # moved tokens stay put
+    assert ("move", "0,0", "0,2", 2) in moves(st, "0,0")
 
 
 def test_a_world_with_your_tokens_is_colonised():
     st = start(position({"0,0": [1, 0], "-4,0": [0, 1]}, worlds={"1,0": "vega", "-4,0": "mira"}, phase="migrate"))
-    st.apply(("move", "0,0", "1,0", 1))
+    move(st, "0,0", "1,0", 1)
     assert st.colonised(0) == [st.map.index("1,0")]
 
 
@@ -196,7 +196,7 @@ def test_controlling_every_world_wins():
     fight(st, "1,0", 1)
     assert tokens(st, "1,0") == [0, 0]
     st2 = start(position({"0,0": [3, 0], "2,0": [0, 1], "-4,0": [0, 1]}, worlds=worlds, hands=[[], []], phase="migrate"))
-    st2.apply(("move", "0,0", "1,0", 1))
+    move(st2, "0,0", "1,0", 1)
     assert st2.outcome() == Outcome.win(0, 2, "controls every world")
 
 

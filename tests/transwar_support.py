@@ -3,30 +3,25 @@ list of public actions."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, Iterable
 
-from cardsmith.decks import load_deck
-from cardsmith.engine.chance import ScriptedChance
 from cardsmith.games.transwar import RULES
-from cardsmith.validate import load_set
+from tests.bundled_set import BundledSet
 
-SET_DIR = Path(__file__).resolve().parents[1] / "cards" / "transwar"
+BUNDLED = BundledSet("transwar", RULES)
+SET_DIR = BUNDLED.dir
 
 
-@lru_cache(maxsize=1)
 def cardset():
-    return load_set(SET_DIR)
+    return BUNDLED.cardset
 
 
-@lru_cache(maxsize=1)
 def game():
-    return RULES.make_game(cardset())
+    return BUNDLED.game
 
 
-def standard_deck():
-    return load_deck(SET_DIR / "decks" / "standard.yaml", cardset())
+standard_deck = BUNDLED.standard_deck
+start = BUNDLED.start
 
 
 def status(**kw: Any) -> dict[str, Any]:
@@ -50,11 +45,6 @@ def position(forms: Iterable[str | None], hands: list[list[str]], *, active: int
         "discard": list(discard or []), "prep": {}, "attack": None, "rescue": None, "stack": [],
         "played": [[] for _ in range(n)],
     }
-
-
-def start(pos: dict[str, Any], **chance: Any):
-    """The state of a position, with scripted chance (an unscripted draw of chance is an error)."""
-    return game().from_position(pos, chance=ScriptedChance(**chance))
 
 
 def play(st, *actions) -> list:

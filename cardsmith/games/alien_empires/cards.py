@@ -4,6 +4,7 @@ Event's timing, and every card's effects as the set declares them (`effect:`).""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Mapping
 
 from cardsmith.engine.contract import card_effects
@@ -27,7 +28,7 @@ class CardInfo:
     timing: str = ""                    # an Event's timing
     effects: tuple[Mapping[str, Any], ...] = ()
 
-    @property
+    @cached_property
     def does(self) -> tuple[str, ...]:
         return tuple(str(e.get("do", "")) for e in self.effects)
 

@@ -1,10 +1,12 @@
-"""The Conflict phase: choosing conflicts, taking part, allies, the defender's card, start-of-conflict
-powers, the primaries' Race powers and Event cards in turn, the simultaneous Force reveal, and the
-outcome. Force totals are in force.py.
+"""The Conflict phase: choosing conflicts (and Teaser's), taking part, allies, the defender's card,
+and the primaries' Race powers and Event cards in turn (Feedback among them). The powers at the
+start of a conflict are in conflict_start.py, the reveal and the outcome in resolve.py, force
+totals in force.py.
 
 `st.conflict` holds the conflict as plain data: `hex`, `attacker`, `defender`, per seat its `side`
 ("A", "D" or None) and `commit` (tokens taking part, by hex label), `bonus` per side, `flags` per
-side, `cancelled` / `borrowed` Race cards per seat, `reveal` per seat, and `used` powers.
+side, `cancelled` / `borrowed` Race cards per seat, `reveal` per seat, `used` powers, the conflict
+`events` each primary played, and `only` (the one stack a seat fights with: Strategy, Teaser).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardsmith.games.alien_empires import powers as P
-from cardsmith.games.alien_empires.force import other_side, primary, role_of, side_force, winner_side
+from cardsmith.games.alien_empires.force import other_side, primary, role_of
 from cardsmith.games.alien_empires.state import STEPS
 from cardsmith.games.alien_empires.turns import hx, lbl, sacrifice
 
@@ -28,62 +30,95 @@ def protected(st: "AlienState", h: int, s: int) -> bool:
     return st.tokens[h][s] == 1 and sum(st.tokens[h]) == 1 and P.has(st, s, "inconspicuous")
 
 
-def targets(st: "AlienState", seat: int) -> list[tuple]:
+def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple]:
+    """The conflicts `seat` may start now: ("attack", hex, defender) and, with Teaser, ("tease", world,
+    opponent). In Strategy's second Attack phase (`stack`: the chosen stack's hex) only conflicts in
+    or next to that hex, fought by its tokens."""
     ts = st.turnstate
     if ts["attacks"] >= st.settings.attacks and not P.has(st, seat, "unlimited_attacks"):
         return []
+    near = None
+    if stack is not None:
+        s0 = hx(st, stack)
+        if not st.tokens[s0][seat]:
+            return []
+        near = {s0, *st.map.adjacent[s0]}
+    teaser = P.has(st, seat, "teaser")
     out = []
-    for h in range(len(st.map)):
-        if lbl(st, h) in ts["fought"]:
+    alive = st.alive()
+    labels, adjacent = st.map.labels, st.map.adjacent
+    rows = st.tokens
+    mine = [h for h, row in enumerate(rows) if row[seat]]
+    reach = set(mine).union(*(adjacent[h] for h in mine))  # a conflict needs a token in the space or next to it
+    for h in sorted(reach if near is None else reach & near):
+        row = rows[h]
+        if labels[h] in ts["fought"]:
             continue
-        if not (st.tokens[h][seat] or any(st.tokens[a][seat] for a in st.map.adjacent[h])):
-            continue
-        for s in st.alive():
-            if s == seat or not st.tokens[h][s] or protected(st, h, s):
+        for s in alive:
+            if s == seat or not row[s]:
+                continue
+            if teaser and row[seat] and h in st.worlds and (near is None or h == s0):
+                out.append(("tease", labels[h], s))
+            if protected(st, h, s):
                 continue
             need = P.amount(st, s, "diplomat")
             if need and len(st.hands[seat]) < need:
                 continue
-            out.append(("attack", lbl(st, h), s))
+            out.append(("attack", labels[h], s))
     return out
 
 
 def _attack_legal(st: "AlienState", e: Entry) -> tuple:
-    return (("done",),) + tuple(targets(st, e["seat"]))
+    return (("done",),) + tuple(targets(st, e["seat"], e.get("stack")))
 
 
 @STEPS.decision("attack", _attack_legal)
 def _attack(st: "AlienState", e: Entry, action: tuple) -> None:
+    """Start a conflict. A tease (Teaser) makes the opponent's stack on the world attack the teaser
+    at -2 Force: the opponent is the attacker with only that stack; it counts as the teaser's conflict."""
     if action[0] == "done":
         st.stack.pop()
         return
-    seat, label, d = e["seat"], action[1], action[2]
+    seat, label, other = e["seat"], action[1], action[2]
     st.turnstate["attacks"] += 1
     st.turnstate["fought"].append(label)
+    teased = action[0] == "tease"
+    a, d = (other, seat) if teased else (seat, other)
     n = st.seats
-    st.conflict = {"hex": label, "attacker": seat, "defender": d, "side": [None] * n, "commit": [{} for _ in range(n)],
+    st.conflict = {"hex": label, "attacker": a, "defender": d, "side": [None] * n, "commit": [{} for _ in range(n)],
                    "bonus": {"A": 0, "D": 0}, "flags": {"A": {}, "D": {}}, "cancelled": [[] for _ in range(n)],
                    "borrowed": [[] for _ in range(n)], "reveal": [None] * n, "used": [[] for _ in range(n)],
+                   "events": [[] for _ in range(n)], "only": [None] * n,
                    "drawn": False, "shown": False, "second": False, "base": len(st.stack)}
     c = st.conflict
-    c["side"][seat], c["side"][d] = "A", "D"
-    st.rec("attack", f"P{seat} attacks P{d} at {label}" + (f" ({st.worlds[hx(st, label)]})" if hx(st, label) in st.worlds else ""),
-           seat=seat, defender=d, hex=label)
+    c["side"][a], c["side"][d] = "A", "D"
+    where = f" ({st.worlds[hx(st, label)]})" if hx(st, label) in st.worlds else ""
+    if teased:
+        c["only"][a] = label
+        c["bonus"]["A"] -= P.amount(st, seat, "teaser")
+        st.rec("tease", f"P{seat} (Teaser) forces P{a}'s stack at {label}{where} to attack it at "
+               f"-{P.amount(st, seat, 'teaser')} Force", seat=seat, attacker=a, hex=label)
+    else:
+        if e.get("stack"):
+            c["only"][a] = e["stack"]
+        st.rec("attack", f"P{a} attacks P{d} at {label}{where}", seat=a, defender=d, hex=label)
     st.push("@resolve")
     st.push("@reveal")
-    st.push("cards", seat)
+    st.push("cards", a)
     st.push("@start_late")
     st.push("@start_autos")
     st.push("@start_early")
     st.push("@defender_draws")
     st.push("@allies")
     st.push("commit", d)
-    st.push("commit", seat)
+    st.push("commit", a)
+    if teased:  # forced: neither Pacifist nor Diplomat lets the teaser refuse its own conflict
+        return
     if P.has(st, d, "pacifist") and pacify_cards(st, d):
         st.push("pacify", d)
     need = P.amount(st, d, "diplomat")
     if need:
-        st.push("discard", seat, count=need, why="Diplomat")
+        st.push("discard", a, count=need, why="Diplomat")
 
 
 def end_conflict(st: "AlienState") -> None:
@@ -127,6 +162,10 @@ def _commit_options(st: "AlienState", seat: int) -> dict[str, dict[str, int]]:
     c = st.conflict
     assert c is not None
     h = hx(st, c["hex"])
+    only = (c.get("only") or [None] * st.seats)[seat]
+    if only is not None:  # a Strategy stack or a teased stack fights alone
+        n = st.tokens[hx(st, only)][seat] if hx(st, only) in area(st) else 0
+        return {"all": {only: n} if n else {}}
     here = {c["hex"]: st.tokens[h][seat]} if st.tokens[h][seat] else {}
     every = {lbl(st, a): st.tokens[a][seat] for a in area(st) if st.tokens[a][seat]}
     out = {"all": every}
@@ -204,101 +243,24 @@ def _defender_draws(st: "AlienState", e: Entry) -> None:
     c["drawn"] = True
 
 
-# ---- powers at the start of a conflict ---------------------------------------------------------
+# ---- helpers -------------------------------------------------------------------------------
 def primaries(c: dict) -> tuple[int, int]:
     return c["attacker"], c["defender"]
 
 
-@STEPS.auto("@start_early")
-def _start_early(st: "AlienState", e: Entry) -> None:
-    """Neutralize, Emulate and Copycat first: they decide which powers act in this conflict."""
-    c = st.conflict
-    assert c is not None
-    for p in reversed(primaries(c)):
-        for kind, do in (("copycat", "copycat"), ("emulate", "emulate"), ("neutralize", "neutralize")):
-            if P.has(st, p, do):
-                st.push(kind, p)
-
-
-def _opponent(c: dict, p: int) -> int:
+def opponent(c: dict, p: int) -> int:
     return c["defender"] if p == c["attacker"] else c["attacker"]
 
 
-def _neutralize_legal(st: "AlienState", e: Entry) -> tuple:
-    c = st.conflict
-    assert c is not None
-    o = _opponent(c, e["seat"])
-    return tuple(("neutralize", x) for x in P.active_cards(st, o)) or (("neutralize", "none"),)
-
-
-@STEPS.decision("neutralize", _neutralize_legal)
-def _neutralize(st: "AlienState", e: Entry, action: tuple) -> None:
-    st.stack.pop()
-    c = st.conflict
-    assert c is not None
-    if action[1] != "none":
-        c["cancelled"][_opponent(c, e["seat"])].append(action[1])
-        st.rec("neutralize", f"P{e['seat']} (Neutralize) cancels {st.table[action[1]].name}", seat=e["seat"])
-
-
-def _borrowable(st: "AlienState", seat: int, kind: str) -> list[str]:
-    c = st.conflict
-    assert c is not None
-    mine = set(P.active_cards(st, seat))
-    if kind == "copycat":
-        o = _opponent(c, seat)
-        h = hx(st, c["hex"])
-        if h not in st.worlds or not (st.tokens[h][seat] and st.tokens[h][o]):
-            return []
-        pool = P.active_cards(st, o)
-    else:
-        pool = [x for s in st.alive() if c["side"][s] is None for x in st.destiny[s]]
-    return sorted({x for x in pool if x not in mine and st.table[x].does[0] not in ("emulate", "copycat")})
-
-
-def _borrow_legal(st: "AlienState", e: Entry) -> tuple:
-    return (("borrow", "none"),) + tuple(("borrow", x) for x in _borrowable(st, e["seat"], e["kind"]))
-
-
-def _borrow(st: "AlienState", e: Entry, action: tuple) -> None:
-    """Emulate (a power of a player not in the conflict) or Copycat (the opponent's, when both have
-    tokens on the contested world): the power works for the copier for this conflict."""
-    st.stack.pop()
-    c = st.conflict
-    assert c is not None
-    if action[1] != "none":
-        c["borrowed"][e["seat"]].append(action[1])
-        st.rec("borrow", f"P{e['seat']} ({e['kind'].title()}) copies {st.table[action[1]].name}", seat=e["seat"])
-
-
-STEPS.decision("emulate", _borrow_legal)(_borrow)
-STEPS.decision("copycat", _borrow_legal)(_borrow)
-
-
-@STEPS.auto("@start_autos")
-def _start_autos(st: "AlienState", e: Entry) -> None:
-    c = st.conflict
-    assert c is not None
-    for p in primaries(c):
-        o = _opponent(c, p)
-        if P.has(st, p, "conflict_draw"):
-            st.draw(p, P.amount(st, p, "conflict_draw"), "Tactician")
-        for _ in range(P.amount(st, p, "opportunists")):
-            card = st.random_card(o, "Opportunists")
-            if card is not None:
-                st.hands[o].remove(card)
-                st.hands[p].append(card)
-                st.rec("steal", f"P{p} (Opportunists) steals a card from P{o}", seat=p)
-        for _ in range(P.amount(st, p, "mind_control")):
-            convert(st, o, p, "Mind Control")
-        for x in P.effects(st, p, "reinforcement"):
-            reinforce(st, p, int(x.get("range", 3)), int(x.get("amount", 1)))
-        if P.has(st, p, "plea_maker"):
-            plea(st, p, P.amount(st, p, "plea_maker"))
-    for p in reversed(primaries(c)):
-        o = _opponent(c, p)
-        if P.has(st, p, "conflict_discard") and st.hands[o]:
-            st.push("discard", o, count=P.amount(st, p, "conflict_discard"), why="Limit")
+def steal(st: "AlienState", p: int, o: int, n: int, why: str) -> None:
+    """`p` takes `n` cards from `o`'s hand at random (Opportunists, Repatriations)."""
+    for _ in range(n):
+        card = st.random_card(o, why)
+        if card is None:
+            return
+        st.hands[o].remove(card)
+        st.hands[p].append(card)
+        st.rec("steal", f"P{p} ({why}) steals a card from P{o}", seat=p)
 
 
 def convert(st: "AlienState", o: int, p: int, why: str) -> None:
@@ -315,131 +277,6 @@ def convert(st: "AlienState", o: int, p: int, why: str) -> None:
             st.rec("convert", f"P{p} ({why}) takes control of one of P{o}'s tokens at {label}", seat=p)
             return
 
-
-def reinforce(st: "AlienState", p: int, reach: int, n: int) -> None:
-    """Reinforcement: tokens not taking part, from the nearest stack up to `reach` away, join in the contested space."""
-    c = st.conflict
-    assert c is not None
-    h = hx(st, c["hex"])
-    for _ in range(n):
-        spare = [a for a in range(len(st.map)) if 0 < st.map.dist[h][a] <= reach
-                 and st.tokens[a][p] > c["commit"][p].get(lbl(st, a), 0)]
-        if not spare:
-            return
-        a = min(spare, key=lambda x: (st.map.dist[h][x], x))
-        st.tokens[a][p] -= 1
-        st.tokens[h][p] += 1
-        c["commit"][p][c["hex"]] = c["commit"][p].get(c["hex"], 0) + 1
-        st.rec("reinforce", f"P{p} (Reinforcement) brings a token from {lbl(st, a)}", seat=p)
-
-
-def plea(st: "AlienState", p: int, n: int) -> None:
-    """Plea Maker: up to `n` tokens of players not in the conflict, in or next to the space, ally with p."""
-    c = st.conflict
-    assert c is not None
-    side = c["side"][p]
-    for s in st.alive():
-        if n <= 0:
-            return
-        if c["side"][s] is not None:
-            continue
-        for a in area(st):
-            k = min(n, st.tokens[a][s])
-            if k:
-                c["side"][s] = side
-                c["commit"][s][lbl(st, a)] = c["commit"][s].get(lbl(st, a), 0) + k
-                n -= k
-                st.rec("plea", f"P{p} (Plea Maker) forces {k} of P{s}'s tokens to ally", seat=p, ally=s)
-
-
-@STEPS.auto("@start_late")
-def _start_late(st: "AlienState", e: Entry) -> None:
-    c = st.conflict
-    assert c is not None
-    for p in reversed(primaries(c)):
-        if P.has(st, p, "distress_call"):
-            for s in reversed(st.alive()):
-                if s not in primaries(c) and st.hands[s]:
-                    st.push("distress", s, to=p)
-        if P.has(st, p, "clean_slate"):
-            st.push("clean_slate", p)
-        if P.has(st, p, "anarchy"):
-            st.push("anarchy", p)
-        if p == c["defender"] and P.has(st, p, "rearguard") and c["commit"][p].get(c["hex"], 0) > 1:
-            st.push("rearguard", p)
-
-
-def _rearguard_legal(st: "AlienState", e: Entry) -> tuple:
-    c = st.conflict
-    assert c is not None
-    return (("stand",),) + tuple(("rearguard", lbl(st, a)) for a in st.map.adjacent[hx(st, c["hex"])])
-
-
-@STEPS.decision("rearguard", _rearguard_legal)
-def _rearguard(st: "AlienState", e: Entry, action: tuple) -> None:
-    """Rearguard: every token of the stack but one retreats 1 space and takes no part."""
-    st.stack.pop()
-    if action[0] == "stand":
-        return
-    c = st.conflict
-    assert c is not None
-    p, h, d = e["seat"], hx(st, c["hex"]), hx(st, action[1])
-    keep = max(int(x.get("keep", 1)) for x in P.effects(st, p, "rearguard"))
-    n = c["commit"][p][c["hex"]] - keep
-    st.tokens[h][p] -= n
-    st.tokens[d][p] += n
-    c["commit"][p][c["hex"]] = keep
-    st.rec("rearguard", f"P{p} (Rearguard) retreats {n} tokens to {action[1]}", seat=p)
-
-
-def _anarchy_legal(st: "AlienState", e: Entry) -> tuple:
-    return (("keep",), ("swap",))
-
-
-@STEPS.decision("anarchy", _anarchy_legal)
-def _anarchy(st: "AlienState", e: Entry, action: tuple) -> None:
-    st.stack.pop()
-    if action[0] == "swap":
-        c = st.conflict
-        assert c is not None
-        p, o = e["seat"], _opponent(c, e["seat"])
-        st.hands[p], st.hands[o] = st.hands[o], st.hands[p]
-        st.rec("anarchy", f"P{p} (Anarchy) exchanges hands with P{o}", seat=p)
-
-
-def _clean_legal(st: "AlienState", e: Entry) -> tuple:
-    cap = max(int(x.get("amount", 5)) for x in P.effects(st, e["seat"], "clean_slate"))
-    return tuple(("clean", k) for k in range(min(cap, len(st.hands[e["seat"]])) + 1))
-
-
-def least_useful(st: "AlienState", hand: list[str]) -> list[str]:
-    """Cards in the order Clean Slate lets go of them: Race cards, then Events, then Force cards, lowest first."""
-    rank = {"race": 0, "event": 1, "force": 2}
-    return sorted(hand, key=lambda c: (rank[st.table.kind(c)], st.table.value(c), c))
-
-
-@STEPS.decision("clean_slate", _clean_legal)
-def _clean(st: "AlienState", e: Entry, action: tuple) -> None:
-    """Clean Slate: discard up to 5 cards (the least useful: see `least_useful`) and draw as many."""
-    st.stack.pop()
-    k, p = action[1], e["seat"]
-    for card in least_useful(st, st.hands[p])[:k]:
-        st.discard_card(p, card)
-    if k:
-        st.draw(p, k, "Clean Slate")
-
-
-def _distress_legal(st: "AlienState", e: Entry) -> tuple:
-    return (("keep",),) + tuple(("give", x) for x in sorted(set(st.hands[e["seat"]])))
-
-
-@STEPS.decision("distress", _distress_legal)
-def _distress(st: "AlienState", e: Entry, action: tuple) -> None:
-    st.stack.pop()
-    if action[0] == "give":
-        st.hands[e["seat"]].remove(action[1])
-        st.hands[e["to"]].append(action[1])
-        st.rec("give", f"P{e['seat']} answers P{e['to']}'s Distress Call with a card", seat=e["seat"])
 
 
 # ---- cards in turn ---------------------------------------------------------------------------
@@ -464,6 +301,10 @@ def _cards_legal(st: "AlienState", e: Entry) -> tuple:
     for act, do in (("martyr", "martyr"), ("burnout", "sacrifice_draw"), ("eliminate", "sacrifice_discard")):
         if P.has(st, p, do) and act not in used and st.total(p) > 1:
             out.append((act,))
+    if P.has(st, p, "feedback") and st.total(p) > 1:
+        done = {u.split(":", 1)[1] for u in used if u.startswith("feedback:")}
+        out += [("feedback", x) for x in sorted(set((c.get("events") or [[]] * st.seats)[opponent(c, p)]))
+                if x not in done and st.table[x].does[0] != "ceasefire"]
     return tuple(out)
 
 
@@ -483,7 +324,7 @@ def _cards(st: "AlienState", e: Entry, action: tuple) -> None:
         top["passes"] = 0
         if not conflict_play(st, p, action):
             return
-    top["seat"] = _opponent(c, p)
+    top["seat"] = opponent(c, p)
 
 
 def conflict_play(st: "AlienState", p: int, action: tuple) -> bool:
@@ -491,32 +332,47 @@ def conflict_play(st: "AlienState", p: int, action: tuple) -> bool:
     c = st.conflict
     assert c is not None
     side = c["side"][p]
-    o = _opponent(c, p)
+    o = opponent(c, p)
     what = action[0]
-    if what != "play":
-        c["used"][p].append(what)
-        if what == "berserk":
-            st.discard_card(p, action[1])
-            c["bonus"][side] += P.amount(st, p, "discard_for_force")
-            st.rec("berserk", f"P{p} (Berserking) discards a card for +{P.amount(st, p, 'discard_for_force')} Force", seat=p)
-        else:
-            sacrifice(st, p, what.title())
-            if what == "martyr":
-                c["flags"][side]["martyr"] = P.amount(st, p, "martyr")
-            elif what == "burnout":
-                st.draw(p, P.amount(st, p, "sacrifice_draw") or 1, "Burnout")
-            elif what == "eliminate":
-                for _ in range(P.amount(st, p, "sacrifice_discard") or 1):
-                    card = st.random_card(o, "Eliminate")
-                    if card is not None:
-                        st.discard_card(o, card)
-                        st.rec("discard", f"P{o} discards a card at random (Eliminate)", seat=o)
+    if what == "play":
+        card = action[1]
+        st.discard_card(p, card)
+        st.played[p].append(card)
+        if "events" in c:
+            c["events"][p].append(card)
+        st.rec("event", f"P{p} plays {st.table[card].name}", seat=p, card=card)
+        return event_effect(st, p, card)
+    c["used"][p].append(what if what != "feedback" else f"feedback:{action[1]}")
+    if what == "berserk":
+        st.discard_card(p, action[1])
+        c["bonus"][side] += P.amount(st, p, "discard_for_force")
+        st.rec("berserk", f"P{p} (Berserking) discards a card for +{P.amount(st, p, 'discard_for_force')} Force", seat=p)
         return True
-    card = action[1]
+    sacrifice(st, p, what.title())
+    if what == "martyr":
+        c["flags"][side]["martyr"] = P.amount(st, p, "martyr")
+    elif what == "burnout":
+        st.draw(p, P.amount(st, p, "sacrifice_draw") or 1, "Burnout")
+    elif what == "eliminate":
+        for _ in range(P.amount(st, p, "sacrifice_discard") or 1):
+            card = st.random_card(o, "Eliminate")
+            if card is not None:
+                st.discard_card(o, card)
+                st.rec("discard", f"P{o} discards a card at random (Eliminate)", seat=o)
+    elif what == "feedback":
+        st.rec("feedback", f"P{p} (Feedback) duplicates the effect of {st.table[action[1]].name} for itself", seat=p, card=action[1])
+        return event_effect(st, p, action[1])
+    return True
+
+
+def event_effect(st: "AlienState", p: int, card: str) -> bool:
+    """The effect of the conflict Event `card` for primary `p` (played, or duplicated by Feedback);
+    False when the conflict ended (Cease-fire)."""
+    c = st.conflict
+    assert c is not None
+    side = c["side"][p]
+    o = opponent(c, p)
     info = st.table[card]
-    st.discard_card(p, card)
-    st.played[p].append(card)
-    st.rec("event", f"P{p} plays {info.name}", seat=p, card=card)
     eff = info.effects[0]
     do, n = eff["do"], int(eff.get("amount", 0) or 0)
     flags = c["flags"][side]
@@ -563,152 +419,4 @@ def kill_taking_part(st: "AlienState", s: int, n: int, why: str) -> None:
             n -= k
 
 
-# ---- the reveal ------------------------------------------------------------------------------
-@STEPS.auto("@reveal")
-def _reveal_start(st: "AlienState", e: Entry) -> None:
-    """Both primaries commit their Force cards at once; with Precognition (one side only) the other
-    commits first and the holder chooses after seeing it."""
-    c = st.conflict
-    assert c is not None
-    a, d = primaries(c)
-    c["reveal"] = [None] * st.seats
-    c["shown"] = False
-    seers = [p for p in (a, d) if P.has(st, p, "precognition")]
-    if len(seers) == 1:
-        first = [x for x in (a, d) if x not in seers]
-        st.push("reveal", waiting=first, then=seers)
-    else:
-        st.push("reveal", waiting=[a, d], then=[])
-    _forced_reveals(st)
-
-
-def _forced_reveals(st: "AlienState") -> None:
-    """A seat with one way to reveal (no Force card, or one) commits it as the reveal begins. Only
-    here, never later: a determinization must offer the same seats as the state it came from."""
-    top = st.stack[-1]
-    for s in list(top["waiting"]):
-        options = reveal_options(st, s)
-        if len(options) == 1 and top["kind"] == "reveal":
-            _reveal(st, {"seat": s}, options[0])
-            if not st.stack or st.stack[-1] is not top:
-                return
-
-
-def reveal_options(st: "AlienState", seat: int) -> list[tuple]:
-    c = st.conflict
-    assert c is not None
-    forces = sorted((x for x in st.hands[seat] if st.table.kind(x) == "force"), key=lambda x: (-st.table.value(x), x))
-    if not forces:
-        return [("reveal",)]
-    singles = [("reveal", x) for x in sorted(set(forces), key=lambda x: (-st.table.value(x), x))]
-    if P.amount(st, _opponent(c, seat), "force_card_limit"):
-        return singles
-    return singles + [("reveal",) + tuple(forces[:k]) for k in range(2, len(forces) + 1)]
-
-
-def _reveal_legal(st: "AlienState", e: Entry) -> tuple:
-    return tuple(reveal_options(st, e["seat"]))
-
-
-@STEPS.decision("reveal", _reveal_legal)
-def _reveal(st: "AlienState", e: Entry, action: tuple) -> None:
-    c = st.conflict
-    assert c is not None
-    top = st.stack[-1]
-    c["reveal"][e["seat"]] = list(action[1:])
-    top["waiting"] = [s for s in top["waiting"] if s != e["seat"]]
-    if top["waiting"]:
-        return
-    c["shown"] = True
-    if top["then"]:
-        top["waiting"], top["then"] = top["then"], []
-        _forced_reveals(st)
-        return
-    st.stack.pop()
-    for s in primaries(c):
-        cards = c["reveal"][s]
-        st.rec("reveal", f"P{s} reveals " + (", ".join(st.table[x].name for x in cards) or "no Force card"), seat=s, cards=list(cards))
-
-
-# ---- the outcome -----------------------------------------------------------------------------
-@STEPS.auto("@resolve")
-def _resolve(st: "AlienState", e: Entry) -> None:
-    c = st.conflict
-    assert c is not None
-    totals = {side: side_force(st, side) for side in ("A", "D")}
-    win = winner_side(st, totals)
-    lose = other_side(win)
-    w, l = primary(c, win), primary(c, lose)
-    st.rec("result", f"force {totals['A'][0]} (P{c['attacker']}) against {totals['D'][0]} (P{c['defender']}): P{w} wins",
-           attack=totals["A"][0], defend=totals["D"][0], winner=w)
-    for s in primaries(c):
-        for x in c["reveal"][s] or []:
-            st.discard_card(s, x)
-            st.played[s].append(x)
-    if P.has(st, l, "second_chance") and not c["second"]:
-        c["second"] = True
-        st.rec("second_chance", f"P{l} (Second Chances): its tokens remain and a second conflict is fought", seat=l)
-        st.push("@resolve")
-        st.push("@reveal")
-        return
-    losses(st, lose, win)
-    rewards(st, win, lose)
-    st.conflict = None
-    st.check_end()
-
-
-def losses(st: "AlienState", lose: str, win: str) -> None:
-    """The losing side's tokens taking part are destroyed (Escape Artist saves one, Evacuation
-    retreats the loser's tokens in the space); Booby Trap then kills half the winner's."""
-    c = st.conflict
-    assert c is not None
-    l, w = primary(c, lose), primary(c, win)
-    h = hx(st, c["hex"])
-    back = _retreat_hex(st, l, h)
-    if c["flags"][lose].get("evacuate") and c["commit"][l].get(c["hex"]):
-        n = c["commit"][l].pop(c["hex"])
-        st.tokens[h][l] -= n
-        st.tokens[back][l] += n
-        st.rec("evacuate", f"P{l} evacuates {n} tokens to {lbl(st, back)}", seat=l)
-    if P.has(st, l, "escape"):
-        for label in sorted(c["commit"][l], key=lambda k: k != c["hex"]):
-            if c["commit"][l][label]:
-                c["commit"][l][label] -= 1
-                st.tokens[hx(st, label)][l] -= 1
-                st.tokens[_retreat_hex(st, l, hx(st, label))][l] += 1
-                st.rec("escape", f"P{l} (Escape Artist) retreats one token from {label}", seat=l)
-                break
-    for s in range(st.seats):
-        if c["side"][s] == lose:
-            for label, n in c["commit"][s].items():
-                st.kill(hx(st, label), s, n, "lost the conflict")
-    for x in P.effects(st, l, "booby_trap"):
-        n = sum(c["commit"][w].values()) // int(x.get("divisor", 2))
-        kill_taking_part(st, w, n, "Booby Trap")
-    for _ in range(P.amount(st, l, "lose_steal")):
-        card = st.random_card(w, "Repatriations")
-        if card is not None:
-            st.hands[w].remove(card)
-            st.hands[l].append(card)
-            st.rec("steal", f"P{l} (Repatriations) steals a card from P{w}", seat=l)
-
-
-def _retreat_hex(st: "AlienState", seat: int, h: int) -> int:
-    """Where a retreat goes: the adjacent space with most of the seat's tokens (then the first)."""
-    return max(st.map.adjacent[h], key=lambda a: (st.tokens[a][seat], -a))
-
-
-def rewards(st: "AlienState", win: str, lose: str) -> None:
-    c = st.conflict
-    assert c is not None
-    w = primary(c, win)
-    n = P.amount(st, w, "win_tokens")
-    if n:
-        st.add_tokens(hx(st, c["hex"]), w, n)
-        st.rec("vampirism", f"P{w} (Vampirism) gains {n} token(s) at {c['hex']}", seat=w)
-    draw = P.amount(st, w, "win_draw") + c["flags"][win].get("win_draw", 0)
-    if draw:
-        st.draw(w, draw, "won the conflict")
-    for s in range(st.seats):
-        if c["side"][s] == win and s != w:
-            st.draw(s, 1, "ally of the winner")
+from cardsmith.games.alien_empires import conflict_start, resolve  # noqa: E402,F401  (register their steps)

@@ -85,12 +85,20 @@ class AlienGame:
         seats = data.get("seats")
         if not isinstance(seats, int) or not 2 <= seats <= 6:
             raise PositionError(f"seats: {seats!r} is not a number of players from 2 to 6")
-        st = self.state(seats, chance if chance is not None else SeededChance(seed))
         for f in FIELDS:
             if f not in data:
                 raise PositionError(f"the position has no `{f}:` entry")
-            setattr(st, f, plain_copy(data[f]))
-        labels = {lab: i for i, lab in enumerate(self.map.labels)}
+        st = self._build({f: plain_copy(data[f]) for f in FIELDS}, data, seats, chance if chance is not None else SeededChance(seed))
+        _check(st)
+        st.settle()
+        return st
+
+    def _build(self, fields: Mapping[str, Any], data: Mapping[str, Any], seats: int, chance: Chance) -> AlienState:
+        """A state holding `fields` (plain data the state may own) and the map of `data`."""
+        st = self.state(seats, chance)
+        for f in FIELDS:
+            setattr(st, f, fields[f])
+        labels = self.map._index or {lab: i for i, lab in enumerate(self.map.labels)}
         try:
             st.worlds = {labels[str(k)]: str(w) for k, w in (data.get("worlds") or {}).items()}
             for k, counts in (data.get("tokens") or {}).items():
@@ -99,9 +107,7 @@ class AlienGame:
                 st.tokens[labels[str(k)]] = [int(n) for n in counts]
         except KeyError as e:
             raise PositionError(f"the position names hex {e.args[0]!r}, which the map does not have") from None
-        _check(st)
         st.pool = dict(data.get("pool") or Counter(_all_cards(st)))
-        st.settle()
         return st
 
     def sample_state(self, observation: Any, rng: random.Random) -> AlienState:
@@ -116,7 +122,19 @@ class AlienGame:
         c = obs.get("conflict")
         if c and c.get("reveal"):
             for s, cards in enumerate(c["reveal"]):
-                if cards and HIDDEN in cards:
+                if cards and HIDDEN not in cards and HIDDEN in hands[s]:
+                    # Cards shown (Precognition sees them before choosing) stay in a hidden hand
+                    # until the conflict is resolved.
+                    hand = hands[s]
+                    for x in cards:
+                        unseen.remove(x)
+                        hand[hand.index(HIDDEN)] = x
+                elif cards and HIDDEN in cards and HIDDEN not in hands[s]:
+                    # A hand the observer sees (Spies) holds the committed cards: one of its Force
+                    # cards, or its best k (the ways to reveal k of them).
+                    forces = sorted((x for x in hands[s] if self.table.kind(x) == "force"), key=lambda x: -self.table.value(x))
+                    c["reveal"][s] = [rng.choice(forces)] if len(cards) == 1 else forces[:len(cards)]
+                elif cards and HIDDEN in cards:
                     forces = [x for x in unseen if self.table.kind(x) == "force"][:len(cards)]
                     for x in forces:
                         unseen.remove(x)
@@ -126,7 +144,11 @@ class AlienGame:
                         hand[hand.index(HIDDEN)] = x
         obs["hands"] = [[unseen.pop() if x == HIDDEN else x for x in h] for h in hands]
         obs["deck"] = [unseen.pop() if x == HIDDEN else x for x in obs["deck"]]
-        return self.from_position(obs, seed=rng.randrange(2 ** 32))
+        # `obs` is a copy made here: the state may own it (no second copy, no checks: the
+        # observation came from a valid state). Settled, as the state it came from was.
+        st = self._build(obs, obs, int(obs["seats"]), SeededChance(rng.randrange(2 ** 32)))
+        st.settle()
+        return st
 
     # ---- balance figures (cardsmith balance adds them to its report) -----------------------------
     def balance_figures(self, records: Sequence[Any]) -> dict[str, Any]:
@@ -148,18 +170,21 @@ class AlienGame:
         if seat in state.out:
             return state.out.index(seat) / max(1, state.seats - 1)
         alive = state.alive()
-        worlds = {s: 0 for s in alive}
+        worlds = dict.fromkeys(alive, 0)
+        rows = state.tokens
         for h in state.worlds:
-            owner = state.controller(h)
-            if owner in worlds:
-                worlds[owner] += 1
-        tokens = {s: state.total(s) for s in alive}
+            row = rows[h]
+            holders = [s for s in alive if row[s]]
+            if len(holders) == 1:
+                worlds[holders[0]] += 1
+        columns = list(zip(*rows))
+        tokens = {s: sum(columns[s]) for s in alive}
         others = [s for s in alive if s != seat] or [seat]
-        mean = lambda d: sum(d[s] for s in others) / len(others)  # noqa: E731
+        k = len(others)
         all_tokens = max(1, sum(tokens.values()))
-        cards = len(state.hands[seat]) - sum(len(state.hands[s]) for s in others) / len(others)
-        value = (0.5 + 0.35 * (worlds[seat] - mean(worlds)) / max(1, len(state.worlds))
-                 + 0.3 * (tokens[seat] - mean(tokens)) / all_tokens + 0.005 * cards
+        cards = len(state.hands[seat]) - sum(len(state.hands[s]) for s in others) / k
+        value = (0.5 + 0.35 * (worlds[seat] - sum(worlds[s] for s in others) / k) / max(1, len(state.worlds))
+                 + 0.3 * (tokens[seat] - sum(tokens[s] for s in others) / k) / all_tokens + 0.005 * cards
                  + 0.1 * len(state.out) / max(1, state.seats - 1))
         return max(0.0, min(1.0, value))
 

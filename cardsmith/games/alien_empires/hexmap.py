@@ -15,6 +15,7 @@ class HexMap:
     dist: tuple[tuple[int, ...], ...]
     adjacent: tuple[tuple[int, ...], ...]
     _within: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    _index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_coords(cls, coords: list[tuple[int, int]]) -> "HexMap":
@@ -42,4 +43,10 @@ class HexMap:
         return got
 
     def index(self, label: str) -> int:
-        return self.labels.index(label)
+        """The hex labelled `label` (ValueError when the map has none)."""
+        if not self._index:
+            self._index.update((lab, i) for i, lab in enumerate(self.labels))
+        try:
+            return self._index[label]
+        except KeyError:
+            raise ValueError(f"{label!r} is not a hex of the map") from None

@@ -8,7 +8,7 @@ with one legal action is taken at once.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
@@ -20,6 +20,9 @@ from cardsmith.games.alien_empires.hexmap import HexMap
 GAME = "alien_empires"
 HIDDEN = "?"
 STEPS: "Steps[AlienState]" = Steps()
+# kind -> a cheap test that a decision surely has more than one legal action (so settle() need not
+# list them: a look-ahead agent applies hundreds of actions to clones and asks for few of the lists).
+CHOICE: dict[str, Callable[["AlienState", dict[str, Any]], bool]] = {}
 # Position fields besides the map's (worlds and tokens, written by label).
 FIELDS = ("order", "active", "turn", "round", "out", "hands", "deck", "discard", "destiny", "turnstate",
           "conflict", "stack", "played", "neutral")
@@ -168,6 +171,9 @@ class AlienState(ResultState):
                 continue
             self._legal = {}
             if len(acting) == 1:
+                quick = CHOICE.get(kind)
+                if quick is not None and quick(self, top):
+                    return  # surely more than one legal action: work them out only when asked
                 legal = self.legal_actions(acting[0])
                 if not legal:
                     raise RuntimeError(f"no legal action for seat {acting[0]} at {kind}")
@@ -261,16 +267,18 @@ class AlienState(ResultState):
         """Players with no token left are out; one player left, or one controlling every world, wins."""
         if self.result is not None:
             return
+        totals = [sum(col) for col in zip(*self.tokens)]
         for s in self.alive():
-            if self.total(s) == 0:
+            if totals[s] == 0:
                 self.out.append(s)
                 self.discard.extend(self.hands[s])
                 self.hands[s] = []
                 self.rec("out", f"P{s} has no token left and is out of the game", seat=s)
         alive = self.alive()
-        for s in alive:
-            if self.worlds and all(self.controller(h) == s for h in self.worlds):
-                self._win(s, "controls every world")
+        if self.worlds:
+            first = self.controller(next(iter(self.worlds)))
+            if first is not None and all(self.controller(h) == first for h in self.worlds):
+                self._win(first, "controls every world")
                 return
         if len(alive) == 1:
             self._win(alive[0], "last race standing")
@@ -320,15 +328,15 @@ class AlienState(ResultState):
         twin.log = list(self.log)
         twin.rec = EventRecorder(twin.log)
         twin.worlds = dict(self.worlds)
-        twin.tokens = [list(t) for t in self.tokens]
+        twin.tokens = list(map(list.copy, self.tokens))
         twin.order, twin.active, twin.turn, twin.round = list(self.order), self.active, self.turn, self.round
         twin.out = list(self.out)
         twin.hands = [list(h) for h in self.hands]
         twin.deck, twin.discard = list(self.deck), list(self.discard)
         twin.destiny = [list(d) for d in self.destiny]
-        twin.turnstate = plain_copy(self.turnstate)
+        twin.turnstate = _flat_copy(self.turnstate)
         twin.conflict = plain_copy(self.conflict)
-        twin.stack = [plain_copy(e) for e in self.stack]
+        twin.stack = [_flat_copy(e) for e in self.stack]
         twin.played = [list(p) for p in self.played]
         twin.neutral = self.neutral
         twin.result = self.result
@@ -338,6 +346,16 @@ class AlienState(ResultState):
 
     def __repr__(self) -> str:
         return f"<Alien Empires turn {self.turn}, P{self.seat} to play, out {self.out}>"
+
+
+def _flat_copy(entry: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a dict whose values are atoms or flat lists and dicts (a stack entry, the turn's
+    state): faster than plain_copy, which clone() would otherwise spend most of its time in."""
+    out = dict(entry)
+    for k, v in out.items():
+        if type(v) is list or type(v) is dict:
+            out[k] = v.copy()
+    return out
 
 
 def _tuple(action: Any) -> Any:

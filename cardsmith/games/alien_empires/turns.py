@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardsmith.games.alien_empires import powers as P
-from cardsmith.games.alien_empires.state import STEPS
+from cardsmith.games.alien_empires.manoeuvres import counts as _counts, moved, toll_blocked
+from cardsmith.games.alien_empires.state import CHOICE, STEPS
 
 if TYPE_CHECKING:
     from cardsmith.games.alien_empires.state import AlienState
@@ -206,6 +207,7 @@ def start_turn(st: "AlienState") -> None:
                     "resurrected": keep}
     st.rec("turn", f"-- turn {st.turn} (round {st.round}): P{seat} --", seat=seat, turn=st.turn)
     st.push("@end_turn")
+    st.push("@strategy", seat)
     st.push("attack", seat)
     st.push("migrate", seat)
     st.push("genesis", seat)
@@ -364,41 +366,21 @@ def movable(st: "AlienState", seat: int, h: int) -> int:
     n = st.tokens[h][seat] - st.turnstate["moved"].get(lbl(st, h), 0)
     if n <= 0:
         return 0
-    if h in st.worlds and any(st.tokens[h][s] and P.has(st, s, "toll_keeper") for s in st.alive() if s != seat):
-        return 0
-    return n
-
-
-_COUNTS: dict[int, tuple[int, ...]] = {}
-
-
-def _counts(n: int) -> tuple[int, ...]:
-    """How many tokens a move may take: one, half, or all of those free to move."""
-    got = _COUNTS.get(n)
-    if got is None:
-        got = _COUNTS[n] = tuple(sorted({1, n, n // 2} - {0}))
-    return got
+    return 0 if toll_blocked(st, seat, h) else n
 
 
 def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
-    seat, ts = e["seat"], st.turnstate
-    out: list[tuple] = [("done",)]
-    reach = P.move_range(st, seat)
-    gather = P.amount(st, seat, "gatherer")
-    target = ts.get("gatherer")
+    """`done`, a stack to move tokens from (`move_to` then says where and how many), a power's
+    move or a Migration Event. Two steps rather than one list of every (stack, space, count): a
+    look-ahead agent weighs a few stacks, then a few dozen moves, instead of hundreds."""
+    seat = e["seat"]
     labels = st.map.labels
-    for h in sorted(st.stacks(seat)):
-        m = movable(st, seat, h)
-        if not m:
-            continue
-        src, counts = labels[h], _counts(m)
-        out += [("move", src, labels[d], k) for d in st.map.within(h, reach) for k in counts]
-        if gather:
-            out += [("move", src, labels[d], k) for d in st.map.within(h, reach + gather)
-                    if st.map.dist[h][d] > reach and d in st.worlds and (target is None or target == labels[d]) for k in counts]
+    out: list[tuple] = [("done",)]
+    out += [("stack", labels[h]) for h in sorted(st.stacks(seat)) if movable(st, seat, h)]
     out += _power_moves(st, seat)
+    table = st.table
     for c in sorted(set(st.hands[seat])):
-        info = st.table[c]
+        info = table[c]
         if info.kind == "event" and info.timing == "migration":
             if info.does[0] == "warp":
                 out += [("play", c, labels[h], labels[d]) for h in sorted(st.stacks(seat)) if movable(st, seat, h) == st.tokens[h][seat]
@@ -406,6 +388,33 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
             else:
                 out.append(("play", c))
     return tuple(out)
+
+
+def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
+    """Moves from the chosen stack: one, half or all of its free tokens to a space in range (with
+    Gatherer, 3 more spaces to one world a turn)."""
+    seat = e["seat"]
+    reach = P.move_range(st, seat)
+    gather = P.amount(st, seat, "gatherer")
+    target = st.turnstate.get("gatherer")
+    labels, hmap = st.map.labels, st.map
+    h = hx(st, e["src"])
+    src, counts = e["src"], _counts(movable(st, seat, h))
+    out = [("move", src, labels[d], k) for d in hmap.within(h, reach) for k in counts]
+    if gather:
+        out += [("move", src, labels[d], k) for d in hmap.within(h, reach + gather)
+                if hmap.dist[h][d] > reach and d in st.worlds and (target is None or target == labels[d]) for k in counts]
+    return tuple(out)
+
+
+def _migrate_has_choice(st: "AlienState", e: Entry) -> bool:
+    """`done` and at least one move: some stack of the seat has a token free to move."""
+    seat = e["seat"]
+    return any(movable(st, seat, h) for h in st.stacks(seat))
+
+
+CHOICE["migrate"] = _migrate_has_choice
+CHOICE["move_to"] = lambda st, e: True  # every hex has a neighbour: at least two moves
 
 
 def _enemies(st: "AlienState", seat: int) -> list[tuple[int, int]]:
@@ -436,22 +445,32 @@ def _power_moves(st: "AlienState", seat: int) -> list[tuple]:
 
 @STEPS.decision("migrate", _migrate_legal)
 def _migrate(st: "AlienState", e: Entry, action: tuple) -> None:
-    seat, ts, what = e["seat"], st.turnstate, action[0]
+    seat, what = e["seat"], action[0]
     if what == "done":
         st.stack.pop()
         return
-    if what == "move":
-        src, dst, n = hx(st, action[1]), hx(st, action[2]), action[3]
-        if st.map.dist[src][dst] > P.move_range(st, seat):
-            ts["gatherer"] = action[2]
-        st.tokens[src][seat] -= n
-        st.add_tokens(dst, seat, n)
-        ts["moved"][action[2]] = ts["moved"].get(action[2], 0) + n
-        st.rec("move", f"P{seat} moves {n} from {action[1]} to {action[2]}", seat=seat, src=action[1], dst=action[2], count=n)
-    elif what == "play":
+    if what == "stack":
+        st.push("move_to", seat, src=action[1])
+        return
+    if what == "play":
         play_event(st, seat, action[1], action[2:])
     else:
         _power_move(st, seat, action)
+    st.check_end()
+
+
+@STEPS.decision("move_to", _move_to_legal)
+def _move_to(st: "AlienState", e: Entry, action: tuple) -> None:
+    st.stack.pop()
+    seat, ts = e["seat"], st.turnstate
+    src, dst, n = hx(st, action[1]), hx(st, action[2]), action[3]
+    if st.map.dist[src][dst] > P.move_range(st, seat):
+        ts["gatherer"] = action[2]
+    st.tokens[src][seat] -= n
+    st.add_tokens(dst, seat, n)
+    ts["moved"][action[2]] = ts["moved"].get(action[2], 0) + n
+    st.rec("move", f"P{seat} moves {n} from {action[1]} to {action[2]}", seat=seat, src=action[1], dst=action[2], count=n)
+    moved(st, seat, src, dst, n)
     st.check_end()
 
 

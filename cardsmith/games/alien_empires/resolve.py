@@ -1,0 +1,165 @@
+"""The end of a conflict: the simultaneous Force reveal (Precognition chooses second) and the outcome
+(losses, Second Chances, Escape Artist, Evacuation, Booby Trap, Repatriations, the winner's rewards).
+conflict.py pushes `@reveal` and `@resolve`; force totals are in force.py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cardsmith.games.alien_empires import powers as P
+from cardsmith.games.alien_empires.conflict import kill_taking_part, opponent, primaries, steal
+from cardsmith.games.alien_empires.force import other_side, primary, side_force, winner_side
+from cardsmith.games.alien_empires.state import STEPS
+from cardsmith.games.alien_empires.turns import hx, lbl
+
+if TYPE_CHECKING:
+    from cardsmith.games.alien_empires.state import AlienState
+
+Entry = dict[str, Any]
+
+
+# ---- the reveal ------------------------------------------------------------------------------
+@STEPS.auto("@reveal")
+def _reveal_start(st: "AlienState", e: Entry) -> None:
+    """Both primaries commit their Force cards at once; with Precognition (one side only) the other
+    commits first and the holder chooses after seeing it."""
+    c = st.conflict
+    assert c is not None
+    a, d = primaries(c)
+    c["reveal"] = [None] * st.seats
+    c["shown"] = False
+    seers = [p for p in (a, d) if P.has(st, p, "precognition")]
+    if len(seers) == 1:
+        first = [x for x in (a, d) if x not in seers]
+        st.push("reveal", waiting=first, then=seers)
+    else:
+        st.push("reveal", waiting=[a, d], then=[])
+    _forced_reveals(st)
+
+
+def _forced_reveals(st: "AlienState") -> None:
+    """A seat with one way to reveal (no Force card, or one) commits it as the reveal begins. Only
+    here, never later: a determinization must offer the same seats as the state it came from."""
+    top = st.stack[-1]
+    for s in list(top["waiting"]):
+        options = reveal_options(st, s)
+        if len(options) == 1 and top["kind"] == "reveal":
+            _reveal(st, {"seat": s}, options[0])
+            if not st.stack or st.stack[-1] is not top:
+                return
+
+
+def reveal_options(st: "AlienState", seat: int) -> list[tuple]:
+    c = st.conflict
+    assert c is not None
+    forces = sorted((x for x in st.hands[seat] if st.table.kind(x) == "force"), key=lambda x: (-st.table.value(x), x))
+    if not forces:
+        return [("reveal",)]
+    singles = [("reveal", x) for x in sorted(set(forces), key=lambda x: (-st.table.value(x), x))]
+    if P.amount(st, opponent(c, seat), "force_card_limit"):
+        return singles
+    return singles + [("reveal",) + tuple(forces[:k]) for k in range(2, len(forces) + 1)]
+
+
+def _reveal_legal(st: "AlienState", e: Entry) -> tuple:
+    return tuple(reveal_options(st, e["seat"]))
+
+
+@STEPS.decision("reveal", _reveal_legal)
+def _reveal(st: "AlienState", e: Entry, action: tuple) -> None:
+    c = st.conflict
+    assert c is not None
+    top = st.stack[-1]
+    c["reveal"][e["seat"]] = list(action[1:])
+    top["waiting"] = [s for s in top["waiting"] if s != e["seat"]]
+    if top["waiting"]:
+        return
+    c["shown"] = True
+    if top["then"]:
+        top["waiting"], top["then"] = top["then"], []
+        _forced_reveals(st)
+        return
+    st.stack.pop()
+    for s in primaries(c):
+        cards = c["reveal"][s]
+        st.rec("reveal", f"P{s} reveals " + (", ".join(st.table[x].name for x in cards) or "no Force card"), seat=s, cards=list(cards))
+
+
+# ---- the outcome -----------------------------------------------------------------------------
+@STEPS.auto("@resolve")
+def _resolve(st: "AlienState", e: Entry) -> None:
+    c = st.conflict
+    assert c is not None
+    totals = {side: side_force(st, side) for side in ("A", "D")}
+    win = winner_side(st, totals)
+    lose = other_side(win)
+    w, l = primary(c, win), primary(c, lose)
+    st.rec("result", f"force {totals['A'][0]} (P{c['attacker']}) against {totals['D'][0]} (P{c['defender']}): P{w} wins",
+           attack=totals["A"][0], defend=totals["D"][0], winner=w)
+    for s in primaries(c):
+        for x in c["reveal"][s] or []:
+            st.discard_card(s, x)
+            st.played[s].append(x)
+    if P.has(st, l, "second_chance") and not c["second"]:
+        c["second"] = True
+        st.rec("second_chance", f"P{l} (Second Chances): its tokens remain and a second conflict is fought", seat=l)
+        st.push("@resolve")
+        st.push("@reveal")
+        return
+    losses(st, lose, win)
+    rewards(st, win, lose)
+    st.conflict = None
+    st.check_end()
+
+
+def losses(st: "AlienState", lose: str, win: str) -> None:
+    """The losing side's tokens taking part are destroyed (Escape Artist saves one, Evacuation
+    retreats the loser's tokens in the space); Booby Trap then kills half the winner's."""
+    c = st.conflict
+    assert c is not None
+    l, w = primary(c, lose), primary(c, win)
+    h = hx(st, c["hex"])
+    back = _retreat_hex(st, l, h)
+    if c["flags"][lose].get("evacuate") and c["commit"][l].get(c["hex"]):
+        n = c["commit"][l].pop(c["hex"])
+        st.tokens[h][l] -= n
+        st.tokens[back][l] += n
+        st.rec("evacuate", f"P{l} evacuates {n} tokens to {lbl(st, back)}", seat=l)
+    if P.has(st, l, "escape"):
+        for label in sorted(c["commit"][l], key=lambda k: k != c["hex"]):
+            if c["commit"][l][label]:
+                c["commit"][l][label] -= 1
+                st.tokens[hx(st, label)][l] -= 1
+                st.tokens[_retreat_hex(st, l, hx(st, label))][l] += 1
+                st.rec("escape", f"P{l} (Escape Artist) retreats one token from {label}", seat=l)
+                break
+    for s in range(st.seats):
+        if c["side"][s] == lose:
+            for label, n in c["commit"][s].items():
+                st.kill(hx(st, label), s, n, "lost the conflict")
+    for x in P.effects(st, l, "booby_trap"):
+        n = sum(c["commit"][w].values()) // int(x.get("divisor", 2))
+        kill_taking_part(st, w, n, "Booby Trap")
+    steal(st, l, w, P.amount(st, l, "lose_steal"), "Repatriations")
+
+
+def _retreat_hex(st: "AlienState", seat: int, h: int) -> int:
+    """Where a retreat goes: the adjacent space with most of the seat's tokens (then the first)."""
+    return max(st.map.adjacent[h], key=lambda a: (st.tokens[a][seat], -a))
+
+
+def rewards(st: "AlienState", win: str, lose: str) -> None:
+    c = st.conflict
+    assert c is not None
+    w = primary(c, win)
+    n = P.amount(st, w, "win_tokens")
+    if n:
+        st.add_tokens(hx(st, c["hex"]), w, n)
+        st.rec("vampirism", f"P{w} (Vampirism) gains {n} token(s) at {c['hex']}", seat=w)
+    draw = P.amount(st, w, "win_draw") + c["flags"][win].get("win_draw", 0)
+    if draw:
+        st.draw(w, draw, "won the conflict")
+    for s in range(st.seats):
+        if c["side"][s] == win and s != w:
+            st.draw(s, 1, "ally of the winner")
