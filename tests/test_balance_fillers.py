@@ -127,3 +127,23 @@ def test_a_common_deck_game_measures_its_cards_through_the_opening_deal():
     assert f["observed_cards"]["available"]
     # No card was tested by intervention, so nothing was looked at sequentially, and the verdict says so.
     assert f["looks"] == 1 and "sequential looks" not in " ".join(f["verdict"]["sentences"])
+
+
+@pytest.mark.parametrize("name", ["solar-empires", "transwar"])
+def test_hands_followed_while_playing_equal_a_replay_of_the_game(name):
+    """The round robin's workers follow the hands as they play, so the observational figures need no
+    replay; what they follow must be what a replay of the same game reads."""
+    from dataclasses import replace
+
+    from cardsmith.engine.runner import run_tasks, table_tasks
+    from cardsmith.simulation.observed import hands_of
+
+    cardset, game, decks = _set(name)
+    decks = decks[:2] if len(decks) > 1 else decks * 2
+    tasks = [replace(t, hands=True) for t in table_tasks(["random", "random"], 6, 5, deck_ids=(0, 1))]
+    records = run_tasks(None, decks, tasks, jobs=1, game=game)
+    hand = game.rules.cards_in_hand
+    for r in records:
+        assert r.hands is not None
+        assert any(r.hands[1]), "some seat held a card"
+        assert r.hands == hands_of(game, decks, replace(r, hands=None), hand)

@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from cardsmith.engine.agents import agent_label, make_agent, mute, parse_agent_spec
 from cardsmith.engine.chance import agent_rng, game_seed
 from cardsmith.engine.contract import Action, Game, GameState, IllegalAction, Outcome
+from cardsmith.engine.hands import HandTracker
 from cardsmith.errors import CardsmithError
 from cardsmith.model import Deck, frozen_map
 
@@ -60,6 +61,8 @@ class GameRecord:
     think_seconds: tuple[float, ...] = ()
     # The game's own facts about the finished game (`state.summary()`, plain data), for its balance figures.
     summary: Any = None
+    # (opening hand, cards ever held) per seat, when the task asked for them (`GameTask.hands`).
+    hands: Any = None
 
     @property
     def seats(self) -> int:
@@ -119,6 +122,7 @@ class GameTask:
     seed: int
     deck_ids: tuple[int, ...]
     agents: tuple[str, ...]  # agent specs by seat, e.g. "greedy" or "mcts:iterations=500"
+    hands: bool = False  # follow the seats' hands as the game is played (observational figures)
 
 
 def _agent_error(agent: str, seat: int, action: Any, legal: tuple, e: IllegalAction, where: str) -> AgentError:
@@ -138,10 +142,12 @@ def play_game(
     keep_log: bool = False,
     max_actions: int = MAX_ACTIONS,
     state: GameState | None = None,
+    watch: Callable[[GameState], None] | None = None,
 ) -> GameRecord:
     """Play one game: `decks[i]` and `agents[i]` (specs) sit in seat i; the rules say who acts first.
 
-    `state` continues a game already under way (from a position) instead of starting one."""
+    `state` continues a game already under way (from a position) instead of starting one; `watch`
+    is handed the state before the first action and after every action (it must not change it)."""
     players = []
     for spec in agents:
         name, opts = parse_agent_spec(spec)
@@ -163,6 +169,8 @@ def play_game(
     capped_by_engine = False
     looks = [getattr(p, "needs_observation", True) for p in players]
     clock = time.perf_counter
+    if watch is not None:
+        watch(state)
     while not state.is_terminal():
         if len(actions) >= max_actions:
             capped_by_engine = True
@@ -187,6 +195,8 @@ def play_game(
         except IllegalAction as e:
             raise _agent_error(str(agents[seat]), seat, action, legal, e, f"game {index} (seed {seed})") from None
         actions.append((seat, action))
+        if watch is not None:
+            watch(state)
         if first_actor is None and hook:
             first_actor = getattr(state, "first_player", None)
     if first_actor is None:
@@ -301,7 +311,13 @@ def _play_task(game: Game, decks: Sequence[Deck], task: GameTask, position: Mapp
     seated = [decks[i] for i in task.deck_ids]
     # A game continued from a position draws its chance from the task's seed, like a new game.
     state = game.from_position(position, seed=task.seed) if position is not None else None
-    return play_game(game, seated, task.agents, task.seed, index=task.index, deck_ids=task.deck_ids, state=state)
+    hand = getattr(game.rules, "cards_in_hand", None) if task.hands else None
+    tracker = HandTracker(hand, len(seated)) if hand is not None else None
+    record = play_game(game, seated, task.agents, task.seed, index=task.index, deck_ids=task.deck_ids, state=state,
+                       watch=tracker)
+    if tracker is not None:
+        record.hands = tracker.result()
+    return record
 
 
 def default_jobs() -> int:

@@ -10,7 +10,7 @@ seats with the pool's decks in turn (a common-deck game: the one deck in every s
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from cardsmith.engine.chance import game_seed
@@ -78,7 +78,8 @@ def balance_tasks(n_decks: int, agent: str, games: int, seed: int, players: int 
     tasks: list[GameTask] = []
     for table in tables(n_decks, players):
         tasks += table_tasks([agent] * players, games, seed, deck_ids=table, start=len(tasks))
-    return tasks
+    # The workers follow the hands as they play, for the observational figures (no replay afterwards).
+    return [replace(t, hands=True) for t in tasks]
 
 
 @dataclass

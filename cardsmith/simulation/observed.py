@@ -6,10 +6,11 @@ These are not causal: a player who survives longer draws more cards, so "when dr
 card's strength with the game's length. The card tests (`study`) are the causal measure; these
 figures stay beside them because designers know them from those sites.
 
-The figures replay the balance run's round-robin games (their seeds and recorded actions) and read
-the rules' `cards_in_hand(state, seat)` after every action: a card is drawn in a game if it was
-ever in the seat's hand; the opening hand is the hand when the first player is known (for a game
-whose state does not say, straight after setup). A game whose rules module has no
+The round robin's workers follow the hands while they play (`GameTask.hands`, an
+`engine.hands.HandTracker` reading the rules' `cards_in_hand(state, seat)` after every action), so
+no game is played twice; a record without them (one kept for --resume) is replayed. A card is drawn
+in a game if it was ever in the seat's hand; the opening hand is the hand when the first player is
+known (for a game whose state does not say, straight after setup). A game whose rules module has no
 `cards_in_hand` cannot tell, and the figures say so. A draw counts half, as everywhere.
 """
 
@@ -18,35 +19,35 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from cardsmith.engine.contract import Game
+from cardsmith.engine.agents import mute
+from cardsmith.engine.hands import Hand, HandTracker
+from cardsmith.engine.hands import Hands as HandsOfGame
 from cardsmith.engine.runner import GameRecord, play_game
 from cardsmith.engine.stats import wilson
 from cardsmith.model import Deck
 
-Hand = Callable[[Any, int], frozenset[str]]
 KINDS = ("drawn", "opening", "not_seen")
 
 
-def hands_of(game: Game, decks: Sequence[Deck], record: GameRecord, hand: Hand) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
-    """Per seat, the opening hand and every card that was in its hand during the game (a replay)."""
+def hands_of(game: Game, decks: Sequence[Deck], record: GameRecord, hand: Hand) -> HandsOfGame:
+    """Per seat, the opening hand and every card that was in its hand during the game: what the
+    worker followed as it played (`GameTask.hands`), or else a replay."""
+    if record.hands is not None:
+        return record.hands
     seated = [decks[d] for d in record.deck_ids]
     actions = record.actions
     if not actions and record.turns > 0:
-        # Records from a Dask cluster come without their actions: the game is played again (the same
+        # Records kept for --resume come without their actions: the game is played again (the same
         # seed and agents give the same game), so the figures do not depend on where it ran.
         actions = play_game(game, seated, record.agents, record.seed, index=record.index).actions
     state = game.new_game(seated, record.seed)
-    seats = range(len(record.deck_ids))
-    seen = [set(hand(state, s)) for s in seats]
-    timed = hasattr(state, "first_player")
-    opening = None if timed else [frozenset(x) for x in seen]
+    mute(state)
+    tracker = HandTracker(hand, len(record.deck_ids))
+    tracker(state)
     for seat, action in actions:
         state.apply(action, seat)
-        for s in seats:
-            seen[s] |= hand(state, s)
-        if opening is None and getattr(state, "first_player", None) is not None:
-            opening = [hand(state, s) for s in seats]
-    final = [frozenset(x) for x in seen]
-    return (opening if opening is not None else final), final
+        tracker(state)
+    return tracker.result()
 
 
 class Hands:
@@ -56,9 +57,9 @@ class Hands:
     def __init__(self, game: Game, decks: Sequence[Deck]):
         self.game, self.decks = game, decks
         self.hand: Hand | None = getattr(game.rules, "cards_in_hand", None)
-        self._memo: dict[tuple, tuple[list[frozenset[str]], list[frozenset[str]]]] = {}
+        self._memo: dict[tuple, HandsOfGame] = {}
 
-    def of(self, record: GameRecord) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
+    def of(self, record: GameRecord) -> HandsOfGame:
         """Per seat, the opening hand and every card held during the game."""
         assert self.hand is not None, "the rules module has no cards_in_hand"
         key = (record.seed, record.deck_ids, record.agents)
