@@ -2,7 +2,7 @@
 
     python benchmarks/sim.py [--set solar-empires|trf|...] [--games-random 400] [--games-greedy 20]
                              [--games-search 40] [--jobs N] [--skirmish]
-    python benchmarks/sim.py --transwar [--games-random 400]
+    python benchmarks/sim.py --seats transwar|alien-empires [--games-random 400]
     python benchmarks/sim.py --all [--budget 20]
     python benchmarks/sim.py --versus greedy,random [--games-versus 100] [--set ...]
 
@@ -15,8 +15,8 @@ the Skirmish test game when that set or the decks API is not available, or with 
   * the search agent's seconds per decision at its default budget (target: <= 1 s), one core and all;
   * the search agent's win rate against greedy between mirror decks, with its 95% Wilson interval
     (target: >= 60%).
-With --transwar: TransWar's random-agent games per second on one core for 2 and 4 players (the
-common deck in every seat), through the same runner. With --all: for every bundled set's game
+With --seats SET (--transwar: the same for TransWar): a common-deck game's random-agent games per
+CPU second on one job for 2 and 4 players (the set's deck in every seat), through the same runner. With --all: for every bundled set's game
 (two seats, its first and last sample decks), random- and greedy-agent games per CPU second on one
 job, each agent playing until --games-random / --games-greedy games or --budget CPU seconds
 (at least one game); no targets except Solar Empires'. With --versus A,B: agent A's wins against B
@@ -156,26 +156,29 @@ def versus(args) -> None:
           f"{time.process_time() - cpu:.1f} CPU s in this process")
 
 
-def transwar(games: int) -> None:
-    """TransWar, random agents, one core: games per second for 2 and 4 players."""
+def seat_counts(set_id: str, games: int) -> None:
+    """A common-deck game (TransWar, Alien Empires), random agents, one job: games per CPU second and
+    per wall-clock second for 2 and 4 players, the set's first deck in every seat."""
     from cardsmith.engine.registry import load_game
     from cardsmith.engine.runner import table_tasks
-    from cardsmith.simulation.sets import SetGameFactory, load_checked_deck, load_set_checked
+    from cardsmith.simulation.sets import SetGameFactory, deck_files, load_checked_deck, load_set_checked
 
-    path = ROOT / "cards" / "transwar"
+    path = ROOT / "cards" / set_id
     cardset = load_set_checked(path)
-    deck = load_checked_deck(cardset, path / "decks" / "standard.yaml")
+    deck = load_checked_deck(cardset, deck_files(path)[0])
     game, factory = load_game(cardset), SetGameFactory(path)
     base = None
     for players in (2, 4):
         tasks = table_tasks(("random",) * players, games, 1, deck_ids=(0,) * players)
-        started = time.perf_counter()
+        cpu, started = time.process_time(), time.perf_counter()
         records = run_tasks(factory, [deck], tasks, jobs=1, game=game)
-        rate = games / (time.perf_counter() - started)
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - started
+        rate = games / cpu
         base = base or rate
         turns = sum(r.turns for r in records) / len(records)
-        print(f"transwar {players} players: {rate:7.1f} random games/s on 1 core ({rate / base:.2f}x 2 players); "
-              f"mean {turns:.0f} turns; capped {sum(r.capped for r in records)} of {games}")
+        print(f"{set_id} {players} players: {rate:7.1f} random games per CPU second on 1 job "
+              f"({rate / base:.2f}x 2 players), {games / wall:.1f}/s wall; mean {turns:.0f} turns; "
+              f"capped {sum(r.capped for r in records)} of {games}; {load()}")
 
 
 def main() -> None:
@@ -186,7 +189,9 @@ def main() -> None:
     ap.add_argument("--search", default="mcts", help="the search agent spec (default: its default budget)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--skirmish", action="store_true", help="benchmark the Skirmish test game")
-    ap.add_argument("--transwar", action="store_true", help="TransWar games per second for 2 and 4 players")
+    ap.add_argument("--seats", metavar="SET", help="a common-deck game's games per second for 2 and 4 players "
+                    "(transwar, alien-empires)")
+    ap.add_argument("--transwar", action="store_true", help="the same as --seats transwar")
     ap.add_argument("--set", default="solar-empires", help="the bundled set whose game to benchmark (cards/<set>)")
     ap.add_argument("--all", action="store_true", help="random and greedy games per CPU second for every bundled game")
     ap.add_argument("--budget", type=float, default=20.0, help="with --all: CPU seconds per game and agent at most")
@@ -196,8 +201,8 @@ def main() -> None:
     if args.versus:
         versus(args)
         return
-    if args.transwar:
-        transwar(args.games_random)
+    if args.seats or args.transwar:
+        seat_counts(args.seats or "transwar", args.games_random)
         return
     if args.all:
         every_game(args)
