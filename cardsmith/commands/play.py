@@ -238,15 +238,16 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
         other = balance_figures(cardset, game, sets.SetGameFactory(cardset.path), decks, specs[1], **run)
         figures["agent_comparison"] = compare_agents(figures, other)
         figures["verdict"]["sentences"].append(figures["agent_comparison"]["sentence"])
+    game_text = match.game_figures_text(game, figures)
     html_path, json_path = write_report(Project.current().set_output(cardset.id) / "balance", figures, cardset,
-                                        result.run)
+                                        result.run, game_text)
     if as_json:
         click.echo(json.dumps(figures, indent=2))
         return
     click.echo(format_balance(figures, cardset.name, len(decks)))
     click.echo(ended_by(figures["end_reasons"]))
-    if "game_figures" in figures:
-        click.echo(game.balance_text(figures["game_figures"]))
+    if game_text:
+        click.echo(game_text)
     if result.run is not None:
         click.echo(f"  {result.run.line()}")
     click.echo(f"  report: {html_path}\n  figures: {json_path}")

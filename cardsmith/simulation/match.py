@@ -134,6 +134,15 @@ def add_game_figures(figures: dict[str, Any], game: Game, records: Sequence[Game
     return figures
 
 
+def game_figures_text(game: Game, figures: dict[str, Any]) -> str | None:
+    """The game's own figures as its rules module words them (`balance_text`), for the terminal and
+    the report page; None for a game without any."""
+    words = getattr(game, "balance_text", None)
+    if "game_figures" not in figures or words is None:
+        return None
+    return str(words(figures["game_figures"]))
+
+
 def _relabel(r: GameRecord, local: dict[int, int]) -> GameRecord:
     """A record of one table with the table's deck indexes 0..k-1, for a per-table summary."""
     from dataclasses import replace

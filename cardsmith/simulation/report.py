@@ -154,11 +154,21 @@ body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;padding:0
 h1{margin-bottom:.2em} .meta{color:#666} h2{margin-top:1.6em;border-bottom:1px solid #ddd}
 table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bottom:1px solid #eee;text-align:left}
 tr.sig{background:#fff3c4} .note{color:#555;font-size:13px} .figures td:first-child{font-weight:600}
+pre.game-figures{overflow-x:auto;font-size:12px;background:#f7f7f7;padding:.6em}
 """
 
 
 def _table_label(names: Sequence[str]) -> str:
     return " vs ".join(names)
+
+
+def game_section(title: str, game_text: str | None) -> str:
+    """The rules module's own figures (in balance.json under `game_figures`), as it words them."""
+    if not game_text:
+        return ""
+    return (f"<h2>{_e(title)}: the game's own figures</h2><p class='note'>Figures the rules module adds "
+            "for this game (also in balance.json under <code>game_figures</code>), in its own words.</p>"
+            f"<pre class='game-figures'>{_e(game_text)}</pre>")
 
 
 def run_section(run: Any) -> str:
@@ -171,8 +181,9 @@ def run_section(run: Any) -> str:
             "depends on where or how fast the games were played.</p>")
 
 
-def render_html(figures: dict[str, Any], cardset: CardSet, run: Any = None) -> str:
-    """The balance report page."""
+def render_html(figures: dict[str, Any], cardset: CardSet, run: Any = None, game_text: str | None = None) -> str:
+    """The balance report page; `game_text` (the rules module's own figures, e.g. Alien Empires' win
+    rates per Race power) gets a section of its own."""
     names = figures["decks"]
     players = figures.get("players", 2)
     fair = 1 / players  # a deck's fair share of wins at a table of `players`
@@ -221,6 +232,7 @@ def render_html(figures: dict[str, Any], cardset: CardSet, run: Any = None) -> s
         intervals_svg(first_rows, fair),
         "<h2>Game length</h2>",
         histogram_svg(length.get("histogram", {})),
+        game_section(cardset.name, game_text),
         tests_html(figures), agents_html(figures), comparison_html(figures), observed_html(figures),
         "<h2>Per-card impact, observational: win rate when played</h2><p class='note'>Observational, not causal (the card tests above are). For each card, over every game of a deck that holds it: the deck's win "
         "rate when the card was played against when it was not, with intervals and sample sizes. Cards come out more "
@@ -235,13 +247,15 @@ def render_html(figures: dict[str, Any], cardset: CardSet, run: Any = None) -> s
     return "\n".join(parts)
 
 
-def write_report(out_dir: Path, figures: dict[str, Any], cardset: CardSet, run: Any = None) -> tuple[Path, Path]:
+def write_report(out_dir: Path, figures: dict[str, Any], cardset: CardSet, run: Any = None,
+                 game_text: str | None = None) -> tuple[Path, Path]:
     """Write balance/report.html and balance/balance.json (each atomically); return their paths.
+    `game_text`: the game's own figures in its own words (`match.game_figures_text`), shown on the page.
 
     `run` (a `RunInfo`: where it ran, workers, wall time, games per second) goes into the page and
     run.json, never into balance.json, which is the same wherever the games were played."""
     out_dir = Path(out_dir)
-    html_path = write_text(out_dir / "report.html", render_html(figures, cardset, run))
+    html_path = write_text(out_dir / "report.html", render_html(figures, cardset, run, game_text))
     json_path = write_text(out_dir / "balance.json", json.dumps(figures, indent=2) + "\n")
     if run is not None:
         write_text(out_dir / "run.json", json.dumps(run.to_dict(), indent=2) + "\n")
@@ -276,11 +290,11 @@ def build_stage(ctx: Any) -> None:
     ctx.progress(f"balance: {games} games per table of {players} from {len(decks)} decks")
     result = run_balance(cardset, game, SetGameFactory(cardset.path), decks, "random", games=games, seed=1,
                          jobs=1, random=use_random, players=players)
-    from cardsmith.simulation.match import add_game_figures
+    from cardsmith.simulation.match import add_game_figures, game_figures_text
     from cardsmith.simulation.verdict import verdict
 
     figures = add_game_figures(result.figures(decks), game, result.records)
     figures["verdict"] = verdict(figures)
-    html_path, json_path = write_report(ctx.out / "balance", figures, cardset)
+    html_path, json_path = write_report(ctx.out / "balance", figures, cardset, game_text=game_figures_text(game, figures))
     ctx.wrote("balance report", html_path)
     ctx.wrote("balance figures", json_path)
