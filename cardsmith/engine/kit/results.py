@@ -36,3 +36,20 @@ class ResultState:
 
     def returns(self) -> tuple[float, ...]:
         return returns_of(self.result, self.seats)
+
+
+class WinnerState:
+    """`is_terminal`, `outcome` and `returns` for a two-seat state that keeps its `winner` (a seat, or
+    None for a draw) and `end_reason` (empty while the game goes on)."""
+
+    winner: int | None
+    end_reason: str
+
+    def is_terminal(self) -> bool:
+        return bool(self.end_reason)
+
+    def outcome(self) -> Outcome | None:
+        return ended(self.winner, self.end_reason)
+
+    def returns(self) -> tuple[float, ...]:
+        return returns_of(self.outcome())

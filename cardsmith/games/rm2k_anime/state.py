@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
-from cardsmith.engine.kit import EventRecorder, ended, plain_copy, returns_of
+from cardsmith.engine.contract import Chance, Event, IllegalAction
+from cardsmith.engine.kit import EventRecorder, WinnerState, plain_copy
 from cardsmith.games.rm2k_anime.cards import USER, CardInfo
 
 
@@ -65,7 +65,7 @@ class Seat:
         return out
 
 
-class RmState:
+class RmState(WinnerState):
     """A #rm2k_anime game (made by `Rm2kAnime.new_game` or `from_position`; see the contract)."""
 
     seats = 2
@@ -115,15 +115,6 @@ class RmState:
         handle(self, action)
         settle(self)
         return self.rec.take()
-
-    def is_terminal(self) -> bool:
-        return bool(self.end_reason)
-
-    def outcome(self) -> Outcome | None:
-        return ended(self.winner, self.end_reason)
-
-    def returns(self) -> tuple[float, ...]:
-        return returns_of(self.outcome())
 
     def observation(self, seat: int) -> Any:
         from cardsmith.games.rm2k_anime.observation import Observation

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
-from cardsmith.engine.kit import EventRecorder, ended, returns_of
+from cardsmith.engine.contract import Chance, Event, IllegalAction
+from cardsmith.engine.kit import EventRecorder, WinnerState
 from cardsmith.games.solar_empires.cards import POSITIONS, SEATS, Table
 from cardsmith.games.solar_empires.resolve import Pick
 
 _NO_SUPPORT: tuple = (None, None)
 
-class SolarState:
+class SolarState(WinnerState):
     """A Solar Empires game (made by `SolarEmpires.new_game` or `from_position`; see the contract)."""
 
     seats = 2
@@ -117,15 +117,6 @@ class SolarState:
         """The seat that goes first by the rules (priority on turn 1, after the coin toss), or None while
         the fleets are ordered and the coin is tossed. The runner reads it to credit the first player."""
         return None if self.stage in ("setup", "coin") else self.priority
-
-    def is_terminal(self) -> bool:
-        return bool(self.end_reason)
-
-    def outcome(self) -> Outcome | None:
-        return ended(self.winner, self.end_reason)
-
-    def returns(self) -> tuple[float, ...]:
-        return returns_of(self.outcome())
 
     def observation(self, seat: int) -> Any:
         from cardsmith.games.solar_empires.observation import Observation
