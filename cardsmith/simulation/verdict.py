@@ -51,18 +51,13 @@ def verdict(figures: dict[str, Any]) -> dict[str, Any]:
     strong, weak = deck_standing(figures["deck_win_rates"], fair)
     out: list[str] = []
     causes: list[dict[str, Any]] = []
-    for d in strong:
-        out.append(f"{d['deck']} is too strong: it wins {_pct(d['wins'])} against the field (fair: {100 * fair:.0f}%).")
-        row = _cause(tests, d["deck"], "too strong")
-        if row:
-            causes.append(row)
-            out.append(f"Most likely cause: {card_sentence(row)}.")
-    for d in weak:
-        out.append(f"{d['deck']} is too weak: it wins {_pct(d['wins'])} against the field.")
-        row = _cause(tests, d["deck"], "too weak")
-        if row:
-            causes.append(row)
-            out.append(f"Most likely cause: {card_sentence(row)}.")
+    for decks, flag, fair_note in ((strong, "too strong", f" (fair: {100 * fair:.0f}%)"), (weak, "too weak", "")):
+        for d in decks:
+            out.append(f"{d['deck']} is {flag}: it wins {_pct(d['wins'])} against the field{fair_note}.")
+            row = _cause(tests, d["deck"], flag)
+            if row:
+                causes.append(row)
+                out.append(f"Most likely cause: {card_sentence(row)}.")
     if not strong and not weak and figures["deck_win_rates"]:
         rates = [d["wins"]["rate"] for d in figures["deck_win_rates"] if d["wins"]["n"]]
         if rates:
