@@ -9,6 +9,8 @@ from typing import Any, Mapping, Sequence
 
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, PositionError
+from cardsmith.engine.kit.shape import check_position, first_moves, guarded
+from cardsmith.games.transwar import position_schema
 from cardsmith.games.transwar.cards import CardTable
 from cardsmith.games.transwar.fight import totals
 from cardsmith.games.transwar.flow import HAND, start_turn
@@ -80,20 +82,27 @@ class TransWarGame:
     # ---- positions ------------------------------------------------------------------------------
     def from_position(self, position: Mapping[str, Any], *, chance: Chance | None = None,
                       seed: int = 0) -> TransWarState:
-        data = dict(position)
-        if data.get("game") != GAME:
-            raise PositionError(f"the position is a {data.get('game')!r} game, not {GAME!r}")
-        seats = data.get("seats")
-        if not isinstance(seats, int) or not 2 <= seats <= 6:
+        """A state from `position()` data or one written by hand (docs/rules/transwar.md, "Positions"):
+        entries with a default may be left out; a mistake is a PositionError naming the entry."""
+        if position.get("game") != GAME:
+            raise PositionError(f"the position is a {position.get('game')!r} game, not {GAME!r}")
+        seats = position.get("seats")
+        if not isinstance(seats, int) or isinstance(seats, bool) or not 2 <= seats <= 6:
             raise PositionError(f"seats: {seats!r} is not a number of players from 2 to 6")
-        st = TransWarState(self.table, seats, chance if chance is not None else SeededChance(seed),
-                           int(data.get("turn_cap", self.turn_cap)))
+        data = check_position(position, position_schema.schema(seats), self.table.cards)
+        steps = [e["kind"] for e in data["stack"] if e["kind"] in position_schema.ATTACK_STEPS]
+        if steps and data["attack"] is None:
+            raise PositionError(f"stack: the step '{steps[0]}' belongs to an attack, but `attack:` is null; "
+                                "give the attack (attacker, defender) or leave the stack empty")
+        return guarded(lambda: self._build(data, chance if chance is not None else SeededChance(seed)), first_moves)
+
+    def _build(self, data: Mapping[str, Any], chance: Chance) -> TransWarState:
+        st = TransWarState(self.table, data["seats"], chance, int(data.get("turn_cap", self.turn_cap)))
         for f in FIELDS:
-            if f not in data:
-                if f in ("turn_cap", "tally"):  # optional: the setting's value, and counts from zero
-                    continue
+            if f in data:  # turn_cap and tally may be left out: the setting's value, counts from zero
+                setattr(st, f, plain_copy(data[f]))
+            elif f not in ("turn_cap", "tally"):
                 raise PositionError(f"the position has no `{f}:` entry")
-            setattr(st, f, plain_copy(data[f]))
         _check_shape(st)
         st.played = [set(p) for p in st.played]
         _check_cards(self.table, st)
@@ -113,7 +122,7 @@ class TransWarGame:
         hands = [[unseen.pop() if c == HIDDEN else c for c in h] for h in obs["hands"]]
         deck = [unseen.pop() if c == HIDDEN else c for c in obs["deck"]]
         data = dict(obs, hands=hands, deck=deck)
-        return self.from_position(data, seed=rng.randrange(2 ** 32))
+        return self._build(data, SeededChance(rng.randrange(2 ** 32)))
 
     def balance_figures(self, records: Sequence[Any]) -> dict[str, Any]:
         """Win rate per seat and per starting Form, allies asked and what helping earns, game length."""

@@ -8,6 +8,8 @@ from typing import Any, Mapping, Sequence
 from cardsmith.engine.chance import seat_stream
 from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit import EventRecorder
+from cardsmith.engine.kit.shape import check_position, first_moves, guarded
+from cardsmith.games.trf import position_schema
 from cardsmith.games.trf.cards import Costs, Info, card_infos
 from cardsmith.games.trf.state import TRFState, default_chance, fresh_player, new_data, plain_copy
 from cardsmith.model import CardSet, Deck
@@ -65,22 +67,24 @@ class TRFGame:
         return state
 
     def from_position(self, position: Mapping[str, Any], *, chance: Chance | None = None, seed: int = 0) -> TRFState:
-        data = plain_copy({k: v for k, v in position.items() if k not in ("game", "format", "seats")})
+        """A state from `position()` data or one written by hand (docs/rules/trf.md, "Positions"):
+        entries with a default may be left out; a mistake is a PositionError naming the entry."""
         if position.get("game", "trf") != "trf":
             raise PositionError(f"the position is a {position.get('game')!r} game, not 'trf'")
-        for key in new_data([]).keys():
-            if key not in data:
-                raise PositionError(f"the position has no `{key}:` entry")
+        if position.get("seats", 2) != 2:
+            raise PositionError(f"seats is {position.get('seats')!r}: TRF is a game for 2 players")
+        checked = check_position(position, position_schema.schema(), self.infos)
+        data = {k: v for k, v in checked.items() if k not in ("game", "format", "seats")}
         for seat, p in enumerate(data["p"]):
-            for zone in ("deck", "hand", "discard", "played"):
-                for cid in p.get(zone, []):
-                    if cid not in self.infos:
-                        raise PositionError(f"seat {seat} {zone}: unknown card '{cid}'")
+            for key, kind in (("account", "account"), ("homeworld", "planet")):
+                if self.infos[p[key]].type != kind:
+                    raise PositionError(f"p[{seat}].{key}: '{p[key]}' is not {'an' if kind == 'account' else 'a'} {kind} card")
             p.setdefault("list", sorted(p["deck"] + p["hand"]))
-        for c in data["chars"]:
-            if c.get("card") not in self.infos:
-                raise PositionError(f"chars: unknown card '{c.get('card')}'")
-        return self.state_class(data, default_chance(seed, chance))
+        uids = [x["uid"] for p in data["p"] for x in p["planets"]] + [c["uid"] for c in data["chars"]]
+        if len(set(uids)) != len(uids):
+            raise PositionError("two cards in play share a uid: give each planet and character its own")
+        data["uid"] = max([data["uid"], *uids])
+        return guarded(lambda: self.state_class(data, default_chance(seed, chance)), first_moves)
 
     def sample_state(self, observation: Mapping[str, Any], rng: random.Random) -> TRFState:
         """Hidden cards (both decks, the opponent's hand) dealt at random from what is unseen."""
