@@ -134,6 +134,7 @@ def unique_names(decks: Sequence[Deck]) -> list[str]:
 def read_position(path: Path, game: Game) -> tuple[dict[str, Any], GameState]:
     """Position data from a YAML/JSON file, and the state it gives (a clear error naming the file)."""
     from cardsmith.engine.kit import parse_position
+    from cardsmith.engine.kit.shape import first_moves, guarded
     from cardsmith.engine.registry import canonical
 
     try:
@@ -144,9 +145,11 @@ def read_position(path: Path, game: Game) -> tuple[dict[str, Any], GameState]:
         data = parse_position(text)
         if canonical(str(data["game"])) != canonical(game.rules.name):
             raise PositionError(f"the position is a {data['game']!r} game, not {game.rules.name!r}")
-        state = game.from_position(data)
+        # the net under the game's own checks: a value it does not expect is still the file's fault
+        state = guarded(lambda: game.from_position(data), first_moves)
     except PositionError as e:
-        raise CardsmithError(f"{path}: {e}", hint="write positions with `cardsmith play ... --log-position FILE`") from None
+        raise CardsmithError(f"{path}: {e}", hint="each game's position format is in docs/rules/<set>.md (Positions); "
+                             "`cardsmith play ... --log-position FILE` writes one to start from") from None
     return data, state
 
 

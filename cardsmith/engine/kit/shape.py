@@ -136,7 +136,8 @@ def _message(e: ValidationError, card_ids: Collection[str]) -> str:
     at = where(e.absolute_path)
     if e.validator == "required":
         missing = [k for k in e.validator_value if k not in e.instance]
-        return f"{at}: the entry `{missing[0]}:` is missing (it is {_what(e.schema['properties'][missing[0]])})"
+        sub = e.schema.get("properties", {}).get(missing[0])
+        return f"{at}: the entry `{missing[0]}:` is missing" + (f" (it is {_what(sub)})" if sub is not None else "")
     if e.validator == "additionalProperties":
         known = e.schema.get("properties", {})
         extra = [k for k in e.instance if k not in known]

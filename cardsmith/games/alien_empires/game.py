@@ -9,11 +9,12 @@ from typing import Any, Mapping, Sequence
 
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, PositionError
-from cardsmith.games.alien_empires import conflict, turns  # noqa: F401  (they register their steps)
+from cardsmith.engine.kit.shape import check_position, first_moves, guarded
+from cardsmith.games.alien_empires import conflict, position_schema, turns  # noqa: F401  (conflict, turns register their steps)
 from cardsmith.games.alien_empires.cards import CardTable
 from cardsmith.games.alien_empires.hexmap import HexMap
 from cardsmith.games.alien_empires.powers import playable
-from cardsmith.games.alien_empires.state import FIELDS, GAME, HIDDEN, AlienState, Settings, plain_copy
+from cardsmith.games.alien_empires.state import FIELDS, GAME, HIDDEN, STEPS, AlienState, Settings, plain_copy
 from cardsmith.model import CardSet, Deck
 
 ZONE = "deck"
@@ -79,19 +80,27 @@ class AlienGame:
 
     # ---- positions ------------------------------------------------------------------------------
     def from_position(self, position: Mapping[str, Any], *, chance: Chance | None = None, seed: int = 0) -> AlienState:
-        data = dict(position)
-        if data.get("game") != GAME:
-            raise PositionError(f"the position is a {data.get('game')!r} game, not {GAME!r}")
-        seats = data.get("seats")
-        if not isinstance(seats, int) or not 2 <= seats <= 6:
+        """A state from `position()` data or one written by hand (docs/rules/alien-empires.md,
+        "Positions"): entries with a default may be left out; a mistake is a PositionError naming it."""
+        if position.get("game") != GAME:
+            raise PositionError(f"the position is a {position.get('game')!r} game, not {GAME!r}")
+        seats = position.get("seats")
+        if not isinstance(seats, int) or isinstance(seats, bool) or not 2 <= seats <= 6:
             raise PositionError(f"seats: {seats!r} is not a number of players from 2 to 6")
-        for f in FIELDS:
-            if f not in data:
-                raise PositionError(f"the position has no `{f}:` entry")
-        st = self._build({f: plain_copy(data[f]) for f in FIELDS}, data, seats, chance if chance is not None else SeededChance(seed))
-        _check(st)
-        st.settle()
-        return st
+        kinds = set(STEPS.decisions) | set(STEPS.autos) | {"reveal"}
+        data = check_position(position, position_schema.schema(seats, self.settings.world_ids, kinds), self.table.cards)
+
+        if any(e["kind"] not in position_schema.STARTS for e in data["stack"]):
+            for k, v in position_schema.TURN.items():
+                data["turnstate"].setdefault(k, plain_copy(v))
+
+        def build() -> AlienState:
+            st = self._build({f: data[f] for f in FIELDS}, data, seats, chance if chance is not None else SeededChance(seed))
+            _check(st)
+            st.settle()
+            return st
+
+        return guarded(build, first_moves)
 
     def _build(self, fields: Mapping[str, Any], data: Mapping[str, Any], seats: int, chance: Chance) -> AlienState:
         """A state holding `fields` (plain data the state may own) and the map of `data`."""

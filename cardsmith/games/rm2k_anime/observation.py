@@ -61,7 +61,7 @@ class Observation:
 def sample_state(obs: Observation, rng: random.Random, infos: Any) -> "RmState":
     """A full state consistent with `obs`: each seat's unseen cards (its list less what the observer
     sees) dealt at random into the hidden slots; hidden starting Users are dealt from unseen Users."""
-    from cardsmith.games.rm2k_anime.positions import from_position
+    from cardsmith.games.rm2k_anime.positions import build
 
     data = plain_copy(obs.data)
     for n, d in enumerate(data["seats"]):
@@ -84,4 +84,5 @@ def sample_state(obs: Observation, rng: random.Random, infos: Any) -> "RmState":
                 u["syncing"] = pool.pop()
         d["hand"] = [c if c != HIDDEN else pool.pop() for c in d["hand"]]
         d["deck"] = [c if c != HIDDEN else pool.pop() for c in d["deck"]]
-    return from_position(infos, data, SeededChance(rng.getrandbits(64)), obs.budget, obs.turn_cap)
+    # built without the shape check: the data came from a valid state
+    return build(infos, data, SeededChance(rng.getrandbits(64)), obs.budget, obs.turn_cap)

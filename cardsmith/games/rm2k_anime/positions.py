@@ -7,6 +7,8 @@ from typing import Any, Mapping
 
 from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit import parse_position, plain_copy, position_header
+from cardsmith.engine.kit.shape import check_position, first_moves, guarded
+from cardsmith.games.rm2k_anime import position_schema
 from cardsmith.games.rm2k_anime.cards import NAME, CardInfo
 from cardsmith.games.rm2k_anime.state import RmState, Seat, Slot
 
@@ -65,6 +67,13 @@ def from_position(infos: Mapping[str, CardInfo], data: Mapping[str, Any] | str, 
     seats = data.get("seats")
     if not isinstance(seats, list) or len(seats) != 2:
         raise PositionError("a #rm2k_anime position has `seats:`, a list of two seats")
+    data = check_position(data, position_schema.schema(), infos)
+    return guarded(lambda: build(infos, data, chance, budget, turn_cap), first_moves)
+
+
+def build(infos: Mapping[str, CardInfo], data: Mapping[str, Any], chance: Chance, budget: int, turn_cap: int) -> RmState:
+    """The state of position data already checked (or taken from a valid state)."""
+    seats = data["seats"]
     s = RmState(infos, chance, budget, turn_cap)
     s.p = [_seat(infos, d or {}, n) for n, d in enumerate(seats)]
     s.turn = int(data.get("turn", 1))

@@ -1,0 +1,43 @@
+"""What an Alien Empires position may hold: the schema `from_position` checks a hand-written position
+against (docs/rules/alien-empires.md, "Positions", shows one). Entries with a default may be left
+out; the default stack, `[{kind: "@start_turn"}]`, starts the turn of the seat `order[active]`."""
+
+from __future__ import annotations
+
+from typing import Collection
+
+from cardsmith.engine.kit.shape import Schema, anything, cards, count, enum, obj, per_seat, position_schema, seat
+
+# What a turn in progress keeps (turns.start_turn); a stack in mid-turn needs them all.
+TURN = {"moved": {}, "attacks": 0, "fought": [], "range_bonus": 0, "drawn": False, "used": []}
+STARTS = frozenset({"@start_turn", "time_control"})
+HEX = {"type": "string", "pattern": r"^-?\d+,-?\d+$", "x-what": "a hex label 'q,r' (two whole numbers)"}
+
+
+def schema(n: int, world_ids: Collection[str], kinds: Collection[str]) -> Schema:
+    turnstate = obj({}, {"moved": {"type": "object", "propertyNames": HEX, "additionalProperties": count()},
+                         "attacks": count(), "fought": {"type": "array", "items": HEX}, "range_bonus": count(),
+                         "drawn": {"type": "boolean"}, "used": {"type": "array"},
+                         "resurrected": {"type": "array", "items": seat(n), "default": []},
+                         "psychic": {"type": ["integer", "null"]}}, open_=True)
+    step = {**obj({"kind": enum(sorted(kinds))}, {"seat": seat(n)}, open_=True),
+            # a decision names the seat that decides (a reveal lists the seats `waiting:`)
+            "if": {"properties": {"kind": {"not": {"anyOf": [{"pattern": "^@"}, {"const": "reveal"}]}}}},
+            "then": {"required": ["seat"]}}
+    return position_schema(n, {
+        "worlds": {"type": "object", "propertyNames": HEX, "additionalProperties": enum(sorted(world_ids)),
+                   "x-what": "a mapping of hex label to world"},
+        "tokens": {"type": "object", "propertyNames": HEX, "additionalProperties": per_seat(n, count()),
+                   "x-what": "a mapping of hex label to one token count per seat"},
+        "hands": per_seat(n, cards(default=False)),
+    }, {
+        "order": {**per_seat(n, seat(n)), "default": list(range(n)), "uniqueItems": True,
+                  "x-what": f"every seat 0 to {n - 1} once, in playing order"},
+        "active": {**count(0, n - 1, 0), "x-what": f"an index into `order` (0 to {n - 1})"},
+        "turn": count(1, default=1), "round": count(1, default=1),
+        "out": {"type": "array", "items": seat(n), "default": []},
+        "deck": cards(), "discard": cards(), "destiny": per_seat(n, cards(default=False), [[] for _ in range(n)]),
+        "turnstate": {**turnstate, "default": {}}, "conflict": anything(None, ("object", "null")),
+        "stack": {"type": "array", "items": step, "default": [{"kind": "@start_turn"}]},
+        "played": per_seat(n, cards(default=False), [[] for _ in range(n)]), "neutral": cards(),
+        "pool": {"type": "object", "additionalProperties": count(1)}})
