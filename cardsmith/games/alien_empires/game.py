@@ -90,7 +90,7 @@ class AlienGame:
         kinds = set(STEPS.decisions) | set(STEPS.autos) | {"reveal"}
         data = check_position(position, position_schema.schema(seats, self.settings.world_ids, kinds), self.table.cards)
 
-        if any(e["kind"] not in position_schema.STARTS for e in data["stack"]):
+        if any(e["kind"] == "@end_turn" for e in data["stack"]):  # a turn in progress (turns.start_turn)
             for k, v in position_schema.TURN.items():
                 data["turnstate"].setdefault(k, plain_copy(v))
 

@@ -10,7 +10,6 @@ from cardsmith.engine.kit.shape import Schema, anything, cards, count, enum, obj
 
 # What a turn in progress keeps (turns.start_turn); a stack in mid-turn needs them all.
 TURN = {"moved": {}, "attacks": 0, "fought": [], "range_bonus": 0, "drawn": False, "used": []}
-STARTS = frozenset({"@start_turn", "time_control"})
 HEX = {"type": "string", "pattern": r"^-?\d+,-?\d+$", "x-what": "a hex label 'q,r' (two whole numbers)"}
 
 
@@ -18,7 +17,7 @@ def schema(n: int, world_ids: Collection[str], kinds: Collection[str]) -> Schema
     turnstate = obj({}, {"moved": {"type": "object", "propertyNames": HEX, "additionalProperties": count()},
                          "attacks": count(), "fought": {"type": "array", "items": HEX}, "range_bonus": count(),
                          "drawn": {"type": "boolean"}, "used": {"type": "array"},
-                         "resurrected": {"type": "array", "items": seat(n), "default": []},
+                         "resurrected": {"type": "array", "items": seat(n)},
                          "psychic": {"type": ["integer", "null"]}}, open_=True)
     step = {**obj({"kind": enum(sorted(kinds))}, {"seat": seat(n)}, open_=True),
             # a decision names the seat that decides (a reveal lists the seats `waiting:`)

@@ -198,8 +198,11 @@ def _legal_timed(s: TRFState) -> list[tuple]:
 
 
 def _legal_declare(s: TRFState) -> list[tuple]:
+    # "If a player does choose to attack, they move their chosen attacking characters forwards": an
+    # attack declares at least one character (declaring nobody would be `no_attack` by another name).
     chosen = set(s.d["declared"])
-    return [("declare", c["uid"]) for c in s.chars_of(s.active) if s.can_attack(c) and c["uid"] not in chosen] + [("done",)]
+    done = [("done",)] if chosen else []
+    return [("declare", c["uid"]) for c in s.chars_of(s.active) if s.can_attack(c) and c["uid"] not in chosen] + done
 
 
 def _legal_block(s: TRFState) -> list[tuple]:
