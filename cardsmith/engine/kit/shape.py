@@ -119,11 +119,11 @@ def _what(schema: Schema) -> str:
         return str(schema["x-what"])
     if "enum" in schema:
         return "one of " + ", ".join(repr(v) for v in schema["enum"])
-    kind = schema.get("type")
-    names = {"integer": "a whole number", "string": "text", "array": "a list", "object": "a mapping",
+    kind: Any = schema.get("type")
+    names: dict[Any, str] = {"integer": "a whole number", "string": "text", "array": "a list", "object": "a mapping",
              "boolean": "true or false", "null": "null"}
     if isinstance(kind, list):
-        return " or ".join(names.get(k, k) for k in kind)
+        return " or ".join(names.get(k, str(k)) for k in kind)
     text = names.get(kind, "something else")
     if kind == "integer" and "minimum" in schema:
         text += f" from {schema['minimum']}" + (f" to {schema['maximum']}" if "maximum" in schema else " up")
@@ -149,7 +149,9 @@ def _message(e: ValidationError, card_ids: Collection[str]) -> str:
     if e.validator == "anyOf" and isinstance(e.instance, str) and any(
             s.get("format") == "card" for s in e.schema["anyOf"]):
         return f"{at}: '{e.instance}' is not a card of the set{_nearest(e.instance, card_ids)}"
-    return f"{at} is {e.instance!r}: it should be {_what(e.schema)}"
+    near = _nearest(e.instance, [v for v in e.schema["enum"] if isinstance(v, str)]) if (
+        e.validator == "enum" and isinstance(e.instance, str)) else ""
+    return f"{at} is {e.instance!r}: it should be {_what(e.schema)}{near}"
 
 
 def _fill(data: Any, schema: Schema) -> None:
