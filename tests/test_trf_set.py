@@ -129,3 +129,19 @@ def test_every_effect_names_a_declared_handler_with_valid_parameters(cardset):
                     jsonschema.validate(params[name], dict(schema))
                 else:
                     assert "default" in schema, (card.id, effect, name)
+
+
+def test_invented_entries_read_as_written(cardset, tmp_path):
+    """Every `invented:` entry is one mapping of what/value/why: an unquoted comma inside a flow
+    mapping (`{what: x, why: a, b}`) used to split TRF's entries into stray keys without a word."""
+    for entry in cardset.meta["invented"]:
+        assert set(entry) <= {"what", "value", "why"} and isinstance(entry.get("why", ""), str)
+    import shutil
+
+    shutil.copytree(ROOT / "cards" / "trf", tmp_path / "trf")
+    path = tmp_path / "trf" / "set.yaml"
+    text = path.read_text(encoding="utf-8").replace("invented:\n", "invented:\n  - {what: deck size, why: 30 cards, three copies}\n")
+    path.write_text(text, encoding="utf-8")
+    _, problems = check_set(tmp_path / "trf")
+    [bad] = [p for p in problems if p.severity == "error"]
+    assert "invented[0]" in bad.message and "three copies" in bad.message and bad.line == 175
