@@ -102,6 +102,7 @@ MISTAKES = [
     ("trf", lambda d: d["p"][0].__setitem__("account", "calder"), ["p[0].account", "not an account card"]),
     ("trf", lambda d: d.__setitem__("turn", "five"), ["turn is 'five'", "a whole number"]),
     ("trf", lambda d: d["p"][0].pop("planets"), ["p[0]", "`planets:` is missing"]),
+    ("trf", lambda d: d["p"][1]["planets"][0].__setitem__("home", False), ["p[1].planets", "homeworld in play"]),
     ("transwar", lambda d: d.__setitem__("damage", [0]), ["damage", "one per seat"]),
     ("transwar", lambda d: d["forms"].__setitem__(1, "sheeep"), ["forms[1]", "did you mean 'sheep'"]),
     ("transwar", lambda d: d.__setitem__("active", 3), ["active is 3", "a seat (0 to 1)"]),

@@ -79,6 +79,10 @@ class TRFGame:
             for key, kind in (("account", "account"), ("homeworld", "planet")):
                 if self.infos[p[key]].type != kind:
                     raise PositionError(f"p[{seat}].{key}: '{p[key]}' is not {'an' if kind == 'account' else 'a'} {kind} card")
+            homes = [pl["card"] for pl in p["planets"] if pl["home"]]
+            if data["winner"] is None and homes != [p["homeworld"]]:
+                raise PositionError(f"p[{seat}].planets: a game in progress has the homeworld in play: one entry "
+                                    f"{{uid: ..., card: {p['homeworld']}, home: true}} (found {homes or 'none'})")
             p.setdefault("list", sorted(p["deck"] + p["hand"]))
         uids = [x["uid"] for p in data["p"] for x in p["planets"]] + [c["uid"] for c in data["chars"]]
         if len(set(uids)) != len(uids):
