@@ -103,6 +103,9 @@ MISTAKES = [
     ("trf", lambda d: d.__setitem__("turn", "five"), ["turn is 'five'", "a whole number"]),
     ("trf", lambda d: d["p"][0].pop("planets"), ["p[0]", "`planets:` is missing"]),
     ("trf", lambda d: d["p"][1]["planets"][0].__setitem__("home", False), ["p[1].planets", "homeworld in play"]),
+    ("trf", lambda d: d["chars"][1].__setitem__("fleet", 99), ["chars[1].fleet: 99", "not a character of seat 0"]),
+    ("trf", lambda d: d["chars"][0].__setitem__("card", "omnae"), ["chars[0].card", "not a character card"]),
+    ("trf", lambda d: d.__setitem__("declared", [7]), ["declared: 7 is not the uid of a character in play"]),
     ("transwar", lambda d: d.__setitem__("damage", [0]), ["damage", "one per seat"]),
     ("transwar", lambda d: d["forms"].__setitem__(1, "sheeep"), ["forms[1]", "did you mean 'sheep'"]),
     ("transwar", lambda d: d.__setitem__("active", 3), ["active is 3", "a seat (0 to 1)"]),
@@ -111,11 +114,13 @@ MISTAKES = [
     ("alien-empires", lambda d: d["tokens"].__setitem__("9,9", [1, 0]), ["hex '9,9'"]),
     ("alien-empires", lambda d: d["worlds"].__setitem__("0,0", "siruis"), ["worlds.0,0 is 'siruis'"]),
     ("alien-empires", lambda d: d.__setitem__("order", [0, 0]), ["order"]),
+    ("alien-empires", lambda d: d.__setitem__("destiny", [["force-1"], []]), ["destiny[0]", "not a Race card"]),
     ("rm2k-anime", lambda d: d["seats"][0]["users"][1].__setitem__("syncing", "pm-wars"),
      ["seats[0].users[1].syncing", "did you mean 'pm-war'"]),
     ("rm2k-anime", lambda d: d["seats"][1].__setitem__("user", []), ["`user:` is not an entry", "did you mean 'users'"]),
     ("rm2k-anime", lambda d: d.__setitem__("decision", "challange"), ["decision is 'challange'"]),
     ("rm2k-anime", lambda d: d["seats"][0]["users"][0].__setitem__("lag", -1), ["seats[0].users[0].lag is -1"]),
+    ("rm2k-anime", lambda d: d["seats"][0]["users"][0].__setitem__("card", "pm-war"), ["users[0].card", "not a User card"]),
 ]
 
 

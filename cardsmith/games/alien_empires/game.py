@@ -223,3 +223,7 @@ def _check(st: AlienState) -> None:
     for c in _all_cards(st):
         if c not in st.table:
             raise PositionError(f"the position names card {c!r}, which the set does not have")
+    for s, cards in enumerate(st.destiny):
+        for c in cards:
+            if st.table.kind(c) != "race":
+                raise PositionError(f"destiny[{s}]: {c!r} is not a Race card (a Racial Destiny holds Race cards)")

@@ -9,7 +9,7 @@ from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit import parse_position, plain_copy, position_header
 from cardsmith.engine.kit.shape import check_position, first_moves, guarded
 from cardsmith.games.rm2k_anime import position_schema
-from cardsmith.games.rm2k_anime.cards import NAME, CardInfo
+from cardsmith.games.rm2k_anime.cards import ATTACH, NAME, USER, CardInfo
 from cardsmith.games.rm2k_anime.state import RmState, Seat, Slot
 
 _PILES = ("deck", "hand", "discard", "scored", "aside", "picks")
@@ -50,6 +50,11 @@ def _seat(infos: Mapping[str, CardInfo], d: Mapping[str, Any], n: int) -> Seat:
         where = f"seats[{n}].users[{i}]"
         if not isinstance(u, Mapping):
             raise PositionError(f"{where}: a User is a mapping with `card:`")
+        if infos[u["card"]].type != USER:
+            raise PositionError(f"{where}.card: '{u['card']}' is not a User card")
+        for c in u.get("attached") or []:
+            if infos[c].type != ATTACH:
+                raise PositionError(f"{where}.attached: '{c}' is not an Attach card")
         sync = u.get("syncing")
         p.users.append(Slot(_card(infos, u.get("card"), where), int(u.get("lag", 0)), int(u.get("ping", 0)),
                             bool(u.get("limbo", False)), bool(u.get("attacked", False)),

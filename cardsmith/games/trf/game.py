@@ -87,8 +87,32 @@ class TRFGame:
         uids = [x["uid"] for p in data["p"] for x in p["planets"]] + [c["uid"] for c in data["chars"]]
         if len(set(uids)) != len(uids):
             raise PositionError("two cards in play share a uid: give each planet and character its own")
+        self._check_in_play(data)
         data["uid"] = max([data["uid"], *uids])
         return guarded(lambda: self.state_class(data, default_chance(seed, chance)), first_moves)
+
+    def _check_in_play(self, data: dict[str, Any]) -> None:
+        """Cards in play are of the right kind, and the uids a position names are in play."""
+        for seat, p in enumerate(data["p"]):
+            for i, pl in enumerate(p["planets"]):
+                if self.infos[pl["card"]].type != "planet":
+                    raise PositionError(f"p[{seat}].planets[{i}].card: '{pl['card']}' is not a planet card")
+        chars = {c["uid"]: c for c in data["chars"]}
+        for i, c in enumerate(data["chars"]):
+            if self.infos[c["card"]].type != "character":
+                raise PositionError(f"chars[{i}].card: '{c['card']}' is not a character card")
+            fleet = chars.get(c["fleet"]) if c["fleet"] is not None else c
+            if fleet is None or fleet["owner"] != c["owner"]:
+                raise PositionError(f"chars[{i}].fleet: {c['fleet']} is not a character of seat {c['owner']} in play")
+        planets = {pl["uid"] for p in data["p"] for pl in p["planets"]}
+        named = [("declared", u) for u in data["declared"]] + [("blocks", u) for b in data["blocks"] for u in b]
+        named += [("assign", a[0]) for a in data["assign"]] + [("fights", u) for f in data["fights"] for u in f["att"] + f["def"]]
+        for entry, uid in named:
+            if uid not in chars:
+                raise PositionError(f"{entry}: {uid} is not the uid of a character in play")
+        for fleet, planet in data["assign"]:
+            if planet not in planets:
+                raise PositionError(f"assign: {planet} is not the uid of a planet in play")
 
     def sample_state(self, observation: Mapping[str, Any], rng: random.Random) -> TRFState:
         """Hidden cards (both decks, the opponent's hand) dealt at random from what is unseen."""
