@@ -109,6 +109,7 @@ MISTAKES = [
     ("transwar", lambda d: d.__setitem__("damage", [0]), ["damage", "one per seat"]),
     ("transwar", lambda d: d["forms"].__setitem__(1, "sheeep"), ["forms[1]", "did you mean 'sheep'"]),
     ("transwar", lambda d: d.__setitem__("active", 3), ["active is 3", "a seat (0 to 1)"]),
+    ("transwar", lambda d: d["forms"].__setitem__(1, None), ["forms[1] is null", "started: false"]),
     ("transwar", lambda d: d.__setitem__("stack", [{"kind": "cards", "seat": 1}]), ["stack", "`attack:` is null"]),
     ("alien-empires", lambda d: d["tokens"].__setitem__("1,0", [0]), ["tokens.1,0", "one per seat"]),
     ("alien-empires", lambda d: d["tokens"].__setitem__("9,9", [1, 0]), ["hex '9,9'"]),

@@ -206,3 +206,9 @@ def _check_cards(table: CardTable, st: TransWarState) -> None:
         f = st.forms[s]
         if f is not None and not table.is_form(f):
             raise PositionError(f"forms[{s}]: {f!r} is not a Form")
+        # A seat between its first `transform` and paying for it has no Form yet (an `@transform` step
+        # waits on the stack); any other seat that has started and is not out needs one.
+        becoming = any(e["kind"] == "@transform" and e.get("seat") == s for e in st.stack)
+        if f is None and st.started[s] and s not in st.out and not becoming:
+            raise PositionError(f"forms[{s}] is null, but seat {s} has had its first turn and is not out: give its "
+                                f"Form, or `started: false` (it Transforms on its next turn), or put it in `out:`")
