@@ -102,6 +102,15 @@ def test_list_and_build_on_a_project(demo_set: Path, cli):
     assert "cardsmith build" in r.stdout and "4 cards" in r.stdout
 
 
+def test_a_stage_error_without_a_file_reads_as_an_error_line(demo_set: Path, cli):
+    """A build stage that fails on no particular file (a set with no cards has nothing to print)
+    says `error: pdf: ...`, not a made-up location such as `<cardsmith>:0:0:`."""
+    (demo_set / "cards.yaml").unlink()
+    r = cli("build", "demo", cwd=demo_set.parent.parent)
+    assert r.returncode == 1
+    assert "error: pdf: nothing to print" in r.stderr and "<cardsmith>" not in r.stderr and ":0:0:" not in r.stderr
+
+
 def test_located_errors_are_not_prefixed_twice(demo_set: Path, cli, tmp_path: Path):
     """A deck or YAML problem already reads `file:line:col: error: ...`; the CLI must not add another `error:`."""
     project = demo_set.parent.parent
