@@ -380,26 +380,31 @@ def _declarations(ck: _Checker, doc: Document) -> _Declarations:
         if isinstance(size, str):
             decl.card_size = CARD_SIZES[size]
         elif isinstance(size, dict):
-            decl.card_size = (parse_length_mm(size.get("width")), parse_length_mm(size.get("height")))
+            sides = [size.get("width"), size.get("height")]
+            if all(isinstance(v, (int, float, str)) for v in sides):
+                decl.card_size = (parse_length_mm(sides[0]), parse_length_mm(sides[1]))
             if min(decl.card_size) <= 0:
-                ck.error(doc, ("card_size",), "card_size must have a positive width and height")
+                _own_error(ck, doc, "card_size", "card_size must have a positive width and height")
             elif max(decl.card_size) > MAX_CARD_MM:
-                ck.error(doc, ("card_size",), f"card_size {decl.card_size[0]:g} x {decl.card_size[1]:g} mm is larger "
-                         f"than cardsmith draws (at most {MAX_CARD_MM:g} mm a side)",
-                         "check the unit: a number alone is millimetres (63.5 x 88.9 is a poker card)")
+                _own_error(ck, doc, "card_size", f"card_size {decl.card_size[0]:g} x {decl.card_size[1]:g} mm is larger "
+                           f"than cardsmith draws (at most {MAX_CARD_MM:g} mm a side)",
+                           "check the unit: a number alone is millimetres (63.5 x 88.9 is a poker card)")
                 decl.card_size = (63.5, 88.9)
-    except (KeyError, LengthError, TypeError):
+    except LengthError as e:
+        _own_error(ck, doc, "card_size", f"card_size: {e}")
+        decl.card_size = (63.5, 88.9)
+    except (KeyError, TypeError):
         pass  # the schema reports it
     for key in ("bleed", "safe"):
         if key in d:
             try:
                 value = parse_length_mm(d[key])
             except LengthError as e:
-                ck.error(doc, (key,), str(e))
+                _own_error(ck, doc, key, str(e))
                 continue
             if value > MAX_BLEED_MM:
                 ck.error(doc, (key,), f"{key} of {value:g} mm is more than cardsmith allows ({MAX_BLEED_MM:g} mm)",
-                         "printers ask for about 3 mm (0.125in) of bleed; a number alone is millimetres")
+                         f"printers ask for about 3 mm (0.125in) of {key}; a number alone is millimetres")
             else:
                 setattr(decl, key, value)
     _dimensions(ck, doc, decl)
@@ -638,6 +643,13 @@ def _cards(ck: _Checker, doc: Document, decl: _Declarations, seen: dict[str, Sou
         card = _card(ck, doc, decl, merged, origin, cid, ref)  # checked even when duplicate: report all at once
         if card is not None and not duplicate:
             yield card
+
+
+def _own_error(ck: _Checker, doc: Document, key: str, message: str, hint: str | None = None) -> None:
+    """Report a problem of top-level `key` in our own words, instead of what the schema said of it
+    (a regular expression or a list of named sizes tells a designer less)."""
+    ck.diags[:] = [x for x in ck.diags if not (x.file == doc.path and (x.path == key or x.path.startswith((key + ".", key + "["))))]
+    ck.error(doc, (key,), message, hint)
 
 
 def _schema_reported(ck: _Checker, doc: Document, path: tuple) -> bool:

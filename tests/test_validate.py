@@ -176,3 +176,19 @@ def test_card_effect_is_kept_for_the_rules_and_needs_a_handler(demo_set: Path):
     errors = _errors(demo_set)
     line = _line_of(demo_set / "cards.yaml", "effect: {amount")
     assert any(e.startswith(f"cards.yaml:{line}:") and "`do:`" in e for e in errors), errors
+
+
+@pytest.mark.parametrize("old, new, says", [
+    ("bleed: 0.125in", "bleed: -3mm", "'-3mm' is a negative size"),
+    ("bleed: 0.125in", "bleed: .nanmm", "'.nanmm' is not a length"),
+    ("safe: 0.125in", "safe: 3 millimetres", "'3 millimetres' is not a length"),
+    ("card_size: poker ", "card_size: {width: 1e308mm, height: 88mm} ", "larger than cardsmith draws"),
+    ("card_size: poker ", "card_size: {width: nanmm, height: 88mm} ", "'nanmm' is not a length"),
+])
+def test_a_bad_length_in_set_yaml_is_one_plain_error(demo_set: Path, old, new, says):
+    """One message a designer can act on, not a second one quoting the schema's regular expression."""
+    _edit(demo_set / "set.yaml", old, new)
+    errors = _errors(demo_set)
+    assert len(errors) == 1, errors
+    assert says in errors[0] and errors[0].startswith(f"set.yaml:{_line_of(demo_set / 'set.yaml', new.split(':')[0] + ':')}:")
+    assert "\\d" not in errors[0] and "is not one of" not in errors[0]
