@@ -176,7 +176,12 @@ class _Checker:
         p = Path(rel)
         target = (self.root / p).resolve()
         if p.is_absolute() or not target.is_relative_to(self.root.resolve()):
-            self.error(doc, path, f"{what} '{rel}' is outside the set folder", f"put the file inside {self.root} and give its path relative to that folder")
+            link = next((q for q in [self.root / p, *(self.root / p).parents] if q.is_symlink()), None) if not p.is_absolute() else None
+            if link is not None:  # the path looks inside, but a link leads out: say where
+                self.error(doc, path, f"{what} '{rel}' is outside the set folder: {_rel(link, self.root)} is a link to {link.resolve()}",
+                           "copy the files into the set folder (a set holds everything it needs, so it can be shared as it is)")
+            else:
+                self.error(doc, path, f"{what} '{rel}' is outside the set folder", f"put the file inside {self.root} and give its path relative to that folder")
             return None
         if not target.is_file():
             near = None

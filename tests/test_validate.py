@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -192,3 +193,14 @@ def test_a_bad_length_in_set_yaml_is_one_plain_error(demo_set: Path, old, new, s
     assert len(errors) == 1, errors
     assert says in errors[0] and errors[0].startswith(f"set.yaml:{_line_of(demo_set / 'set.yaml', new.split(':')[0] + ':')}:")
     assert "\\d" not in errors[0] and "is not one of" not in errors[0]
+
+
+def test_art_through_a_link_out_of_the_set_says_where_the_link_goes(demo_set: Path, tmp_path: Path):
+    elsewhere = tmp_path / "shared-art"
+    elsewhere.mkdir()
+    shutil.rmtree(demo_set / "art", ignore_errors=True)
+    (demo_set / "art").symlink_to(elsewhere, target_is_directory=True)
+    _edit(demo_set / "cards.yaml", "    speed: fast\n", "    speed: fast\n    art: art/moon.png\n")
+    errors = _errors(demo_set)
+    assert len(errors) == 1 and "'art/moon.png' is outside the set folder" in errors[0], errors
+    assert f"a link to {elsewhere}" in errors[0] and "copy" in errors[0]
