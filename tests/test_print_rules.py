@@ -168,3 +168,22 @@ def test_every_trf_planet_keeps_its_badge_labels_inside_the_badges(tmp_path):
     planets = [c.id for c in cardset.cards if c.type == "planet"]
     result = render_set(Project(tmp_path), cardset, dpi=150, only=planets, strict=True, jobs=1)
     assert [d.message for d in result.diagnostics] == []
+
+
+def test_the_example_layout_in_the_docs_keeps_the_print_rules_on_a_new_set(tmp_path):
+    """docs/layouts.md's "A layout" example, dropped into a set `cardsmith new` made, draws every
+    creature without a print-rule warning (a reader copies it as the start of their own)."""
+    from cardsmith.scaffold import scaffold_set
+
+    doc = (ROOT / "docs" / "layouts.md").read_text(encoding="utf-8")
+    example = doc.split("```yaml+jinja\n{# cards/my-game/layouts/creature.yaml.j2 #}\n", 1)[1].split("```", 1)[0]
+    set_dir = tmp_path / "cards" / "demo"
+    scaffold_set(set_dir)
+    (set_dir / "layouts").mkdir()
+    (set_dir / "layouts" / "creature.yaml.j2").write_text(example, encoding="utf-8")
+    from cardsmith.validate import check_set
+    assert [d.message for d in check_set(set_dir)[1]] == []  # validate judges the sizes the layout allows
+    cardset = load_set(set_dir)
+    creatures = [c.id for c in cardset.cards if c.type == "creature"]
+    result = render_set(Project(tmp_path), cardset, dpi=150, only=creatures, jobs=1, strict=True)
+    assert [d.message for d in result.diagnostics] == []
