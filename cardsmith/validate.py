@@ -266,7 +266,7 @@ def check_set(set_dir: Path | str) -> tuple[CardSet | None, list[Diagnostic]]:
             ck.error(doc, (), "a card file must be a map with `cards:` (and optional `defaults:`), not a list",
                      "put `cards:` on the first line and indent the list under it")
             continue
-        schema_errs = schema_diagnostics(doc, "card")
+        schema_errs = [_by_card_id(doc, d) for d in schema_diagnostics(doc, "card")]
         ck.diags.extend(schema_errs)
         if not isinstance(doc.data, dict) or not isinstance(doc.data.get("cards"), list):
             continue
@@ -648,6 +648,23 @@ def _cards(ck: _Checker, doc: Document, decl: _Declarations, seen: dict[str, Sou
         card = _card(ck, doc, decl, merged, origin, cid, ref)  # checked even when duplicate: report all at once
         if card is not None and not duplicate:
             yield card
+
+
+_CARD_INDEX = re.compile(r"^cards\[(\d+)\](?:\.|(?=\s))|(?<= in )cards\[(\d+)\]$")
+
+
+def _by_card_id(doc: Document, d: Diagnostic) -> Diagnostic:
+    """A schema error about `cards[2].copies` named as `card 'night-heron': copies`, as the other card errors
+    are (an index counted from 0 means little to a designer)."""
+    m = _CARD_INDEX.search(d.message)
+    cards = doc.data.get("cards") if isinstance(doc.data, dict) else None
+    index = int(m.group(1) or m.group(2)) if m else -1
+    if not isinstance(cards, list) or not 0 <= index < len(cards) or not isinstance(cards[index], dict) \
+            or not isinstance(cards[index].get("id"), str):
+        return d
+    name = f"card '{cards[index]['id']}'"
+    message = d.message[:m.start()] + (f"{name}: " if m.group(1) else name) + d.message[m.end():].lstrip()
+    return replace(d, message=message)
 
 
 def _own_error(ck: _Checker, doc: Document, key: str, message: str, hint: str | None = None) -> None:

@@ -204,3 +204,14 @@ def test_art_through_a_link_out_of_the_set_says_where_the_link_goes(demo_set: Pa
     errors = _errors(demo_set)
     assert len(errors) == 1 and "'art/moon.png' is outside the set folder" in errors[0], errors
     assert f"a link to {elsewhere}" in errors[0] and "copy" in errors[0]
+
+
+@pytest.mark.parametrize("old, new, says", [
+    ("    power: 3\n    health: 1\n", "    power: 3\n    health: 1\n    copies: 1e9\n", "card 'night-heron': copies must be a whole number"),
+    ("    power: 3\n    health: 1\n", "    power: 3\n    health: 1\n    copies: 0\n", "card 'night-heron': copies must be at least 1"),
+    ("    power: 3\n    health: 1\n", "    power: 3\n    health: 1\n    tags: starter\n", "card 'night-heron': tags must be"),
+])
+def test_schema_errors_in_a_card_name_the_card_not_its_index(demo_set: Path, old, new, says):
+    _edit(demo_set / "cards.yaml", old, new)
+    errors = _errors(demo_set)
+    assert len(errors) == 1 and says in errors[0] and "cards[" not in errors[0], errors
