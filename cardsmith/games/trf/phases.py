@@ -199,7 +199,10 @@ def _legal_timed(s: TRFState) -> list[tuple]:
 
 def _legal_declare(s: TRFState) -> list[tuple]:
     chosen = set(s.d["declared"])
-    return [("declare", c["uid"]) for c in s.chars_of(s.active) if s.can_attack(c) and c["uid"] not in chosen] + [("done",)]
+    # "If a player does choose to attack, they move their chosen attacking characters forwards": an
+    # attack declares at least one character (not attacking at all is `no_attack`, in the roleplay phase).
+    done = [("done",)] if chosen else []
+    return [("declare", c["uid"]) for c in s.chars_of(s.active) if s.can_attack(c) and c["uid"] not in chosen] + done
 
 
 def _legal_block(s: TRFState) -> list[tuple]:
