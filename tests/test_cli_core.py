@@ -163,3 +163,12 @@ def test_import_csv_help_names_its_arguments_as_the_usage_line_does(cli, tmp_pat
     r = cli("import-csv", "--help", cwd=tmp_path)
     usage, _, doc = r.stdout.partition("\n\n")
     assert "FILE" in usage and "FILE" in doc and "--set" in doc, r.stdout
+
+
+def test_render_output_piped_to_a_file_starts_with_its_first_message(demo_set: Path, cli):
+    """The progress bar is for terminals: piped, it left an empty first line before the warnings."""
+    text = (demo_set / "cards.yaml").read_text()
+    (demo_set / "cards.yaml").write_text(text.replace("First to the hill, last to leave.", "word " * 400))
+    r = cli("render", "demo", cwd=demo_set.parent.parent)
+    assert r.returncode == 0 and "does not fit" in r.stderr
+    assert not r.stderr.startswith("\n"), repr(r.stderr[:80])
