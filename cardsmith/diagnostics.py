@@ -28,9 +28,9 @@ class Diagnostic:
         return self.severity == "error"
 
     def format(self, root: Path | None = None) -> str:
-        """`file:line:col: error: message` plus an indented hint line."""
-        where = _display(self.file, root) if self.file else "<cardsmith>"
-        text = f"{where}:{self.line}:{self.column}: {self.severity}: {self.message}"
+        """`file:line:col: error: message` (`error: message` when no file is concerned) plus an indented hint line."""
+        where = f"{_display(self.file, root)}:{self.line}:{self.column}: " if self.file else ""
+        text = f"{where}{self.severity}: {self.message}"
         if self.hint:
             text += f"\n  hint: {self.hint}"
         return text

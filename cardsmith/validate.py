@@ -176,7 +176,12 @@ class _Checker:
         p = Path(rel)
         target = (self.root / p).resolve()
         if p.is_absolute() or not target.is_relative_to(self.root.resolve()):
-            self.error(doc, path, f"{what} '{rel}' is outside the set folder", f"put the file inside {self.root} and give its path relative to that folder")
+            link = next((q for q in [self.root / p, *(self.root / p).parents] if q.is_symlink()), None) if not p.is_absolute() else None
+            if link is not None:  # the path looks inside, but a link leads out: say where
+                self.error(doc, path, f"{what} '{rel}' is outside the set folder: {_rel(link, self.root)} is a link to {link.resolve()}",
+                           "copy the files into the set folder (a set holds everything it needs, so it can be shared as it is)")
+            else:
+                self.error(doc, path, f"{what} '{rel}' is outside the set folder", f"put the file inside {self.root} and give its path relative to that folder")
             return None
         if not target.is_file():
             near = None
@@ -261,7 +266,7 @@ def check_set(set_dir: Path | str) -> tuple[CardSet | None, list[Diagnostic]]:
             ck.error(doc, (), "a card file must be a map with `cards:` (and optional `defaults:`), not a list",
                      "put `cards:` on the first line and indent the list under it")
             continue
-        schema_errs = schema_diagnostics(doc, "card")
+        schema_errs = [_by_card_id(doc, d) for d in schema_diagnostics(doc, "card")]
         ck.diags.extend(schema_errs)
         if not isinstance(doc.data, dict) or not isinstance(doc.data.get("cards"), list):
             continue
@@ -380,26 +385,31 @@ def _declarations(ck: _Checker, doc: Document) -> _Declarations:
         if isinstance(size, str):
             decl.card_size = CARD_SIZES[size]
         elif isinstance(size, dict):
-            decl.card_size = (parse_length_mm(size.get("width")), parse_length_mm(size.get("height")))
+            sides = [size.get("width"), size.get("height")]
+            if all(isinstance(v, (int, float, str)) for v in sides):
+                decl.card_size = (parse_length_mm(sides[0]), parse_length_mm(sides[1]))
             if min(decl.card_size) <= 0:
-                ck.error(doc, ("card_size",), "card_size must have a positive width and height")
+                _own_error(ck, doc, "card_size", "card_size must have a positive width and height")
             elif max(decl.card_size) > MAX_CARD_MM:
-                ck.error(doc, ("card_size",), f"card_size {decl.card_size[0]:g} x {decl.card_size[1]:g} mm is larger "
-                         f"than cardsmith draws (at most {MAX_CARD_MM:g} mm a side)",
-                         "check the unit: a number alone is millimetres (63.5 x 88.9 is a poker card)")
+                _own_error(ck, doc, "card_size", f"card_size {decl.card_size[0]:g} x {decl.card_size[1]:g} mm is larger "
+                           f"than cardsmith draws (at most {MAX_CARD_MM:g} mm a side)",
+                           "check the unit: a number alone is millimetres (63.5 x 88.9 is a poker card)")
                 decl.card_size = (63.5, 88.9)
-    except (KeyError, LengthError, TypeError):
+    except LengthError as e:
+        _own_error(ck, doc, "card_size", f"card_size: {e}")
+        decl.card_size = (63.5, 88.9)
+    except (KeyError, TypeError):
         pass  # the schema reports it
     for key in ("bleed", "safe"):
         if key in d:
             try:
                 value = parse_length_mm(d[key])
             except LengthError as e:
-                ck.error(doc, (key,), str(e))
+                _own_error(ck, doc, key, str(e))
                 continue
             if value > MAX_BLEED_MM:
                 ck.error(doc, (key,), f"{key} of {value:g} mm is more than cardsmith allows ({MAX_BLEED_MM:g} mm)",
-                         "printers ask for about 3 mm (0.125in) of bleed; a number alone is millimetres")
+                         f"printers ask for about 3 mm (0.125in) of {key}; a number alone is millimetres")
             else:
                 setattr(decl, key, value)
     _dimensions(ck, doc, decl)
@@ -638,6 +648,30 @@ def _cards(ck: _Checker, doc: Document, decl: _Declarations, seen: dict[str, Sou
         card = _card(ck, doc, decl, merged, origin, cid, ref)  # checked even when duplicate: report all at once
         if card is not None and not duplicate:
             yield card
+
+
+_CARD_INDEX = re.compile(r"^cards\[(\d+)\](?:\.|(?=\s))|(?<= in )cards\[(\d+)\]$")
+
+
+def _by_card_id(doc: Document, d: Diagnostic) -> Diagnostic:
+    """A schema error about `cards[2].copies` named as `card 'night-heron': copies`, as the other card errors
+    are (an index counted from 0 means little to a designer)."""
+    m = _CARD_INDEX.search(d.message)
+    cards = doc.data.get("cards") if isinstance(doc.data, dict) else None
+    index = int(m.group(1) or m.group(2)) if m else -1
+    if not isinstance(cards, list) or not 0 <= index < len(cards) or not isinstance(cards[index], dict) \
+            or not isinstance(cards[index].get("id"), str):
+        return d
+    name = f"card '{cards[index]['id']}'"
+    message = d.message[:m.start()] + (f"{name}: " if m.group(1) else name) + d.message[m.end():].lstrip()
+    return replace(d, message=message)
+
+
+def _own_error(ck: _Checker, doc: Document, key: str, message: str, hint: str | None = None) -> None:
+    """Report a problem of top-level `key` in our own words, instead of what the schema said of it
+    (a regular expression or a list of named sizes tells a designer less)."""
+    ck.diags[:] = [x for x in ck.diags if not (x.file == doc.path and (x.path == key or x.path.startswith((key + ".", key + "["))))]
+    ck.error(doc, (key,), message, hint)
 
 
 def _schema_reported(ck: _Checker, doc: Document, path: tuple) -> bool:

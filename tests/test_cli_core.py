@@ -102,6 +102,15 @@ def test_list_and_build_on_a_project(demo_set: Path, cli):
     assert "cardsmith build" in r.stdout and "4 cards" in r.stdout
 
 
+def test_a_stage_error_without_a_file_reads_as_an_error_line(demo_set: Path, cli):
+    """A build stage that fails on no particular file (a set with no cards has nothing to print)
+    says `error: pdf: ...`, not a made-up location such as `<cardsmith>:0:0:`."""
+    (demo_set / "cards.yaml").unlink()
+    r = cli("build", "demo", cwd=demo_set.parent.parent)
+    assert r.returncode == 1
+    assert "error: pdf: nothing to print" in r.stderr and "<cardsmith>" not in r.stderr and ":0:0:" not in r.stderr
+
+
 def test_located_errors_are_not_prefixed_twice(demo_set: Path, cli, tmp_path: Path):
     """A deck or YAML problem already reads `file:line:col: error: ...`; the CLI must not add another `error:`."""
     project = demo_set.parent.parent
@@ -154,3 +163,12 @@ def test_import_csv_help_names_its_arguments_as_the_usage_line_does(cli, tmp_pat
     r = cli("import-csv", "--help", cwd=tmp_path)
     usage, _, doc = r.stdout.partition("\n\n")
     assert "FILE" in usage and "FILE" in doc and "--set" in doc, r.stdout
+
+
+def test_render_output_piped_to_a_file_starts_with_its_first_message(demo_set: Path, cli):
+    """The progress bar is for terminals: piped, it left an empty first line before the warnings."""
+    text = (demo_set / "cards.yaml").read_text()
+    (demo_set / "cards.yaml").write_text(text.replace("First to the hill, last to leave.", "word " * 400))
+    r = cli("render", "demo", cwd=demo_set.parent.parent)
+    assert r.returncode == 0 and "does not fit" in r.stderr
+    assert not r.stderr.startswith("\n"), repr(r.stderr[:80])

@@ -60,6 +60,9 @@ def test_a_sheet_without_room_for_crop_marks_says_it_drew_cut_lines(project: Pat
     (["--paper", "50x60mm"], 1, "does not fit"),
     (["--type", "dragon"], 2, "no card type 'dragon'"),
     (["--deck", "decks/missing.yaml"], 2, "no deck file"),
+    (["--gutter", "nan"], 2, "'nan' is not a length in mm"),
+    (["--margin", "inf"], 2, "'inf' is not a length in mm"),
+    (["--gutter", "-1"], 2, "between 0 and"),
 ])
 def test_bad_input_is_a_message_and_leaves_no_pdf(project: Path, cli, args, code, words):
     before = set((project / "output" / "demo").glob("*.pdf"))

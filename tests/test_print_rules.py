@@ -168,3 +168,47 @@ def test_every_trf_planet_keeps_its_badge_labels_inside_the_badges(tmp_path):
     planets = [c.id for c in cardset.cards if c.type == "planet"]
     result = render_set(Project(tmp_path), cardset, dpi=150, only=planets, strict=True, jobs=1)
     assert [d.message for d in result.diagnostics] == []
+
+
+def test_the_example_layout_in_the_docs_keeps_the_print_rules_on_a_new_set(tmp_path):
+    """docs/layouts.md's "A layout" example, dropped into a set `cardsmith new` made, draws every
+    creature without a print-rule warning (a reader copies it as the start of their own)."""
+    from cardsmith.scaffold import scaffold_set
+
+    doc = (ROOT / "docs" / "layouts.md").read_text(encoding="utf-8")
+    example = doc.split("```yaml+jinja\n{# cards/my-game/layouts/creature.yaml.j2 #}\n", 1)[1].split("```", 1)[0]
+    set_dir = tmp_path / "cards" / "demo"
+    scaffold_set(set_dir)
+    (set_dir / "layouts").mkdir()
+    (set_dir / "layouts" / "creature.yaml.j2").write_text(example, encoding="utf-8")
+    from cardsmith.validate import check_set
+    assert [d.message for d in check_set(set_dir)[1]] == []  # validate judges the sizes the layout allows
+    cardset = load_set(set_dir)
+    creatures = [c.id for c in cardset.cards if c.type == "creature"]
+    result = render_set(Project(tmp_path), cardset, dpi=150, only=creatures, jobs=1, strict=True)
+    assert [d.message for d in result.diagnostics] == []
+
+
+def test_no_alien_empires_star_speck_shows_through_text():
+    """The starfield's specks sat under Force cards' rules text and read as punctuation
+    ("conflict:.+9 Force"): a speck may lie in a text's box only under a panel that covers it."""
+    from cardsmith.layout.units import layer_box
+
+    cardset = load_set(ROOT / "cards" / "alien-empires")
+    layouts = layouts_for(Project(ROOT), cardset)
+    setctx = set_context(cardset)
+    trim = cardset.card_size
+    for card in cardset.cards:
+        tree, _ = layouts.render(card_layout(cardset, card, layouts), card_context(cardset, card, setctx), card.id)
+        drawn: list[tuple[str, dict]] = [next(iter(layer.items())) for layer in tree["layers"]]
+        for t, (kind, props) in enumerate(drawn):
+            if kind != "text" or not str(props.get("value", "")).strip():
+                continue
+            text = layer_box(props, trim)
+            for s, (skind, sprops) in enumerate(drawn[:t]):
+                speck = layer_box(sprops, trim) if skind == "ellipse" and not sprops.get("name") else None
+                if speck is None or speck.right < text.left or speck.left > text.right or speck.bottom < text.top or speck.top > text.bottom:
+                    continue
+                covered = any(k in ("rect", "ellipse") and p.get("fill") and layer_box(p, trim).contains(text, tolerance=0.1)
+                              for k, p in drawn[s + 1:t])
+                assert covered, f"{card.id}: a star speck at {speck} lies under text '{props.get('name')}' at {text}"

@@ -326,3 +326,41 @@ def test_valign_bottom_with_padding_and_lines(tmp_path):
     assert 43.5 < bottom_mm <= 45.2  # the baseline sits just above the 5 mm padding at the box's bottom (50 mm)
     y = round(p.page.y(70))
     assert px[round(p.page.x(30)), y][:3] == (255, 0, 0) and px[round(p.page.x(2)), y][:3] == (255, 255, 255)
+
+
+@pytest.mark.parametrize("expr", ['"x" * 1000000000', '[0] * 1000000000', '1000000000 * "x"', '10 ** 100000000'])
+def test_a_layout_cannot_build_values_too_large_for_memory(tmp_path, expr):
+    lay = layouts(tmp_path, t='layers: []\n# {{ ' + expr + ' }}\n')
+    with pytest.raises(LayoutError) as e:
+        lay.render("t", ctx(), "card 'x'")
+    assert "t.yaml.j2:2" in str(e.value) and "too large" in str(e.value) and "card 'x'" in str(e.value)
+
+
+def test_small_repeats_and_powers_still_work(tmp_path):
+    lay = layouts(tmp_path, t='layers:\n  - text: {box: [0, 0, 10mm, 10mm], value: "{{ "*" * 3 }}{{ 2 ** 10 }}{{ [1] * 2 }}"}\n')
+    tree, _ = lay.render("t", ctx(), "card 'x'")
+    assert tree["layers"][0]["text"]["value"] == "***1024[1, 1]"
+
+
+def test_a_layout_that_loops_for_ever_is_stopped_with_its_file(tmp_path, monkeypatch):
+    import cardsmith.layout.template as template
+    monkeypatch.setattr(template, "LAYOUT_SECONDS", 0.3)
+    lay = layouts(tmp_path, t='layers: []\n{% for a in range(99999) %}{% for b in range(99999) %}{% endfor %}{% endfor %}\n')
+    with pytest.raises(LayoutError) as e:
+        lay.render("t", ctx(), "card 'x'")
+    assert "t.yaml.j2" in str(e.value) and "CPU" in str(e.value) and "card 'x'" in str(e.value)
+
+
+def test_layouts_compiled_without_the_sandbox_checks_are_not_reused(tmp_path, monkeypatch):
+    import tempfile
+    import jinja2
+    from jinja2.sandbox import SandboxedEnvironment
+    import cardsmith.layout.template as template
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(template, "MAX_REPEAT", 10)
+    (tmp_path / "t.yaml.j2").write_text('layers: []\n# {{ "x" * 50 }}\n', encoding="utf-8")
+    plain = SandboxedEnvironment(loader=jinja2.FileSystemLoader(str(tmp_path)), bytecode_cache=jinja2.FileSystemBytecodeCache())
+    plain.get_template("t.yaml.j2").render()  # folds "x" * 50 into a constant and caches it
+    with pytest.raises(LayoutError, match="too large"):
+        Layouts([tmp_path]).render("t", ctx(), "card 'x'")

@@ -164,3 +164,16 @@ def test_a_solar_empires_deck_file_becomes_fleet_and_solar_body_piles(tmp_path):
     assert len(piles["Solar Bodies"]["DeckIDs"]) == deck.count("solar_bodies")
     names = [c["Nickname"] for c in piles["Fleet"]["ContainedObjects"]]
     assert names[:4] == ["Drone"] * 4  # the deck's stacking order, top card first
+
+
+def test_a_set_without_cards_is_a_clear_error_not_a_crash(tmp_path):
+    from cardsmith.errors import CardsmithError
+    set_dir, _ = make_set(tmp_path)
+    for f in ("ships.yaml", "events.yaml"):
+        (set_dir / f).unlink()
+    cs = load_set(set_dir)
+    out = fake_render(tmp_path / "output" / "mini", cs)
+    with pytest.raises(CardsmithError, match="set mini has no cards") as e:
+        export_tts(cs, read_manifest(out), out / "tts")
+    assert "cards:" in e.value.hint
+    assert not (out / "tts").exists() or not any((out / "tts").iterdir())

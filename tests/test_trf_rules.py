@@ -166,6 +166,19 @@ def test_attackers_not_bought_this_turn_and_not_spent():
     assert [a for a in s.legal_actions() if a[0] == "declare"] == [("declare", 1)]
 
 
+def test_an_attack_sends_at_least_one_character():
+    """"If a player does choose to attack, they move their chosen attacking characters forwards": once
+    `attack` is chosen, ending the declaration needs a character declared (greedy agents declared
+    attacks "with 0"; not attacking is `no_attack`)."""
+    s = duel([char(1, "militia", 0)])
+    play(s, ("attack",))
+    assert list(s.legal_actions()) == [("declare", 1)]
+    with pytest.raises(IllegalAction):
+        play(s, ("done",))
+    play(s, ("declare", 1))
+    assert ("done",) in s.legal_actions()
+
+
 def test_all_attacks_declared_at_once():
     """"All attacks must happen at once ... any characters not sent in during the initial attack cannot attack any more"."""
     chars = [char(1, "militia", 0), char(2, "patrol-squadron", 0)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -176,3 +177,41 @@ def test_card_effect_is_kept_for_the_rules_and_needs_a_handler(demo_set: Path):
     errors = _errors(demo_set)
     line = _line_of(demo_set / "cards.yaml", "effect: {amount")
     assert any(e.startswith(f"cards.yaml:{line}:") and "`do:`" in e for e in errors), errors
+
+
+@pytest.mark.parametrize("old, new, says", [
+    ("bleed: 0.125in", "bleed: -3mm", "'-3mm' is a negative size"),
+    ("bleed: 0.125in", "bleed: .nanmm", "'.nanmm' is not a length"),
+    ("safe: 0.125in", "safe: 3 millimetres", "'3 millimetres' is not a length"),
+    ("card_size: poker ", "card_size: {width: 1e308mm, height: 88mm} ", "larger than cardsmith draws"),
+    ("card_size: poker ", "card_size: {width: nanmm, height: 88mm} ", "'nanmm' is not a length"),
+])
+def test_a_bad_length_in_set_yaml_is_one_plain_error(demo_set: Path, old, new, says):
+    """One message a designer can act on, not a second one quoting the schema's regular expression."""
+    _edit(demo_set / "set.yaml", old, new)
+    errors = _errors(demo_set)
+    assert len(errors) == 1, errors
+    assert says in errors[0] and errors[0].startswith(f"set.yaml:{_line_of(demo_set / 'set.yaml', new.split(':')[0] + ':')}:")
+    assert "\\d" not in errors[0] and "is not one of" not in errors[0]
+
+
+def test_art_through_a_link_out_of_the_set_says_where_the_link_goes(demo_set: Path, tmp_path: Path):
+    elsewhere = tmp_path / "shared-art"
+    elsewhere.mkdir()
+    shutil.rmtree(demo_set / "art", ignore_errors=True)
+    (demo_set / "art").symlink_to(elsewhere, target_is_directory=True)
+    _edit(demo_set / "cards.yaml", "    speed: fast\n", "    speed: fast\n    art: art/moon.png\n")
+    errors = _errors(demo_set)
+    assert len(errors) == 1 and "'art/moon.png' is outside the set folder" in errors[0], errors
+    assert f"a link to {elsewhere}" in errors[0] and "copy" in errors[0]
+
+
+@pytest.mark.parametrize("old, new, says", [
+    ("    power: 3\n    health: 1\n", "    power: 3\n    health: 1\n    copies: 1e9\n", "card 'night-heron': copies must be a whole number"),
+    ("    power: 3\n    health: 1\n", "    power: 3\n    health: 1\n    copies: 0\n", "card 'night-heron': copies must be at least 1"),
+    ("    power: 3\n    health: 1\n", "    power: 3\n    health: 1\n    tags: starter\n", "card 'night-heron': tags must be"),
+])
+def test_schema_errors_in_a_card_name_the_card_not_its_index(demo_set: Path, old, new, says):
+    _edit(demo_set / "cards.yaml", old, new)
+    errors = _errors(demo_set)
+    assert len(errors) == 1 and says in errors[0] and "cards[" not in errors[0], errors

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from cardsmith.commands.common import display_path, err_console, print_diagnostics
+from cardsmith.commands.options import Millimetres
 from cardsmith.commands.pdf import _offset, _paper, open_set
 from cardsmith.errors import UsageError
 from cardsmith.sheets import PAPER_SIZES
@@ -48,7 +49,7 @@ def render_command(set_name: str, dpi: int, force: bool) -> int:
 @click.option("--board", "boards", multiple=True, metavar="ID", help="Only this board (repeatable).")
 @click.option("--token", "tokens", multiple=True, metavar="ID", help="Only this token kind (repeatable).")
 @click.option("--poster", is_flag=True, help="Each board on one large page (TrimBox and BleedBox) instead of tiles.")
-@click.option("--overlap", type=click.FloatRange(min=0, max=50), default=10.0, show_default=True,
+@click.option("--overlap", type=Millimetres(0, 50), default=10.0, show_default=True,
               help="How far neighbouring tiles overlap, mm.")
 @click.option("--backs", type=click.Choice(["none", "long", "short"]), default="none", show_default=True,
               help="Duplex token backs on every other page, for a printer flipping on the long or the short edge.")

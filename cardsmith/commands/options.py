@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import click
 
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
@@ -17,3 +19,23 @@ dashboard_option = click.option(
 resume_option = click.option(
     "--resume", is_flag=True,
     help="Continue an interrupted run from the games it finished (kept in the output folder) instead of starting over.")
+
+
+class Millimetres(click.ParamType):
+    """A length in mm between `low` and `high` (click's FloatRange lets 'nan' and 'inf' through)."""
+
+    name = "mm"
+
+    def __init__(self, low: float = 0.0, high: float = 1000.0):
+        self.low, self.high = low, high
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            number = float(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            number = math.nan
+        if not math.isfinite(number):
+            self.fail(f"'{value}' is not a length in mm: write a number such as 3 or 4.5", param, ctx)
+        if not self.low <= number <= self.high:
+            self.fail(f"{value} mm is not between {self.low:g} and {self.high:g}", param, ctx)
+        return number

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cardsmith.commands.options import jobs_option
+from cardsmith.commands.options import Millimetres, jobs_option
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.project import Project, SetNotFound
 from cardsmith.sheets import LAYOUTS, PAPER_SIZES, parse_offset, parse_paper
@@ -62,8 +62,8 @@ def _paper(ctx: click.Context, param: click.Parameter, value: str) -> str:
               help="Duplex backs on every other page, for a printer flipping on the long or the short edge.")
 @click.option("--back-offset", metavar="X,Y", callback=_offset,
               help="Move back pages by X,Y mm (X right, Y up, seen on the back) to correct printer drift; see --calibration.")
-@click.option("--gutter", type=click.FloatRange(min=0), default=0.0, show_default=True, help="Space between cards, mm.")
-@click.option("--margin", type=click.FloatRange(min=0), default=5.0, show_default=True, help="Least page margin, mm.")
+@click.option("--gutter", type=Millimetres(0, 100), default=0.0, show_default=True, help="Space between cards, mm.")
+@click.option("--margin", type=Millimetres(0, 200), default=5.0, show_default=True, help="Least page margin, mm.")
 @click.option("--crop-marks/--no-crop-marks", default=True, show_default=True)
 @click.option("--cut-lines", is_flag=True, help="Draw thin lines along every card's trim.")
 @click.option("--footer/--no-footer", default=True, show_default=True, help="Set name, version and page number.")

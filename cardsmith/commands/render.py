@@ -61,7 +61,8 @@ def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, gui
         from cardsmith.render import render_set
 
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[what]}"),
-                      TimeElapsedColumn(), console=err_console.console, transient=True) as bar:
+                      TimeElapsedColumn(), console=err_console.console, transient=True,
+                      disable=not err_console.console.is_terminal) as bar:  # piped: no bar, no empty line
             task = bar.add_task(cardset.id, total=None, what="")
 
             def progress(done: int, total: int, what: str, _t=task) -> None:

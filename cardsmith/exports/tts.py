@@ -95,6 +95,9 @@ def piles_for(cardset: CardSet, deck: Deck | None) -> list[Pile]:
         ids = [c.id for c in cardset.cards if c.type == type_id for _ in range(max(1, c.copies))]
         if ids:
             piles.append(Pile(ctype.name, ids))
+    if not piles:
+        raise CardsmithError(f"set {cardset.id} has no cards to put on a table",
+                             hint="add cards to a card file (`cards:` in a .yaml file beside set.yaml)")
     return piles
 
 

@@ -14,8 +14,12 @@ import colorsys
 import hashlib
 import re
 import json
+import signal
+import threading
 import traceback
+from contextlib import contextmanager
 from functools import lru_cache
+from typing import Iterator
 from pathlib import Path
 from typing import Any, Callable
 
@@ -34,6 +38,12 @@ SET_LAYOUTS = "layouts"  # a set's own layouts: cards/<set>/layouts/
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "layout.schema.json"
 LAYER_KINDS = ("rect", "ellipse", "line", "polygon", "image", "icon", "text")
 MAX_EXTENDS = 10
+# What a layout may build: a card face needs short strings and small numbers, and a shared set's
+# layout must not be able to fill the memory ("x" * 10**9) or loop for hours (nested ranges).
+MAX_REPEAT = 100_000  # items of a string or list made with `*`
+MAX_POWER_BITS = 4_096  # bits of a number made with `**`
+_SANDBOX_RULES = "binops1"  # change when _Environment's checks change, so older compiled layouts are not reused
+LAYOUT_SECONDS = 20.0  # CPU seconds one layout may take for one card face (they take milliseconds)
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -243,8 +253,8 @@ def back_context(cardset: CardSet, back_id: str, spec: dict[str, Any], setctx: d
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     """Compiled layouts kept between runs (Jinja checks each file's checksum), so an incremental
     rebuild does not recompile every layout; None when no temporary folder is writable."""
-    try:
-        return jinja2.FileSystemBytecodeCache()
+    try:  # named for cardsmith's sandbox rules: code compiled without them (constants folded) is never reused
+        return jinja2.FileSystemBytecodeCache(pattern=f"__cardsmith_{_SANDBOX_RULES}_%s.cache")
     except (OSError, RuntimeError):
         return None
 
@@ -254,9 +264,45 @@ class _Environment(SandboxedEnvironment):
     `solar-empires/ship` can import `_geometry.yaml.j2` from its own folder when another set uses it)."""
 
     layouts: "Layouts"
+    intercepted_binops = frozenset(["*", "**"])
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "*":
+            for seq, times in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and len(seq) * times > MAX_REPEAT:
+                    raise SecurityError(f"a value too large: {len(seq)} items repeated {times} times "
+                                        f"(a layout may repeat up to {MAX_REPEAT} items)")
+        if operator == "**" and isinstance(left, int) and isinstance(right, int) and right > 0 \
+                and abs(left) > 1 and abs(left).bit_length() * right > MAX_POWER_BITS:
+            raise SecurityError(f"a number too large: {left} ** {right}")
+        return super().call_binop(context, operator, left, right)
 
     def join_path(self, template: str, parent: str) -> str:
         return self.layouts.relative(template.removesuffix(SUFFIX), parent.removesuffix(SUFFIX)) + SUFFIX
+
+
+class _TooSlow(Exception):
+    """A layout ran past its CPU time (raised from the timer's signal)."""
+
+
+@contextmanager
+def _cpu_limit(seconds: float) -> Iterator[None]:
+    """Stop the code inside after `seconds` of CPU time (a process timer, so only in the main
+    thread: render workers and the CLI render there; elsewhere, e.g. a server thread, no limit)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise _TooSlow()
+
+    previous = signal.signal(signal.SIGVTALRM, stop)
+    signal.setitimer(signal.ITIMER_VIRTUAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        signal.signal(signal.SIGVTALRM, previous)
 
 
 class _LayoutLoader(jinja2.BaseLoader):
@@ -407,7 +453,11 @@ class Layouts:
             raise LayoutError(f"no layout named '{name}' for {what}", hint=self._known_hint(name))
         try:
             template = self.env.get_template(name + SUFFIX)
-            text = template.render(**context)
+            with _cpu_limit(LAYOUT_SECONDS):
+                text = template.render(**context)
+        except _TooSlow:
+            raise LayoutError(f"{path}: the layout took more than {LAYOUT_SECONDS:g} s of CPU for {what} and was stopped",
+                              hint="look for loops inside loops; a card face needs milliseconds") from None
         except jinja2.TemplateSyntaxError as e:
             raise LayoutError(f"{e.filename or path}:{e.lineno}: layout syntax error: {e.message} (while rendering {what})",
                               hint="fix the Jinja syntax on that line") from None
