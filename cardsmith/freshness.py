@@ -36,6 +36,7 @@ from types import MappingProxyType
 from typing import Any, Iterable
 
 from cardsmith.atomic import write_bytes, write_text
+from cardsmith.errors import CardsmithError
 
 STAMP_VERSION = "1"  # bump when what a stamp means changes
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -318,6 +319,21 @@ def record_render(project: Any, inputs: Snapshot, cardset: Any, result: Any, *, 
             "backs": len(result.backs_rendered) + len(result.backs_skipped), "strict": bool(strict),
             "diagnostics": [diagnostic_dict(d) for d in result.diagnostics]}
     stamp.record(render_key(dpi, fmt, guides), inputs, files, data)
+
+
+def load_manifest(out_dir: Path | str) -> dict[str, Any]:
+    """Read `output/<set>/cards/manifest.json` (file paths in it are relative to `out_dir`)."""
+    path = Path(out_dir) / "cards" / "manifest.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CardsmithError(f"{path} does not exist: the set has not been rendered",
+                             hint="run `cardsmith render` first") from None
+    except (OSError, ValueError) as e:
+        raise CardsmithError(f"{path} cannot be read ({e})", hint="run `cardsmith render --force` to rewrite it") from None
+    if not isinstance(data, dict) or "cards" not in data:
+        raise CardsmithError(f"{path} is not a render manifest", hint="run `cardsmith render --force` to rewrite it")
+    return data
 
 
 def manifest_outputs(out_dir: Path | str) -> list[Path]:

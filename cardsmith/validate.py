@@ -13,41 +13,24 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 import jsonschema
 from referencing import Registry, Resource
 
 from cardsmith.diagnostics import Diagnostic, did_you_mean, path_text, sort_diagnostics
-from cardsmith.errors import CardsmithError, UsageError
+from cardsmith.named_set import SetInvalid, open_named_set  # noqa: F401  (imported from here by many callers)
+from cardsmith.errors import CardsmithError
 from cardsmith.limits import MAX_BLEED_MM, MAX_CARD_MM, MAX_COPIES
 from cardsmith.loader import Document, YamlError, load_yaml
 from cardsmith.model import (RESERVED_CARD_KEYS, Card, CardSet, CardType, Dimension, FieldSpec, Group, Keyword,
                              KeywordUse, SourceRef, frozen_map, slugify)
 from cardsmith.units import CARD_SIZES, LengthError, parse_length_mm
 
-if TYPE_CHECKING:
-    from cardsmith.project import Project
-
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 ICON_REF = re.compile(r"(?<!\{)\{([A-Za-z0-9_+-]+)\}(?!\})")
 SKIP_DIRS = {"decks", "art", "icons", "templates", "fonts", "layouts", "schemas", "components"}
-
-
-class SetInvalid(CardsmithError):
-    """A set with errors; `diagnostics` holds every problem found."""
-
-    SHOWN = 20
-
-    def __init__(self, path: Path, diagnostics: list[Diagnostic]):
-        errors = [d for d in diagnostics if d.is_error]
-        listed = "\n".join(d.format(Path.cwd()) for d in errors[:self.SHOWN])
-        if len(errors) > self.SHOWN:
-            listed += f"\n... and {len(errors) - self.SHOWN} more"
-        super().__init__(f"the set {Path(path).name} has {len(errors)} error(s):\n{listed}",
-                         hint=f"fix them (`cardsmith validate {Path(path).name}` lists them all), then run the command again")
-        self.diagnostics = diagnostics
 
 
 # ---------------------------------------------------------------------------------------------
@@ -310,26 +293,6 @@ def _components(ck: _Checker, sdoc: Document, decl: "_Declarations") -> Any:
     components, diags = check_components(docs, decl.bleed, printing.get("paper"))
     ck.diags.extend(diags)
     return components
-
-
-def open_named_set(name: str, project: "Project | None" = None) -> tuple["Project", CardSet]:
-    """The project and the validated set `name` (its folder under cards/, or a path), for commands.
-
-    An unknown name is a `UsageError` (exit 2) listing the project's sets; an invalid set is `SetInvalid`.
-    """
-    from cardsmith.project import Project, SetNotFound
-
-    project = project or Project.current()
-    try:
-        path = project.resolve_set(name)
-    except SetNotFound as e:
-        raise UsageError(str(e), hint="`cardsmith list` shows the sets of this project") from None
-    from cardsmith.freshness import validated_set
-
-    cardset, diags = validated_set(project, path)  # from the cache when the set is unchanged since last checked
-    if cardset is None:
-        raise SetInvalid(Path(path), diags)
-    return project, cardset
 
 
 def load_set(set_dir: Path | str) -> CardSet:
