@@ -1,5 +1,5 @@
 """A set named on the command line, opened for a command: its validated `CardSet` (from the cache
-while the set is unchanged, see `freshness.validated_set`) or `SetInvalid` with every problem.
+while the set is unchanged, see `setcache.validated_set`) or `SetInvalid` with every problem.
 
 Kept apart from `cardsmith.validate` so a command on an unchanged set imports neither the YAML
 reader nor the JSON Schema validator (a third of a second together).
@@ -45,7 +45,7 @@ def open_named_set(name: str, project: "Project | None" = None) -> tuple["Projec
         path = project.resolve_set(name)
     except SetNotFound as e:
         raise UsageError(str(e), hint="`cardsmith list` shows the sets of this project") from None
-    from cardsmith.freshness import validated_set
+    from cardsmith.setcache import validated_set
 
     cardset, diags = validated_set(project, path)  # from the cache when the set is unchanged since last checked
     if cardset is None:

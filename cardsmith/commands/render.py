@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -28,17 +29,26 @@ def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, gui
 
     Only cards whose data, layout, art, icons or fonts changed are drawn again (--force draws all).
     """
-    from cardsmith import freshness
+    from cardsmith import freshness, setcache
 
     project = Project.current()
     loaded = []
     inputs = {}
     status = 0
+    key = freshness.render_key(dpi, fmt, guides)
+    # what an unchanged re-run of this command line prints, and the stamps that must stay fresh for it
+    replay: list[tuple[str, str, str | None]] | None = None if (only or force) else []
+    vouched: list[tuple[Path, str]] = []
     for d in set_dirs(project, sets):
-        if not (only or force) and _unchanged(project, d, dpi, fmt, guides, strict):
+        if not (only or force) and (line := _unchanged(project, d, dpi, fmt, guides, strict)) is not None:
+            if line and replay is not None:
+                replay.append(line)
+                vouched.append((freshness.stamp_for(project, d, "render").path, key))
+            else:
+                replay = None
             continue
         inputs[d] = freshness.snapshot_set(project, d)  # before reading anything, so an edit made meanwhile is seen next time
-        cardset, diags = freshness.validated_set(project, d)
+        cardset, diags = setcache.validated_set(project, d)
         errors = [x for x in diags if x.is_error]
         if cardset is None or errors:
             print_diagnostics(diags, Path.cwd())
@@ -69,28 +79,45 @@ def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, gui
 
             result = render_set(project, cardset, dpi=dpi, fmt=fmt, only=ids, force=force, jobs=jobs, guides=guides,
                                 strict=strict, progress=progress)
-        if not ids:
-            freshness.record_render(project, inputs[d], cardset, result, dpi=dpi, fmt=fmt, guides=guides, strict=strict,
-                                    layout_dirs=result.layout_dirs)
+        recorded = not ids and freshness.record_render(project, inputs[d], cardset, result, dpi=dpi, fmt=fmt,
+                                                       guides=guides, strict=strict, layout_dirs=result.layout_dirs)
         print_diagnostics(result.diagnostics, Path.cwd())
         drawn, same = len(result.rendered), len(result.skipped)
         backs = len(result.backs_rendered) + len(result.backs_skipped)
         failed = len(result.errors)
-        _summary(cardset.id, drawn, same, backs, display_path(result.out_dir), result.seconds, failed,
-                 len(result.diagnostics) - failed)
+        where = display_path(result.out_dir)
+        _summary(cardset.id, drawn, same, backs, where, f"{result.seconds:.1f}", failed, len(result.diagnostics) - failed)
         if failed:
             status = 1
+        if recorded and not result.diagnostics and replay is not None:
+            replay.append(_summary_line(cardset.id, 0, drawn + same, backs, where, "{seconds}", 0, 0))
+            vouched.append((freshness.stamp_for(project, d, "render").path, key))
+        else:
+            replay = None
+    if replay and not status:
+        from cardsmith import quick
+
+        quick.remember(vouched, replay)
     return status
 
 
-def _summary(set_id: str, drawn: int, same: int, backs: int, where: str, seconds: float, errors: int, warnings: int) -> None:
+def _summary_line(set_id: str, drawn: int, same: int, backs: int, where: str, seconds: str, errors: int,
+                  warnings: int) -> tuple[str, str, str]:
+    """The line that ends a set's render: (stream, text, colour), as `cardsmith.quick` replays it."""
+    return ("err", f"{set_id}: {drawn + same} card(s) ({drawn} drawn, {same} unchanged), {backs} back(s) -> {where}/ "
+                   f"in {seconds} s; {errors} error(s), {warnings} warning(s)", "red" if errors else "green")
+
+
+def _summary(*args: Any) -> tuple[str, str, str]:
     # click, not rich: an unchanged set then prints its line without importing rich
-    click.secho(f"{set_id}: {drawn + same} card(s) ({drawn} drawn, {same} unchanged), {backs} back(s) -> {where}/ "
-                f"in {seconds:.1f} s; {errors} error(s), {warnings} warning(s)", fg="red" if errors else "green", err=True)
+    line = _summary_line(*args)
+    click.secho(line[1], fg=line[2], err=True)
+    return line
 
 
-def _unchanged(project: Project, set_dir: Path, dpi: int, fmt: str, guides: bool, strict: bool) -> bool:
-    """Report a set whose last render is current (nothing it is made from changed) without loading it."""
+def _unchanged(project: Project, set_dir: Path, dpi: int, fmt: str, guides: bool, strict: bool) -> tuple[str, ...] | None:
+    """Report a set whose last render is current (nothing it is made from changed) without loading it:
+    None if it is not; else the summary line it printed (an empty tuple if it printed diagnostics too)."""
     import time
 
     from cardsmith import freshness
@@ -98,13 +125,14 @@ def _unchanged(project: Project, set_dir: Path, dpi: int, fmt: str, guides: bool
     started = time.perf_counter()
     last = freshness.last_render(project, set_dir, dpi, fmt, guides)
     if last is None or last.get("strict") != strict:
-        return False
+        return None
     diags = freshness.diagnostics_from(last["diagnostics"])
     print_diagnostics(diags, Path.cwd())
     errors = sum(d.is_error for d in diags)
-    _summary(last["set_id"], 0, last["cards"], last["backs"], display_path(Path(last["out_dir"])),
-             time.perf_counter() - started, errors, len(diags) - errors)
-    return True
+    where = display_path(Path(last["out_dir"]))
+    _summary(last["set_id"], 0, last["cards"], last["backs"], where, f"{time.perf_counter() - started:.1f}", errors,
+             len(diags) - errors)
+    return () if diags else _summary_line(last["set_id"], 0, last["cards"], last["backs"], where, "{seconds}", 0, 0)
 
 
 COMMANDS = [render]
