@@ -3,7 +3,9 @@ validation.
 
 `validated_set` pickles what `validate.check_set` returned under a `freshness` stamp of the set's
 folder, cardsmith's code and the libraries validation uses, and reads it back only as cardsmith's
-own model classes and plain data, so a planted cache file cannot run code.
+own model classes and plain data, so a planted cache file cannot run code. When the set changed,
+the cards it read last time (parsed and checked against the schema, by file, text and place) are
+kept beside it, so an edit to one card of a long file re-reads that card only (`cardsmith.cardfile`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from types import MappingProxyType
 from typing import Any
 
 from cardsmith.atomic import write_bytes
-from cardsmith.freshness import PACKAGE_DIR, key_of, library_files, snapshot, stamp_for
+from cardsmith.freshness import PACKAGE_DIR, fingerprint, key_of, library_files, snapshot, stamp_for
 
 
 def _mapping(data: dict) -> MappingProxyType:
@@ -84,7 +86,11 @@ def validated_set(project: Any, set_dir: Path | str) -> tuple[Any, list[Any]]:
     from cardsmith.validate import check_set
 
     inputs = snapshot([set_dir, PACKAGE_DIR, *library_files()], skip=project.output_dir)
-    cardset, diags = check_set(set_dir)
+    items_file = stamp.path.with_name(stamp.path.stem + "-items.pickle")
+    code = key_of("items", fingerprint([PACKAGE_DIR, *library_files()]))  # how cards are read and checked
+    items, used = _read_items(items_file, code), {}
+    cardset, diags = check_set(set_dir, items, used)
+    _write_items(items_file, code, used)
     if cardset is not None and _cacheable(cardset):
         try:
             buf = io.BytesIO()
@@ -96,3 +102,24 @@ def validated_set(project: Any, set_dir: Path | str) -> tuple[Any, list[Any]]:
     else:
         stamp.forget()
     return cardset, diags
+
+
+def _read_items(path: Path, code: str) -> dict:
+    """The cards read by the last validation (`cardsmith.cardfile`), if cardsmith and its libraries are
+    as they were then; else none."""
+    try:
+        with open(path, "rb") as f:
+            data = _Unpickler(f).load()
+        return data["items"] if isinstance(data, dict) and data.get("code") == code and isinstance(data.get("items"), dict) else {}
+    except Exception:  # missing, damaged or foreign: read every card
+        return {}
+
+
+def _write_items(path: Path, code: str, items: dict) -> None:
+    """Keep the cards this validation read (only these: the file does not grow with old versions)."""
+    try:
+        buf = io.BytesIO()
+        _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump({"code": code, "items": items})
+        write_bytes(path, buf.getvalue())
+    except Exception:  # a cache that cannot be written only costs time next run
+        pass

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterator
 
 import click
 
@@ -66,17 +68,9 @@ def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, gui
         ids = [c for c in only if c in {x.id for x in cardset.cards}] if only else None
         if only and not ids:
             continue
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
         from cardsmith.render import render_set
 
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[what]}"),
-                      TimeElapsedColumn(), console=err_console.console, transient=True) as bar:
-            task = bar.add_task(cardset.id, total=None, what="")
-
-            def progress(done: int, total: int, what: str, _t=task) -> None:
-                bar.update(_t, completed=done, total=total, what=what)
-
+        with _progress_bar(cardset.id) as progress:
             result = render_set(project, cardset, dpi=dpi, fmt=fmt, only=ids, force=force, jobs=jobs, guides=guides,
                                 strict=strict, progress=progress)
         recorded = not ids and freshness.record_render(project, inputs[d], cardset, result, dpi=dpi, fmt=fmt,
@@ -99,6 +93,21 @@ def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, gui
 
         quick.remember(vouched, replay)
     return status
+
+
+@contextlib.contextmanager
+def _progress_bar(label: str) -> Iterator[Callable[[int, int, str], None]]:
+    """A progress callback drawing a bar on a terminal; elsewhere (a log, a pipe) the bar would never be
+    seen (it is transient), so nothing is drawn and rich's progress display is not even imported."""
+    if not sys.stderr.isatty():
+        yield lambda done, total, what: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[what]}"),
+                  TimeElapsedColumn(), console=err_console.console, transient=True) as bar:
+        task = bar.add_task(label, total=None, what="")
+        yield lambda done, total, what: bar.update(task, completed=done, total=total, what=what)
 
 
 def _summary_line(set_id: str, drawn: int, same: int, backs: int, where: str, seconds: str, errors: int,
