@@ -148,17 +148,19 @@ def installed(tmp: Path) -> tuple[str, list[str], str]:
 
 def in_process(project: Path, jobs: int) -> dict[str, float]:
     """Cold, unchanged and one-change render + pdf in one long-lived process, as `cardsmith watch` or
-    a build script pays them: the validated set (from its cache when unchanged, as the commands
-    read it), rendering and the PDF, without starting Python each time."""
+    a build script pays them: what `cardsmith pdf` does (inputs fingerprinted, the validated set from
+    its cache when unchanged, rendering recorded, the PDF), without starting Python each time."""
     from render import change_one_card
 
+    from cardsmith import freshness
+    from cardsmith.named_set import open_named_set
     from cardsmith.pdf import PdfOptions, build_pdf
-    from cardsmith.validate import open_named_set
 
     def once() -> float:
         t = time.perf_counter()
+        inputs = freshness.snapshot_set(Project(project), project / "cards" / "solar-empires")
         project_, cardset = open_named_set("solar-empires", Project(project))
-        build_pdf(project_, cardset, PdfOptions(), jobs=jobs)
+        build_pdf(project_, cardset, PdfOptions(), jobs=jobs, inputs=inputs)
         return time.perf_counter() - t
 
     from cardsmith.project import Project

@@ -38,6 +38,7 @@ class Project:
     """
 
     __slots__ = ("root",)
+    root: Path
 
     def __init__(self, root: Path):
         object.__setattr__(self, "root", Path(root))

@@ -37,16 +37,18 @@ def _record_path(argv: list[str]) -> Path:
     return Project.current().output_dir / CACHE_DIR / f"cmd-{hashlib.sha256(blob.encode()).hexdigest()[:24]}.json"
 
 
-def remember(stamps: Iterable[tuple[Path | str, str]], lines: Iterable[tuple[str, str, str | None]]) -> None:
+def remember(stamps: Iterable[tuple[Path | str, str]], lines: Iterable[tuple[str, str, str | None]],
+             sets: Iterable[str], dirs: Iterable[Path]) -> None:
     """After a command on the command line: answer it next time with `lines` ((stream "out" or "err",
     text, colour or None); `{seconds}` in a text is the time taken) while every (stamp file, key) in
-    `stamps` is fresh."""
+    `stamps` is fresh and the set names `sets` (none: every set of the project) still name `dirs`."""
     if ARGV is None:
         return
     from cardsmith.atomic import write_text
 
     try:
-        record = {"v": VERSION, "stamps": [[str(p), k] for p, k in stamps], "lines": [list(x) for x in lines]}
+        record = {"v": VERSION, "stamps": [[str(p), k] for p, k in stamps], "lines": [list(x) for x in lines],
+                  "sets": list(sets), "dirs": [str(d) for d in dirs]}
         write_text(_record_path(ARGV), json.dumps(record))
     except Exception:  # a record that cannot be written only costs time next run
         pass
@@ -64,6 +66,8 @@ def answer(argv: list[str]) -> int | None:
 
         if not record["stamps"] or any(Stamp(Path(p)).fresh(k) is None for p, k in record["stamps"]):
             return None
+        if _set_dirs(record["sets"]) != record["dirs"]:  # a set folder appeared where a name now points
+            return None
         lines = [(str(stream), str(text), colour) for stream, text, colour in record["lines"]]
     except Exception:  # no record, or one we cannot read: the command runs
         return None
@@ -79,3 +83,11 @@ def answer(argv: list[str]) -> int | None:
 
 
 COLOURS = {"red": 31, "green": 32, "yellow": 33}
+
+
+def _set_dirs(names: list[str]) -> list[str]:
+    """The folders the set names stand for now, as the commands resolve them (none: every set)."""
+    from cardsmith.project import Project
+
+    project = Project.current()
+    return [str(d) for d in (project.set_dirs() if not names else [project.resolve_set(n) for n in names])]

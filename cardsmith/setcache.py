@@ -87,8 +87,8 @@ def validated_set(project: Any, set_dir: Path | str) -> tuple[Any, list[Any]]:
 
     inputs = snapshot([set_dir, PACKAGE_DIR, *library_files()], skip=project.output_dir)
     items_file = stamp.path.with_name(stamp.path.stem + "-items.pickle")
-    code = key_of("items", fingerprint([PACKAGE_DIR, *library_files()]))  # how cards are read and checked
-    items, used = _read_items(items_file, code), {}
+    code = key_of("items", fingerprint([str(PACKAGE_DIR), *library_files()]))  # how cards are read and checked
+    items, used = _read_items(items_file, code), {}  # type: dict, dict
     cardset, diags = check_set(set_dir, items, used)
     _write_items(items_file, code, used)
     if cardset is not None and _cacheable(cardset):

@@ -116,6 +116,10 @@ def test_an_unchanged_rerun_answered_from_its_record_says_what_the_command_says(
     _bump(project / "cards" / SET / "cards.yaml", "attack: 2", "attack: 3")
     err, out = render_then_pdf(project)  # a record never answers for changed inputs
     assert "(1 drawn, 6 unchanged)" in err and "wrote" in out
+    render_then_pdf(project)
+    shutil.copytree(project / "cards" / SET, project / SET)  # the name now means ./mini-empires, a set of its own
+    err, _ = render_then_pdf(project)
+    assert "(7 drawn, 0 unchanged)" in err
 
 
 # ---- unchanged and changed sets -------------------------------------------------------------------

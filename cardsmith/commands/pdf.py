@@ -108,7 +108,7 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
     stamp = freshness.stamp_for(project, set_dir, f"pdf-{key[:16]}")
     last = stamp.fresh(key)
     if last is not None:  # decided before loading the set or importing ReportLab
-        _report(Path(last["path"]), False, last["notes"], (stamp.path, key))
+        _report(Path(last["path"]), False, last["notes"], (stamp.path, key), set_name, set_dir)
         return 0
     inputs = freshness.snapshot_set(project, set_dir, [deck] if deck else [])
     from cardsmith.pdf import PdfOptions, build_pdf, notes_for
@@ -125,11 +125,12 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
         out_dir = project.set_output(cardset.id)
         if stamp.record(key, inputs, [path, *freshness.manifest_outputs(out_dir)], {"path": str(path), "notes": list(notes)}):
             vouched = (stamp.path, key)
-    _report(path, written, notes, vouched)
+    _report(path, written, notes, vouched, set_name, set_dir)
     return 0
 
 
-def _report(path: Path, written: bool, notes: tuple[str, ...] | list[str], vouched: tuple[Path, str] | None) -> None:
+def _report(path: Path, written: bool, notes: tuple[str, ...] | list[str], vouched: tuple[Path, str] | None,
+            set_name: str, set_dir: Path) -> None:
     """Say what was written; with `vouched` (the stamp and key that keep the PDF current), let an
     unchanged re-run of this command line answer the same before loading anything (`cardsmith.quick`)."""
     lines = [f"note: {note}" for note in notes]
@@ -139,7 +140,7 @@ def _report(path: Path, written: bool, notes: tuple[str, ...] | list[str], vouch
         from cardsmith import quick
 
         quick.remember([vouched], [("out", f"{path} is up to date (nothing it is made from changed)", None)] +
-                       [("out", line, None) for line in lines])
+                       [("out", line, None) for line in lines], [set_name], [set_dir])
 
 
 COMMANDS = [pdf_command]

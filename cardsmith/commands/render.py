@@ -41,10 +41,11 @@ def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, gui
     # what an unchanged re-run of this command line prints, and the stamps that must stay fresh for it
     replay: list[tuple[str, str, str | None]] | None = None if (only or force) else []
     vouched: list[tuple[Path, str]] = []
-    for d in set_dirs(project, sets):
-        if not (only or force) and (line := _unchanged(project, d, dpi, fmt, guides, strict)) is not None:
-            if line and replay is not None:
-                replay.append(line)
+    dirs = set_dirs(project, sets)
+    for d in dirs:
+        if not (only or force) and (lines := _unchanged(project, d, dpi, fmt, guides, strict)) is not None:
+            if lines and replay is not None:
+                replay += lines
                 vouched.append((freshness.stamp_for(project, d, "render").path, key))
             else:
                 replay = None
@@ -91,7 +92,7 @@ def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, gui
     if replay and not status:
         from cardsmith import quick
 
-        quick.remember(vouched, replay)
+        quick.remember(vouched, replay, sets, dirs)
     return status
 
 
@@ -111,22 +112,22 @@ def _progress_bar(label: str) -> Iterator[Callable[[int, int, str], None]]:
 
 
 def _summary_line(set_id: str, drawn: int, same: int, backs: int, where: str, seconds: str, errors: int,
-                  warnings: int) -> tuple[str, str, str]:
+                  warnings: int) -> tuple[str, str, str | None]:
     """The line that ends a set's render: (stream, text, colour), as `cardsmith.quick` replays it."""
     return ("err", f"{set_id}: {drawn + same} card(s) ({drawn} drawn, {same} unchanged), {backs} back(s) -> {where}/ "
                    f"in {seconds} s; {errors} error(s), {warnings} warning(s)", "red" if errors else "green")
 
 
-def _summary(*args: Any) -> tuple[str, str, str]:
+def _summary(*args: Any) -> tuple[str, str, str | None]:
     # click, not rich: an unchanged set then prints its line without importing rich
     line = _summary_line(*args)
     click.secho(line[1], fg=line[2], err=True)
     return line
 
 
-def _unchanged(project: Project, set_dir: Path, dpi: int, fmt: str, guides: bool, strict: bool) -> tuple[str, ...] | None:
+def _unchanged(project: Project, set_dir: Path, dpi: int, fmt: str, guides: bool, strict: bool) -> list[tuple[str, str, str | None]] | None:
     """Report a set whose last render is current (nothing it is made from changed) without loading it:
-    None if it is not; else the summary line it printed (an empty tuple if it printed diagnostics too)."""
+    None if it is not; else the summary line it printed, to replay (none if it printed diagnostics too)."""
     import time
 
     from cardsmith import freshness
@@ -141,7 +142,7 @@ def _unchanged(project: Project, set_dir: Path, dpi: int, fmt: str, guides: bool
     where = display_path(Path(last["out_dir"]))
     _summary(last["set_id"], 0, last["cards"], last["backs"], where, f"{time.perf_counter() - started:.1f}", errors,
              len(diags) - errors)
-    return () if diags else _summary_line(last["set_id"], 0, last["cards"], last["backs"], where, "{seconds}", 0, 0)
+    return [] if diags else [_summary_line(last["set_id"], 0, last["cards"], last["backs"], where, "{seconds}", 0, 0)]
 
 
 COMMANDS = [render]
