@@ -54,7 +54,13 @@ def make_projects(base: Path) -> dict[str, Path]:
         for c in doc["cards"]:
             ships.append({**doc.get("defaults", {}), **c})
     cards = [{**c, "id": f"{c['id']}-{i}", "name": f"{c['name']} {i}"} for i in range(1, 11) for c in ships]
-    (target / "ships.yaml").write_text(yaml.safe_dump({"cards": cards}, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+    class Dumper(yaml.SafeDumper):  # each card written out in full, as a designer writes them (no &id001 / *id001)
+        def ignore_aliases(self, data: object) -> bool:
+            return True
+
+    (target / "ships.yaml").write_text(yaml.dump({"cards": cards}, Dumper=Dumper, sort_keys=False, allow_unicode=True),
+                                       encoding="utf-8")
     return {"se": se, "ships360": big}
 
 

@@ -15,27 +15,24 @@ an edit made while a command runs is seen by the next run.
 
 The roots of a set's commands (`set_roots`) cover the set folder, the project's and cardsmith's
 layouts and fonts, every set a layout may borrow from, cardsmith's own code and the libraries that
-draw and write (an upgrade replaces their files). `validated_set` keeps the validated set itself
-(pickled, read back only as cardsmith's own model classes) so a command after an unchanged set skips
-YAML and schema validation.
+draw and write (an upgrade replaces their files). `cardsmith.setcache` keeps the validated set
+itself, under a stamp of this kind.
 """
 
 from __future__ import annotations
 
-import copyreg
 import hashlib
-import io
 import json
 import os
-import pickle
 import stat
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
-from typing import Any, Iterable
 
-from cardsmith.atomic import write_bytes, write_text
+from cardsmith.errors import CardsmithError
+
+TYPE_CHECKING = False  # typing is not imported at run time: this module is on the path of `cardsmith.quick`
+if TYPE_CHECKING:
+    from typing import Any, Iterable
 
 STAMP_VERSION = "1"  # bump when what a stamp means changes
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -90,13 +87,13 @@ def fingerprint(roots: Iterable[str], skip: str = "") -> str:
     return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
 
 
-@dataclass(frozen=True)
 class Snapshot:
-    """The inputs of a piece of work, fingerprinted before it starts."""
+    """The inputs of a piece of work, fingerprinted before it starts: `roots`, `skip` and `digest`."""
 
-    roots: tuple[str, ...]
-    skip: str
-    digest: str
+    __slots__ = ("roots", "skip", "digest")
+
+    def __init__(self, roots: tuple[str, ...], skip: str, digest: str):
+        self.roots, self.skip, self.digest = roots, skip, digest
 
 
 def snapshot(roots: Iterable[Path | str], skip: Path | str = "") -> Snapshot:
@@ -154,8 +151,9 @@ class Stamp:
         data = entry.get("data")
         return data if isinstance(data, dict) else None
 
-    def record(self, key: str, inputs: Snapshot, outputs: Iterable[Path | str], data: dict[str, Any]) -> None:
-        """Keep `data` as the answer for `key` while `inputs` and `outputs` stay as they are now."""
+    def record(self, key: str, inputs: Snapshot, outputs: Iterable[Path | str], data: dict[str, Any]) -> bool:
+        """Keep `data` as the answer for `key` while `inputs` and `outputs` stay as they are now; whether
+        it is kept."""
         entry = {"v": STAMP_VERSION, "key": key, "roots": list(inputs.roots), "skip": inputs.skip,
                  "fingerprint": inputs.digest, "data": data}
         outs = {}
@@ -163,13 +161,16 @@ class Stamp:
             pair = _stat_pair(p)
             if pair is None:  # an output that is not there cannot be vouched for
                 self.forget()
-                return
+                return False
             outs[os.path.abspath(p)] = pair
         entry["outputs"] = outs
+        from cardsmith.atomic import write_text
+
         try:
             write_text(self.path, json.dumps(entry, sort_keys=True))
         except Exception:  # a stamp that cannot be written only costs time next run
-            pass
+            return False
+        return True
 
     def forget(self) -> None:
         try:
@@ -208,86 +209,6 @@ def covered(inputs: Snapshot, paths: Iterable[Path | str]) -> bool:
     return True
 
 
-# ---- the validated set ----------------------------------------------------------------------------
-
-def _mapping(data: dict) -> MappingProxyType:
-    return MappingProxyType(data)
-
-
-class _Pickler(pickle.Pickler):
-    dispatch_table = {**copyreg.dispatch_table, MappingProxyType: lambda m: (_mapping, (dict(m),))}
-
-
-_SAFE_GLOBALS = {("pathlib", "PosixPath"), ("pathlib", "WindowsPath"), ("pathlib", "PurePosixPath"),
-                 ("pathlib", "PureWindowsPath"), ("cardsmith.freshness", "_mapping")}
-_SAFE_BUILTINS = {"set", "frozenset", "tuple", "list", "dict", "bytes", "bytearray", "complex", "int", "float",
-                  "str", "bool", "slice", "range"}
-
-
-class _Unpickler(pickle.Unpickler):
-    """Reads back only cardsmith's own classes and plain data: a planted cache file cannot run code."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) in _SAFE_GLOBALS or (module == "builtins" and name in _SAFE_BUILTINS):
-            return super().find_class(module, name)
-        if module.startswith("cardsmith.") and "." not in name:
-            found = super().find_class(module, name)
-            if isinstance(found, type):
-                return found
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a cardsmith cache")
-
-
-def _set_key() -> str:
-    """What validation depends on besides files: the bounds in `cardsmith.limits` (a tiny module)."""
-    from cardsmith import limits
-
-    return key_of("set", {k: v for k, v in vars(limits).items() if k.isupper()})
-
-
-def _cacheable(cardset: Any) -> bool:
-    """A set whose validation reads only its own folder and cardsmith's code (a game from a plugin
-    or registered in-process is not: its code lies outside the roots)."""
-    rules = getattr(cardset, "rules", None)
-    if not rules:
-        return True
-    name = str(rules).strip().replace("-", "_").lower()
-    registry = sys.modules.get("cardsmith.engine.registry")
-    if registry is not None and name in getattr(registry, "_EXTRA", {}):
-        return False
-    games = PACKAGE_DIR / "games"
-    return (games / f"{name}.py").is_file() or (games / name / "__init__.py").is_file()
-
-
-def validated_set(project: Any, set_dir: Path | str) -> tuple[Any, list[Any]]:
-    """`validate.check_set(set_dir)`, read from the cache when the set and cardsmith are unchanged."""
-    stamp = stamp_for(project, set_dir, "set")
-    blob = stamp.path.with_suffix(".pickle")
-    key = _set_key()
-    hit = stamp.fresh(key)
-    if hit is not None:
-        try:
-            with open(blob, "rb") as f:
-                cardset, diags = _Unpickler(f).load()
-            return cardset, diags
-        except Exception:  # damaged or foreign: validate again
-            pass
-    from cardsmith.validate import check_set
-
-    inputs = snapshot([set_dir, PACKAGE_DIR, *library_files()], skip=project.output_dir)
-    cardset, diags = check_set(set_dir)
-    if cardset is not None and _cacheable(cardset):
-        try:
-            buf = io.BytesIO()
-            _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump((cardset, diags))
-            write_bytes(blob, buf.getvalue())
-            stamp.record(key, inputs, [blob], {})
-        except Exception:  # a cache that cannot be written only costs time next run
-            stamp.forget()
-    else:
-        stamp.forget()
-    return cardset, diags
-
-
 # ---- rendered images ------------------------------------------------------------------------------
 
 def render_key(dpi: int, fmt: str, guides: bool) -> str:
@@ -301,23 +222,38 @@ def last_render(project: Any, set_dir: Path | str, dpi: int = 300, fmt: str = "p
 
 
 def record_render(project: Any, inputs: Snapshot, cardset: Any, result: Any, *, dpi: int, fmt: str, guides: bool,
-                  strict: bool, layout_dirs: Iterable[Path | str]) -> None:
+                  strict: bool, layout_dirs: Iterable[Path | str]) -> bool:
     """Keep the outcome of a whole-set `render_set` for `last_render` (not one with errors, and not one that
-    read files outside the snapshot's roots, whose changes a stamp would not see)."""
+    read files outside the snapshot's roots, whose changes a stamp would not see); whether it is kept."""
     stamp = stamp_for(project, cardset.path, "render")
     read = [*layout_dirs, *(Path(cardset.path) / c.art for c in cardset.cards if c.art),
             *(Path(cardset.path) / p for p in cardset.icons.values())]
     if result.errors or not covered(inputs, read):
         stamp.forget()
-        return
+        return False
     files = manifest_outputs(result.out_dir)
     if not files:
         stamp.forget()
-        return
+        return False
     data = {"set_id": cardset.id, "out_dir": str(result.out_dir), "cards": len(result.rendered) + len(result.skipped),
             "backs": len(result.backs_rendered) + len(result.backs_skipped), "strict": bool(strict),
             "diagnostics": [diagnostic_dict(d) for d in result.diagnostics]}
-    stamp.record(render_key(dpi, fmt, guides), inputs, files, data)
+    return stamp.record(render_key(dpi, fmt, guides), inputs, files, data)
+
+
+def load_manifest(out_dir: Path | str) -> dict[str, Any]:
+    """Read `output/<set>/cards/manifest.json` (file paths in it are relative to `out_dir`)."""
+    path = Path(out_dir) / "cards" / "manifest.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CardsmithError(f"{path} does not exist: the set has not been rendered",
+                             hint="run `cardsmith render` first") from None
+    except (OSError, ValueError) as e:
+        raise CardsmithError(f"{path} cannot be read ({e})", hint="run `cardsmith render --force` to rewrite it") from None
+    if not isinstance(data, dict) or "cards" not in data:
+        raise CardsmithError(f"{path} is not a render manifest", hint="run `cardsmith render --force` to rewrite it")
+    return data
 
 
 def manifest_outputs(out_dir: Path | str) -> list[Path]:

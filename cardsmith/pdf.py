@@ -71,7 +71,7 @@ class PdfOptions:
 
 def load_images(out_dir: Path) -> dict[str, Any]:
     """The render manifest of `output/<set>/` (see the rendering contract), checked for what we need."""
-    from cardsmith.render import load_manifest
+    from cardsmith.freshness import load_manifest
 
     manifest = load_manifest(out_dir)
     for key in ("trim_mm", "bleed_mm", "cards"):
@@ -283,18 +283,9 @@ def _png_xobject(name: str, path: Path, width: int, height: int, colours: int) -
             return done if done is not None else self._format(document)
 
         def _format(self, document: Any) -> bytes:
-            content = self.streamContent
-            s = pdfdoc.PDFStream(content=content)
-            d = s.dictionary
-            d["Type"] = pdfdoc.PDFName("XObject")
-            d["Subtype"] = pdfdoc.PDFName("Image")
-            d["Width"], d["Height"], d["BitsPerComponent"] = self.width, self.height, 8
-            d["ColorSpace"] = pdfdoc.PDFName(self.colorSpace)
-            d["Filter"] = pdfdoc.PDFName("FlateDecode")  # a name, not an array: then DecodeParms is one dictionary
-            d["DecodeParms"] = pdfdoc.PDFDictionary(
-                {"Predictor": 15, "Colors": colours, "BitsPerComponent": 8, "Columns": self.width})
-            d["Length"] = len(content)
-            return s.format(document)
+            from cardsmith.pdfappend import image_object
+
+            return image_object(self.width, self.height, colours, self.streamContent)
 
     return PngXObject()
 
@@ -531,20 +522,25 @@ def _print_pdf(items: Sequence[PrintItem], manifest: Mapping[str, Any], options:
     try:
         shas = {k: digests.digest(p) for k, p in images.items()}
     except OSError:
-        shas = None  # a missing image: write_pdf says which
-    key = PdfStamp.key({"pages": repr(pages), "images": shas, "title": title, "subject": f"{len(items)} cards"})
+        shas = None  # a missing image: the writer says which
+    subject = f"{len(items)} cards"
+    layout = PdfStamp.key({"pages": repr(pages), "title": title, "subject": subject})
+    key = PdfStamp.key({"layout": layout, "images": shas})
     stamp = PdfStamp(out_dir) if reuse and out_dir is not None and shas is not None else None
     if stamp is not None and stamp.current(target, key):
         if writer is not None:
             writer.abort()
         return target, False
-    if writer is not None:
-        writer.finish()
-    else:
-        streams = StreamStore(out_dir) if out_dir is not None else None
-        write_pdf(pages, images, target, title=title, subject=f"{len(items)} cards", digests=digests, streams=streams)
+    if stamp is not None and shas is not None and writer is None and stamp.update(target, layout, key, images, shas):
+        return target, True  # only images changed: appended to the file as it was
+    if writer is None:
+        from cardsmith.pdfstream import PdfWriter
+
+        writer = PdfWriter(pages, images, target, title=title, subject=subject, digests=digests,
+                           streams=StreamStore(out_dir) if out_dir is not None else None)
+    writer.finish()
     if stamp is not None:
-        stamp.record(target, key)
+        stamp.record(target, key, layout, writer.object_numbers(), shas)
     return target, True
 
 
@@ -599,6 +595,9 @@ def build_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | 
     manifest: Mapping[str, Any]
     if render_is_current(project, cardset):
         manifest = load_images(out_dir)
+    elif PdfStamp(out_dir).updatable(target):
+        # a PDF that changed images may be brought up to date by appending them: render first, then see
+        manifest = ensure_rendered(project, cardset, jobs=jobs, inputs=inputs)
     else:
         from cardsmith.pdfstream import render_and_print
 

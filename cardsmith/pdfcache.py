@@ -89,13 +89,48 @@ class PdfStamp:
 
     def current(self, target: Path, key: str) -> bool:
         """Whether `target` exists as it was written from inputs with this `key`."""
-        entry = self.entries.get(str(Path(target).resolve()))
-        if not isinstance(entry, dict):
-            return False
-        return entry.get("key") == key and list(stat_pair(target) or ()) == entry.get("stat")
+        entry = self._entry(target)
+        return entry is not None and entry.get("key") == key
 
-    def record(self, target: Path, key: str) -> None:
-        self.entries[str(Path(target).resolve())] = {"key": key, "stat": list(stat_pair(target) or ())}
+    def _entry(self, target: Path) -> dict[str, Any] | None:
+        """The record of `target` while the file is as it was written, else None."""
+        entry = self.entries.get(str(Path(target).resolve()))
+        if not isinstance(entry, dict) or list(stat_pair(target) or ()) != entry.get("stat"):
+            return None
+        return entry
+
+    def updatable(self, target: Path, layout: str | None = None) -> bool:
+        """Whether `target` is as written and its record allows an incremental update (of pages
+        laid out as `layout`, if given)."""
+        entry = self._entry(target)
+        return entry is not None and "placed" in entry and (layout is None or entry.get("layout") == layout)
+
+    def update(self, target: Path, layout: str, key: str, images: Mapping[str, Path], shas: Mapping[str, str]) -> bool:
+        """Bring `target` to `key` by appending the images that changed (see `cardsmith.pdfappend`);
+        False (nothing written) when the pages differ or an incremental update cannot do it."""
+        from cardsmith import pdfappend
+
+        entry = self._entry(target)
+        if entry is None or entry.get("layout") != layout:
+            return False
+        updates = pdfappend.changes(entry, images, shas)
+        if not updates or pdfappend.append_images(target, updates, int(entry.get("base", 0))) is None:
+            return False
+        self.entries[str(Path(target).resolve())] = {**entry, "key": key, "stat": list(stat_pair(target) or ()),
+                                                     "placed": {k: [n, shas[k]] for k, (n, _) in entry["placed"].items()}}
+        write_text(self.path, json.dumps(self.entries, indent=1, sort_keys=True))
+        return True
+
+    def record(self, target: Path, key: str, layout: str | None = None, objects: Mapping[str, int] | None = None,
+               shas: Mapping[str, str] | None = None) -> None:
+        """Keep `target` as written from `key`; with `layout`, `objects` (image key -> object number)
+        and `shas`, a later change of images only can be appended (`update`)."""
+        entry: dict[str, Any] = {"key": key, "stat": list(stat_pair(target) or ())}
+        if layout is not None and objects is not None and shas is not None:
+            from cardsmith.pdfappend import record
+
+            entry.update(layout=layout, **record(objects, shas, entry["stat"][0] if entry["stat"] else 0))
+        self.entries[str(Path(target).resolve())] = entry
         write_text(self.path, json.dumps(self.entries, indent=1, sort_keys=True))
 
 

@@ -84,6 +84,17 @@ class PdfWriter:
                 raise CardsmithError(f"cannot write {self.target}: {e.strerror}", hint="check the folder is writable") from e
         return self.target
 
+    def object_numbers(self) -> dict[str, int]:
+        """After `finish`: the PDF object number of each image key's image (for incremental updates)."""
+        doc = self.canvas._doc
+        numbers = {}
+        for key, path in self.images.items():
+            name = self.registry.names.get(Path(path))
+            found = doc.idToObjectNumberAndVersion.get(doc.getXObjectName(name)) if name else None
+            if found is not None:
+                numbers[key] = found[0]
+        return numbers
+
     def abort(self) -> None:
         """Leave no file behind (the temporary one is removed; `target` is untouched)."""
         with contextlib.suppress(_Abort):

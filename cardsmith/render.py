@@ -28,6 +28,7 @@ from cardsmith.diagnostics import Diagnostic, did_you_mean
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.layout.printcheck import HINTS as PRINT_HINTS, PRINT_KINDS
 from cardsmith.model import Card, CardSet
+from cardsmith.freshness import load_manifest  # noqa: F401  (read here by many callers)
 from cardsmith.pdfcache import file_sha1, stat_pair
 from cardsmith.pngwrite import write_png
 from cardsmith.project import Project
@@ -485,21 +486,6 @@ def _content(outcome: Outcome | None, old: Any) -> dict[str, Any]:
     if isinstance(old, dict) and old.get("sha1"):
         return {k: old[k] for k in ("sha1", "bytes", "mtime_ns") if k in old}
     return {}
-
-
-def load_manifest(out_dir: Path | str) -> dict[str, Any]:
-    """Read `output/<set>/cards/manifest.json` (file paths in it are relative to `out_dir`)."""
-    path = Path(out_dir) / "cards" / "manifest.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CardsmithError(f"{path} does not exist: the set has not been rendered",
-                             hint="run `cardsmith render` first") from None
-    except (OSError, ValueError) as e:
-        raise CardsmithError(f"{path} cannot be read ({e})", hint="run `cardsmith render --force` to rewrite it") from None
-    if not isinstance(data, dict) or "cards" not in data:
-        raise CardsmithError(f"{path} is not a render manifest", hint="run `cardsmith render --force` to rewrite it")
-    return data
 
 
 def build_stage(ctx) -> None:

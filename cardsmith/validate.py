@@ -13,41 +13,24 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 import jsonschema
 from referencing import Registry, Resource
 
 from cardsmith.diagnostics import Diagnostic, did_you_mean, path_text, sort_diagnostics
-from cardsmith.errors import CardsmithError, UsageError
+from cardsmith.named_set import SetInvalid, open_named_set  # noqa: F401  (imported from here by many callers)
+from cardsmith.errors import CardsmithError
 from cardsmith.limits import MAX_BLEED_MM, MAX_CARD_MM, MAX_COPIES
 from cardsmith.loader import Document, YamlError, load_yaml
 from cardsmith.model import (RESERVED_CARD_KEYS, Card, CardSet, CardType, Dimension, FieldSpec, Group, Keyword,
                              KeywordUse, SourceRef, frozen_map, slugify)
 from cardsmith.units import CARD_SIZES, LengthError, parse_length_mm
 
-if TYPE_CHECKING:
-    from cardsmith.project import Project
-
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 ICON_REF = re.compile(r"(?<!\{)\{([A-Za-z0-9_+-]+)\}(?!\})")
 SKIP_DIRS = {"decks", "art", "icons", "templates", "fonts", "layouts", "schemas", "components"}
-
-
-class SetInvalid(CardsmithError):
-    """A set with errors; `diagnostics` holds every problem found."""
-
-    SHOWN = 20
-
-    def __init__(self, path: Path, diagnostics: list[Diagnostic]):
-        errors = [d for d in diagnostics if d.is_error]
-        listed = "\n".join(d.format(Path.cwd()) for d in errors[:self.SHOWN])
-        if len(errors) > self.SHOWN:
-            listed += f"\n... and {len(errors) - self.SHOWN} more"
-        super().__init__(f"the set {Path(path).name} has {len(errors)} error(s):\n{listed}",
-                         hint=f"fix them (`cardsmith validate {Path(path).name}` lists them all), then run the command again")
-        self.diagnostics = diagnostics
 
 
 # ---------------------------------------------------------------------------------------------
@@ -87,8 +70,21 @@ def schema_diagnostics(doc: Document, name: str) -> list[Diagnostic]:
     return out
 
 
-def _schema_diagnostic(doc: Document, err: jsonschema.ValidationError) -> Diagnostic:
-    path = tuple(err.absolute_path)
+@lru_cache(maxsize=None)
+def _item_validator() -> jsonschema.Draft202012Validator:
+    """The card schema's rule for one item of `cards:` (it refers to nothing outside itself)."""
+    return jsonschema.Draft202012Validator(json.loads(schema_text("card"))["properties"]["cards"]["items"],
+                                           registry=_registry())
+
+
+def item_schema_diagnostics(doc: Document, value: Any, index: int) -> list[Diagnostic]:
+    """The card schema's errors for item `index` of a card file's `cards:` (`value`), worded and placed
+    as `schema_diagnostics` places them for the whole file (`cardsmith.cardfile` reads items one by one)."""
+    return [_schema_diagnostic(doc, err, ("cards", index)) for err in _item_validator().iter_errors(value)]
+
+
+def _schema_diagnostic(doc: Document, err: jsonschema.ValidationError, prefix: tuple = ()) -> Diagnostic:
+    path = prefix + tuple(err.absolute_path)
     where = path_text(path) or "the file"
     line, col = doc.position(path)
     hint = None
@@ -127,7 +123,7 @@ def _schema_diagnostic(doc: Document, err: jsonschema.ValidationError) -> Diagno
         msg = f"{where} must be {word} {err.validator_value}, not {err.instance}"
     elif v == "anyOf" and (fitting := [e for e in err.context if e.validator != "type" and e.validator != "anyOf"]):
         # the branch whose type fits the value says best what is wrong with it (an enum, a pattern...)
-        return _schema_diagnostic(doc, fitting[0])
+        return _schema_diagnostic(doc, fitting[0], prefix)
     elif v == "anyOf" and err.schema.get("description"):
         msg = f"{where}: {err.instance!r} is not valid: {err.schema['description']}"
     elif v == "minProperties":
@@ -233,22 +229,34 @@ def card_files(set_dir: Path) -> list[Path]:
     return files
 
 
-def check_set(set_dir: Path | str) -> tuple[CardSet | None, list[Diagnostic]]:
-    """Validate a set folder: the set (None if errors) and every problem found, sorted by file and line."""
+def check_set(set_dir: Path | str, items: dict | None = None, used: dict | None = None) -> tuple[CardSet | None, list[Diagnostic]]:
+    """Validate a set folder: the set (None if errors) and every problem found, sorted by file and line.
+
+    With `items` (and `used`), card files are read card by card and unchanged cards taken from
+    `items`; every card read is put in `used` (see `cardsmith.cardfile`)."""
     set_dir = Path(set_dir).resolve()
     ck = _Checker(set_dir)
     set_file = set_dir / "set.yaml"
-    try:
-        sdoc = load_yaml(set_file)
-    except YamlError as e:
-        ck.diags.append(Diagnostic("error", e.file, e.line, e.column, e.message, e.hint))
-        sdoc = None
-    if sdoc is not None and not isinstance(sdoc.data, dict):
-        ck.error(sdoc, (), "set.yaml must be a map of keys (id, name, types, ...)", "see docs/set-format.md")
-        sdoc = None
+    unchanged = None
+    if items is not None:
+        from cardsmith.cardfile import read_unchanged
+
+        unchanged = read_unchanged(set_file, items, used if used is not None else {}, "set")
+    if unchanged is not None:
+        sdoc, set_schema_errs = unchanged
+    else:
+        try:
+            sdoc = load_yaml(set_file)
+        except YamlError as e:
+            ck.diags.append(Diagnostic("error", e.file, e.line, e.column, e.message, e.hint))
+            sdoc = None
+        if sdoc is not None and not isinstance(sdoc.data, dict):
+            ck.error(sdoc, (), "set.yaml must be a map of keys (id, name, types, ...)", "see docs/set-format.md")
+            sdoc = None
+        set_schema_errs = schema_diagnostics(sdoc, "set") if sdoc is not None else []
     decl = _Declarations(set_dir, {})
     if sdoc is not None:
-        ck.diags.extend(schema_diagnostics(sdoc, "set"))
+        ck.diags.extend(set_schema_errs)
         decl = _declarations(ck, sdoc)
 
     cards: list[Card] = []
@@ -257,16 +265,25 @@ def check_set(set_dir: Path | str) -> tuple[CardSet | None, list[Diagnostic]]:
     if not files:
         ck.warn(set_file, (), "the set has no card files", "add a file such as cards.yaml with `cards:` beside set.yaml")
     for f in files:
-        try:
-            doc = load_yaml(f)
-        except YamlError as e:
-            ck.diags.append(Diagnostic("error", e.file, e.line, e.column, e.message, e.hint))
-            continue
-        if isinstance(doc.data, list):
-            ck.error(doc, (), "a card file must be a map with `cards:` (and optional `defaults:`), not a list",
-                     "put `cards:` on the first line and indent the list under it")
-            continue
-        schema_errs = [_by_card_id(doc, d) for d in schema_diagnostics(doc, "card")]
+        read = None
+        if items is not None:
+            from cardsmith.cardfile import read_card_file
+
+            read = read_card_file(f, items, used if used is not None else {})
+        if read is not None:
+            doc, schema_errs = read
+        else:
+            try:
+                doc = load_yaml(f)
+            except YamlError as e:
+                ck.diags.append(Diagnostic("error", e.file, e.line, e.column, e.message, e.hint))
+                continue
+            if isinstance(doc.data, list):
+                ck.error(doc, (), "a card file must be a map with `cards:` (and optional `defaults:`), not a list",
+                         "put `cards:` on the first line and indent the list under it")
+                continue
+            schema_errs = schema_diagnostics(doc, "card")
+        schema_errs = [_by_card_id(doc, d) for d in schema_errs]
         ck.diags.extend(schema_errs)
         if not isinstance(doc.data, dict) or not isinstance(doc.data.get("cards"), list):
             continue
@@ -315,26 +332,6 @@ def _components(ck: _Checker, sdoc: Document, decl: "_Declarations") -> Any:
     components, diags = check_components(docs, decl.bleed, printing.get("paper"))
     ck.diags.extend(diags)
     return components
-
-
-def open_named_set(name: str, project: "Project | None" = None) -> tuple["Project", CardSet]:
-    """The project and the validated set `name` (its folder under cards/, or a path), for commands.
-
-    An unknown name is a `UsageError` (exit 2) listing the project's sets; an invalid set is `SetInvalid`.
-    """
-    from cardsmith.project import Project, SetNotFound
-
-    project = project or Project.current()
-    try:
-        path = project.resolve_set(name)
-    except SetNotFound as e:
-        raise UsageError(str(e), hint="`cardsmith list` shows the sets of this project") from None
-    from cardsmith.freshness import validated_set
-
-    cardset, diags = validated_set(project, path)  # from the cache when the set is unchanged since last checked
-    if cardset is None:
-        raise SetInvalid(Path(path), diags)
-    return project, cardset
 
 
 def load_set(set_dir: Path | str) -> CardSet:

@@ -8,9 +8,10 @@ a rasterised page tells where each face landed and which way up it is.
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw, ImageStat
 
 TRIM = (63.5, 88.9)
 BLEED = 3.175
@@ -80,3 +81,16 @@ def mark_centre(page: Image.Image, box_mm: tuple[float, float, float, float], co
     cx = (max(0, left) + (bbox[0] + bbox[2]) / 2) / dpi * 25.4
     cy_top = (max(0, top) + (bbox[1] + bbox[3]) / 2) / dpi * 25.4
     return cx, page_height_mm - cy_top
+
+
+def raster(pdf: Path, folder: Path) -> list[Image.Image]:
+    """Every page of `pdf` at 40 dpi."""
+    folder.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["pdftoppm", "-png", "-r", "40", str(pdf), str(folder / "page")], check=True)
+    return [Image.open(p).convert("RGB") for p in sorted(folder.glob("page-*.png"))]
+
+
+def same_pages(a: list[Image.Image], b: list[Image.Image]) -> bool:
+    """Same page count, and every page within a grey level on average of the other (rasteriser noise)."""
+    return len(a) == len(b) and all(x.size == y.size and max(ImageStat.Stat(ImageChops.difference(x, y)).mean) < 1.0
+                                    for x, y in zip(a, b))

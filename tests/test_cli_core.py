@@ -129,7 +129,7 @@ def test_jobs_is_the_same_option_in_every_command():
     """`-j 2` worked for build and render but was 'No such option' for play and balance."""
     import click
 
-    from cardsmith.cli import cli
+    from cardsmith.commands.group import cli
 
     def commands(group, prefix=""):
         ctx = click.Context(group)

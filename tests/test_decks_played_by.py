@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cardsmith.cli import cli
+from cardsmith.commands.group import cli
 from cardsmith.decks import (RulesInvalid, check_deck, chosen_card, deck_stats, load_deck, parse_rules, play_terms,
                              zone_cards)
 from cardsmith.decks.stats import cost_buckets

@@ -69,7 +69,7 @@ def test_play_and_balance_never_import_dask_without_cluster(project):
     script = (
         "import sys\n"
         "from click.testing import CliRunner\n"
-        "from cardsmith.cli import cli\n"
+        "from cardsmith.commands.group import cli\n"
         "r = CliRunner()\n"
         "a = r.invoke(cli, ['balance', 'solar-empires', '--agents', 'random', '--games', '2', '--jobs', '1', '--budget', '0'])\n"
         "b = r.invoke(cli, ['play', 'solar-empires', '--deck', 'chain', '--deck', 'shadow', '--agents', 'random',"

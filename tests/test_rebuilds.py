@@ -16,8 +16,8 @@ from pathlib import Path
 import click
 import pytest
 
-from cardsmith import freshness
-from cardsmith.cli import COMMAND_MODULES, LAZY_COMMANDS, cli
+from cardsmith import freshness, setcache
+from cardsmith.commands.group import COMMAND_MODULES, LAZY_COMMANDS, cli
 from cardsmith.project import Project
 from tests.conftest import ROOT, run_in_process
 
@@ -56,7 +56,7 @@ def test_the_lazy_command_table_matches_the_command_modules():
     for module in COMMAND_MODULES:
         for command in importlib.import_module(module).COMMANDS:
             found[command.name] = (module, command)
-    assert set(found) == set(LAZY_COMMANDS), "add the new command to cardsmith.cli.LAZY_COMMANDS"
+    assert set(found) == set(LAZY_COMMANDS), "add the new command to cardsmith.commands.group.LAZY_COMMANDS"
     for name, (module, command) in found.items():
         assert LAZY_COMMANDS[name][0] == module
         stub = click.Command(name, help=LAZY_COMMANDS[name][1])
@@ -76,11 +76,11 @@ def test_help_lists_every_command_with_its_short_help():
 HEAVY = ("PIL", "reportlab", "jinja2", "jsonschema", "yaml", "rich")
 
 
-def _imported_by(args: list[str], cwd: Path) -> set[str]:
+def _imported_by(args: list[str], cwd: Path, modules: tuple[str, ...] = HEAVY) -> set[str]:
     code = (f"import sys; sys.argv = ['cardsmith', *{args!r}]\n"
             "from cardsmith.cli import main\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            f"print('loaded:', *(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)")
+            f"print('loaded:', *(m for m in {modules!r} if m in sys.modules), file=sys.stderr)")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     p = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
     last = p.stderr.strip().splitlines()[-1]
@@ -93,6 +93,33 @@ def test_help_and_an_unchanged_render_and_pdf_import_nothing_heavy(project):
     render_then_pdf(project)
     assert _imported_by(["render", SET], project) == set()
     assert _imported_by(["pdf", SET], project) == set()
+    # answered from the command lines' records (cardsmith.quick): not even click
+    assert _imported_by(["render", SET], project, ("click",)) == set()
+    assert _imported_by(["pdf", SET], project, ("click",)) == set()
+    assert _imported_by(["pdf", SET, "--paper", "letter"], project, ("click",)) == {"click"}  # another command line
+
+
+def test_an_unchanged_rerun_answered_from_its_record_says_what_the_command_says(project):
+    import re
+
+    def words(said: tuple[str, str]) -> tuple[str, ...]:  # the time taken aside
+        return tuple(re.sub(r" in \d+\.\d s;", " in _ s;", x) for x in said)
+
+    render_then_pdf(project)
+    answered = render_then_pdf(project)
+    assert "7 card(s) (0 drawn, 7 unchanged), 2 back(s)" in answered[0] and "is up to date" in answered[1]
+    records = sorted((project / "output" / ".cache").glob("cmd-*.json"))
+    assert len(records) == 2  # one per command line
+    for r in records:
+        r.unlink()
+    assert words(render_then_pdf(project)) == words(answered)  # the commands themselves, with the same words
+    _bump(project / "cards" / SET / "cards.yaml", "attack: 2", "attack: 3")
+    err, out = render_then_pdf(project)  # a record never answers for changed inputs
+    assert "(1 drawn, 6 unchanged)" in err and "wrote" in out
+    render_then_pdf(project)
+    shutil.copytree(project / "cards" / SET, project / SET)  # the name now means ./mini-empires, a set of its own
+    err, _ = render_then_pdf(project)
+    assert "(7 drawn, 0 unchanged)" in err
 
 
 # ---- unchanged and changed sets -------------------------------------------------------------------
@@ -174,8 +201,8 @@ def test_other_pdf_options_are_other_pdfs(project):
 def test_the_validated_set_comes_back_equal_and_a_planted_cache_cannot_run_code(project, tmp_path):
     p = Project(project)
     set_dir = p.cards_dir / SET
-    first, diags = freshness.validated_set(p, set_dir)
-    again, diags2 = freshness.validated_set(p, set_dir)
+    first, diags = setcache.validated_set(p, set_dir)
+    again, diags2 = setcache.validated_set(p, set_dir)
     assert first == again and diags == diags2 and again is not first
 
     class Evil:
@@ -185,18 +212,18 @@ def test_the_validated_set_comes_back_equal_and_a_planted_cache_cannot_run_code(
     blob = freshness.stamp_for(p, set_dir, "set").path.with_suffix(".pickle")
     blob.write_bytes(pickle.dumps(Evil()))
     with pytest.raises(pickle.UnpicklingError):
-        freshness._Unpickler(io.BytesIO(blob.read_bytes())).load()
+        setcache._Unpickler(io.BytesIO(blob.read_bytes())).load()
     # the stamp no longer vouches for the replaced file: the set is validated again
-    cardset, _ = freshness.validated_set(p, set_dir)
+    cardset, _ = setcache.validated_set(p, set_dir)
     assert cardset == first and not (tmp_path / "pwned").exists()
 
 
 def test_a_changed_set_is_validated_again(project):
     p = Project(project)
     set_dir = p.cards_dir / SET
-    assert freshness.validated_set(p, set_dir)[0] is not None
+    assert setcache.validated_set(p, set_dir)[0] is not None
     _bump(set_dir / "cards.yaml", "attack: 2", "attack: two")
-    cardset, diags = freshness.validated_set(p, set_dir)
+    cardset, diags = setcache.validated_set(p, set_dir)
     assert cardset is None and any(d.is_error for d in diags)
 
 

@@ -1,1 +1,1 @@
-"""Command modules; see cardsmith/cli.py."""
+"""Command modules; see cardsmith/commands/group.py."""

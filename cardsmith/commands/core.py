@@ -115,12 +115,12 @@ def build(sets: tuple[str, ...], strict: bool, jobs: int | None, force: bool, sk
         raise UsageError(f"unknown stage '{unknown[0]}'", hint="stages: " + (", ".join(n for n, _ in STAGES) or "none"))
     summary: list[tuple[str, str, str, str]] = []
     status = 0
-    from cardsmith import freshness
+    from cardsmith import freshness, setcache
 
     for d in set_dirs(project, sets):
         started = time.perf_counter()
         inputs = freshness.snapshot_set(project, d)  # before the set is read: stages record what they made from it
-        cardset, diags = freshness.validated_set(project, d)
+        cardset, diags = setcache.validated_set(project, d)
         print_diagnostics(diags, Path.cwd())
         errors = [x for x in diags if x.is_error or strict]
         if cardset is None or errors:

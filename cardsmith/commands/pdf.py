@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def open_set(name: str) -> tuple[Project, CardSet]:
     """The current project and its validated set `name` (errors worded for the user)."""
-    from cardsmith.validate import open_named_set
+    from cardsmith.named_set import open_named_set
 
     return open_named_set(name)
 
@@ -108,7 +108,7 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
     stamp = freshness.stamp_for(project, set_dir, f"pdf-{key[:16]}")
     last = stamp.fresh(key)
     if last is not None:  # decided before loading the set or importing ReportLab
-        _report(Path(last["path"]), False, last["notes"])
+        _report(Path(last["path"]), False, last["notes"], (stamp.path, key), set_name, set_dir)
         return 0
     inputs = freshness.snapshot_set(project, set_dir, [deck] if deck else [])
     from cardsmith.pdf import PdfOptions, build_pdf, notes_for
@@ -120,17 +120,27 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
                          types=types, only=ids, deck=deck, name=name)
     path, written = build_pdf(project, cardset, options, the_deck, jobs=jobs, inputs=inputs)
     notes = notes_for(project, cardset, options)
-    _report(path, written, notes)
+    vouched = None
     if freshness.last_render(project, set_dir) is not None:  # the images are vouched for: so is the PDF
         out_dir = project.set_output(cardset.id)
-        stamp.record(key, inputs, [path, *freshness.manifest_outputs(out_dir)], {"path": str(path), "notes": list(notes)})
+        if stamp.record(key, inputs, [path, *freshness.manifest_outputs(out_dir)], {"path": str(path), "notes": list(notes)}):
+            vouched = (stamp.path, key)
+    _report(path, written, notes, vouched, set_name, set_dir)
     return 0
 
 
-def _report(path: Path, written: bool, notes: tuple[str, ...] | list[str]) -> None:
-    click.echo(f"wrote {path}" if written else f"{path} is up to date (nothing it is made from changed)")
-    for note in notes:
-        click.echo(f"note: {note}")
+def _report(path: Path, written: bool, notes: tuple[str, ...] | list[str], vouched: tuple[Path, str] | None,
+            set_name: str, set_dir: Path) -> None:
+    """Say what was written; with `vouched` (the stamp and key that keep the PDF current), let an
+    unchanged re-run of this command line answer the same before loading anything (`cardsmith.quick`)."""
+    lines = [f"note: {note}" for note in notes]
+    for line in [f"wrote {path}" if written else f"{path} is up to date (nothing it is made from changed)", *lines]:
+        click.echo(line)
+    if vouched is not None:
+        from cardsmith import quick
+
+        quick.remember([vouched], [("out", f"{path} is up to date (nothing it is made from changed)", None)] +
+                       [("out", line, None) for line in lines], [set_name], [set_dir])
 
 
 COMMANDS = [pdf_command]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from pathlib import Path
+from typing import Any, Callable, Iterator
 
 import click
 
@@ -28,17 +31,27 @@ def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, gui
 
     Only cards whose data, layout, art, icons or fonts changed are drawn again (--force draws all).
     """
-    from cardsmith import freshness
+    from cardsmith import freshness, setcache
 
     project = Project.current()
     loaded = []
     inputs = {}
     status = 0
-    for d in set_dirs(project, sets):
-        if not (only or force) and _unchanged(project, d, dpi, fmt, guides, strict):
+    key = freshness.render_key(dpi, fmt, guides)
+    # what an unchanged re-run of this command line prints, and the stamps that must stay fresh for it
+    replay: list[tuple[str, str, str | None]] | None = None if (only or force) else []
+    vouched: list[tuple[Path, str]] = []
+    dirs = set_dirs(project, sets)
+    for d in dirs:
+        if not (only or force) and (lines := _unchanged(project, d, dpi, fmt, guides, strict)) is not None:
+            if lines and replay is not None:
+                replay += lines
+                vouched.append((freshness.stamp_for(project, d, "render").path, key))
+            else:
+                replay = None
             continue
         inputs[d] = freshness.snapshot_set(project, d)  # before reading anything, so an edit made meanwhile is seen next time
-        cardset, diags = freshness.validated_set(project, d)
+        cardset, diags = setcache.validated_set(project, d)
         errors = [x for x in diags if x.is_error]
         if cardset is None or errors:
             print_diagnostics(diags, Path.cwd())
@@ -56,42 +69,65 @@ def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, gui
         ids = [c for c in only if c in {x.id for x in cardset.cards}] if only else None
         if only and not ids:
             continue
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
         from cardsmith.render import render_set
 
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[what]}"),
-                      TimeElapsedColumn(), console=err_console.console, transient=True,
-                      disable=not err_console.console.is_terminal) as bar:  # piped: no bar, no empty line
-            task = bar.add_task(cardset.id, total=None, what="")
-
-            def progress(done: int, total: int, what: str, _t=task) -> None:
-                bar.update(_t, completed=done, total=total, what=what)
-
+        with _progress_bar(cardset.id) as progress:
             result = render_set(project, cardset, dpi=dpi, fmt=fmt, only=ids, force=force, jobs=jobs, guides=guides,
                                 strict=strict, progress=progress)
-        if not ids:
-            freshness.record_render(project, inputs[d], cardset, result, dpi=dpi, fmt=fmt, guides=guides, strict=strict,
-                                    layout_dirs=result.layout_dirs)
+        recorded = not ids and freshness.record_render(project, inputs[d], cardset, result, dpi=dpi, fmt=fmt,
+                                                       guides=guides, strict=strict, layout_dirs=result.layout_dirs)
         print_diagnostics(result.diagnostics, Path.cwd())
         drawn, same = len(result.rendered), len(result.skipped)
         backs = len(result.backs_rendered) + len(result.backs_skipped)
         failed = len(result.errors)
-        _summary(cardset.id, drawn, same, backs, display_path(result.out_dir), result.seconds, failed,
-                 len(result.diagnostics) - failed)
+        where = display_path(result.out_dir)
+        _summary(cardset.id, drawn, same, backs, where, f"{result.seconds:.1f}", failed, len(result.diagnostics) - failed)
         if failed:
             status = 1
+        if recorded and not result.diagnostics and replay is not None:
+            replay.append(_summary_line(cardset.id, 0, drawn + same, backs, where, "{seconds}", 0, 0))
+            vouched.append((freshness.stamp_for(project, d, "render").path, key))
+        else:
+            replay = None
+    if replay and not status:
+        from cardsmith import quick
+
+        quick.remember(vouched, replay, sets, dirs)
     return status
 
 
-def _summary(set_id: str, drawn: int, same: int, backs: int, where: str, seconds: float, errors: int, warnings: int) -> None:
+@contextlib.contextmanager
+def _progress_bar(label: str) -> Iterator[Callable[[int, int, str], None]]:
+    """A progress callback drawing a bar on a terminal; elsewhere (a log, a pipe) the bar would never be
+    seen (it is transient), so nothing is drawn and rich's progress display is not even imported."""
+    if not sys.stderr.isatty():
+        yield lambda done, total, what: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[what]}"),
+                  TimeElapsedColumn(), console=err_console.console, transient=True) as bar:
+        task = bar.add_task(label, total=None, what="")
+        yield lambda done, total, what: bar.update(task, completed=done, total=total, what=what)
+
+
+def _summary_line(set_id: str, drawn: int, same: int, backs: int, where: str, seconds: str, errors: int,
+                  warnings: int) -> tuple[str, str, str | None]:
+    """The line that ends a set's render: (stream, text, colour), as `cardsmith.quick` replays it."""
+    return ("err", f"{set_id}: {drawn + same} card(s) ({drawn} drawn, {same} unchanged), {backs} back(s) -> {where}/ "
+                   f"in {seconds} s; {errors} error(s), {warnings} warning(s)", "red" if errors else "green")
+
+
+def _summary(*args: Any) -> tuple[str, str, str | None]:
     # click, not rich: an unchanged set then prints its line without importing rich
-    click.secho(f"{set_id}: {drawn + same} card(s) ({drawn} drawn, {same} unchanged), {backs} back(s) -> {where}/ "
-                f"in {seconds:.1f} s; {errors} error(s), {warnings} warning(s)", fg="red" if errors else "green", err=True)
+    line = _summary_line(*args)
+    click.secho(line[1], fg=line[2], err=True)
+    return line
 
 
-def _unchanged(project: Project, set_dir: Path, dpi: int, fmt: str, guides: bool, strict: bool) -> bool:
-    """Report a set whose last render is current (nothing it is made from changed) without loading it."""
+def _unchanged(project: Project, set_dir: Path, dpi: int, fmt: str, guides: bool, strict: bool) -> list[tuple[str, str, str | None]] | None:
+    """Report a set whose last render is current (nothing it is made from changed) without loading it:
+    None if it is not; else the summary line it printed, to replay (none if it printed diagnostics too)."""
     import time
 
     from cardsmith import freshness
@@ -99,13 +135,14 @@ def _unchanged(project: Project, set_dir: Path, dpi: int, fmt: str, guides: bool
     started = time.perf_counter()
     last = freshness.last_render(project, set_dir, dpi, fmt, guides)
     if last is None or last.get("strict") != strict:
-        return False
+        return None
     diags = freshness.diagnostics_from(last["diagnostics"])
     print_diagnostics(diags, Path.cwd())
     errors = sum(d.is_error for d in diags)
-    _summary(last["set_id"], 0, last["cards"], last["backs"], display_path(Path(last["out_dir"])),
-             time.perf_counter() - started, errors, len(diags) - errors)
-    return True
+    where = display_path(Path(last["out_dir"]))
+    _summary(last["set_id"], 0, last["cards"], last["backs"], where, f"{time.perf_counter() - started:.1f}", errors,
+             len(diags) - errors)
+    return [] if diags else [_summary_line(last["set_id"], 0, last["cards"], last["backs"], where, "{seconds}", 0, 0)]
 
 
 COMMANDS = [render]

@@ -1,0 +1,132 @@
+"""Changed card images written into an existing PDF as an incremental update (ISO 32000, 7.5.6).
+
+When a PDF's pages are as they were and only some images changed, each new image is appended under
+the object number of the image it replaces, followed by a cross-reference section for those
+objects and a trailer that points back (`/Prev`) at the previous one; a reader takes the newest
+version of every object. Nothing else is rewritten, so a one-card change costs one image's bytes
+instead of formatting the whole document again.
+
+The old file is copied beside the target, the update appended to the copy and the copy renamed over
+the target (`atomic_path`): an interrupted write leaves the old PDF whole. The update is refused
+(and the caller writes the whole PDF) when the file is not the one recorded, when a changed image
+is shared with a placement that did not change, when a new image cannot go in as it is (only
+8-bit RGB or grey PNGs can), or when the appended bytes would pass half the size of the last full
+write (then the full rewrite also drops the replaced images).
+
+The objects keep their names (`/Img<hash>` of the image first written there): names are only
+resource keys, so pages show the new image; the next full write names it by its own hash.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+from typing import Any, Mapping
+
+from cardsmith.atomic import atomic_path
+from cardsmith.errors import CardsmithError
+
+GROWTH = 0.5  # appended bytes allowed, as a share of the file's size after its last full write
+_TRAILER = re.compile(rb"trailer\s*<<(.*?)>>\s*startxref\s*(\d+)\s*%%EOF\s*$", re.S)
+
+
+def image_object(width: int, height: int, colours: int, data: bytes) -> bytes:
+    """The dictionary and stream of an image XObject holding a PNG's own Flate data (PNG predictors)."""
+    space = "DeviceRGB" if colours == 3 else "DeviceGray"
+    head = (f"<<\n/BitsPerComponent 8 /ColorSpace /{space} /DecodeParms <<\n/BitsPerComponent 8 /Colors {colours} "
+            f"/Columns {width} /Predictor 15\n>> /Filter /FlateDecode /Height {height} /Length {len(data)} \n"
+            f"  /Subtype /Image /Type /XObject /Width {width}\n>>")
+    return head.encode("ascii") + b"\nstream\n" + data + b"endstream\n"
+
+
+def record(objects: Mapping[str, int], shas: Mapping[str, str], size: int) -> dict[str, Any]:
+    """What a PDF stamp keeps to update the file later: each image key's object number (0: an image
+    the pages do not draw, such as the back of a PDF without backs) and content hash, and the file's
+    size after this full write."""
+    return {"placed": {k: [int(objects.get(k, 0)), sha] for k, sha in shas.items()}, "base": int(size)}
+
+
+def changes(entry: Mapping[str, Any], images: Mapping[str, Path], shas: Mapping[str, str]) -> dict[int, Path] | None:
+    """The objects to replace (number -> new image file) to bring a PDF recorded as `entry` to `shas`;
+    None when an incremental update cannot do it."""
+    placed = entry.get("placed")
+    if not isinstance(placed, dict) or set(placed) != set(shas):
+        return None
+    updates: dict[int, Path] = {}
+    new_sha: dict[int, str] = {}
+    users: dict[int, set[str]] = {}
+    for key, (number, _) in placed.items():
+        users.setdefault(int(number), set()).add(key)
+    for key, sha in shas.items():
+        number, old = placed[key]
+        if sha == old or not number:
+            continue
+        number = int(number)
+        # every placement of the object must change to the same new image, or some would show the wrong one
+        if new_sha.setdefault(number, sha) != sha or any(shas[k] == placed[k][1] for k in users[number]):
+            return None
+        updates[number] = Path(images[key])
+    return updates
+
+
+def append_images(target: Path, updates: Mapping[int, Path], base: int) -> int | None:
+    """Write `updates` into `target` as an incremental update; its new size, or None (nothing written)
+    when the file does not end with a trailer we can follow, an image cannot be embedded as it is, or
+    the file would grow past `GROWTH` of `base`."""
+    from cardsmith.pdf import png_stream
+
+    target = Path(target)
+    size = target.stat().st_size
+    with open(target, "rb") as f:
+        f.seek(max(0, size - 2048))
+        tail = f.read()
+    last = tail.rfind(b"trailer")
+    found = _TRAILER.match(tail, last) if last >= 0 else None
+    if found is None:
+        return None
+    entries = _trailer_entries(found.group(1))
+    if entries is None:
+        return None
+    bodies = {}
+    for number, path in sorted(updates.items()):
+        png = png_stream(Path(path).read_bytes())
+        if png is None:
+            return None
+        bodies[number] = image_object(*png)
+    added = sum(len(b) + 40 for b in bodies.values()) + 200
+    if size + added - base > GROWTH * base:
+        return None
+    try:
+        with atomic_path(target) as tmp:
+            shutil.copyfile(target, tmp)
+            with open(tmp, "r+b") as f:
+                offset = f.seek(0, os.SEEK_END)
+                xref = []
+                for number, body in bodies.items():
+                    xref.append(f"{number} 1\n{offset:010d} 00000 n \n")
+                    obj = f"{number} 0 obj\n".encode("ascii") + body + b"endobj\n"
+                    f.write(obj)
+                    offset += len(obj)
+                trailer = (f"xref\n{''.join(xref)}trailer\n<<\n/ID {entries['ID']}\n/Info {entries['Info']}\n"
+                           f"/Prev {int(found.group(2))}\n/Root {entries['Root']}\n/Size {entries['Size']}\n>>\n"
+                           f"startxref\n{offset}\n%%EOF\n")
+                f.write(trailer.encode("ascii"))
+                new_size = f.tell()
+    except OSError as e:
+        raise CardsmithError(f"cannot write {target}: {e.strerror or e}", hint="check the folder is writable and the disk has room") from e
+    return new_size
+
+
+def _trailer_entries(body: bytes) -> dict[str, str] | None:
+    """/Root, /Info, /ID and /Size of a trailer dictionary (comments aside), or None if one is missing."""
+    text = re.sub(rb"%[^\r\n]*", b"", body).decode("latin-1")
+    out = {}
+    for key, pattern in (("Root", r"/Root\s+(\d+\s+\d+\s+R)"), ("Info", r"/Info\s+(\d+\s+\d+\s+R)"),
+                         ("ID", r"/ID\s*(\[\s*<[0-9A-Fa-f]*>\s*<[0-9A-Fa-f]*>\s*\])"), ("Size", r"/Size\s+(\d+)")):
+        m = re.search(pattern, text)
+        if m is None:
+            return None
+        out[key] = m.group(1)
+    return out
