@@ -24,46 +24,57 @@ _TARGETED = ("damage", "destroy_ship", "grant_shield")
 # ---------------------------------------------------------------------- legal actions
 def construct_actions(s: "SolarState", p: int, probe: bool = False) -> tuple:
     """The construction options of seat p, "done" last. `probe`: stop at the first option found,
-    without "done" (enough for a look-ahead's `settle` to know the decision is a real one)."""
+    without "done" (enough for a look-ahead's `settle` to know the decision is a real one).
+
+    Listed after nearly every action of a game, so written as one pass over the hand: a card is
+    playable if its cost fits the support (one option per card design); a building on each planet
+    the seat controls, an event or spell while none of its kind was played this turn."""
     info = s.t.info
-    e, m, o = s.support(p)
+    e, m, o, mine = s.holding(p)
     acts: list = []
     seen = set()
-    ctrl, planet = s.ctrl, s.planet
-    mine = [pos for pos in range(POSITIONS) if ctrl[pos] == p and planet[pos] >= 0]
     for inst in s.hand[p]:
         ci = info[inst]
         c = ci.cost
-        if c[0] > e or c[1] > m or c[2] > o or ci.id in seen:
+        if c[0] > e or c[1] > m or c[2] > o:
             continue
-        seen.add(ci.id)
+        cid = ci.id
+        if cid in seen:
+            continue
+        seen.add(cid)
         t = ci.type
         if t == SHIP:
             acts.append(ci.play)
         elif t == BUILDING:
             row = ci.play_at
-            acts.extend([row[pos] for pos in mine])
+            acts += [row[pos] for pos in mine]
         elif t == EVENT:
             if ci.spell:
                 if s.sp_done[p] or s.t.chain[p]:
                     continue
             elif s.ev_done[p]:
                 continue
-            acts.extend(event_plays(s, p, ci))
+            acts += event_plays(s, p, ci)
         if probe and acts:
             return tuple(acts)
     if not s.cannon_done[p]:
-        for pos in mine:
-            b = s.bldg[pos]
-            if b >= 0 and "planet_cannon" in info[b].fx:
-                c = info[b].cost
-                if c[0] <= e and c[1] <= m and c[2] <= o:
-                    acts.extend(("fire-cannon", t + 1) for t in s.planets())
-                break
+        _cannon(s, mine, e, m, o, acts)
     if probe:
         return tuple(acts)
     acts.append(_DONE)
     return tuple(acts)
+
+
+def _cannon(s: "SolarState", mine: tuple, e: int, m: int, o: int, acts: list) -> None:
+    """A Solaris Cannon on a planet the seat controls fires at any planet, for its cost in support."""
+    info, bldg = s.t.info, s.bldg
+    for pos in mine:
+        b = bldg[pos]
+        if b >= 0 and "planet_cannon" in info[b].fx:
+            c = info[b].cost
+            if c[0] <= e and c[1] <= m and c[2] <= o:
+                acts.extend(("fire-cannon", t + 1) for t in s.planets())
+            return
 
 
 def event_plays(s: "SolarState", p: int, ci: Any) -> list:
@@ -90,23 +101,33 @@ def event_plays(s: "SolarState", p: int, ci: Any) -> list:
 
 
 def _deploy(s: "SolarState", p: int) -> tuple:
-    at = s.at
-    reserve = [i for i in s.ships[p] if at[i] < 0]
-    if not reserve:
-        return _ONLY_DONE
+    """Each ship of seat p in reinforcements to each open planet (one ship per distinguishable copy,
+    the first in play order, keyed as `SolarState.dedup` keys them), then "done".
+
+    Listed after every deployment: one pass over the seat's ships, with the rows of options made
+    once per instance (`Table.deploy`)."""
+    at, dmg, design, table = s.at, s.dmg, s.t.design, s.t.deploy
     planet, flare = s.planet, s.flare
-    table = s.t.deploy
     acts: list[tuple] = []
-    if len(reserve) > 1:
-        reserve = s.dedup(reserve)
+    seen = set()
     if not flare and -1 not in planet:  # every position open: whole rows
-        for i in reserve:
-            acts.extend(table[i])
+        for i in s.ships[p]:
+            if at[i] < 0:
+                k = design[i] | dmg[i] << 4
+                if k not in seen:
+                    seen.add(k)
+                    acts += table[i]
     else:
         targets = [pos for pos in range(POSITIONS) if planet[pos] >= 0 and pos not in flare]
-        for i in reserve:
-            row = table[i]
-            acts.extend([row[pos] for pos in targets])
+        for i in s.ships[p]:
+            if at[i] < 0:
+                k = design[i] | dmg[i] << 4
+                if k not in seen:
+                    seen.add(k)
+                    row = table[i]
+                    acts += [row[pos] for pos in targets]
+    if not acts:
+        return _ONLY_DONE
     acts.append(_DONE)
     return tuple(acts)
 

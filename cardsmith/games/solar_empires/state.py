@@ -217,25 +217,35 @@ class SolarState(WinnerState):
     # ------------------------------------------------------------------ reading the table
     def support(self, p: int) -> tuple[int, int, int]:
         """Support points: 1 each, plus controlled planets, their buildings and the star's bonus."""
-        sup = self._sup[p]
-        if sup is None:
-            sup = self._support(p)
-            self._sup = (sup, self._sup[1]) if p == 0 else (self._sup[0], sup)
-        return sup
+        h = self._sup[p]
+        if h is None:
+            h = self.holding(p)
+        return h[0], h[1], h[2]
+
+    def holding(self, p: int) -> tuple[int, int, int, tuple[int, ...]]:
+        """Seat p's support points (e, m, o) and the positions of the planets it controls, worked out
+        once until the table changes (construction lists them after every card played)."""
+        h = self._sup[p]
+        if h is None:
+            h = self._holding(p)
+            self._sup = (h, self._sup[1]) if p == 0 else (self._sup[0], h)
+        return h
 
     def table_changed(self) -> None:
         """Control, a planet, a building or the star changed: support is worked out again."""
         self._sup = _NO_SUPPORT
 
-    def _support(self, p: int) -> tuple[int, int, int]:
+    def _holding(self, p: int) -> tuple[int, int, int, tuple[int, ...]]:
         info = self.t.info
         e = m = o = 1
         star = self.star
         sp = info[star].star_pos if star >= 0 and not self.black_hole else -9
         ctrl, planet, bldg = self.ctrl, self.planet, self.bldg
+        mine = []
         for pos in range(POSITIONS):
             if ctrl[pos] != p or planet[pos] < 0:
                 continue
+            mine.append(pos)
             pl = info[planet[pos]].plus
             e += pl[0]
             m += pl[1]
@@ -254,7 +264,7 @@ class SolarState(WinnerState):
                     m += a
                 elif r == 2:
                     o += a
-        return (e, m, o)
+        return (e, m, o, tuple(mine))
 
     def fleet_at(self, p: int, pos: int) -> list[int]:
         at = self.at
@@ -378,13 +388,20 @@ class SolarState(WinnerState):
         """Victory checks at phase boundaries: conquest, then exhaustion."""
         if self.end_reason:
             return True
-        live = [c for c, pl in zip(self.ctrl, self.planet) if pl >= 0]
-        if live and live[0] >= 0 and all(c == live[0] for c in live):
-            self.end(live[0], "conquest", f"player {live[0]} controls every remaining planet")
-            return True
-        out = [not self.deck[p] and not self.hand[p] and not self.ships[p] for p in SEATS]
-        if out[0] or out[1]:
-            w = None if out[0] and out[1] else (1 if out[0] else 0)
+        # Conquest: one seat controls every planet still there. A destroyed planet's controller is
+        # -1, so counting each seat's entries in `ctrl` counts the live planets it holds.
+        ctrl = self.ctrl
+        live = POSITIONS - self.planet.count(-1)
+        if live:
+            for p in SEATS:
+                if ctrl.count(p) == live:
+                    self.end(p, "conquest", f"player {p} controls every remaining planet")
+                    return True
+        deck, hand, ships = self.deck, self.hand, self.ships
+        out0 = not deck[0] and not hand[0] and not ships[0]
+        out1 = not deck[1] and not hand[1] and not ships[1]
+        if out0 or out1:
+            w = None if out0 and out1 else (1 if out0 else 0)
             self.end(w, "exhaustion", "no fleet deck, hand or ships in play left")
             return True
         return False
