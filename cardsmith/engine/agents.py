@@ -38,9 +38,8 @@ class RandomAgent:
         self.game = game
 
     def act(self, observation: Any, legal_actions: tuple[Action, ...], rng: random.Random, seat: int) -> Action:
-        # rng.randrange(n) drawn the way CPython's randrange draws it (the same number, so the same
-        # games), written out: randrange's argument checks and two Python layers cost more than the
-        # rest of a random game's turn in the runner.
+        # `chance.below(rng, n)` (rng.randrange(n)'s number) written out: this runs for every action
+        # of every random game, and the call would be a good share of the runner's work per action.
         n = len(legal_actions)
         k = n.bit_length()
         r = rng.getrandbits(k)

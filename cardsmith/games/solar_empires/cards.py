@@ -107,6 +107,9 @@ class Table:
     # each instance's design as a number shifted left 32 bits (copies of a card share it): `dedup`
     # keys on it plus the damage, an int where a tuple would cost an allocation per ship
     design: tuple[int, ...] = ()
+    # `devour[p]`: seat p's fleet holds a ship that may devour a planet (World Eater); most fleets
+    # hold none, and then a combat won needs no look for one
+    devour: tuple[bool, bool] = (False, False)
 
     def ids(self, insts: Sequence[int]) -> list[str]:
         info = self.info
@@ -141,7 +144,8 @@ def build_table(infos: Mapping[str, CardInfo], fleets: Sequence[Sequence[str]], 
     design = tuple(designs.setdefault(ci.id, len(designs)) << 32 for ci in info)
     return Table(tuple(info), tuple(owner), (tuple(fleet[0]), tuple(fleet[1])),
                  (tuple(solar[0]), tuple(solar[1])), (chain[0], chain[1]), turn_cap, deploy,
-                 tuple(ci.value for ci in info), design)
+                 tuple(ci.value for ci in info), design,
+                 (any("devour_planet" in info[i].fx for i in fleet[0]), any("devour_planet" in info[i].fx for i in fleet[1])))
 
 
 def deck_lists(decks: Sequence[Deck]) -> tuple[list[list[str]], list[list[str]]]:

@@ -249,18 +249,17 @@ def _won(s: "SolarState") -> bool:
     w, pos = s.cwinner, s.cpos
     info = s.t.info
     prev = s.cprev = s.ctrl[pos]
-    s.ctrl[pos] = w
-    s.table_changed()
     if s.loud:
         s.rec("control", f"  P{w} wins the combat and controls position {pos + 1}", seat=w, position=pos + 1)
     if prev != w:
+        s.ctrl[pos] = w
+        s.table_changed()  # (support changes only with control)
         n = sum(fx["cards"] for fx in s.event_fx(w, "draw_on_capture"))
         if n:
             s.draw(w, n)
             if s.loud:
                 s.rec("draw", f"  P{w} draws {n} (Battlefield Reclamation)", seat=w, cards=n)
-    eaters = [i for i in s.fleet_at(w, pos) if "devour_planet" in info[i].fx]
-    if eaters:
+    if s.t.devour[w] and any("devour_planet" in info[i].fx for i in s.fleet_at(w, pos)):
         s.cstage = "world_eater_wait"
         return s.ask(WORLD_EATER, w)
     s.cstage = "building"
@@ -301,9 +300,25 @@ def step(s: "SolarState") -> bool:
 
 # ---------------------------------------------------------------------- combat decisions
 def _damage_actions(s: "SolarState", p: int) -> tuple:
+    """A ship of seat p's fleet here to put damage on (one per distinguishable copy; at a shot the
+    point ship is told apart from its copies)."""
     pt = s.point[p] if s.dec == DAMAGE else -1
-    info = s.t.info
-    return tuple(("damage", i, info[i].id) for i in s.dedup(s.fleet_at(p, s.cpos), lambda i: i == pt))
+    return _fleet_choices(s, "damage", s.fleet_at(p, s.cpos), pt)
+
+
+def _fleet_choices(s: "SolarState", verb: str, insts: list[int], apart: int = -1) -> tuple:
+    """(verb, instance, card id) for one ship per distinguishable copy among `insts` (same design,
+    same damage), `apart` (a point ship) counted as a copy of its own: `SolarState.dedup` written
+    out, as combat lists these after nearly every shot."""
+    info, design, dmg = s.t.info, s.t.design, s.dmg
+    seen = set()
+    out = []
+    for i in insts:
+        k = design[i] | dmg[i] << 4 | (2 if i == apart else 1)
+        if k not in seen:
+            seen.add(k)
+            out.append((verb, i, info[i].id))
+    return tuple(out)
 
 
 def _point_actions(s: "SolarState", p: int) -> tuple:
@@ -311,7 +326,7 @@ def _point_actions(s: "SolarState", p: int) -> tuple:
     cands = s.fleet_at(p, s.cpos)
     if s.point_max[p] >= 0:
         cands = [i for i in cands if info[i].cls <= s.point_max[p]]
-    return tuple(("point", i, info[i].id) for i in s.dedup(cands))
+    return _fleet_choices(s, "point", cands)
 
 
 def _intercept_actions(s: "SolarState", p: int) -> tuple:
@@ -322,8 +337,7 @@ def _intercept_actions(s: "SolarState", p: int) -> tuple:
 
 
 def _strike_actions(s: "SolarState", p: int) -> tuple:
-    info = s.t.info
-    return tuple(("strike", i, info[i].id) for i in s.dedup(s.fleet_at(1 - p, s.cpos)))
+    return _fleet_choices(s, "strike", s.fleet_at(1 - p, s.cpos))
 
 
 LEGAL: dict[str | None, Callable[["SolarState", int], tuple]] = {

@@ -30,7 +30,8 @@ def construct_actions(s: "SolarState", p: int, probe: bool = False) -> tuple:
     playable if its cost fits the support (one option per card design); a building on each planet
     the seat controls, an event or spell while none of its kind was played this turn."""
     info = s.t.info
-    e, m, o, mine = s.holding(p)
+    h = s._sup[p]  # (`holding`'s cache, read here without the call)
+    e, m, o, mine, cannon = h if h is not None else s.holding(p)
     acts: list = []
     seen = set()
     for inst in s.hand[p]:
@@ -57,24 +58,13 @@ def construct_actions(s: "SolarState", p: int, probe: bool = False) -> tuple:
             acts += event_plays(s, p, ci)
         if probe and acts:
             return tuple(acts)
-    if not s.cannon_done[p]:
-        _cannon(s, mine, e, m, o, acts)
+    if cannon is not None and not s.cannon_done[p]:  # the Solaris Cannon fires at any planet, for its cost
+        if cannon[0] <= e and cannon[1] <= m and cannon[2] <= o:
+            acts.extend(("fire-cannon", t + 1) for t in s.planets())
     if probe:
         return tuple(acts)
     acts.append(_DONE)
     return tuple(acts)
-
-
-def _cannon(s: "SolarState", mine: tuple, e: int, m: int, o: int, acts: list) -> None:
-    """A Solaris Cannon on a planet the seat controls fires at any planet, for its cost in support."""
-    info, bldg = s.t.info, s.bldg
-    for pos in mine:
-        b = bldg[pos]
-        if b >= 0 and "planet_cannon" in info[b].fx:
-            c = info[b].cost
-            if c[0] <= e and c[1] <= m and c[2] <= o:
-                acts.extend(("fire-cannon", t + 1) for t in s.planets())
-            return
 
 
 def event_plays(s: "SolarState", p: int, ci: Any) -> list:

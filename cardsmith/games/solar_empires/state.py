@@ -222,9 +222,10 @@ class SolarState(WinnerState):
             h = self.holding(p)
         return h[0], h[1], h[2]
 
-    def holding(self, p: int) -> tuple[int, int, int, tuple[int, ...]]:
-        """Seat p's support points (e, m, o) and the positions of the planets it controls, worked out
-        once until the table changes (construction lists them after every card played)."""
+    def holding(self, p: int) -> tuple[int, int, int, tuple[int, ...], Any]:
+        """Seat p's support points (e, m, o), the positions of the planets it controls, and the cost
+        of firing a Solaris Cannon built on one of them (None without one): worked out once until the
+        table changes (construction lists its options after every card played)."""
         h = self._sup[p]
         if h is None:
             h = self._holding(p)
@@ -235,13 +236,14 @@ class SolarState(WinnerState):
         """Control, a planet, a building or the star changed: support is worked out again."""
         self._sup = _NO_SUPPORT
 
-    def _holding(self, p: int) -> tuple[int, int, int, tuple[int, ...]]:
+    def _holding(self, p: int) -> tuple[int, int, int, tuple[int, ...], Any]:
         info = self.t.info
         e = m = o = 1
         star = self.star
         sp = info[star].star_pos if star >= 0 and not self.black_hole else -9
         ctrl, planet, bldg = self.ctrl, self.planet, self.bldg
         mine = []
+        cannon = None
         for pos in range(POSITIONS):
             if ctrl[pos] != p or planet[pos] < 0:
                 continue
@@ -256,6 +258,8 @@ class SolarState(WinnerState):
                 e += pl[0]
                 m += pl[1]
                 o += pl[2]
+                if cannon is None and "planet_cannon" in info[b].fx:
+                    cannon = info[b].cost
             if pos == sp:
                 r, a = info[star].star_res, info[star].star_amt
                 if r == 0:
@@ -264,7 +268,7 @@ class SolarState(WinnerState):
                     m += a
                 elif r == 2:
                     o += a
-        return (e, m, o, tuple(mine))
+        return (e, m, o, tuple(mine), cannon)
 
     def fleet_at(self, p: int, pos: int) -> list[int]:
         at = self.at
