@@ -78,7 +78,16 @@ class SeededChance:
         return below(self._streams.get(stream) or self._rng(stream), n)
 
     def shuffle(self, items: list, why: str = "", stream: str = "public") -> None:
-        self._rng(stream).shuffle(items)
+        # `random.shuffle`'s Fisher-Yates, drawing each swap as `below` does (the same order, so
+        # the same games, without two Python calls per card: every game shuffles its decks).
+        getrandbits = (self._streams.get(stream) or self._rng(stream)).getrandbits
+        for i in range(len(items) - 1, 0, -1):
+            n = i + 1
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            items[i], items[j] = items[j], items[i]
 
     def fork(self) -> "SeededChance":
         twin = SeededChance(self.seed)

@@ -214,12 +214,10 @@ def _spy_handle(s: "SolarState", p: int, a: tuple) -> None:
 
 def _order_deck(s: "SolarState", p: int, a: tuple) -> None:
     how = a[1]
-    cards = list(s.t.fleet[p])  # deck file order, top first
+    # deck file order, top first; or cheapest first (ties in file order)
+    cards = list(s.t.curve[p] if how == "curve" else s.t.fleet[p])
     if how == "shuffled":
         s.shuffle(cards, "fleet order", seat_stream(p))  # only the owner may know this order
-    elif how == "curve":
-        info = s.t.info
-        cards.sort(key=lambda i: sum(info[i].cost))
     s.deck[p] = cards[::-1]  # top of the deck is the end of the list
     if s.loud:
         s.rec("order", f"P{p} places their fleet deck ({len(cards)} cards)", seat=p, how=how)
@@ -338,8 +336,10 @@ def _spy_stage(s: "SolarState") -> bool:
         if s.event_fx(q, "redeploy") and s.ships[q]:
             return s.ask(SPY, q)
         s.stage_i += 1
-    every = s.ships[0] + s.ships[1]
-    s.cpending = [pos for pos in s.planets() if any(s.at[i] == pos for i in every)]
+    at = s.at
+    occupied = {at[i] for i in s.ships[0]}  # a combat at each planet with a ship deployed to it
+    occupied.update([at[i] for i in s.ships[1]])
+    s.cpending = [pos for pos in s.planets() if pos in occupied]
     s.cpos = -1
     s.stage = "combat"
     return False
