@@ -192,6 +192,8 @@ def _construct(s: "SolarState", p: int, a: tuple) -> None:
             s.check_end()
     else:
         resolve.play(s, p, a)
+    if s.dec is None and verb != "done" and not s.end_reason:
+        s.dec = CONSTRUCT  # the seat builds on until it passes (unless the card opened a choice)
 
 
 def _deploy_handle(s: "SolarState", p: int, a: tuple) -> None:
@@ -201,6 +203,7 @@ def _deploy_handle(s: "SolarState", p: int, a: tuple) -> None:
         s.at[a[3]] = a[2] - 1
         if s.loud:
             s.rec("deploy", f"P{p} deploys {s.name(a[3])} to position {a[2]}", seat=p, card=a[1], position=a[2])
+        s.dec = DEPLOY  # the seat deploys on until it passes
 
 
 def _spy_handle(s: "SolarState", p: int, a: tuple) -> None:

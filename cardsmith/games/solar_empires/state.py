@@ -69,6 +69,9 @@ class SolarState(WinnerState):
         self.cpending: list[int] = []
         self.cfx: list[tuple] = []  # pre-combat effects still to resolve at this combat
         self.cpos, self.cstage = -1, "next"
+        # The fleets in the combat at `cpos`, per seat, in play order (`fleet_at(p, cpos)`): made when
+        # the combat opens, and kept as ships leave it (destroyed, withdrawn); none can join it.
+        self.cf: list[list[int]] = [[], []]
         self.point, self.point_max = [-1, -1], [-1, -1]
         self.cshots = self.cfirst = self.catt = self.pd_amt = self.swarm_i = 0
         self.cwinner = self.cprev = self.pd_forced = -1
@@ -178,6 +181,8 @@ class SolarState(WinnerState):
         d["swarm"] = self.swarm[:]
         d["cpending"] = self.cpending[:]
         d["cfx"] = self.cfx[:]
+        x = self.cf
+        d["cf"] = [x[0][:], x[1][:]]
         d["played"] = self.played[:]
         d["gaze"] = self.gaze.copy()
         return s
@@ -310,6 +315,8 @@ class SolarState(WinnerState):
     # ------------------------------------------------------------------ zone moves
     def destroy_ship(self, inst: int) -> None:
         p = self.t.owner[inst]
+        if self.cpos >= 0 and self.at[inst] == self.cpos:
+            self.cf[p].remove(inst)
         self.ships[p].remove(inst)
         self.disc[p].append(inst)
         self.at[inst] = -1
