@@ -124,6 +124,8 @@ def _deploy(s: "SolarState", p: int) -> tuple:
 
 _DONE = ("done",)
 _ONLY_DONE = (_DONE,)
+_COMBAT_AT = tuple(("combat", pos + 1) for pos in range(POSITIONS))  # the combat to resolve next, by position
+_ORDER_OPTIONS = tuple(("order", o) for o in ORDERINGS)
 
 
 def _deploy_open(s: "SolarState", p: int) -> bool:
@@ -163,8 +165,8 @@ _LEGAL: dict[str | None, Callable[["SolarState", int], tuple]] = {
     DEPLOY: _deploy,
     SPY: _spy,
     PICK: resolve.pick_actions,
-    COMBAT: lambda s, p: tuple(("combat", pos + 1) for pos in s.cpending),
-    ORDER: lambda s, p: tuple(("order", o) for o in ORDERINGS),
+    COMBAT: lambda s, p: tuple([_COMBAT_AT[pos] for pos in s.cpending]),
+    ORDER: lambda s, p: _ORDER_OPTIONS,
     PRIORITY: lambda s, p: (("priority", "take"), ("priority", "give")),
     None: lambda s, p: (),
     **combat.LEGAL,

@@ -23,6 +23,7 @@ from cardsmith.games.solar_empires.cards import POSITIONS, SEATS, Table
 from cardsmith.games.solar_empires.resolve import Pick
 
 _NO_SUPPORT: tuple = (None, None)
+_ACTING = ((0,), (1,))  # `to_act()` by seat, made once (the runner asks before every action)
 
 class SolarState(WinnerState):
     """A Solar Empires game (made by `SolarEmpires.new_game` or `from_position`; see the contract)."""
@@ -79,7 +80,7 @@ class SolarState(WinnerState):
 
     # ------------------------------------------------------------------ the contract
     def to_act(self) -> tuple[int, ...]:
-        return () if self.end_reason else (self.current_player,)
+        return () if self.end_reason else _ACTING[self.current_player]
 
     def legal_actions(self, seat: int | None = None) -> tuple:
         legal = self._legal
