@@ -34,13 +34,16 @@ def start(s: "SolarState", pos: int) -> None:
         d = info[b].fx.get("damage")
         if d is not None and d.get("when") == "before_attacks":
             fx.append((c, d["amount"], d["target"], info[b].name, False))
-    for q in (s.priority, 1 - s.priority):  # an event only where its owner is engaged too
-        for i in s.events[q]:
-            d = info[i].fx.get("damage")
-            if d is not None and d.get("when") == "before_attacks":
-                fx.append((q, d["amount"], d["target"], info[i].name, True))
+    events = s.events
+    if events[0] or events[1]:
+        for q in (s.priority, 1 - s.priority):  # an event only where its owner is engaged too
+            for i in events[q]:
+                d = info[i].fx.get("damage")
+                if d is not None and d.get("when") == "before_attacks":
+                    fx.append((q, d["amount"], d["target"], info[i].name, True))
     s.cfx = fx
-    s.cf = [s.fleet_at(0, pos), s.fleet_at(1, pos)]
+    at, ships = s.at, s.ships
+    s.cf = [[i for i in ships[0] if at[i] == pos], [i for i in ships[1] if at[i] == pos]]  # fleet_at, both seats
     s.cstage = "effects"
     if not fx and not s.swarm:  # no effect and no swarm to resolve: the fleets meet at once
         s.swarm_i = 0

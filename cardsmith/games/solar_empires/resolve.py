@@ -64,7 +64,7 @@ def play(s: "SolarState", p: int, a: tuple) -> None:
                 s.rec("replace", f"  the new building replaces {s.name(s.bldg[pos])}", position=a[2])
             s.destroy_building(pos)
         s.bldg[pos] = inst
-        s.table_changed()
+        s.table_changed(p)  # (built on a planet seat p controls)
         if s.loud:
             s.rec("build", f"P{p} builds {ci.name} on position {pos + 1}", seat=p, card=cid, position=a[2])
         return

@@ -238,9 +238,13 @@ class SolarState(WinnerState):
             self._sup = (h, self._sup[1]) if p == 0 else (self._sup[0], h)
         return h
 
-    def table_changed(self) -> None:
-        """Control, a planet, a building or the star changed: support is worked out again."""
-        self._sup = _NO_SUPPORT
+    def table_changed(self, seat: int = -1) -> None:
+        """Control, a planet, a building or the star changed: support is worked out again (only
+        `seat`'s when the change was to a planet it controls and touches no one else's)."""
+        if seat < 0:
+            self._sup = _NO_SUPPORT
+        else:
+            self._sup = (None, self._sup[1]) if seat == 0 else (self._sup[0], None)
 
     def _holding(self, p: int) -> tuple[int, int, int, tuple[int, ...], Any]:
         info = self.t.info
@@ -354,7 +358,7 @@ class SolarState(WinnerState):
         if b >= 0:
             self.disc[self.t.owner[b]].append(b)
             self.bldg[pos] = -1
-            self._sup = _NO_SUPPORT
+            self.table_changed(self.ctrl[pos])
             if self.loud:
                 self.rec("destroyed", f"  {self.name(b)} on position {pos + 1} is destroyed", card=self.t.info[b].id)
 
