@@ -286,8 +286,11 @@ class SolarState(WinnerState):
 
     def event_fx(self, p: int, handler: str) -> list:
         """The parameters of each of seat p's regular events in play with this handler."""
+        events = self.events[p]
+        if not events:  # (most turns: asked at every combat and turn step)
+            return []
         info = self.t.info
-        return [info[i].fx[handler] for i in self.events[p] if handler in info[i].fx]
+        return [info[i].fx[handler] for i in events if handler in info[i].fx]
 
     def planets(self) -> list[int]:
         return [i for i in range(POSITIONS) if self.planet[i] >= 0]
