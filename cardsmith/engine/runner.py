@@ -147,7 +147,8 @@ def _play(state: GameState, players: list, rngs: list, max_actions: int, watch: 
     """Ask the agents for actions and apply them until the game ends or `max_actions` were played.
 
     This loop runs for every action of every simulated game, a good share of a random game's cost:
-    the state's methods and the agents' `act` are looked up once, and the cap is the loop's range."""
+    the state's methods and the agents' `act` are looked up once, the cap is the loop's range, and
+    `to_act()` alone says whether the game goes on."""
     n = state.seats
     actions: list[tuple[int, Action]] = []
     decisions, think = [0] * n, [0.0] * n
@@ -162,10 +163,13 @@ def _play(state: GameState, players: list, rngs: list, max_actions: int, watch: 
     if watch is not None:
         watch(state)
     for _ in range(max_actions):
-        if is_terminal():
+        acting = to_act()  # () exactly when the game is over (the contract; the protocol checks test it)
+        if not acting:
+            if not is_terminal():
+                raise RuntimeError(f"{where}: {game_name} names no seat to act in a game that is not over")
             capped = False
             break
-        seat = to_act()[0]
+        seat = acting[0]
         legal = legal_of(seat)
         if not legal:
             raise RuntimeError(f"{where}: {game_name} offers no legal action to seat {seat} in a game that is not over")
