@@ -268,9 +268,11 @@ def _won(s: "SolarState") -> bool:
             s.draw(w, n)
             if s.loud:
                 s.rec("draw", f"  P{w} draws {n} (Battlefield Reclamation)", seat=w, cards=n)
-    if s.t.devour[w] and any("devour_planet" in info[i].fx for i in s.cf[w]):
-        s.cstage = "world_eater_wait"
-        return s.ask(WORLD_EATER, w)
+    if s.t.devour[w]:
+        for i in s.cf[w]:
+            if "devour_planet" in info[i].fx:
+                s.cstage = "world_eater_wait"
+                return s.ask(WORLD_EATER, w)
     s.cstage = "building"
     return False
 

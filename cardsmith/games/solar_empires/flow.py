@@ -341,10 +341,10 @@ def _spy_stage(s: "SolarState") -> bool:
         if s.event_fx(q, "redeploy") and s.ships[q]:
             return s.ask(SPY, q)
         s.stage_i += 1
-    at = s.at
+    at, planet = s.at, s.planet
     occupied = {at[i] for i in s.ships[0]}  # a combat at each planet with a ship deployed to it
     occupied.update([at[i] for i in s.ships[1]])
-    s.cpending = [pos for pos in s.planets() if pos in occupied]
+    s.cpending = [pos for pos in range(POSITIONS) if planet[pos] >= 0 and pos in occupied]
     s.cpos = -1
     s.stage = "combat"
     return False
