@@ -262,7 +262,8 @@ def _won(s: "SolarState") -> bool:
         s.rec("control", f"  P{w} wins the combat and controls position {pos + 1}", seat=w, position=pos + 1)
     if prev != w:
         s.ctrl[pos] = w
-        s.table_changed()  # (support changes only with control)
+        # (support changes only with control: the winner's, and the loser's if it held the planet)
+        s.table_changed(w if prev < 0 else -1)
         n = sum(fx["cards"] for fx in s.event_fx(w, "draw_on_capture"))
         if n:
             s.draw(w, n)

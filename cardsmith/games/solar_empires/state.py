@@ -248,37 +248,34 @@ class SolarState(WinnerState):
 
     def _holding(self, p: int) -> tuple[int, int, int, tuple[int, ...], Any]:
         info = self.t.info
-        e = m = o = 1
-        star = self.star
-        sp = info[star].star_pos if star >= 0 and not self.black_hole else -9
         ctrl, planet, bldg = self.ctrl, self.planet, self.bldg
-        mine = []
+        mine = tuple([pos for pos in range(POSITIONS) if ctrl[pos] == p and planet[pos] >= 0])
+        e = m = o = 1
         cannon = None
-        for pos in range(POSITIONS):
-            if ctrl[pos] != p or planet[pos] < 0:
-                continue
-            mine.append(pos)
-            pl = info[planet[pos]].plus
-            e += pl[0]
-            m += pl[1]
-            o += pl[2]
+        for pos in mine:
+            pe, pm, po = info[planet[pos]].plus
+            e += pe
+            m += pm
+            o += po
             b = bldg[pos]
             if b >= 0:
-                pl = info[b].plus
-                e += pl[0]
-                m += pl[1]
-                o += pl[2]
-                if cannon is None and "planet_cannon" in info[b].fx:
-                    cannon = info[b].cost
-            if pos == sp:
-                r, a = info[star].star_res, info[star].star_amt
-                if r == 0:
-                    e += a
-                elif r == 1:
-                    m += a
-                elif r == 2:
-                    o += a
-        return (e, m, o, tuple(mine), cannon)
+                ci = info[b]
+                pe, pm, po = ci.plus
+                e += pe
+                m += pm
+                o += po
+                if cannon is None and "planet_cannon" in ci.fx:
+                    cannon = ci.cost
+        star = self.star
+        if star >= 0 and not self.black_hole and info[star].star_pos in mine:
+            r, a = info[star].star_res, info[star].star_amt
+            if r == 0:
+                e += a
+            elif r == 1:
+                m += a
+            elif r == 2:
+                o += a
+        return (e, m, o, mine, cannon)
 
     def fleet_at(self, p: int, pos: int) -> list[int]:
         at = self.at
