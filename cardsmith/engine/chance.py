@@ -41,6 +41,17 @@ def seat_stream(seat: int) -> str:
     return f"seat{seat}"
 
 
+def below(rng: random.Random, n: int) -> int:
+    """`rng.randrange(n)` for n >= 1: the same number, drawn the way CPython draws it (so the same
+    games), without randrange's argument checks and two Python layers (dice are rolled in every
+    combat of every simulated game)."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
 class SeededChance:
     """Chance from independent generators, one per stream, made on first use.
 
@@ -61,13 +72,22 @@ class SeededChance:
         return rng
 
     def roll(self, sides: int, why: str = "", stream: str = "public") -> int:
-        return self._rng(stream).randrange(sides) + 1
+        return below(self._streams.get(stream) or self._rng(stream), sides) + 1
 
     def randrange(self, n: int, why: str = "", stream: str = "public") -> int:
-        return self._rng(stream).randrange(n)
+        return below(self._streams.get(stream) or self._rng(stream), n)
 
     def shuffle(self, items: list, why: str = "", stream: str = "public") -> None:
-        self._rng(stream).shuffle(items)
+        # `random.shuffle`'s Fisher-Yates, drawing each swap as `below` does (the same order, so
+        # the same games, without two Python calls per card: every game shuffles its decks).
+        getrandbits = (self._streams.get(stream) or self._rng(stream)).getrandbits
+        for i in range(len(items) - 1, 0, -1):
+            n = i + 1
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            items[i], items[j] = items[j], items[i]
 
     def fork(self) -> "SeededChance":
         twin = SeededChance(self.seed)

@@ -131,6 +131,75 @@ def _agent_error(agent: str, seat: int, action: Any, legal: tuple, e: IllegalAct
                       hint=f"an agent must return one of the legal actions it is handed: {shown}")
 
 
+@dataclass
+class _Played:
+    """What the action loop of `play_game` saw: the actions, who acted first, the timed decisions."""
+
+    actions: list
+    first_actor: int
+    capped: bool
+    decisions: list[int]
+    think: list[float]
+
+
+def _play(state: GameState, players: list, rngs: list, max_actions: int, watch: Callable[[GameState], None] | None,
+          agents: Sequence[str], where: str, game_name: str) -> _Played:
+    """Ask the agents for actions and apply them until the game ends or `max_actions` were played.
+
+    This loop runs for every action of every simulated game, a good share of a random game's cost:
+    the state's methods and the agents' `act` are looked up once, the cap is the loop's range, and
+    `to_act()` alone says whether the game goes on."""
+    n = state.seats
+    actions: list[tuple[int, Action]] = []
+    decisions, think = [0] * n, [0.0] * n
+    # Who goes first is the rules' business. A game whose setup choices come before the real first
+    # turn names that seat in `first_player` once it is decided; otherwise the first seat to act counts.
+    first_actor: int | None = None
+    hook = hasattr(state, "first_player")
+    looks = [getattr(p, "needs_observation", True) for p in players]
+    acts = [p.act for p in players]
+    is_terminal, to_act, legal_of, apply = state.is_terminal, state.to_act, state.legal_actions, state.apply
+    observe, record, clock = state.observation, actions.append, time.perf_counter
+    if watch is not None:
+        watch(state)
+    for _ in range(max_actions):
+        acting = to_act()  # () exactly when the game is over (the contract; the protocol checks test it)
+        if not acting:
+            if not is_terminal():
+                raise RuntimeError(f"{where}: {game_name} names no seat to act in a game that is not over")
+            capped = False
+            break
+        seat = acting[0]
+        legal = legal_of(seat)
+        if not legal:
+            raise RuntimeError(f"{where}: {game_name} offers no legal action to seat {seat} in a game that is not over")
+        if first_actor is None and not hook:
+            first_actor = seat
+        # The agent gets the observation only: never the state, so it cannot read hidden cards.
+        observation = observe(seat) if looks[seat] else None
+        if len(legal) > 1:  # a forced move is no decision, and not timed
+            started = clock()
+            action = acts[seat](observation, legal, rngs[seat], seat)
+            think[seat] += clock() - started
+            decisions[seat] += 1
+        else:
+            action = acts[seat](observation, legal, rngs[seat], seat)
+        try:
+            apply(action, seat)
+        except IllegalAction as e:
+            raise _agent_error(str(agents[seat]), seat, action, legal, e, where) from None
+        record((seat, action))
+        if watch is not None:
+            watch(state)
+        if first_actor is None and hook:
+            first_actor = getattr(state, "first_player", None)
+    else:
+        capped = not is_terminal()  # the engine's guard: a rules bug must not hang a run
+    if first_actor is None:
+        first_actor = actions[0][0] if actions else 0
+    return _Played(actions, first_actor, capped, decisions, think)
+
+
 def play_game(
     game: Game,
     decks: Sequence[Deck],
@@ -160,48 +229,9 @@ def play_game(
     if len(players) != n:
         raise CardsmithError(f"{n} seats but {len(players)} agents", exit_code=2)
     rngs = [agent_rng(seed, seat) for seat in range(n)]
-    actions: list[tuple[int, Action]] = []
-    decisions, think = [0] * n, [0.0] * n
-    # Who goes first is the rules' business. A game whose setup choices come before the real first
-    # turn names that seat in `first_player` once it is decided; otherwise the first seat to act counts.
-    first_actor: int | None = None
-    hook = hasattr(state, "first_player")
-    capped_by_engine = False
-    looks = [getattr(p, "needs_observation", True) for p in players]
-    clock = time.perf_counter
-    if watch is not None:
-        watch(state)
-    while not state.is_terminal():
-        if len(actions) >= max_actions:
-            capped_by_engine = True
-            break
-        seat = state.to_act()[0]
-        legal = state.legal_actions(seat)
-        if not legal:
-            raise RuntimeError(f"game {index} (seed {seed}): {game.name} offers no legal action to seat {seat} in a game that is not over")
-        if first_actor is None and not hook:
-            first_actor = seat
-        # The agent gets the observation only: never the state, so it cannot read hidden cards.
-        observation = state.observation(seat) if looks[seat] else None
-        if len(legal) > 1:  # a forced move is no decision, and not timed
-            started = clock()
-            action = players[seat].act(observation, legal, rngs[seat], seat)
-            think[seat] += clock() - started
-            decisions[seat] += 1
-        else:
-            action = players[seat].act(observation, legal, rngs[seat], seat)
-        try:
-            state.apply(action, seat)
-        except IllegalAction as e:
-            raise _agent_error(str(agents[seat]), seat, action, legal, e, f"game {index} (seed {seed})") from None
-        actions.append((seat, action))
-        if watch is not None:
-            watch(state)
-        if first_actor is None and hook:
-            first_actor = getattr(state, "first_player", None)
-    if first_actor is None:
-        first_actor = actions[0][0] if actions else 0
-    if capped_by_engine:
+    where = f"game {index} (seed {seed})"
+    played = _play(state, players, rngs, max_actions, watch, agents, where, game.name)
+    if played.capped:
         outcome = Outcome.draw(n, ACTION_CAP, capped=True)
     else:
         outcome = state.outcome() or Outcome.draw(n, "no outcome given", capped=True)
@@ -210,10 +240,10 @@ def play_game(
         decks=tuple(d.name for d in decks), agents=tuple(str(a) for a in agents), ranks=outcome.ranks,
         end_reason=outcome.reason, capped=outcome.capped, turns=state.turn,
         cards_played=tuple(tuple(sorted(state.cards_played(s))) for s in range(n)),
-        first_actor=first_actor, actions=actions,
+        first_actor=played.first_actor, actions=played.actions,
         ceiling_hits=tuple(getattr(p, "ceiling_hits", 0) for p in players),
-        log=list(state.log) if keep_log else None, decisions=tuple(decisions), think_seconds=tuple(think),
-        summary=state.summary() if hasattr(state, "summary") else None,
+        log=list(state.log) if keep_log else None, decisions=tuple(played.decisions),
+        think_seconds=tuple(played.think), summary=state.summary() if hasattr(state, "summary") else None,
     )
 
 

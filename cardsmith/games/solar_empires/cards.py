@@ -7,7 +7,7 @@ Everything a card does in play comes from its fields, keywords and `effect:` map
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
@@ -107,6 +107,14 @@ class Table:
     # each instance's design as a number shifted left 32 bits (copies of a card share it): `dedup`
     # keys on it plus the damage, an int where a tuple would cost an allocation per ship
     design: tuple[int, ...] = ()
+    # `devour[p]`: seat p's fleet holds a ship that may devour a planet (World Eater); most fleets
+    # hold none, and then a combat won needs no look for one
+    devour: tuple[bool, bool] = (False, False)
+    # each seat's fleet by mana curve (cheapest total cost first, ties in deck-file order), for the
+    # "curve" deck order, and the solar bodies' instances by card id (both decks, in order): made
+    # once, as every game between these decks starts from them
+    curve: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    solar_by_id: Mapping[str, tuple[int, ...]] = field(default_factory=lambda: MappingProxyType({}))
 
     def ids(self, insts: Sequence[int]) -> list[str]:
         info = self.info
@@ -139,9 +147,15 @@ def build_table(infos: Mapping[str, CardInfo], fleets: Sequence[Sequence[str]], 
                    for i, ci in enumerate(info))
     designs: dict[str, int] = {}
     design = tuple(designs.setdefault(ci.id, len(designs)) << 32 for ci in info)
+    devour = tuple(any("devour_planet" in info[i].fx for i in fleet[p]) for p in SEATS)
+    curve = tuple(tuple(sorted(fleet[p], key=lambda i: sum(info[i].cost))) for p in SEATS)
+    by_id: dict[str, list[int]] = {}
+    for i in solar[0] + solar[1]:
+        by_id.setdefault(info[i].id, []).append(i)
     return Table(tuple(info), tuple(owner), (tuple(fleet[0]), tuple(fleet[1])),
                  (tuple(solar[0]), tuple(solar[1])), (chain[0], chain[1]), turn_cap, deploy,
-                 tuple(ci.value for ci in info), design)
+                 tuple(ci.value for ci in info), design, (devour[0], devour[1]), (curve[0], curve[1]),
+                 MappingProxyType({cid: tuple(v) for cid, v in by_id.items()}))
 
 
 def deck_lists(decks: Sequence[Deck]) -> tuple[list[list[str]], list[list[str]]]:

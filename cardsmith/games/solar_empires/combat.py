@@ -34,20 +34,28 @@ def start(s: "SolarState", pos: int) -> None:
         d = info[b].fx.get("damage")
         if d is not None and d.get("when") == "before_attacks":
             fx.append((c, d["amount"], d["target"], info[b].name, False))
-    for q in (s.priority, 1 - s.priority):  # an event only where its owner is engaged too
-        for i in s.events[q]:
-            d = info[i].fx.get("damage")
-            if d is not None and d.get("when") == "before_attacks":
-                fx.append((q, d["amount"], d["target"], info[i].name, True))
+    events = s.events
+    if events[0] or events[1]:
+        for q in (s.priority, 1 - s.priority):  # an event only where its owner is engaged too
+            for i in events[q]:
+                d = info[i].fx.get("damage")
+                if d is not None and d.get("when") == "before_attacks":
+                    fx.append((q, d["amount"], d["target"], info[i].name, True))
     s.cfx = fx
+    at, ships = s.at, s.ships
+    s.cf = [[i for i in ships[0] if at[i] == pos], [i for i in ships[1] if at[i] == pos]]  # fleet_at, both seats
     s.cstage = "effects"
+    if not fx and not s.swarm:  # no effect and no swarm to resolve: the fleets meet at once
+        s.swarm_i = 0
+        s.cstage = "start"
     if s.loud:
         s.rec("combat", f"Combat at position {pos + 1} ({s.name(s.planet[pos])})", position=pos + 1)
 
 
 def withdraw(s: "SolarState", p: int) -> None:
-    for i in s.fleet_at(p, s.cpos):
+    for i in s.cf[p]:
         s.at[i] = -1
+    s.cf[p] = []
     s.cwinner = 1 - p
     s.cstage = "won"
 
@@ -61,7 +69,7 @@ def roll_attack(s: "SolarState") -> None:
     bonus = ci.attack
     # A shielded point ship is supported only by smaller ships (larger ones add nothing).
     big_counted = s.shield(pa) > 0
-    for i in s.fleet_at(a, s.cpos):
+    for i in s.cf[a]:
         if i == pa:
             continue
         if info[i].cls < ci.cls:
@@ -93,8 +101,8 @@ def _effects(s: "SolarState") -> bool:
     info = s.t.info
     while s.cfx:
         side, amount, target, source, engaged = s.cfx[0]
-        enemy = s.fleet_at(1 - side, pos)
-        if engaged and not s.fleet_at(side, pos):
+        enemy = s.cf[1 - side][:]  # (a copy: the hits below may destroy ships)
+        if engaged and not s.cf[side]:
             enemy = []
         if target == "enemy_ship" and enemy:
             s.cstage = "effect_wait"  # the effect stays first in s.cfx until its target is chosen
@@ -119,7 +127,7 @@ def _swarm(s: "SolarState") -> bool:
         return False
     s.swarm_i += 1
     q = s.priority if k % 2 == 0 else 1 - s.priority
-    if s.fleet_at(q, s.cpos):
+    if s.cf[q]:
         amt = s.d6("asteroid swarm") + hits[k // 2][1]
         if s.loud:
             s.rec("swarm", f"  Asteroid Swarm deals {amt} damage to P{q}'s fleet", seat=q, damage=amt)
@@ -130,7 +138,7 @@ def _swarm(s: "SolarState") -> bool:
 
 
 def _swarm_place(s: "SolarState") -> bool:
-    if s.pd_amt > 0 and s.fleet_at(s.current_player, s.cpos):
+    if s.pd_amt > 0 and s.cf[s.current_player]:
         s.dec = SWARM
         return True
     s.cstage = "swarm"
@@ -138,7 +146,7 @@ def _swarm_place(s: "SolarState") -> bool:
 
 
 def _start(s: "SolarState") -> bool:
-    f0, f1 = s.fleet_at(0, s.cpos), s.fleet_at(1, s.cpos)
+    f0, f1 = s.cf
     if f0 and f1:
         s.cstage = "point"
     elif f0 or f1:
@@ -171,8 +179,9 @@ def _choice(s: "SolarState") -> bool:
         if s.loud:
             s.rec("break off", f"  {SHOT_CAP} shots without a result: both fleets break off; control is unchanged")
         for q in SEATS:
-            for i in s.fleet_at(q, s.cpos):
+            for i in s.cf[q]:
                 s.at[i] = -1
+            s.cf[q] = []
         s.cstage = "next"
         return False
     a = s.cfirst if s.cshots % 2 == 0 else 1 - s.cfirst
@@ -188,10 +197,10 @@ def _shoot(s: "SolarState") -> bool:
     a = s.catt
     s.pd_forced = -1
     info = s.t.info
-    targets = s.fleet_at(1 - a, s.cpos)
+    targets = s.cf[1 - a]
     # (with one enemy ship left, or no damage, where the damage goes is not a choice)
     if s.pd_amt > 0 and len(targets) > 1 and any(info[i].cls == FIGHTER for i in targets) \
-            and any(info[i].interceptor for i in s.fleet_at(a, s.cpos)):
+            and any(info[i].interceptor for i in s.cf[a]):
         s.cstage = "intercept_wait"
         return s.ask(INTERCEPT, a)
     s.cstage = "place"
@@ -208,7 +217,7 @@ def _place(s: "SolarState") -> bool:
         if s.loud:
             s.rec("damage", f"  interceptors force {put} damage onto {s.name(f)}", card=s.t.info[f].id, damage=put)
         s.hurt(f, put)
-    if s.pd_amt > 0 and s.fleet_at(d, s.cpos):
+    if s.pd_amt > 0 and s.cf[d]:
         return s.ask(DAMAGE, d)
     s.cstage = "after"
     return False
@@ -217,7 +226,7 @@ def _place(s: "SolarState") -> bool:
 def _after(s: "SolarState") -> bool:
     d = 1 - s.catt
     s.cshots += 1
-    fleet = s.fleet_at(d, s.cpos)
+    fleet = s.cf[d]
     if not fleet:
         s.cwinner = s.catt
         s.cstage = "won"
@@ -249,20 +258,22 @@ def _won(s: "SolarState") -> bool:
     w, pos = s.cwinner, s.cpos
     info = s.t.info
     prev = s.cprev = s.ctrl[pos]
-    s.ctrl[pos] = w
-    s.table_changed()
     if s.loud:
         s.rec("control", f"  P{w} wins the combat and controls position {pos + 1}", seat=w, position=pos + 1)
     if prev != w:
+        s.ctrl[pos] = w
+        # (support changes only with control: the winner's, and the loser's if it held the planet)
+        s.table_changed(w if prev < 0 else -1)
         n = sum(fx["cards"] for fx in s.event_fx(w, "draw_on_capture"))
         if n:
             s.draw(w, n)
             if s.loud:
                 s.rec("draw", f"  P{w} draws {n} (Battlefield Reclamation)", seat=w, cards=n)
-    eaters = [i for i in s.fleet_at(w, pos) if "devour_planet" in info[i].fx]
-    if eaters:
-        s.cstage = "world_eater_wait"
-        return s.ask(WORLD_EATER, w)
+    if s.t.devour[w]:
+        for i in s.cf[w]:
+            if "devour_planet" in info[i].fx:
+                s.cstage = "world_eater_wait"
+                return s.ask(WORLD_EATER, w)
     s.cstage = "building"
     return False
 
@@ -301,29 +312,44 @@ def step(s: "SolarState") -> bool:
 
 # ---------------------------------------------------------------------- combat decisions
 def _damage_actions(s: "SolarState", p: int) -> tuple:
+    """A ship of seat p's fleet here to put damage on (one per distinguishable copy; at a shot the
+    point ship is told apart from its copies)."""
     pt = s.point[p] if s.dec == DAMAGE else -1
-    info = s.t.info
-    return tuple(("damage", i, info[i].id) for i in s.dedup(s.fleet_at(p, s.cpos), lambda i: i == pt))
+    return _fleet_choices(s, "damage", s.cf[p], pt)
+
+
+def _fleet_choices(s: "SolarState", verb: str, insts: list[int], apart: int = -1) -> tuple:
+    """(verb, instance, card id) for one ship per distinguishable copy among `insts` (same design,
+    same damage), `apart` (a point ship) counted as a copy of its own: `SolarState.dedup` written
+    out, as combat lists these after nearly every shot."""
+    info, design, dmg = s.t.info, s.t.design, s.dmg
+    seen = set()
+    out = []
+    for i in insts:
+        k = design[i] | dmg[i] << 4 | (2 if i == apart else 1)
+        if k not in seen:
+            seen.add(k)
+            out.append((verb, i, info[i].id))
+    return tuple(out)
 
 
 def _point_actions(s: "SolarState", p: int) -> tuple:
     info = s.t.info
-    cands = s.fleet_at(p, s.cpos)
+    cands = s.cf[p]
     if s.point_max[p] >= 0:
         cands = [i for i in cands if info[i].cls <= s.point_max[p]]
-    return tuple(("point", i, info[i].id) for i in s.dedup(cands))
+    return _fleet_choices(s, "point", cands)
 
 
 def _intercept_actions(s: "SolarState", p: int) -> tuple:
     info = s.t.info
     pt = s.point[1 - p]
-    fighters = [i for i in s.fleet_at(1 - p, s.cpos) if info[i].cls == FIGHTER]
+    fighters = [i for i in s.cf[1 - p] if info[i].cls == FIGHTER]
     return (("no-intercept",),) + tuple(("intercept", i, info[i].id) for i in s.dedup(fighters, lambda i: i == pt))
 
 
 def _strike_actions(s: "SolarState", p: int) -> tuple:
-    info = s.t.info
-    return tuple(("strike", i, info[i].id) for i in s.dedup(s.fleet_at(1 - p, s.cpos)))
+    return _fleet_choices(s, "strike", s.cf[1 - p])
 
 
 LEGAL: dict[str | None, Callable[["SolarState", int], tuple]] = {
@@ -379,7 +405,7 @@ def _world_eater(s: "SolarState", p: int, a: tuple) -> None:
     if s.loud:
         s.rec("world eater", f"  P{p}'s World Eater destroys the planet", seat=p, position=s.cpos + 1)
     info = s.t.info
-    count = next(info[i].fx["devour_planet"]["revive"] for i in s.fleet_at(p, s.cpos) if "devour_planet" in info[i].fx)
+    count = next(info[i].fx["devour_planet"]["revive"] for i in s.cf[p] if "devour_planet" in info[i].fx)
     s.destroy_planet(s.cpos)
     s.cstage = "next"
     if not s.end_reason:

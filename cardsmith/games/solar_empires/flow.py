@@ -24,42 +24,43 @@ _TARGETED = ("damage", "destroy_ship", "grant_shield")
 # ---------------------------------------------------------------------- legal actions
 def construct_actions(s: "SolarState", p: int, probe: bool = False) -> tuple:
     """The construction options of seat p, "done" last. `probe`: stop at the first option found,
-    without "done" (enough for a look-ahead's `settle` to know the decision is a real one)."""
+    without "done" (enough for a look-ahead's `settle` to know the decision is a real one).
+
+    Listed after nearly every action of a game, so written as one pass over the hand: a card is
+    playable if its cost fits the support (one option per card design); a building on each planet
+    the seat controls, an event or spell while none of its kind was played this turn."""
     info = s.t.info
-    e, m, o = s.support(p)
+    h = s._sup[p]  # (`holding`'s cache, read here without the call)
+    e, m, o, mine, cannon = h if h is not None else s.holding(p)
     acts: list = []
     seen = set()
-    ctrl, planet = s.ctrl, s.planet
-    mine = [pos for pos in range(POSITIONS) if ctrl[pos] == p and planet[pos] >= 0]
     for inst in s.hand[p]:
         ci = info[inst]
         c = ci.cost
-        if c[0] > e or c[1] > m or c[2] > o or ci.id in seen:
+        if c[0] > e or c[1] > m or c[2] > o:
             continue
-        seen.add(ci.id)
+        cid = ci.id
+        if cid in seen:
+            continue
+        seen.add(cid)
         t = ci.type
         if t == SHIP:
             acts.append(ci.play)
         elif t == BUILDING:
             row = ci.play_at
-            acts.extend([row[pos] for pos in mine])
+            acts += [row[pos] for pos in mine]
         elif t == EVENT:
             if ci.spell:
                 if s.sp_done[p] or s.t.chain[p]:
                     continue
             elif s.ev_done[p]:
                 continue
-            acts.extend(event_plays(s, p, ci))
+            acts += event_plays(s, p, ci)
         if probe and acts:
             return tuple(acts)
-    if not s.cannon_done[p]:
-        for pos in mine:
-            b = s.bldg[pos]
-            if b >= 0 and "planet_cannon" in info[b].fx:
-                c = info[b].cost
-                if c[0] <= e and c[1] <= m and c[2] <= o:
-                    acts.extend(("fire-cannon", t + 1) for t in s.planets())
-                break
+    if cannon is not None and not s.cannon_done[p]:  # the Solaris Cannon fires at any planet, for its cost
+        if cannon[0] <= e and cannon[1] <= m and cannon[2] <= o:
+            acts.extend(("fire-cannon", t + 1) for t in s.planets())
     if probe:
         return tuple(acts)
     acts.append(_DONE)
@@ -90,29 +91,41 @@ def event_plays(s: "SolarState", p: int, ci: Any) -> list:
 
 
 def _deploy(s: "SolarState", p: int) -> tuple:
-    at = s.at
-    reserve = [i for i in s.ships[p] if at[i] < 0]
-    if not reserve:
-        return _ONLY_DONE
+    """Each ship of seat p in reinforcements to each open planet (one ship per distinguishable copy,
+    the first in play order, keyed as `SolarState.dedup` keys them), then "done".
+
+    Listed after every deployment: one pass over the seat's ships, with the rows of options made
+    once per instance (`Table.deploy`)."""
+    at, dmg, design, table = s.at, s.dmg, s.t.design, s.t.deploy
     planet, flare = s.planet, s.flare
-    table = s.t.deploy
     acts: list[tuple] = []
-    if len(reserve) > 1:
-        reserve = s.dedup(reserve)
+    seen = set()
     if not flare and -1 not in planet:  # every position open: whole rows
-        for i in reserve:
-            acts.extend(table[i])
+        for i in s.ships[p]:
+            if at[i] < 0:
+                k = design[i] | dmg[i] << 4
+                if k not in seen:
+                    seen.add(k)
+                    acts += table[i]
     else:
         targets = [pos for pos in range(POSITIONS) if planet[pos] >= 0 and pos not in flare]
-        for i in reserve:
-            row = table[i]
-            acts.extend([row[pos] for pos in targets])
+        for i in s.ships[p]:
+            if at[i] < 0:
+                k = design[i] | dmg[i] << 4
+                if k not in seen:
+                    seen.add(k)
+                    row = table[i]
+                    acts += [row[pos] for pos in targets]
+    if not acts:
+        return _ONLY_DONE
     acts.append(_DONE)
     return tuple(acts)
 
 
 _DONE = ("done",)
 _ONLY_DONE = (_DONE,)
+_COMBAT_AT = tuple(("combat", pos + 1) for pos in range(POSITIONS))  # the combat to resolve next, by position
+_ORDER_OPTIONS = tuple(("order", o) for o in ORDERINGS)
 
 
 def _deploy_open(s: "SolarState", p: int) -> bool:
@@ -152,8 +165,8 @@ _LEGAL: dict[str | None, Callable[["SolarState", int], tuple]] = {
     DEPLOY: _deploy,
     SPY: _spy,
     PICK: resolve.pick_actions,
-    COMBAT: lambda s, p: tuple(("combat", pos + 1) for pos in s.cpending),
-    ORDER: lambda s, p: tuple(("order", o) for o in ORDERINGS),
+    COMBAT: lambda s, p: tuple([_COMBAT_AT[pos] for pos in s.cpending]),
+    ORDER: lambda s, p: _ORDER_OPTIONS,
     PRIORITY: lambda s, p: (("priority", "take"), ("priority", "give")),
     None: lambda s, p: (),
     **combat.LEGAL,
@@ -181,6 +194,8 @@ def _construct(s: "SolarState", p: int, a: tuple) -> None:
             s.check_end()
     else:
         resolve.play(s, p, a)
+    if s.dec is None and verb != "done" and not s.end_reason:
+        s.dec = CONSTRUCT  # the seat builds on until it passes (unless the card opened a choice)
 
 
 def _deploy_handle(s: "SolarState", p: int, a: tuple) -> None:
@@ -190,6 +205,7 @@ def _deploy_handle(s: "SolarState", p: int, a: tuple) -> None:
         s.at[a[3]] = a[2] - 1
         if s.loud:
             s.rec("deploy", f"P{p} deploys {s.name(a[3])} to position {a[2]}", seat=p, card=a[1], position=a[2])
+        s.dec = DEPLOY  # the seat deploys on until it passes
 
 
 def _spy_handle(s: "SolarState", p: int, a: tuple) -> None:
@@ -203,12 +219,10 @@ def _spy_handle(s: "SolarState", p: int, a: tuple) -> None:
 
 def _order_deck(s: "SolarState", p: int, a: tuple) -> None:
     how = a[1]
-    cards = list(s.t.fleet[p])  # deck file order, top first
+    # deck file order, top first; or cheapest first (ties in file order)
+    cards = list(s.t.curve[p] if how == "curve" else s.t.fleet[p])
     if how == "shuffled":
         s.shuffle(cards, "fleet order", seat_stream(p))  # only the owner may know this order
-    elif how == "curve":
-        info = s.t.info
-        cards.sort(key=lambda i: sum(info[i].cost))
     s.deck[p] = cards[::-1]  # top of the deck is the end of the list
     if s.loud:
         s.rec("order", f"P{p} places their fleet deck ({len(cards)} cards)", seat=p, how=how)
@@ -327,8 +341,10 @@ def _spy_stage(s: "SolarState") -> bool:
         if s.event_fx(q, "redeploy") and s.ships[q]:
             return s.ask(SPY, q)
         s.stage_i += 1
-    every = s.ships[0] + s.ships[1]
-    s.cpending = [pos for pos in s.planets() if any(s.at[i] == pos for i in every)]
+    at, planet = s.at, s.planet
+    occupied = {at[i] for i in s.ships[0]}  # a combat at each planet with a ship deployed to it
+    occupied.update([at[i] for i in s.ships[1]])
+    s.cpending = [pos for pos in range(POSITIONS) if planet[pos] >= 0 and pos in occupied]
     s.cpos = -1
     s.stage = "combat"
     return False

@@ -67,25 +67,23 @@ class SolarEmpires:
         self.infos = {c.id: CardInfo.of(c, defaults) for c in cardset.cards}
         play = cardset.meta.get("play") or {}
         self._tables: dict[tuple, Table] = {}
+        self._by_decks: dict[tuple[int, int], tuple[Deck, Deck, Table]] = {}
         self.turn_cap = play.get("turn_cap", DEFAULT_TURN_CAP) if isinstance(play, Mapping) else DEFAULT_TURN_CAP
 
     def new_game(self, decks: Sequence[Deck], seed: int = 0, *, chance: Chance | None = None) -> SolarState:
         """Build the solar system (both solar bodies decks shuffled together, on public chance) and stop
         at the first decision (seat 0 orders its fleet deck)."""
-        fleets, solars = deck_lists(decks)
-        key = (tuple(fleets[0]), tuple(fleets[1]), tuple(solars[0]), tuple(solars[1]))
-        t = self._tables.get(key)
-        if t is None:  # a table never changes: games between the same decks share it
-            if len(self._tables) >= 64:
-                self._tables.clear()
-            t = self._tables[key] = build_table(self.infos, fleets, solars, self.turn_cap,
-                                                [f"deck '{d.name}'" for d in decks])
+        t = self._table(decks)
         s = SolarState(t, chance if chance is not None else SeededChance(seed))
-        # Copies of a card are alike, so the shuffle orders card ids (a test scripts it by name).
+        # Copies of a card are alike, so the shuffle orders card ids (a test scripts it by name);
+        # each id then takes the first of its instances not yet taken.
         names = t.ids(t.solar[0] + t.solar[1])
         s.shuffle(names, "solar system")
-        free = list(t.solar[0] + t.solar[1])
-        pile = [free.pop(next(k for k, i in enumerate(free) if t.info[i].id == cid)) for cid in names]
+        taken: dict[str, int] = {}
+        pile = []
+        for cid in names:
+            k = taken[cid] = taken.get(cid, -1) + 1
+            pile.append(t.solar_by_id[cid][k])
         placed = 0
         for inst in pile:
             ci = t.info[inst]
@@ -106,6 +104,27 @@ class SolarEmpires:
         settle(s)
         s.rec.take()
         return s
+
+    def _table(self, decks: Sequence[Deck]) -> Table:
+        """The card table of a game between `decks`: made once (a table never changes), so games
+        between the same decks share it. Found by the deck objects first (a run hands the same ones
+        to every game), else by their card lists."""
+        if len(decks) == 2:
+            hit = self._by_decks.get((id(decks[0]), id(decks[1])))
+            if hit is not None and hit[0] is decks[0] and hit[1] is decks[1]:
+                return hit[2]
+        fleets, solars = deck_lists(decks)
+        key = (tuple(fleets[0]), tuple(fleets[1]), tuple(solars[0]), tuple(solars[1]))
+        t = self._tables.get(key)
+        if t is None:
+            if len(self._tables) >= 64:
+                self._tables.clear()
+                self._by_decks.clear()
+            t = self._tables[key] = build_table(self.infos, fleets, solars, self.turn_cap,
+                                                [f"deck '{d.name}'" for d in decks])
+        # (the decks are kept in the entry, so their ids cannot be reused while it stands)
+        self._by_decks[(id(decks[0]), id(decks[1]))] = (decks[0], decks[1], t)
+        return t
 
     def from_position(self, position: Mapping[str, Any] | str, *, chance: Chance | None = None, seed: int = 0) -> SolarState:
         """A state from `SolarState.position()` data (or its YAML text); PositionError names a bad entry."""

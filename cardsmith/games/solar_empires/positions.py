@@ -263,3 +263,5 @@ def _combat(s: "SolarState", c: Mapping[str, Any]) -> None:
     s.cwinner = -1 if c.get("winner") is None else int(c["winner"])
     s.cprev = -1 if c.get("previous_controller") is None else int(c["previous_controller"])
     s.swarm_i = int(c.get("swarm_step", 0))
+    if s.cpos >= 0:
+        s.cf = [s.fleet_at(0, s.cpos), s.fleet_at(1, s.cpos)]

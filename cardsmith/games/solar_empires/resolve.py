@@ -46,8 +46,10 @@ def save_penalty(s: "SolarState", saboteur: int) -> int:
 def play(s: "SolarState", p: int, a: tuple) -> None:
     info = s.t.info
     cid = a[1]
-    inst = next(i for i in s.hand[p] if info[i].id == cid)
-    ci = info[inst]
+    for inst in s.hand[p]:  # the first copy in hand (copies are alike)
+        ci = info[inst]
+        if ci.id == cid:
+            break
     if ci.type == SHIP:
         s.into_play(p, inst, s.hand[p])
         if s.loud:
@@ -62,7 +64,7 @@ def play(s: "SolarState", p: int, a: tuple) -> None:
                 s.rec("replace", f"  the new building replaces {s.name(s.bldg[pos])}", position=a[2])
             s.destroy_building(pos)
         s.bldg[pos] = inst
-        s.table_changed()
+        s.table_changed(p)  # (built on a planet seat p controls)
         if s.loud:
             s.rec("build", f"P{p} builds {ci.name} on position {pos + 1}", seat=p, card=cid, position=a[2])
         return

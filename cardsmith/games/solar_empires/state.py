@@ -23,6 +23,7 @@ from cardsmith.games.solar_empires.cards import POSITIONS, SEATS, Table
 from cardsmith.games.solar_empires.resolve import Pick
 
 _NO_SUPPORT: tuple = (None, None)
+_ACTING = ((0,), (1,))  # `to_act()` by seat, made once (the runner asks before every action)
 
 class SolarState(WinnerState):
     """A Solar Empires game (made by `SolarEmpires.new_game` or `from_position`; see the contract)."""
@@ -69,6 +70,9 @@ class SolarState(WinnerState):
         self.cpending: list[int] = []
         self.cfx: list[tuple] = []  # pre-combat effects still to resolve at this combat
         self.cpos, self.cstage = -1, "next"
+        # The fleets in the combat at `cpos`, per seat, in play order (`fleet_at(p, cpos)`): made when
+        # the combat opens, and kept as ships leave it (destroyed, withdrawn); none can join it.
+        self.cf: list[list[int]] = [[], []]
         self.point, self.point_max = [-1, -1], [-1, -1]
         self.cshots = self.cfirst = self.catt = self.pd_amt = self.swarm_i = 0
         self.cwinner = self.cprev = self.pd_forced = -1
@@ -76,7 +80,7 @@ class SolarState(WinnerState):
 
     # ------------------------------------------------------------------ the contract
     def to_act(self) -> tuple[int, ...]:
-        return () if self.end_reason else (self.current_player,)
+        return () if self.end_reason else _ACTING[self.current_player]
 
     def legal_actions(self, seat: int | None = None) -> tuple:
         legal = self._legal
@@ -178,6 +182,8 @@ class SolarState(WinnerState):
         d["swarm"] = self.swarm[:]
         d["cpending"] = self.cpending[:]
         d["cfx"] = self.cfx[:]
+        x = self.cf
+        d["cf"] = [x[0][:], x[1][:]]
         d["played"] = self.played[:]
         d["gaze"] = self.gaze.copy()
         return s
@@ -217,44 +223,59 @@ class SolarState(WinnerState):
     # ------------------------------------------------------------------ reading the table
     def support(self, p: int) -> tuple[int, int, int]:
         """Support points: 1 each, plus controlled planets, their buildings and the star's bonus."""
-        sup = self._sup[p]
-        if sup is None:
-            sup = self._support(p)
-            self._sup = (sup, self._sup[1]) if p == 0 else (self._sup[0], sup)
-        return sup
+        h = self._sup[p]
+        if h is None:
+            h = self.holding(p)
+        return h[0], h[1], h[2]
 
-    def table_changed(self) -> None:
-        """Control, a planet, a building or the star changed: support is worked out again."""
-        self._sup = _NO_SUPPORT
+    def holding(self, p: int) -> tuple[int, int, int, tuple[int, ...], Any]:
+        """Seat p's support points (e, m, o), the positions of the planets it controls, and the cost
+        of firing a Solaris Cannon built on one of them (None without one): worked out once until the
+        table changes (construction lists its options after every card played)."""
+        h = self._sup[p]
+        if h is None:
+            h = self._holding(p)
+            self._sup = (h, self._sup[1]) if p == 0 else (self._sup[0], h)
+        return h
 
-    def _support(self, p: int) -> tuple[int, int, int]:
+    def table_changed(self, seat: int = -1) -> None:
+        """Control, a planet, a building or the star changed: support is worked out again (only
+        `seat`'s when the change was to a planet it controls and touches no one else's)."""
+        if seat < 0:
+            self._sup = _NO_SUPPORT
+        else:
+            self._sup = (None, self._sup[1]) if seat == 0 else (self._sup[0], None)
+
+    def _holding(self, p: int) -> tuple[int, int, int, tuple[int, ...], Any]:
         info = self.t.info
-        e = m = o = 1
-        star = self.star
-        sp = info[star].star_pos if star >= 0 and not self.black_hole else -9
         ctrl, planet, bldg = self.ctrl, self.planet, self.bldg
-        for pos in range(POSITIONS):
-            if ctrl[pos] != p or planet[pos] < 0:
-                continue
-            pl = info[planet[pos]].plus
-            e += pl[0]
-            m += pl[1]
-            o += pl[2]
+        mine = tuple([pos for pos in range(POSITIONS) if ctrl[pos] == p and planet[pos] >= 0])
+        e = m = o = 1
+        cannon = None
+        for pos in mine:
+            pe, pm, po = info[planet[pos]].plus
+            e += pe
+            m += pm
+            o += po
             b = bldg[pos]
             if b >= 0:
-                pl = info[b].plus
-                e += pl[0]
-                m += pl[1]
-                o += pl[2]
-            if pos == sp:
-                r, a = info[star].star_res, info[star].star_amt
-                if r == 0:
-                    e += a
-                elif r == 1:
-                    m += a
-                elif r == 2:
-                    o += a
-        return (e, m, o)
+                ci = info[b]
+                pe, pm, po = ci.plus
+                e += pe
+                m += pm
+                o += po
+                if cannon is None and "planet_cannon" in ci.fx:
+                    cannon = ci.cost
+        star = self.star
+        if star >= 0 and not self.black_hole and info[star].star_pos in mine:
+            r, a = info[star].star_res, info[star].star_amt
+            if r == 0:
+                e += a
+            elif r == 1:
+                m += a
+            elif r == 2:
+                o += a
+        return (e, m, o, mine, cannon)
 
     def fleet_at(self, p: int, pos: int) -> list[int]:
         at = self.at
@@ -262,8 +283,11 @@ class SolarState(WinnerState):
 
     def event_fx(self, p: int, handler: str) -> list:
         """The parameters of each of seat p's regular events in play with this handler."""
+        events = self.events[p]
+        if not events:  # (most turns: asked at every combat and turn step)
+            return []
         info = self.t.info
-        return [info[i].fx[handler] for i in self.events[p] if handler in info[i].fx]
+        return [info[i].fx[handler] for i in events if handler in info[i].fx]
 
     def planets(self) -> list[int]:
         return [i for i in range(POSITIONS) if self.planet[i] >= 0]
@@ -296,6 +320,8 @@ class SolarState(WinnerState):
     # ------------------------------------------------------------------ zone moves
     def destroy_ship(self, inst: int) -> None:
         p = self.t.owner[inst]
+        if self.cpos >= 0 and self.at[inst] == self.cpos:
+            self.cf[p].remove(inst)
         self.ships[p].remove(inst)
         self.disc[p].append(inst)
         self.at[inst] = -1
@@ -332,7 +358,7 @@ class SolarState(WinnerState):
         if b >= 0:
             self.disc[self.t.owner[b]].append(b)
             self.bldg[pos] = -1
-            self._sup = _NO_SUPPORT
+            self.table_changed(self.ctrl[pos])
             if self.loud:
                 self.rec("destroyed", f"  {self.name(b)} on position {pos + 1} is destroyed", card=self.t.info[b].id)
 
@@ -378,13 +404,20 @@ class SolarState(WinnerState):
         """Victory checks at phase boundaries: conquest, then exhaustion."""
         if self.end_reason:
             return True
-        live = [c for c, pl in zip(self.ctrl, self.planet) if pl >= 0]
-        if live and live[0] >= 0 and all(c == live[0] for c in live):
-            self.end(live[0], "conquest", f"player {live[0]} controls every remaining planet")
-            return True
-        out = [not self.deck[p] and not self.hand[p] and not self.ships[p] for p in SEATS]
-        if out[0] or out[1]:
-            w = None if out[0] and out[1] else (1 if out[0] else 0)
+        # Conquest: one seat controls every planet still there. A destroyed planet's controller is
+        # -1, so counting each seat's entries in `ctrl` counts the live planets it holds.
+        ctrl = self.ctrl
+        live = POSITIONS - self.planet.count(-1)
+        if live:
+            for p in SEATS:
+                if ctrl.count(p) == live:
+                    self.end(p, "conquest", f"player {p} controls every remaining planet")
+                    return True
+        deck, hand, ships = self.deck, self.hand, self.ships
+        out0 = not deck[0] and not hand[0] and not ships[0]
+        out1 = not deck[1] and not hand[1] and not ships[1]
+        if out0 or out1:
+            w = None if out0 and out1 else (1 if out0 else 0)
             self.end(w, "exhaustion", "no fleet deck, hand or ships in play left")
             return True
         return False
