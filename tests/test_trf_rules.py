@@ -176,6 +176,16 @@ def test_all_attacks_declared_at_once():
     assert not [a for a in s.legal_actions() if a[0] == "declare"]
 
 
+def test_choosing_to_attack_means_declaring_an_attacker():
+    """"attack" is the choice to attack: "done" is offered only once an attacker is declared ("no_attack"
+    is how a player does not attack), so an attack of nobody is not a second way to pass."""
+    s = duel([char(1, "militia", 0), char(2, "patrol-squadron", 0)])
+    play(s, ("attack",))
+    assert ("done",) not in s.legal_actions() and ("declare", 1) in s.legal_actions()
+    play(s, ("declare", 2))
+    assert ("done",) in s.legal_actions()
+
+
 def test_defender_gangs_up_or_leaves_unblocked():
     """"The defender chooses which characters will fight who, and can choose to not block attackers or to gang up"."""
     chars = [char(1, "heavy-cruiser-group", 0), char(2, "militia", 0),
@@ -291,6 +301,18 @@ def test_capture_total_equal_or_more_takes_the_planet_to_the_discard_pile():
     play(s, ("assign", 1, 21), ("assign", 2, 21), ("done",))
     assert [pl["card"] for pl in s.d["p"][1]["planets"]] == ["calder"]
     assert s.d["p"][1]["discard"] == ["lantern"]
+
+
+def test_any_and_all_unblocked_characters_are_assigned():
+    """"any and all unblocked characters are assigned to a planet or planets of the attacker's choice":
+    the capture is worked out only once every unblocked fleet has a planet."""
+    p1 = player(D, "calder", planets=["lantern"], seat=1)
+    s = unblocked([char(1, "militia", 0), char(2, "patrol-squadron", 0)], p1=p1, declare=(1, 2))
+    assert ("done",) not in s.legal_actions()
+    play(s, ("assign", 1, 21))
+    assert ("done",) not in s.legal_actions() and ("assign", 2, 21) in s.legal_actions()
+    play(s, ("assign", 2, 21))
+    assert s.legal_actions() == (("done",),) or s.d["phase"] != "capture"
 
 
 def test_capture_total_too_low_fails_without_a_die():
