@@ -166,19 +166,6 @@ def test_attackers_not_bought_this_turn_and_not_spent():
     assert [a for a in s.legal_actions() if a[0] == "declare"] == [("declare", 1)]
 
 
-def test_an_attack_sends_at_least_one_character():
-    """"If a player does choose to attack, they move their chosen attacking characters forwards": once
-    `attack` is chosen, ending the declaration needs a character declared (greedy agents declared
-    attacks "with 0"; not attacking is `no_attack`)."""
-    s = duel([char(1, "militia", 0)])
-    play(s, ("attack",))
-    assert list(s.legal_actions()) == [("declare", 1)]
-    with pytest.raises(IllegalAction):
-        play(s, ("done",))
-    play(s, ("declare", 1))
-    assert ("done",) in s.legal_actions()
-
-
 def test_all_attacks_declared_at_once():
     """"All attacks must happen at once ... any characters not sent in during the initial attack cannot attack any more"."""
     chars = [char(1, "militia", 0), char(2, "patrol-squadron", 0)]
@@ -304,6 +291,18 @@ def test_capture_total_equal_or_more_takes_the_planet_to_the_discard_pile():
     play(s, ("assign", 1, 21), ("assign", 2, 21), ("done",))
     assert [pl["card"] for pl in s.d["p"][1]["planets"]] == ["calder"]
     assert s.d["p"][1]["discard"] == ["lantern"]
+
+
+def test_any_and_all_unblocked_characters_are_assigned():
+    """"any and all unblocked characters are assigned to a planet or planets of the attacker's choice":
+    the capture is worked out only once every unblocked fleet has a planet."""
+    p1 = player(D, "calder", planets=["lantern"], seat=1)
+    s = unblocked([char(1, "militia", 0), char(2, "patrol-squadron", 0)], p1=p1, declare=(1, 2))
+    assert ("done",) not in s.legal_actions()
+    play(s, ("assign", 1, 21))
+    assert ("done",) not in s.legal_actions() and ("assign", 2, 21) in s.legal_actions()
+    play(s, ("assign", 2, 21))
+    assert s.legal_actions() == (("done",),) or s.d["phase"] != "capture"
 
 
 def test_capture_total_too_low_fails_without_a_die():

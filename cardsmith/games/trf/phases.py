@@ -215,7 +215,10 @@ def _legal_block(s: TRFState) -> list[tuple]:
 def _legal_capture(s: TRFState) -> list[tuple]:
     used = {u for u, _ in s.d["assign"]}
     open_planets = fights.capturable(s)
-    return [("assign", u, pl) for u in fights.unblocked_fleets(s) if u not in used for pl in open_planets] + [("done",)]
+    # "any and all unblocked characters are assigned to a planet or planets of the attacker's choice":
+    # every unblocked fleet goes to some planet before the capture is worked out.
+    out = [("assign", u, pl) for u in fights.unblocked_fleets(s) if u not in used for pl in open_planets]
+    return out or [("done",)]
 
 
 def _ability(s: TRFState, a: tuple, rec: EventRecorder) -> None:
