@@ -105,7 +105,7 @@ MISTAKES = [
     ("trf", lambda d: d["p"][1]["planets"][0].__setitem__("home", False), ["p[1].planets", "homeworld in play"]),
     ("trf", lambda d: d["chars"][1].__setitem__("fleet", 99), ["chars[1].fleet: 99", "not a character of seat 0"]),
     ("trf", lambda d: d["chars"][0].__setitem__("card", "omnae"), ["chars[0].card", "not a character card"]),
-    ("trf", lambda d: d.__setitem__("declared", [7]), ["declared: 7 is not the uid of a character in play"]),
+    ("trf", lambda d: d.update(declared=[7], phase="block"), ["declared: 7 is not the uid of a character in play"]),
     ("transwar", lambda d: d.__setitem__("damage", [0]), ["damage", "one per seat"]),
     ("transwar", lambda d: d["forms"].__setitem__(1, "sheeep"), ["forms[1]", "did you mean 'sheep'"]),
     ("transwar", lambda d: d.__setitem__("active", 3), ["active is 3", "a seat (0 to 1)"]),

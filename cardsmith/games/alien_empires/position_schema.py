@@ -10,6 +10,9 @@ from cardsmith.engine.kit.shape import Schema, anything, cards, count, enum, obj
 
 # What a turn in progress keeps (turns.start_turn); a stack in mid-turn needs them all.
 TURN = {"moved": {}, "attacks": 0, "fought": [], "range_bonus": 0, "drawn": False, "used": []}
+# The steps pushed without a seat (every other step belongs to one: `st.push(kind, seat, ...)`).
+SEATLESS = frozenset({"@allies", "@deal", "@defender_draws", "@end_turn", "@first_turn", "@resolve", "@reveal",
+                      "@start_autos", "@start_early", "@start_late", "@start_turn", "reveal"})
 HEX = {"type": "string", "pattern": r"^-?\d+,-?\d+$", "x-what": "a hex label 'q,r' (two whole numbers)"}
 
 
@@ -20,9 +23,8 @@ def schema(n: int, world_ids: Collection[str], kinds: Collection[str]) -> Schema
                          "resurrected": {"type": "array", "items": seat(n)},
                          "psychic": {"type": ["integer", "null"]}}, open_=True)
     step = {**obj({"kind": enum(sorted(kinds))}, {"seat": seat(n)}, open_=True),
-            # a decision names the seat that decides (a reveal lists the seats `waiting:`)
-            "if": {"properties": {"kind": {"not": {"anyOf": [{"pattern": "^@"}, {"const": "reveal"}]}}}},
-            "then": {"required": ["seat"]}}
+            # every step names its seat but these (a reveal lists the seats `waiting:`)
+            "if": {"properties": {"kind": {"not": enum(sorted(SEATLESS))}}}, "then": {"required": ["seat"]}}
     return position_schema(n, {
         "worlds": {"type": "object", "propertyNames": HEX, "additionalProperties": enum(sorted(world_ids)),
                    "x-what": "a mapping of hex label to world"},

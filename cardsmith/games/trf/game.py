@@ -105,12 +105,16 @@ class TRFGame:
             if fleet is None or fleet["owner"] != c["owner"]:
                 raise PositionError(f"chars[{i}].fleet: {c['fleet']} is not a character of seat {c['owner']} in play")
         planets = {pl["uid"] for p in data["p"] for pl in p["planets"]}
-        named = [("declared", u) for u in data["declared"]] + [("blocks", u) for b in data["blocks"] for u in b]
-        named += [("assign", a[0]) for a in data["assign"]] + [("fights", u) for f in data["fights"] for u in f["att"] + f["def"]]
+        # Once fights are rolled, `declared` and `blocks` keep the uids of characters since discarded.
+        early = data["phase"] in ("declare", "block")
+        named = [("declared", u) for u in data["declared"] if early] + [("blocks", u) for b in data["blocks"] if early for u in b]
+        # ... and once the capture is done, `assign` keeps the uids of the planets taken.
+        capture = data["phase"] == "capture"
+        named += [("assign", a[0]) for a in data["assign"] if capture] + [("fights", u) for f in data["fights"] for u in f["att"] + f["def"]]
         for entry, uid in named:
             if uid not in chars:
                 raise PositionError(f"{entry}: {uid} is not the uid of a character in play")
-        for fleet, planet in data["assign"]:
+        for fleet, planet in data["assign"] if capture else ():
             if planet not in planets:
                 raise PositionError(f"assign: {planet} is not the uid of a planet in play")
 
