@@ -9,8 +9,8 @@ pending decision and `current_player` who takes it; `stage` and `cstage` name wh
 the current combat stand (see `flow` and `combat`). Positions (`position()`) write all of it as
 readable data.
 
-Speed matters (simulations, search agents): state is flat lists that `clone()` copies; the card
-table is shared; chance is forked only when a clone first rolls.
+Speed matters (simulations, search agents): state is slots holding flat lists that `clone()`
+copies; the card table is shared; chance is forked only when a clone first rolls.
 """
 
 from __future__ import annotations
@@ -183,8 +183,9 @@ class SolarState(WinnerState):
         if keep_chance:
             s.chance = self.chance
             self._chance_shared = s._chance_shared = True
-        else:
-            s.chance, s._chance_shared = None, False
+        else:  # a copy without chance (an observation's) never rolls
+            s.chance = None  # type: ignore[assignment]
+            s._chance_shared = False
         if self.loud:
             s.log = log = self.log[:] if keep_log else []
             s.rec = EventRecorder(log)
