@@ -264,7 +264,7 @@ def _won(s: "SolarState") -> bool:
         s.ctrl[pos] = w
         # (support changes only with control: the winner's, and the loser's if it held the planet)
         s.table_changed(w if prev < 0 else -1)
-        n = sum(fx["cards"] for fx in s.event_fx(w, "draw_on_capture"))
+        n = sum([fx["cards"] for fx in s.event_fx(w, "draw_on_capture")]) if s.events[w] else 0
         if n:
             s.draw(w, n)
             if s.loud:

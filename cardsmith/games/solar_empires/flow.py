@@ -263,28 +263,27 @@ def settle(s: "SolarState", lazy: bool = False) -> None:
 
     One loop for the turn's stages, the legal set and forced moves (the work of every action, so
     written without the layers `advance` and `handle` add)."""
-    stages, legal_of, handlers, choice = _STAGES, _LEGAL, _HANDLE, _HAS_CHOICE
     while True:
         while not s.end_reason and s.dec is None:
-            if stages[s.stage](s):
+            if _STAGES[s.stage](s):
                 break
         if s.end_reason:
             s._legal = None
             return
         d = s.dec
-        if lazy and d in choice:
-            if choice[d](s, s.current_player):
+        if lazy and d in _HAS_CHOICE:
+            if _HAS_CHOICE[d](s, s.current_player):
                 s._legal = None  # listed when asked for
                 return
             s.dec = None
-            handlers[d](s, s.current_player, _DONE)
+            _HANDLE[d](s, s.current_player, _DONE)
             continue
-        legal = legal_of[d](s, s.current_player)
+        legal = _LEGAL[d](s, s.current_player)
         if len(legal) != 1:
             s._legal = legal
             return
         s.dec = None
-        handlers[d](s, s.current_player, legal[0])
+        _HANDLE[d](s, s.current_player, legal[0])
 
 
 # ---------------------------------------------------------------------- the stages of a turn

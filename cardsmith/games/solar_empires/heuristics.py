@@ -18,19 +18,15 @@ def heuristic(state: "SolarState", player: int) -> float:
     # Written out (no generators): greedy and search agents call it for every action they weigh.
     value = state.t.value
     dmg = state.dmg
-    ctrl, planet = state.ctrl, state.planet
     score = 0.0
     for p, sign in ((player, 1.0), (1 - player, -1.0)):
         material = 0
         for i in state.ships[p]:
             material += value[i] - dmg[i]
-        planets = 0
-        for k in range(6):
-            if ctrl[k] == p and planet[k] >= 0:
-                planets += 1
-        e, m, o = state.support(p)
+        # support and the planets held, as cached for construction (`SolarState.holding`)
+        e, m, o, held, _ = state.holding(p)
         cards = len(state.hand[p]) + 0.2 * len(state.deck[p])
-        score += sign * (material + 8.0 * planets + 2.0 * (e + m + o) + cards)
+        score += sign * (material + 8.0 * len(held) + 2.0 * (e + m + o) + cards)
     return score
 
 
