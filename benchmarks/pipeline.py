@@ -1,13 +1,13 @@
 """Render + PDF, end to end: `cardsmith pdf` against a plain Pillow + ReportLab script, in one run.
 
-    python benchmarks/pipeline.py [--jobs 2] [--repeat 2]
+    python benchmarks/pipeline.py [--jobs 2] [--repeat 2] [--light-venv]
 
 On a 360-card set (the Solar Empires ships, ten distinct copies of each, in one card file; see
 benchmarks/render.py) it times, each as its own command from a cold start of Python (bytecode
 compiled beforehand, as in an installed package), `cardsmith` as the README's venv installs it:
 from the venv this script runs in if cardsmith is installed there, else from a venv made for the
-run that names this checkout and this interpreter's libraries (see `installed`); it prints which,
-and that interpreter's bare start-up (`python -c pass`), the floor under every command:
+run with `pip install -e .` (`--light-venv`: without a download; see `installed`); it prints
+which, and that interpreter's bare start-up (`python -c pass`), the floor under every command:
   plain       benchmarks/plain_pipeline.py: `--jobs` processes draw with Pillow, save level-1 PNGs
               and send raw pixels to a parent that writes the A4 PDF with ReportLab;
   cold        `cardsmith pdf SET --jobs N` with no output yet: renders every card and writes the
@@ -122,14 +122,15 @@ def run(cmd: list[str], cwd: Path) -> dict[str, float]:
             "largest_mb": usage.ru_maxrss / 1024}
 
 
-def installed(tmp: Path) -> tuple[str, list[str], str]:
+def installed(tmp: Path, light: bool) -> tuple[str, list[str], str]:
     """The interpreter and the `cardsmith` command as the README's venv has them, and what they are.
 
-    Run from a venv with cardsmith installed, that venv's. Otherwise a venv made here, as
-    `python3 -m venv .venv && pip install -e .` leaves it without a download: its site-packages
-    names this checkout (what an editable install writes) and this interpreter's site-packages
-    (for the libraries; their own .pth start-up hooks, such as a sandbox's certifi patch, are not
-    run, as in a real venv), and `bin/cardsmith` is the script pip writes.
+    Run from a venv with cardsmith installed, that venv's. Otherwise a venv made here with the
+    README's `python3 -m venv .venv && pip install -e .` (bytecode compiled, as pip does where
+    PYTHONDONTWRITEBYTECODE is not set); with `light`, or where pip cannot install, a venv made
+    without a download: its site-packages names this checkout (what an editable install writes)
+    and this interpreter's site-packages for the libraries (their .pth start-up hooks, such as a
+    sandbox's certifi patch, are not run, as in a real venv), and `bin/cardsmith` is pip's script.
     """
     script = Path(sys.prefix) / "bin" / "cardsmith"
     if sys.prefix != sys.base_prefix and script.is_file():
@@ -138,17 +139,31 @@ def installed(tmp: Path) -> tuple[str, list[str], str]:
     import venv
 
     where = tmp / "venv"
+    python, script = where / "bin" / "python", where / "bin" / "cardsmith"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if not light:
+        venv.EnvBuilder(with_pip=True).create(where)
+        pip = subprocess.run([str(python), "-m", "pip", "install", "-q", "-e", str(ROOT)], env=env, capture_output=True,
+                             text=True, timeout=900)
+        if pip.returncode == 0 and script.is_file():
+            subprocess.run([str(python), "-m", "compileall", "-q", "-j", "0", _purelib(python)], env=env,
+                           capture_output=True, timeout=900)
+            return str(python), [str(script)], f"a venv made for this run with `pip install -e .` ({where})"
+        print(f"pip install -e . failed ({pip.stderr.strip().splitlines()[-1:] or '?'}); using a venv without a download")
+        shutil.rmtree(where, ignore_errors=True)
     venv.EnvBuilder(with_pip=False).create(where)
-    python = where / "bin" / "python"
-    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    Path(site, "_cardsmith_benchmark.pth").write_text(f"{ROOT}\n{sysconfig.get_paths()['purelib']}\n")
-    script = where / "bin" / "cardsmith"
+    Path(_purelib(python), "_cardsmith_benchmark.pth").write_text(f"{ROOT}\n{sysconfig.get_paths()['purelib']}\n")
     script.write_text(f"#!{python}\nimport re\nimport sys\nfrom cardsmith.cli import main\n"
                       "if __name__ == '__main__':\n    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])\n"
                       "    sys.exit(main())\n")
     script.chmod(0o755)
-    return str(python), [str(script)], f"a venv made for this run ({where}, Python {sys.version.split()[0]})"
+    return str(python), [str(script)], (f"a venv made for this run without a download ({where}: this checkout and "
+                                        f"the libraries of Python {sys.version.split()[0]})")
+
+
+def _purelib(python: Path) -> str:
+    return subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
 
 
 def in_process(project: Path, jobs: int) -> dict[str, float]:
@@ -184,11 +199,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=2, help="alternating plain and cold runs; the best of each counts")
+    ap.add_argument("--light-venv", action="store_true",
+                    help="run cardsmith from a venv made without pip (this interpreter's libraries) instead of `pip install -e .`")
     args = ap.parse_args()
     from render import change_one_card, make_projects
 
     with tempfile.TemporaryDirectory(prefix="cardsmith-pipeline-") as tmp:
-        python, cardsmith, which = installed(Path(tmp))
+        python, cardsmith, which = installed(Path(tmp), args.light_venv)
         project = make_projects(Path(tmp))["ships360"]
         # An installed cardsmith has its bytecode compiled (pip does it); this checkout may run with
         # PYTHONDONTWRITEBYTECODE. Cache bytecode in the run's folder and compile it once, untimed, so

@@ -65,13 +65,14 @@ def make_projects(base: Path) -> dict[str, Path]:
 
 
 def change_one_card(project: Path) -> None:
-    """Edit the attack of the first ship in the set's first ships file."""
+    """Edit the attack of the first ship in the set's first ships file: one up from an even value, one
+    down from an odd one, so that any number of edits keeps it within the set's bounds."""
     f = sorted((project / "cards" / "solar-empires").glob("ships*.yaml"))[0]
     text = f.read_text(encoding="utf-8")
     i = text.index("attack:")
     j = text.index("\n", i)
     value = int(text[i + len("attack:"):j].strip())
-    f.write_text(text[:i] + f"attack: {value + 1}" + text[j:], encoding="utf-8")
+    f.write_text(text[:i] + f"attack: {value + 1 if value % 2 == 0 else value - 1}" + text[j:], encoding="utf-8")
 
 
 # ---- the plain-Pillow baseline -----------------------------------------------------------------------

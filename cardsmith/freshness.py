@@ -244,16 +244,21 @@ def record_render(project: Any, inputs: Snapshot, cardset: Any, result: Any, *, 
 def load_manifest(out_dir: Path | str) -> dict[str, Any]:
     """Read `output/<set>/cards/manifest.json` (file paths in it are relative to `out_dir`)."""
     path = Path(out_dir) / "cards" / "manifest.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CardsmithError(f"{path} does not exist: the set has not been rendered",
-                             hint="run `cardsmith render` first") from None
-    except (OSError, ValueError) as e:
-        raise CardsmithError(f"{path} cannot be read ({e})", hint="run `cardsmith render --force` to rewrite it") from None
+    data = read_manifest(path, "the set has not been rendered", "cardsmith render", "cardsmith render --force")
     if not isinstance(data, dict) or "cards" not in data:
         raise CardsmithError(f"{path} is not a render manifest", hint="run `cardsmith render --force` to rewrite it")
     return data
+
+
+def read_manifest(path: Path, missing: str, make: str, remake: str) -> Any:
+    """A manifest a command wrote (JSON), or a CardsmithError saying which command makes it (`make`)
+    or makes it again (`remake`)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CardsmithError(f"{path} does not exist: {missing}", hint=f"run `{make}` first") from None
+    except (OSError, ValueError) as e:
+        raise CardsmithError(f"{path} cannot be read ({e})", hint=f"run `{remake}` to rewrite it") from None
 
 
 def manifest_outputs(out_dir: Path | str) -> list[Path]:

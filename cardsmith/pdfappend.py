@@ -103,7 +103,7 @@ def append_images(target: Path, updates: Mapping[int, Path], base: int) -> int |
             shutil.copyfile(target, tmp)
             with open(tmp, "r+b") as f:
                 offset = f.seek(0, os.SEEK_END)
-                xref = []
+                xref = ["0 1\n0000000000 65535 f \n"]  # the free-list head first, as full tables have it (some readers expect it)
                 for number, body in bodies.items():
                     xref.append(f"{number} 1\n{offset:010d} 00000 n \n")
                     obj = f"{number} 0 obj\n".encode("ascii") + body + b"endobj\n"

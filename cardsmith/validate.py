@@ -237,26 +237,12 @@ def check_set(set_dir: Path | str, items: dict | None = None, used: dict | None 
     set_dir = Path(set_dir).resolve()
     ck = _Checker(set_dir)
     set_file = set_dir / "set.yaml"
-    unchanged = None
-    if items is not None:
-        from cardsmith.cardfile import read_unchanged
-
-        unchanged = read_unchanged(set_file, items, used if used is not None else {}, "set")
-    if unchanged is not None:
-        sdoc, set_schema_errs = unchanged
-    else:
-        try:
-            sdoc = load_yaml(set_file)
-        except YamlError as e:
-            ck.diags.append(Diagnostic("error", e.file, e.line, e.column, e.message, e.hint))
-            sdoc = None
-        if sdoc is not None and not isinstance(sdoc.data, dict):
-            ck.error(sdoc, (), "set.yaml must be a map of keys (id, name, types, ...)", "see docs/set-format.md")
-            sdoc = None
-        set_schema_errs = schema_diagnostics(sdoc, "set") if sdoc is not None else []
+    read = _read_file(ck, set_file, "set", items, used)
+    sdoc = None
     decl = _Declarations(set_dir, {})
-    if sdoc is not None:
-        ck.diags.extend(set_schema_errs)
+    if read is not None:
+        sdoc = read[0]
+        ck.diags.extend(read[1])
         decl = _declarations(ck, sdoc)
 
     cards: list[Card] = []
@@ -265,24 +251,10 @@ def check_set(set_dir: Path | str, items: dict | None = None, used: dict | None 
     if not files:
         ck.warn(set_file, (), "the set has no card files", "add a file such as cards.yaml with `cards:` beside set.yaml")
     for f in files:
-        read = None
-        if items is not None:
-            from cardsmith.cardfile import read_card_file
-
-            read = read_card_file(f, items, used if used is not None else {})
-        if read is not None:
-            doc, schema_errs = read
-        else:
-            try:
-                doc = load_yaml(f)
-            except YamlError as e:
-                ck.diags.append(Diagnostic("error", e.file, e.line, e.column, e.message, e.hint))
-                continue
-            if isinstance(doc.data, list):
-                ck.error(doc, (), "a card file must be a map with `cards:` (and optional `defaults:`), not a list",
-                         "put `cards:` on the first line and indent the list under it")
-                continue
-            schema_errs = schema_diagnostics(doc, "card")
+        read = _read_file(ck, f, "card", items, used)
+        if read is None:
+            continue
+        doc, schema_errs = read
         schema_errs = [_by_card_id(doc, d) for d in schema_errs]
         ck.diags.extend(schema_errs)
         if not isinstance(doc.data, dict) or not isinstance(doc.data.get("cards"), list):
@@ -313,6 +285,33 @@ def check_set(set_dir: Path | str, items: dict | None = None, used: dict | None 
             if any(d.is_error for d in found):
                 return None, diagnostics
     return cardset, diagnostics
+
+
+def _read_file(ck: _Checker, path: Path, schema: str, items: dict | None,
+               used: dict | None) -> tuple[Document, list[Diagnostic]] | None:
+    """set.yaml or a card file (`schema`: "set" or "card") and its schema errors, taken card by card from
+    `items` where it can be (see `cardsmith.cardfile`); None after reporting why it cannot be used."""
+    if items is not None:
+        from cardsmith import cardfile
+
+        used = used if used is not None else {}
+        cached = cardfile.read_unchanged(path, items, used, schema) if schema == "set" else \
+            cardfile.read_card_file(path, items, used)
+        if cached is not None:
+            return cached
+    try:
+        doc = load_yaml(path)
+    except YamlError as e:
+        ck.diags.append(Diagnostic("error", e.file, e.line, e.column, e.message, e.hint))
+        return None
+    if schema == "set" and not isinstance(doc.data, dict):
+        ck.error(doc, (), "set.yaml must be a map of keys (id, name, types, ...)", "see docs/set-format.md")
+        return None
+    if schema == "card" and isinstance(doc.data, list):
+        ck.error(doc, (), "a card file must be a map with `cards:` (and optional `defaults:`), not a list",
+                 "put `cards:` on the first line and indent the list under it")
+        return None
+    return doc, schema_diagnostics(doc, schema)
 
 
 def _components(ck: _Checker, sdoc: Document, decl: "_Declarations") -> Any:

@@ -213,9 +213,17 @@ Checker = Callable[[Path], tuple[CardSet | None, list[Any]]]
 Renderer = Callable[[Project, CardSet, list[str] | None], Any]
 
 
+_last_read: dict = {}  # the cards the last check read (`cardsmith.cardfile`): a save re-reads the edited card only
+
+
 def _default_check(path: Path) -> tuple[CardSet | None, list[Any]]:
     from cardsmith.validate import check_set
-    return check_set(path)
+
+    used: dict = {}
+    result = check_set(path, _last_read, used)
+    _last_read.clear()
+    _last_read.update(used)
+    return result
 
 
 def _default_render(project: Project, cardset: CardSet, only: list[str] | None) -> Any:

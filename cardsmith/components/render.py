@@ -228,12 +228,7 @@ def write_manifest(out: Path, comps: Components, jobs: list[Job], dpi: int, ext:
 
 def load_components_manifest(out: Path) -> dict[str, Any]:
     """Read `output/<set>/components/manifest.json` (paths in it are relative to that folder)."""
-    path = Path(out) / "manifest.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CardsmithError(f"{path} does not exist: the set's components have not been rendered",
-                             hint="run `cardsmith components render SET` first") from None
-    except (OSError, ValueError) as e:
-        raise CardsmithError(f"{path} cannot be read ({e})", hint="run `cardsmith components render SET --force`") from None
-    return data
+    from cardsmith.freshness import read_manifest
+
+    return read_manifest(Path(out) / "manifest.json", "the set's components have not been rendered",
+                         "cardsmith components render SET", "cardsmith components render SET --force")

@@ -11,13 +11,15 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
-from importlib import metadata
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import cardsmith.games
 from cardsmith.engine.contract import Game, RulesModule
 from cardsmith.errors import CardsmithError
 from cardsmith.model import CardSet
+
+if TYPE_CHECKING:
+    from importlib import metadata
 
 GROUP = "cardsmith.games"
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -36,6 +38,8 @@ def _bundled() -> dict[str, str]:
 
 
 def _entry_points() -> dict[str, metadata.EntryPoint]:
+    from importlib import metadata  # only when a game is not bundled: importing it costs validation 30 ms
+
     return {canonical(ep.name): ep for ep in metadata.entry_points(group=GROUP)}
 
 
