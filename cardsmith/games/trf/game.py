@@ -71,9 +71,15 @@ class TRFGame:
         for key in new_data([]).keys():
             if key not in data:
                 raise PositionError(f"the position has no `{key}:` entry")
+        self._check_values(data)
         for seat, p in enumerate(data["p"]):
             for zone in ("deck", "hand", "discard", "played"):
                 for cid in p.get(zone, []):
+                    if cid not in self.infos:
+                        raise PositionError(f"seat {seat} {zone}: unknown card '{cid}'")
+            for zone in ("planets", "persistent"):
+                for item in p.get(zone, []):
+                    cid = item.get("card") if isinstance(item, dict) else item
                     if cid not in self.infos:
                         raise PositionError(f"seat {seat} {zone}: unknown card '{cid}'")
             p.setdefault("list", sorted(p["deck"] + p["hand"]))
@@ -81,6 +87,26 @@ class TRFGame:
             if c.get("card") not in self.infos:
                 raise PositionError(f"chars: unknown card '{c.get('card')}'")
         return self.state_class(data, default_chance(seed, chance))
+
+    @staticmethod
+    def _check_values(data: dict[str, Any]) -> None:
+        """The numbers and names a hand-edited position may get wrong, said before they crash a game."""
+        from cardsmith.games.trf.state import PHASES
+
+        seats = range(len(data["p"])) if isinstance(data["p"], list) else range(0)
+        if len(seats) != 2:
+            raise PositionError("p must list the two seats")
+        for key in ("turn", "uid"):
+            if not isinstance(data[key], int) or isinstance(data[key], bool) or data[key] < 0:
+                raise PositionError(f"{key} must be a whole number (0 or more), not {data[key]!r}")
+        for key in ("active", "first"):
+            if data[key] not in seats:
+                raise PositionError(f"{key} must be a seat (0 or 1), not {data[key]!r}")
+        if data["phase"] not in PHASES:
+            raise PositionError(f"phase '{data['phase']}' is not a TRF phase: {', '.join(PHASES)}")
+        for c in data["chars"]:
+            if not isinstance(c, dict) or c.get("owner") not in seats:
+                raise PositionError(f"chars: owner must be a seat (0 or 1), not {c.get('owner') if isinstance(c, dict) else c!r}")
 
     def sample_state(self, observation: Mapping[str, Any], rng: random.Random) -> TRFState:
         """Hidden cards (both decks, the opponent's hand) dealt at random from what is unseen."""
