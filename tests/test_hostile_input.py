@@ -139,3 +139,13 @@ def test_a_board_of_absurd_size_is_refused_before_its_cells_are_laid_out(demo_se
     errors = _errors(demo_set)
     assert errors and all(e.file.name == "set.yaml" for e in errors)
     assert any("at most" in e.message for e in errors), [e.message for e in errors]
+
+
+def test_a_card_face_too_large_for_memory_at_the_asked_dpi_is_refused_before_drawing(demo_set, cli):
+    """card_size 600 x 600 mm is allowed (50 megapixels at 300 dpi), but at --dpi 1200 one face is 800
+    megapixels, gigabytes per render worker; it is refused as boards already are."""
+    _edit(demo_set / "set.yaml", "card_size: poker ", "card_size: {width: 600mm, height: 600mm} ")
+    project = demo_set.parent.parent
+    r = cli("render", "demo", "--dpi", "1200", "--jobs", "1", cwd=project)
+    assert r.returncode == 1 and "million pixels" in r.stderr and "--dpi" in r.stderr, r.stderr
+    assert not list((project / "output").rglob("*.png"))
