@@ -188,3 +188,13 @@ def test_a_profile_that_would_exhaust_memory_or_write_outside_its_folder_is_refu
     with pytest.raises(YamlError, match=words) as e:
         load_profile(str(profile))
     assert e.value.line == line
+
+
+def test_a_pdf_shop_warns_when_the_sets_bleed_is_less_than_the_pages(project):
+    """A set with no bleed sent to DriveThruCards left the page's 1/8 in bleed white, without a word."""
+    proj, cardset, manifest = project
+    thin = dict(manifest, bleed_mm=0.5)
+    result = export_for_shop(proj, cardset, "drivethrucards", manifest=thin)
+    assert any("bleed (0.50 mm) is less than DriveThruCards' page bleed (3.17 mm)" in w for w in result.warnings), result.warnings
+    ok = export_for_shop(proj, cardset, "drivethrucards", manifest=manifest)
+    assert not any("bleed" in w for w in ok.warnings)

@@ -375,7 +375,7 @@ def _save_face(profile: Profile, size: ShopSize, *, front_or_back: Path, target:
     if new_w < want_w or new_h < want_h:
         have = min((new_w - shop_trim[0]) / 2, (new_h - shop_trim[1]) / 2)
         need = min((want_w - shop_trim[0]) / 2, (want_h - shop_trim[1]) / 2)
-        warnings.append(f"the set's bleed ({have / profile.dpi * 25.4:.2f} mm) is less than {profile.name}'s "
+        warnings.append(f"the set's bleed ({max(0.0, have) / profile.dpi * 25.4:.2f} mm) is less than {profile.name}'s "
                         f"({need / profile.dpi * 25.4:.2f} mm): the edge pixels were repeated outward; "
                         "give the set a larger bleed for art that runs off the card")
         im = _extend(im, max(want_w, new_w), max(want_h, new_h))
@@ -427,6 +427,9 @@ def _export_pdf(profile: Profile, size: ShopSize, cardset: CardSet, manifest: Ma
     if profile.order == "back-front":
         pages = [p for i in range(0, len(pages), 2) for p in (pages[i + 1], pages[i])]
     warnings = []
+    if size.bleed_mm and spec.bleed + 0.05 < size.bleed_mm:
+        warnings.append(f"the set's bleed ({spec.bleed:.2f} mm) is less than {profile.name}' page bleed ({size.bleed_mm:.2f} mm): "
+                        "the page's edge beyond it stays white and may show after the cut; give the set a larger bleed")
     name = profile.files["pdf"].format(set=cardset.id, shop=profile.id, n=0, card="", back="", ext="pdf", copy=1)
     title = f"{cardset.name} {cardset.version} for {profile.name}"
     if profile.pdf_standard:
