@@ -14,6 +14,7 @@ MAX_DECK_SIZE = 9999  # a deck rule's size or count
 MAX_CARD_MM = 600.0  # a card (or board) side; 600 mm at 300 dpi is already 50 megapixels
 MAX_BLEED_MM = 25.0  # bleed or safe margin
 MAX_PRINTED = 20_000  # cards one command lays out (PDF pages, a Tabletop Simulator deck)
+MAX_FACE_PIXELS = 150_000_000  # one card or board image, bleed included: more would need gigabytes per worker
 
 
 def check_total(total: int, what: str, hint: str) -> None:

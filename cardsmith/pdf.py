@@ -175,6 +175,9 @@ def select_items(cardset: CardSet | None, manifest: Mapping[str, Any], out_dir: 
                                      hint="render the set again: cardsmith render SET --force")
             back = out_dir / backs[info["back"]]["file"]
         items += [PrintItem(cid, out_dir / info["file"], back)] * n
+    if not items and not order:
+        raise UsageError(f"nothing to print: {f'set {cardset.id}' if cardset is not None else 'the set'} has no cards",
+                         hint="add cards to a card file (`cards:` in a .yaml file beside set.yaml)")
     if not items:
         raise UsageError("nothing to print: the selection holds no cards",
                          hint="check --type, --only and --deck")

@@ -97,7 +97,12 @@ class Project:
             if (c / "set.yaml").is_file():
                 return c.resolve()
         known = [p.name for p in self.set_dirs()]
-        hint = f" Sets here: {', '.join(known)}." if known else " There is no cards/ folder with sets here."
+        if known:
+            hint = f" Sets here: {', '.join(known)}."
+        elif self.cards_dir.is_dir():
+            hint = " cards/ holds no set yet (a set is a folder with a set.yaml: `cardsmith new cards/NAME` makes one)."
+        else:
+            hint = " There is no cards/ folder here: run the command in your project's folder, or give the set's path."
         raise SetNotFound(f"no set named '{name}': neither {given} nor {self.cards_dir / name} holds a set.yaml.{hint}")
 
     def set_output(self, set_id: str) -> Path:

@@ -27,6 +27,7 @@ from cardsmith.atomic import atomic_path, write_text
 from cardsmith.diagnostics import Diagnostic, did_you_mean
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.layout.printcheck import HINTS as PRINT_HINTS, PRINT_KINDS
+from cardsmith.limits import MAX_FACE_PIXELS
 from cardsmith.model import Card, CardSet
 from cardsmith.freshness import load_manifest  # noqa: F401  (read here by many callers)
 from cardsmith.pdfcache import file_sha1, stat_pair
@@ -271,6 +272,12 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
     ext = FORMATS[fmt_key]
     if not isinstance(dpi, int) or not 30 <= dpi <= 1200:
         raise UsageError(f"dpi {dpi} is out of range", hint="use a dpi between 30 and 1200 (300 for print)")
+    w, h = (side + 2 * cardset.bleed for side in cardset.card_size)
+    pixels = w / 25.4 * dpi * h / 25.4 * dpi
+    if pixels > MAX_FACE_PIXELS:
+        raise CardsmithError(f"a {w:.0f} x {h:.0f} mm card face (bleed included) at {dpi} dpi is {pixels / 1e6:.0f} million "
+                             f"pixels; cardsmith draws at most {MAX_FACE_PIXELS / 1e6:.0f} million a face",
+                             hint=f"render at a lower dpi (--dpi {max(30, int(dpi * (MAX_FACE_PIXELS / pixels) ** 0.5))})")
     out_dir = project.set_output(cardset.id)
     if guides:  # proofs with guide lines never replace the print images that pdf and the shops use
         out_dir = out_dir / GUIDES_DIR

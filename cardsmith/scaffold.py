@@ -18,7 +18,7 @@ id: {id}
 name: {name}
 version: 0.1.0
 description: A new card game.
-card_size: poker          # poker, bridge, tarot, mini-euro, mini-american, square, business
+card_size: poker          # poker, bridge, tarot, mini-euro, mini-american, square, square-large, business
 bleed: 0.125in
 safe: 0.125in
 

@@ -242,6 +242,7 @@ def check_set(set_dir: Path | str, items: dict | None = None, used: dict | None 
     decl = _Declarations(set_dir, {})
     if read is not None:
         sdoc = read[0]
+        _control_characters(ck, sdoc)
         ck.diags.extend(read[1])
         decl = _declarations(ck, sdoc)
 
@@ -255,6 +256,7 @@ def check_set(set_dir: Path | str, items: dict | None = None, used: dict | None 
         if read is None:
             continue
         doc, schema_errs = read
+        _control_characters(ck, doc)
         schema_errs = [_by_card_id(doc, d) for d in schema_errs]
         ck.diags.extend(schema_errs)
         if not isinstance(doc.data, dict) or not isinstance(doc.data.get("cards"), list):
@@ -644,6 +646,29 @@ def _cards(ck: _Checker, doc: Document, decl: _Declarations, seen: dict[str, Sou
         card = _card(ck, doc, decl, merged, origin, cid, ref)  # checked even when duplicate: report all at once
         if card is not None and not duplicate:
             yield card
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _control_characters(ck: _Checker, doc: Document) -> None:
+    """Text holding a control character (written as an escape such as "\\x1b" in a quoted string):
+    it prints as nothing on a card and reaches terminals through `list` and messages."""
+    def walk(value: Any, path: tuple) -> None:
+        if isinstance(value, str):
+            bad = _CONTROL.search(value)
+            if bad:
+                line, col = doc.position(path)
+                ck.diags.append(_by_card_id(doc, Diagnostic(
+                    "error", doc.path, line, col, f"{path_text(path) or 'the file'} holds a control character (U+{ord(bad.group()):04X})",
+                    "remove it: text is letters, digits, punctuation, spaces, tabs and new lines", path_text(path))))
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, path + (k,))
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                walk(v, path + (i,))
+    walk(doc.data, ())
 
 
 _CARD_INDEX = re.compile(r"^cards\[(\d+)\](?:\.|(?=\s))|(?<= in )cards\[(\d+)\]$")

@@ -172,3 +172,11 @@ def test_render_output_piped_to_a_file_starts_with_its_first_message(demo_set: P
     r = cli("render", "demo", cwd=demo_set.parent.parent)
     assert r.returncode == 0 and "does not fit" in r.stderr
     assert not r.stderr.startswith("\n"), repr(r.stderr[:80])
+
+
+def test_an_unknown_set_in_a_project_without_sets_says_how_to_make_one(tmp_path: Path, cli):
+    (tmp_path / "cards" / "half-made").mkdir(parents=True)  # a folder without set.yaml
+    r = cli("validate", "half-made", cwd=tmp_path)
+    assert r.returncode == 2 and "cards/ holds no set yet" in r.stderr and "cardsmith new" in r.stderr
+    r = cli("validate", "half-made", cwd=tmp_path / "cards")
+    assert r.returncode == 2 and "There is no cards/ folder here" in r.stderr

@@ -130,3 +130,10 @@ def test_an_unwritable_output_path_is_a_message(project: Path, cli):
     r = cli("pdf", "demo", "--name", "not-a-folder/sheet.pdf", cwd=project)
     assert r.returncode == 1 and "cannot write" in r.stderr and "Traceback" not in r.stderr
     assert (project / "not-a-folder").read_text() == ""
+
+
+def test_a_set_without_cards_says_so_instead_of_blaming_the_selection(project: Path, cli):
+    (project / "cards" / "demo" / "cards.yaml").unlink()
+    r = cli("pdf", "demo", cwd=project)
+    assert r.returncode == 2 and "nothing to print: set demo has no cards" in r.stderr
+    assert "--type" not in r.stderr and "cards:" in r.stderr

@@ -409,3 +409,17 @@ def test_deck_schema_agrees_with_the_reader():
     for name in ("absurd.yaml", "not-a-number.yaml"):
         assert list(v.iter_errors(load_yaml(FIX / "bad" / name).data)), name
     assert list(v.iter_errors({"fleet": {"Drone": -1}}))
+
+
+def test_a_name_typed_without_its_accents_is_the_card_and_a_near_miss_suggests_the_name(demo_set, tmp_path):
+    text = (demo_set / "cards.yaml").read_text()
+    (demo_set / "cards.yaml").write_text(text.replace("name: Night Heron", "name: Crêpe Héron"))
+    cardset = load_set(demo_set)
+    plain = tmp_path / "plain.txt"
+    plain.write_text("2x Crepe Heron\n3x Dawn Scout\n")
+    assert load_deck(plain, cardset).zones["main"] == {"night-heron": 2, "dawn-scout": 3}
+    near = tmp_path / "near.txt"
+    near.write_text("2x Eclpse\n")
+    with pytest.raises(DeckFileError) as e:
+        load_deck(near, cardset)
+    assert "did you mean 'Eclipse'?" in str(e.value)

@@ -122,3 +122,30 @@ def test_a_misspelt_tag_in_a_deck_rule_is_a_warning_with_did_you_mean(demo_set):
     assert set(by_text) == {"off-alignmen", "fsat"}, warnings  # the keyword is used by a card: no warning
     assert "off-alignment" in by_text["off-alignmen"].hint and by_text["off-alignmen"].file.name == "set.yaml"
     assert "fast" in by_text["fsat"].hint
+
+
+@pytest.mark.parametrize("board", ["{grid: hex, cols: 100000, rows: 100000}", "{grid: square, cols: 100000, rows: 3}",
+                                   "{grid: hex, radius: 100000}"])
+def test_a_board_of_absurd_size_is_refused_before_its_cells_are_laid_out(demo_set, monkeypatch, board):
+    """A board of 10**10 hexes hung validation for minutes while it laid the cells out; the schema's
+    bounds (200 cells a side, radius 60) are reported without building any of them."""
+    from cardsmith.components import geometry
+
+    def refuse(*args, **kw):
+        raise AssertionError(f"cells laid out for an out-of-bounds board {args}")
+    for name in ("hex_rectangle", "square_grid", "hex_radius"):
+        monkeypatch.setattr(geometry, name, refuse)
+    (demo_set / "set.yaml").write_text((demo_set / "set.yaml").read_text() + f"boards:\n  map: {board}\n")
+    errors = _errors(demo_set)
+    assert errors and all(e.file.name == "set.yaml" for e in errors)
+    assert any("at most" in e.message for e in errors), [e.message for e in errors]
+
+
+def test_a_card_face_too_large_for_memory_at_the_asked_dpi_is_refused_before_drawing(demo_set, cli):
+    """card_size 600 x 600 mm is allowed (50 megapixels at 300 dpi), but at --dpi 1200 one face is 800
+    megapixels, gigabytes per render worker; it is refused as boards already are."""
+    _edit(demo_set / "set.yaml", "card_size: poker ", "card_size: {width: 600mm, height: 600mm} ")
+    project = demo_set.parent.parent
+    r = cli("render", "demo", "--dpi", "1200", "--jobs", "1", cwd=project)
+    assert r.returncode == 1 and "million pixels" in r.stderr and "--dpi" in r.stderr, r.stderr
+    assert not list((project / "output").rglob("*.png"))

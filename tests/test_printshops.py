@@ -171,3 +171,30 @@ def test_a_safe_margin_smaller_than_the_shops_is_a_warning(project):
     narrow = {**manifest, "safe_mm": 1.0}
     result = export_for_shop(proj, cardset, "thegamecrafter", manifest=narrow)
     assert any("safe margin (1.00 mm) is smaller than The Game Crafter" in w for w in result.warnings)
+
+
+@pytest.mark.parametrize("size, files, words, line", [
+    ("{trim_mm: [63.5, 88.9], pixels: [100000, 100000]}", "", "larger than the trim plus", 4),
+    ("{trim_mm: [6350, 88.9], pixels: [822, 1122]}", "", "trim_mm", 4),
+    ("{trim_mm: [63.5, 88.9], pixels: [822, 1122]}", '  back: "{n:>1000000000}"\n', "too wide", 6),
+    ("{trim_mm: [63.5, 88.9], pixels: [822, 1122]}", '  front: "../../{card}.{ext}"\n', "a file name", 6),
+    ("{trim_mm: [63.5, 88.9], pixels: [822, 1122]}", '  front: "sub/{card}.{ext}"\n', "a file name", 6),
+])
+def test_a_profile_that_would_exhaust_memory_or_write_outside_its_folder_is_refused(tmp_path, size, files, words, line):
+    """A shared profile asked for 100000 x 100000-pixel faces or a 1 GB file name (both hung the export) or
+    a file pattern leaving the export folder (an internal error); each is now an error at its line."""
+    profile = tmp_path / "evil.yaml"
+    profile.write_text(f"name: Evil\nkind: images\nsizes:\n  poker: {size}\nfiles:\n{files or '  back: b.{ext}' + chr(10)}")
+    with pytest.raises(YamlError, match=words) as e:
+        load_profile(str(profile))
+    assert e.value.line == line
+
+
+def test_a_pdf_shop_warns_when_the_sets_bleed_is_less_than_the_pages(project):
+    """A set with no bleed sent to DriveThruCards left the page's 1/8 in bleed white, without a word."""
+    proj, cardset, manifest = project
+    thin = dict(manifest, bleed_mm=0.5)
+    result = export_for_shop(proj, cardset, "drivethrucards", manifest=thin)
+    assert any("bleed (0.50 mm) is less than DriveThruCards' page bleed (3.17 mm)" in w for w in result.warnings), result.warnings
+    ok = export_for_shop(proj, cardset, "drivethrucards", manifest=manifest)
+    assert not any("bleed" in w for w in ok.warnings)

@@ -364,3 +364,19 @@ def test_layouts_compiled_without_the_sandbox_checks_are_not_reused(tmp_path, mo
     plain.get_template("t.yaml.j2").render()  # folds "x" * 50 into a constant and caches it
     with pytest.raises(LayoutError, match="too large"):
         Layouts([tmp_path]).render("t", ctx(), "card 'x'")
+
+
+@pytest.mark.parametrize("kind", ["image", "icon"])
+def test_a_layout_draws_no_picture_from_outside_the_set_folder(tmp_path, kind):
+    """A shared layout's `src:` could paint any picture on the user's disk into a card they then share
+    (card art was already held to the set folder; a layer's `src:` was not)."""
+    set_dir, elsewhere = tmp_path / "set", tmp_path / "private"
+    set_dir.mkdir()
+    elsewhere.mkdir()
+    Image.new("RGB", (40, 40), (255, 0, 0)).save(elsewhere / "photo.png")
+    p = painter(set_dir, dpi=100)
+    for src in ("../private/photo.png", str(elsewhere / "photo.png")):
+        tree = {"layers": [{kind: {"name": "leak", "box": ["5mm", "5mm", "20mm", "20mm"], "src": src}}]}
+        with pytest.raises(LayoutError, match="outside the set folder") as e:
+            p.paint(tree, "card 'x'")
+        assert "leak" in str(e.value) and "card 'x'" in str(e.value)

@@ -189,3 +189,22 @@ def test_updates_keep_the_files_comments_and_layout(tmp_path):
     skiff = after.card("chain-skiff")
     assert skiff.keyword_value("shield") == 1 and skiff.flavor == "Fast."
     assert _plain(after.card("tcs-13-rapier")) == _plain(cs.card("tcs-13-rapier"))
+
+
+def test_a_spreadsheet_too_large_for_a_set_is_refused_before_any_row_is_read(tmp_path, monkeypatch):
+    """600,000 rows kept import-csv busy for over 20 minutes (about 2 ms a row); like a YAML card
+    file, a spreadsheet has bounds, said before the work starts."""
+    import cardsmith.exports.csv_import as csv_import
+    from cardsmith.errors import CardsmithError
+
+    _, cs = make_set(tmp_path)
+    monkeypatch.setattr(csv_import, "_match", lambda *a: pytest.fail("rows were read"))
+    many = tmp_path / "many.csv"
+    many.write_text("id,name,type\n" + "".join(f"c{i},C {i},ship\n" for i in range(10_001)))
+    with pytest.raises(CardsmithError, match="10,001 rows; cardsmith imports at most 10,000") as e:
+        import_csv(many, cs)
+    assert "split" in e.value.hint
+    big = tmp_path / "big.csv"
+    big.write_text("id,name,type,text\nc1,C1,ship," + "x" * (11 * 1024 * 1024) + "\n")
+    with pytest.raises(CardsmithError, match="at most 10 MB"):
+        import_csv(big, cs)

@@ -177,3 +177,18 @@ def test_a_set_without_cards_is_a_clear_error_not_a_crash(tmp_path):
         export_tts(cs, read_manifest(out), out / "tts")
     assert "cards:" in e.value.hint
     assert not (out / "tts").exists() or not any((out / "tts").iterdir())
+
+
+@pytest.mark.parametrize("where", ["../../../../usr/share/pixmaps/x.png", "/etc/passwd"])
+def test_a_manifest_naming_files_outside_its_folder_is_refused(tmp_path, where):
+    """An 'earlier build' handed over for `gallery --compare` could pull any picture on the disk into
+    the gallery through its manifest; manifests now name files inside their folder only."""
+    from cardsmith.errors import CardsmithError
+    _, cs = make_set(tmp_path)
+    out = fake_render(tmp_path / "output" / "mini", cs)
+    manifest = out / "cards" / "manifest.json"
+    data = json.loads(manifest.read_text())
+    next(iter(data["cards"].values()))["file"] = where
+    manifest.write_text(json.dumps(data))
+    with pytest.raises(CardsmithError, match="outside its folder"):
+        read_manifest(out)

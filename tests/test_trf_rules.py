@@ -494,6 +494,22 @@ def test_position_round_trip_and_clone_independence():
     assert s.d["phase"] == "roleplay" and twin.d["phase"] == "declare"
 
 
+@pytest.mark.parametrize("change, words", [
+    (lambda d: d["p"][0]["planets"].append({"uid": 99, "card": "no-such-planet", "home": False}), "planets: unknown card 'no-such-planet'"),
+    (lambda d: d.update(phase="teleport"), "phase 'teleport'"),
+    (lambda d: d.update(turn="banana"), "turn must be a whole number"),
+    (lambda d: d.update(active=7), "active must be a seat"),
+    (lambda d: d["chars"][0].update(owner=5), "owner must be a seat"),
+])
+def test_a_hand_edited_position_with_impossible_values_is_refused_with_what_is_wrong(change, words):
+    """`play --from FILE` crashed with KeyError/TypeError/IndexError on these; now each is a PositionError."""
+    from cardsmith.engine.contract import PositionError
+    position = duel([char(1, "militia", 0)]).position()
+    change(position)
+    with pytest.raises(PositionError, match=words):
+        trf_game().from_position(position)
+
+
 def test_illegal_action_is_refused():
     s = duel([char(1, "militia", 0, bought=5)])
     with pytest.raises(IllegalAction):

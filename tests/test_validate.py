@@ -215,3 +215,16 @@ def test_schema_errors_in_a_card_name_the_card_not_its_index(demo_set: Path, old
     _edit(demo_set / "cards.yaml", old, new)
     errors = _errors(demo_set)
     assert len(errors) == 1 and says in errors[0] and "cards[" not in errors[0], errors
+
+
+@pytest.mark.parametrize("file, old, new", [
+    ("cards.yaml", "name: Night Heron", 'name: "Night\\x1b[31m Heron"'),
+    ("cards.yaml", "    power: 3\n    health: 1\n", '    power: 3\n    health: 1\n    text: "Fly\\0away"\n'),
+    ("set.yaml", 'name: "Demo"', 'name: "De\\x07mo"'),
+])
+def test_control_characters_in_text_are_errors_at_their_line(demo_set: Path, file, old, new):
+    """An escape written into a shared set ("\\x1b[31m") reached the terminal through `cardsmith list`."""
+    _edit(demo_set / file, old, new)
+    errors = _errors(demo_set)
+    assert len(errors) == 1 and "control character" in errors[0], errors
+    assert errors[0].startswith(f"{file}:{_line_of(demo_set / file, new.strip().splitlines()[-1].strip())}:")

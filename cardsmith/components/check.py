@@ -20,6 +20,7 @@ from cardsmith.units import LengthError, parse_length_mm
 
 COMPONENT_KEYS = ("players", "boards", "tokens")
 COMPONENTS_DIR = "components"
+MAX_SIDE, MAX_RADIUS = 200, 60  # cells a side and a hexagon's radius, as components.schema.json bounds them
 MAX_BOARD_MM = 2000.0  # a plotter's roll; past this a 300 dpi image no longer fits in memory
 PRINT_MARGIN = 5.0  # mm a token sheet keeps free at every page edge (the sheets' default margin)
 DEFAULT_PAPERS = ("a4", "letter")  # what `cardsmith build` prints on when the set names no paper
@@ -155,8 +156,9 @@ def _grid_cells(doc: Document, bid: str, spec: dict, grid: str, cell: float, gap
                 report: Report) -> list[geometry.RawCell] | None:
     at = ("boards", bid)
     cols, rows, radius = spec.get("cols"), spec.get("rows"), spec.get("radius")
-    if isinstance(radius, int) and radius < 0 or any(isinstance(v, int) and v < 1 for v in (cols, rows)):
-        return None  # the schema reports it
+    if isinstance(radius, int) and not 0 <= radius <= MAX_RADIUS \
+            or any(isinstance(v, int) and not 1 <= v <= MAX_SIDE for v in (cols, rows)):
+        return None  # the schema reports it (laying out 10**10 cells first would hang validation)
     if grid == "hex":
         orientation = spec.get("orientation") or "pointy"
         if radius is not None and (cols is not None or rows is not None):

@@ -23,12 +23,12 @@ from cardsmith.components.context import board_context, player_context, shape_ma
 from cardsmith.components.model import Components, TokenKind
 from cardsmith.diagnostics import Diagnostic
 from cardsmith.errors import CardsmithError, UsageError
+from cardsmith.limits import MAX_FACE_PIXELS
 from cardsmith.model import CardSet, SourceRef
 from cardsmith.project import Project
 
 COMPONENTS_VERSION = "1"  # bump when components draw differently, so caches are rebuilt
 CACHE_NAME = ".components-cache.json"
-MAX_PIXELS = 150_000_000  # a board image larger than this would need gigabytes: ask for a lower dpi
 TOKEN_SAFE = 1.0  # mm: a token's safe area (its shape is cut, not a card's rounded corner)
 
 
@@ -112,7 +112,7 @@ class _Drawer:
 
         w, h = job.size
         px = (w + 2 * bleed) / 25.4 * self.dpi * (h + 2 * bleed) / 25.4 * self.dpi
-        if px > MAX_PIXELS:
+        if px > MAX_FACE_PIXELS:
             raise CardsmithError(f"{job.key.split(':', 1)[1]} is {w:.0f} x {h:.0f} mm: at {self.dpi} dpi that is "
                                  f"{px / 1e6:.0f} million pixels", hint="render at a lower dpi (--dpi 150)")
         safe = TOKEN_SAFE if job.kind is not None else min(self.cardset.safe, 5.0)

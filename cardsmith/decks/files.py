@@ -7,6 +7,7 @@ once, each with its file and line, as a `DeckFileError`.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -103,6 +104,11 @@ def set_folder_of(path: Path | str) -> Path | None:
 
 # ------------------------------------------------------------------------------------------- reading
 
+def _unaccented(text: str) -> str:
+    """'Crêpe' -> 'Crepe': a deck typed on a keyboard without accents still names the card."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+
+
 class _Reader:
     def __init__(self, path: Path, cardset: CardSet, rules: DeckRules):
         self.path = path
@@ -113,7 +119,7 @@ class _Reader:
         self.lines: dict[tuple[str, str], int] = {}
         self.by_key: dict[str, str] = {}
         for c in cardset.cards:
-            for key in (c.id.lower(), c.name.lower(), slug(c.name)):
+            for key in (c.id.lower(), c.name.lower(), slug(c.name), slug(_unaccented(c.name))):
                 self.by_key.setdefault(key, c.id)
         self._other_sets: dict[str, str] | None = None
 
@@ -143,7 +149,8 @@ class _Reader:
             self.problem(line, f"'{name}' is a card of set {other}, not of {self.cardset.id}",
                          f"a deck holds cards of one set; remove it, or check the deck's set: (now {self.cardset.id})", column)
         else:
-            hint = did_you_mean(name, [c.name for c in self.cardset.cards] + [c.id for c in self.cardset.cards])
+            # names last: where a name and an id differ only in case, the suggestion shows the name
+            hint = did_you_mean(name, [c.id for c in self.cardset.cards] + [c.name for c in self.cardset.cards])
             self.problem(line, f"no card named '{name}' in set {self.cardset.id}",
                          hint or f"`cardsmith list {self.cardset.id}` shows the set's cards", column)
         return None

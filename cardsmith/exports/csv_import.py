@@ -41,6 +41,8 @@ SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 TRUE = {"true", "yes", "y", "1", "x"}
 FALSE = {"false", "no", "n", "0", ""}
 MAX_PROBLEMS_SHOWN = 50
+MAX_CSV_BYTES = 10 * 1024 * 1024  # as for a YAML card file
+MAX_CSV_ROWS = 10_000  # about 20 s of work; far more cards than a game holds
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,10 @@ def column_letter(index: int) -> str:
 def read_csv(path: Path) -> tuple[list[str], list[list[str]]]:
     """The header and the rows; the delimiter (comma, semicolon or tab) is detected from the header."""
     try:
+        size = Path(path).stat().st_size
+        if size > MAX_CSV_BYTES:
+            raise CardsmithError(f"{path} is {size / 1e6:.1f} MB; cardsmith imports spreadsheets of at most "
+                                 f"{MAX_CSV_BYTES // (1024 * 1024)} MB", hint="split the cards over several sheets")
         raw = Path(path).read_bytes()
     except OSError as e:
         raise CardsmithError(f"cannot read {path}: {e.strerror}", hint="check the file name") from e
@@ -113,6 +119,9 @@ def read_csv(path: Path) -> tuple[list[str], list[list[str]]]:
     except csv.Error as e:
         raise CardsmithError(f"{path}: not a readable CSV file: {e}", hint="export the sheet again as CSV") from e
     header, body = [h.strip() for h in rows[0]], rows[1:]
+    if len(body) > MAX_CSV_ROWS:
+        raise CardsmithError(f"{path} has {len(body):,} rows; cardsmith imports at most {MAX_CSV_ROWS:,} at once",
+                             hint="split the cards over several sheets (each import adds to the set)")
     return header, body
 
 

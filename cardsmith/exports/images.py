@@ -54,13 +54,20 @@ def read_manifest(out_dir: Path) -> RenderedSet:
     if not path.is_file():
         raise CardsmithError(f"no rendered cards in {out_dir}: {path} does not exist",
                              hint="render the set first: cardsmith render SET (or use cardsmith build)")
+    def inside(rel: str) -> Path:
+        # a manifest handed over as an "earlier build" must not point the gallery at files elsewhere
+        target = out_dir / rel
+        if Path(rel).is_absolute() or not target.resolve().is_relative_to(out_dir.resolve()):
+            raise ValueError(f"it names a file outside its folder: {rel}")
+        return target
+
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         cards = {
-            cid: RenderedCard(cid, out_dir / entry["file"], entry.get("back"), entry.get("name", cid), entry.get("type", ""))
+            cid: RenderedCard(cid, inside(entry["file"]), entry.get("back"), entry.get("name", cid), entry.get("type", ""))
             for cid, entry in data["cards"].items()
         }
-        backs = {bid: out_dir / entry["file"] for bid, entry in (data.get("backs") or {}).items()}
+        backs = {bid: inside(entry["file"]) for bid, entry in (data.get("backs") or {}).items()}
         trim = data["trim_mm"]
         return RenderedSet(data["set"], out_dir, int(data["dpi"]), (float(trim[0]), float(trim[1])),
                            float(data.get("bleed_mm", 0.0)), cards, backs)

@@ -357,7 +357,7 @@ class Painter:
         size = (max(1, x1 - x0), max(1, y1 - y0))
         radius = self._len_px(props.get("radius", 0), min(box.width, box.height))
         src = props.get("src")
-        path = (self.set_dir / src) if src else None
+        path = self._inside_set(src, props, label, what) if src else None
         if path is not None and path.is_file():
             self.used_files.add(str(path))
             art = open_art(path, what)
@@ -408,8 +408,18 @@ class Painter:
                                   hint=did_you_mean(iid, self.icons) or f"icons: {', '.join(sorted(self.icons)) or 'none'}")
             return self._icon_file(iid)
         if props.get("src"):
-            return self.set_dir / props["src"]
+            return self._inside_set(props["src"], props, label, what)
         return None
+
+    def _inside_set(self, src: Any, props: dict[str, Any], label: str, what: str) -> Path:
+        """A layer's `src:` inside the set folder: a shared layout must not paint a picture from
+        elsewhere on the user's disk into a card they then print or share (card art is held to the
+        set folder by validation; this holds the layouts to it)."""
+        path = self.set_dir / str(src)
+        if Path(str(src)).is_absolute() or not path.resolve().is_relative_to(Path(self.set_dir).resolve()):
+            raise LayoutError(f"{props.get('_file', 'layout')}: {label}: src '{src}' is outside the set folder ({what})",
+                              hint="layouts draw pictures from inside the set folder: copy the file there and name it relative to the set")
+        return path
 
     def _icon_file(self, iid: str) -> Path:
         p = Path(self.icons[iid])

@@ -270,15 +270,19 @@ class _Environment(SandboxedEnvironment):
         if operator == "*":
             for seq, times in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and len(seq) * times > MAX_REPEAT:
-                    raise SecurityError(f"a value too large: {len(seq)} items repeated {times} times "
+                    raise _TooLarge(f"a value too large: {len(seq)} items repeated {times} times "
                                         f"(a layout may repeat up to {MAX_REPEAT} items)")
         if operator == "**" and isinstance(left, int) and isinstance(right, int) and right > 0 \
                 and abs(left) > 1 and abs(left).bit_length() * right > MAX_POWER_BITS:
-            raise SecurityError(f"a number too large: {left} ** {right}")
+            raise _TooLarge(f"a number too large: {left} ** {right}")
         return super().call_binop(context, operator, left, right)
 
     def join_path(self, template: str, parent: str) -> str:
         return self.layouts.relative(template.removesuffix(SUFFIX), parent.removesuffix(SUFFIX)) + SUFFIX
+
+
+class _TooLarge(SecurityError):
+    """A layout asked for a value too large for memory ("x" * 10**9)."""
 
 
 class _TooSlow(Exception):
@@ -465,6 +469,10 @@ class Layouts:
             file, line = _template_position(e, path)
             raise LayoutError(f"{file}:{line}: layout '{e.name}' not found (while rendering {what})",
                               hint=self._known_hint(str(e.name).removesuffix(SUFFIX))) from None
+        except _TooLarge as e:
+            file, line = _template_position(e, path)
+            raise LayoutError(f"{file}:{line}: {e} (while rendering {what})",
+                              hint="a card face needs short strings and small numbers: repeat less") from None
         except SecurityError as e:
             file, line = _template_position(e, path)
             raise LayoutError(f"{file}:{line}: the layout tried something the sandbox forbids: {e} (while rendering {what})",

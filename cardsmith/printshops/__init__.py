@@ -15,13 +15,15 @@ import io
 import os
 import re
 import shutil
+import string
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from cardsmith.diagnostics import did_you_mean
 from cardsmith.errors import CardsmithError, UsageError
+from cardsmith.limits import MAX_BLEED_MM, MAX_CARD_MM
 from cardsmith.loader import YamlError, load_yaml
 from cardsmith.model import CardSet, Deck, slugify
 
@@ -137,8 +139,9 @@ def read_profile(path: Path) -> Profile:
         if not isinstance(s, dict):
             raise fail(where, f"size '{sname}' must be a mapping", "e.g. {trim_mm: [63.5, 88.9], pixels: [822, 1122]}")
         trim = _pair(s.get("trim_mm"), float)
-        if trim is None or min(trim) <= 0:
-            raise fail(where + ("trim_mm",), f"size '{sname}' needs trim_mm: [width, height] in mm", "e.g. trim_mm: [63.5, 88.9]")
+        if trim is None or not all(0 < t <= MAX_CARD_MM for t in trim):
+            raise fail(where + ("trim_mm",), f"size '{sname}' needs trim_mm: [width, height] in mm (at most {MAX_CARD_MM:g})",
+                       "e.g. trim_mm: [63.5, 88.9]")
         pixels = _pair(s.get("pixels"), int) if "pixels" in s else None
         if kind == "images":
             if pixels is None:
@@ -148,8 +151,13 @@ def read_profile(path: Path) -> Profile:
             if any(p < t for p, t in zip(pixels, trim_px)):
                 raise fail(where + ("pixels",), f"pixels {pixels} are smaller than the trim at {dpi} dpi",
                            "pixels is the whole file: trim plus bleed on every side")
+            most = [round((t + 2 * MAX_BLEED_MM) / 25.4 * dpi) for t in trim]
+            if any(p > m for p, m in zip(pixels, most)):
+                raise fail(where + ("pixels",), f"pixels {pixels} are larger than the trim plus {MAX_BLEED_MM:g} mm of bleed "
+                           f"a side at {dpi} dpi (at most {most[0]} x {most[1]})",
+                           "pixels is the whole file at the profile's dpi: check for a digit too many")
         bleed = s.get("bleed_mm")
-        if kind == "pdf" and (not isinstance(bleed, (int, float)) or bleed < 0):
+        if kind == "pdf" and (not isinstance(bleed, (int, float)) or not 0 <= bleed <= MAX_BLEED_MM):
             raise fail(where, f"size '{sname}' needs bleed_mm (the bleed on each side of a PDF page)", "e.g. bleed_mm: 3.175")
         safe = _pair(s.get("safe_px"), int) if "safe_px" in s else None
         sizes.append(ShopSize(str(sname), trim, pixels, float(bleed) if bleed is not None else None, safe))
@@ -159,11 +167,7 @@ def read_profile(path: Path) -> Profile:
     defaults = {"front": "{n:03d}-{card}.{ext}", "back": "back-{back}.{ext}", "pdf": "{set}-{shop}.pdf"}
     files = {**defaults, **files}
     for k, pattern in files.items():
-        try:
-            pattern.format(n=1, card="c", back="b", ext="png", set="s", shop="x", copy=1)
-        except (KeyError, ValueError, IndexError, AttributeError) as e:
-            raise fail(("files", k), f"bad file name pattern {pattern!r}: {e}",
-                       "fields: {n} {card} {back} {ext} {set} {shop} {copy}")
+        _check_pattern(fail, k, pattern)
     return Profile(
         id=path.stem, name=str(data.get("name", path.stem)), path=path, kind=kind, dpi=dpi, sizes=tuple(sizes),
         format=choice("format", list(FORMATS), "png") if kind == "images" else "pdf",
@@ -172,6 +176,24 @@ def read_profile(path: Path) -> Profile:
         copies=choice("copies", ["list", "expand"], "list"),
         pdf_standard=data.get("pdf_standard"), notes=str(data.get("notes", "")).strip(),
     )
+
+
+def _check_pattern(fail: Callable[[tuple, str, str], YamlError], key: str, pattern: Any) -> None:
+    """A file name pattern makes a plain file name of reasonable length (a shared profile must not
+    write outside the export folder, nor ask for a field a billion characters wide)."""
+    fields = "fields: {n} {card} {back} {ext} {set} {shop} {copy}"
+    try:
+        widths = [int(w) for _, _, spec, _ in string.Formatter().parse(str(pattern)) if spec
+                  for w in re.findall(r"\d+", spec)]
+        if any(w > 64 for w in widths):
+            raise fail(("files", key), f"file name pattern {pattern!r} asks for a field too wide ({max(widths)} characters)",
+                       "widths such as {n:03d} are fine; " + fields)
+        name = str(pattern).format(n=1, card="c", back="b", ext="png", set="s", shop="x", copy=1)
+    except (KeyError, ValueError, IndexError, AttributeError) as e:
+        raise fail(("files", key), f"bad file name pattern {pattern!r}: {e}", fields) from None
+    if not name or "/" in name or "\\" in name or name.startswith(".") or len(name) > 200:
+        raise fail(("files", key), f"file name pattern {pattern!r} must make a file name, not a path",
+                   "the files go into output/<set>/shops/<shop>/; write e.g. \"{n:03d}-{card}.{ext}\"")
 
 
 def _pair(value: Any, kind: type) -> tuple | None:
@@ -353,7 +375,7 @@ def _save_face(profile: Profile, size: ShopSize, *, front_or_back: Path, target:
     if new_w < want_w or new_h < want_h:
         have = min((new_w - shop_trim[0]) / 2, (new_h - shop_trim[1]) / 2)
         need = min((want_w - shop_trim[0]) / 2, (want_h - shop_trim[1]) / 2)
-        warnings.append(f"the set's bleed ({have / profile.dpi * 25.4:.2f} mm) is less than {profile.name}'s "
+        warnings.append(f"the set's bleed ({max(0.0, have) / profile.dpi * 25.4:.2f} mm) is less than {profile.name}'s "
                         f"({need / profile.dpi * 25.4:.2f} mm): the edge pixels were repeated outward; "
                         "give the set a larger bleed for art that runs off the card")
         im = _extend(im, max(want_w, new_w), max(want_h, new_h))
@@ -405,6 +427,9 @@ def _export_pdf(profile: Profile, size: ShopSize, cardset: CardSet, manifest: Ma
     if profile.order == "back-front":
         pages = [p for i in range(0, len(pages), 2) for p in (pages[i + 1], pages[i])]
     warnings = []
+    if size.bleed_mm and spec.bleed + 0.05 < size.bleed_mm:
+        warnings.append(f"the set's bleed ({spec.bleed:.2f} mm) is less than {profile.name}' page bleed ({size.bleed_mm:.2f} mm): "
+                        "the page's edge beyond it stays white and may show after the cut; give the set a larger bleed")
     name = profile.files["pdf"].format(set=cardset.id, shop=profile.id, n=0, card="", back="", ext="pdf", copy=1)
     title = f"{cardset.name} {cardset.version} for {profile.name}"
     if profile.pdf_standard:

@@ -147,10 +147,28 @@ def read_position(path: Path, game: Game) -> tuple[dict[str, Any], GameState]:
             raise PositionError(f"the position is a {data['game']!r} game, not {game.rules.name!r}")
         # the net under the game's own checks: a value it does not expect is still the file's fault
         state = guarded(lambda: game.from_position(data), first_moves)
+        _try_playing_from(state)
     except PositionError as e:
         raise CardsmithError(f"{path}: {e}", hint="each game's position format is in docs/rules/<set>.md (Positions); "
                              "`cardsmith play ... --log-position FILE` writes one to start from") from None
+    except Exception as e:  # a value the game's own checks missed shows only in play
+        raise CardsmithError(f"{path}: the game cannot be played from this position ({type(e).__name__}: {e})",
+                             hint="if you edited the file, check the values you changed; a position that "
+                                  "--log-position wrote and that fails here is a bug in the game's rules module") from None
     return data, state
+
+
+def _try_playing_from(state: GameState, steps: int = 20_000) -> None:
+    """Play a copy of `state` with random legal moves, so a position no game can continue from is
+    reported before the games start (in a worker, mid-run, it would be an internal error)."""
+    import random
+
+    rng, probe = random.Random(0), state.clone()
+    for _ in range(steps):
+        if probe.is_terminal():
+            return
+        seat = probe.to_act()[0]
+        probe.apply(rng.choice(probe.legal_actions(seat)), seat)
 
 
 def position_decks(state: GameState) -> list[Deck]:
