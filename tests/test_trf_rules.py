@@ -495,11 +495,11 @@ def test_position_round_trip_and_clone_independence():
 
 
 @pytest.mark.parametrize("change, words", [
-    (lambda d: d["p"][0]["planets"].append({"uid": 99, "card": "no-such-planet", "home": False}), "planets: unknown card 'no-such-planet'"),
-    (lambda d: d.update(phase="teleport"), "phase 'teleport'"),
-    (lambda d: d.update(turn="banana"), "turn must be a whole number"),
-    (lambda d: d.update(active=7), "active must be a seat"),
-    (lambda d: d["chars"][0].update(owner=5), "owner must be a seat"),
+    (lambda d: d["p"][0]["planets"].append({"uid": 99, "card": "no-such-planet", "home": False}), "planets\\[1\\].card: 'no-such-planet' is not a card"),
+    (lambda d: d.update(phase="teleport"), "phase is 'teleport'"),
+    (lambda d: d.update(turn="banana"), "turn is 'banana': it should be a whole number"),
+    (lambda d: d.update(active=7), "active is 7: it should be a seat"),
+    (lambda d: d["chars"][0].update(owner=5), "owner is 5: it should be a seat"),
 ])
 def test_a_hand_edited_position_with_impossible_values_is_refused_with_what_is_wrong(change, words):
     """`play --from FILE` crashed with KeyError/TypeError/IndexError on these; now each is a PositionError."""
