@@ -23,7 +23,7 @@ def transwar_end(tmp_path_factory):
 
 
 @pytest.mark.parametrize("edit, shows", [
-    ({"turn": "banana"}, "TypeError"),
+    ({"turn": "banana"}, "turn is 'banana'"),
     ({"forms": ["skunk"]}, "forms"),
 ])
 def test_a_position_the_game_cannot_continue_from_is_an_error_naming_the_file(transwar_end, tmp_path, cli, edit, shows):
