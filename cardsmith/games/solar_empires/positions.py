@@ -111,11 +111,13 @@ class _Reader:
             return None
         queue = self.given.get(key)
         if not queue:
-            raise PositionError(f"{where}: `instances.{key}` lists fewer cards than the position places")
+            raise PositionError(f"{where}: `instances.{key}` lists fewer cards than the position places (a "
+                                f"position edited by hand may leave `instances:` out)")
         inst = int(queue.pop(0))
         info = self.table.info
         if not 0 <= inst < len(info) or info[inst].id != cid or inst in self.used:
-            raise PositionError(f"{where}: `instances.{key}` names instance {inst}, which is not a free '{cid}'")
+            raise PositionError(f"{where}: `instances.{key}` names instance {inst}, which is not a free '{cid}' (the "
+                                f"cards no longer match `instances:`; a position edited by hand may leave it out)")
         self.used.add(inst)
         return inst
 
