@@ -10,6 +10,7 @@ starts with these ships deployed" and let the rules take over.
 from __future__ import annotations
 
 import functools
+import json
 from typing import TYPE_CHECKING, Any, Mapping
 
 from cardsmith.engine.contract import Chance, PositionError
@@ -163,8 +164,7 @@ def from_position(infos: Mapping[str, CardInfo], data: Mapping[str, Any] | str, 
         raise PositionError(f"the position is a {data.get('game')!r} game, not {NAME!r}")
     if data.get("seats", 2) != 2:
         raise PositionError(f"seats is {data.get('seats')!r}: Solar Empires is a game for 2 players")
-    checked = check_position(data, _schema(), infos)
-    check_fit(infos, checked)
+    checked = _checked(infos, data)
     return guarded(lambda: _build(infos, checked, turn_cap, chance), _some_move)
 
 
@@ -175,6 +175,30 @@ def _some_move(s: "SolarState") -> None:
         if not s.legal_actions(seat):
             raise PositionError(f"decision {s.dec!r}: seat {seat} has nothing it may do in this position (compare "
                                 "it with one the game writes: --log-position)")
+
+
+# Positions that passed the checks, by their JSON text (and the card set's `infos`, kept so its id is
+# not reused): a run from one position (`play --from`) reads it once per game, and the schema check
+# costs ~10 ms CPU on a full position, as long as a short game. `_build` never changes the data.
+_PASSED: dict[tuple[int, str], tuple[Mapping[str, CardInfo], dict[str, Any]]] = {}
+
+
+def _checked(infos: Mapping[str, CardInfo], data: Mapping[str, Any]) -> dict[str, Any]:
+    """`data` with its defaults filled in, checked against the schema and `check_fit`."""
+    try:
+        key = (id(infos), json.dumps(data, sort_keys=True))
+    except (TypeError, ValueError):  # not plain JSON data: check it, remember nothing
+        key = None
+    hit = _PASSED.get(key) if key else None
+    if hit is not None and hit[0] is infos:
+        return hit[1]
+    checked = check_position(data, _schema(), infos)
+    check_fit(infos, checked)
+    if key:
+        if len(_PASSED) >= 16:
+            _PASSED.clear()
+        _PASSED[key] = (infos, checked)
+    return checked
 
 
 @functools.cache
