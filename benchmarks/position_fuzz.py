@@ -8,7 +8,8 @@ out, or replaced by text, -7, 99, a list or null. Each mutated position goes to
 `game.from_position`; a state that loads then plays 60 random actions. It prints, per game: the
 mutations tried, those refused with a PositionError (the wanted answer), those accepted (many
 are harmless: a count left out takes its default), and crashes at load or in play, with the first
-few crashes. Solar Empires' own position checks are not the schema's (see docs/design-notes.md).
+few crashes. A mid-game position shows more entries: Solar Empires' combat is in the position after
+`--seed 0 --steps 94`, an effect's pick after `--seed 0 --steps 119`.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ import pytest
 import yaml
 from conftest import main_in_process
 
+from cardsmith.engine.chance import ScriptedChance
 from cardsmith.engine.contract import PositionError
 from cardsmith.engine.kit import parse_position
 from cardsmith.engine.registry import get_rules
@@ -75,7 +76,32 @@ def test_rm2k_anime_example_an_attack_challenge_eight_to_two():
     assert seats[0]["vp"] == 1 and seats[1]["users"][0]["lag"] == 2
 
 
-FOLDERS = ("trf", "transwar", "alien-empires", "rm2k-anime")
+def test_solar_empires_example_the_smaller_point_ship_fires_first_and_a_lost_point_withdraws():
+    st = _bundled("solar-empires").game.from_position(parse_position(doc_position("solar-empires")),
+                                                      chance=ScriptedChance(rolls=[3, 4, 1]))
+
+    def act(verb: str, *named) -> None:  # the legal action of this verb naming these cards/positions
+        seat = st.to_act()[0]
+        st.apply(next(a for a in st.legal_actions(seat) if a[0] == verb and all(n in a for n in named)), seat)
+
+    act("deploy", "tcs-35-broadsword", 2)
+    act("done")
+    act("deploy", "drone", 2)
+    act("deploy", "control-cruiser", 2)  # (then "done" is seat 1's only action, taken at once)
+    assert [a[2] for a in st.legal_actions(1)] == ["drone", "control-cruiser"]  # seat 0's point was forced
+    act("point", "drone")
+    act("damage", "drone")
+    log = "\n".join(st.log)
+    for line in ("P1 fires first", "P1 fires: d6 3 + 2 = 5", "P0 fires: d6 4 + 6 = 10", "P1 puts 6 damage on Drone",
+                 "P1 puts 4 damage on Control Cruiser", "P1 has no ship to take the point and withdraws",
+                 "P0 wins the combat and controls position 2", "P0 rolls 1 to save Mines (3+): destroyed"):
+        assert line in log
+    pos = st.position()
+    assert pos["planets"][1] == {"card": "gas-giant", "controller": 0, "building": None}
+    assert pos["players"][1]["discard"] == ["drone", "mines"]
+
+
+FOLDERS = ("trf", "transwar", "alien-empires", "rm2k-anime", "solar-empires")
 
 
 @pytest.mark.parametrize("folder", FOLDERS)
@@ -122,6 +148,25 @@ MISTAKES = [
     ("rm2k-anime", lambda d: d.__setitem__("decision", "challange"), ["decision is 'challange'"]),
     ("rm2k-anime", lambda d: d["seats"][0]["users"][0].__setitem__("lag", -1), ["seats[0].users[0].lag is -1"]),
     ("rm2k-anime", lambda d: d["seats"][0]["users"][0].__setitem__("card", "pm-war"), ["users[0].card", "not a User card"]),
+    ("solar-empires", lambda d: d["players"][0]["ships"][0].__setitem__("card", "tcs-35-broadsord"),
+     ["players[0].ships[0].card", "'tcs-35-broadsord'", "did you mean 'tcs-35-broadsword'"]),
+    ("solar-empires", lambda d: d["decision"].__setitem__("seat", 3), ["decision.seat is 3", "a seat (0 to 1)"]),
+    ("solar-empires", lambda d: d["players"][1].__setitem__("shipz", []), ["`shipz:` is not an entry", "did you mean 'ships'"]),
+    ("solar-empires", lambda d: d["planets"][1]["building"].__setitem__("card", "drone"),
+     ["planets[1].building.card", "'drone' is a ship card", "holds a building"]),
+    ("solar-empires", lambda d: d["players"][0]["ships"].append({"card": "mines"}), ["players[0].ships[2].card", "a building card"]),
+    ("solar-empires", lambda d: d.__setitem__("planets", [{"card": "sol-like-star"}]), ["planets[0].card", "a star card"]),
+    ("solar-empires", lambda d: d["players"][0]["ships"][0].__setitem__("at", 7), ["players[0].ships[0].at is 7", "1 to 6"]),
+    ("solar-empires", lambda d: d.__setitem__("priority", 99), ["priority is 99", "a seat (0 to 1)"]),
+    ("solar-empires", lambda d: d.__setitem__("stage", "combat"), ["decision.kind 'deploy'", "'deploy' stage"]),
+    ("solar-empires", lambda d: d.__setitem__("decision", {"kind": "choose_cards", "seat": 0}), ["choose_cards", "pick"]),
+    ("solar-empires", lambda d: d.update(stage="combat", decision={"kind": "point_ship", "seat": 0},
+                                         combat={"position": 2, "step": "point"}), ["seat 0 has no ship there"]),
+    ("solar-empires", lambda d: d.update(pick={"kind": "discard", "seat": 0, "left": 1, "chosen": [[1, "ships", 5]]},
+                                         decision={"kind": "choose_cards", "seat": 0}, stage="construct1"),
+     ["pick.chosen[0]", "players[1].ships has 2 entries"]),
+    ("solar-empires", lambda d: d["players"][0]["ships"][0].__setitem__("damage", 10),
+     ["players[0].ships[0].damage is 10", "0 to 9"]),
 ]
 
 

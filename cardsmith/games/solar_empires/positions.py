@@ -9,12 +9,16 @@ starts with these ships deployed" and let the rules take over.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+import functools
+import json
+from typing import TYPE_CHECKING, Any, Mapping
 
 from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit import parse_position, position_header
+from cardsmith.engine.kit.shape import check_position, first_moves, guarded
+from cardsmith.games.solar_empires import position_schema
 from cardsmith.games.solar_empires.cards import CLASS_NAMES, NAME, POSITIONS, SEATS, CardInfo, build_table
-from cardsmith.games.solar_empires.names import COMBAT_STEPS, DECISIONS, STAGES
+from cardsmith.games.solar_empires.position_schema import check_fit
 from cardsmith.games.solar_empires.resolve import Pick
 
 if TYPE_CHECKING:
@@ -88,10 +92,7 @@ class _Reader:
 
     def __init__(self, infos: Mapping[str, CardInfo], data: Mapping[str, Any], turn_cap: int):
         self.data = data
-        players = data.get("players")
-        if not isinstance(players, list) or len(players) != 2:
-            raise PositionError("`players:` must list the two seats")
-        self.players = players
+        self.players = players = data["players"]
         fleets = [p.get("fleet") or self._fleet_of(q, p) for q, p in enumerate(players)]
         solars = [p.get("solar_bodies") for p in players]
         if solars[0] is None and solars[1] is None:
@@ -111,11 +112,13 @@ class _Reader:
             return None
         queue = self.given.get(key)
         if not queue:
-            raise PositionError(f"{where}: `instances.{key}` lists fewer cards than the position places")
+            raise PositionError(f"{where}: `instances.{key}` lists fewer cards than the position places (a "
+                                f"position edited by hand may leave `instances:` out)")
         inst = int(queue.pop(0))
         info = self.table.info
         if not 0 <= inst < len(info) or info[inst].id != cid or inst in self.used:
-            raise PositionError(f"{where}: `instances.{key}` names instance {inst}, which is not a free '{cid}'")
+            raise PositionError(f"{where}: `instances.{key}` names instance {inst}, which is not a free '{cid}' (the "
+                                f"cards no longer match `instances:`; a position edited by hand may leave it out)")
         self.used.add(inst)
         return inst
 
@@ -151,30 +154,65 @@ class _Reader:
         return [self.take(seat, c, f"players[{seat}].{key}") for c in self.players[seat].get(key) or []]
 
 
-def _name(value: Any, allowed: Sequence[str], where: str) -> Any:
-    if value is not None and value not in allowed:
-        raise PositionError(f"{where} is {value!r}, not one of {', '.join(allowed)}")
-    return value
-
-
 def from_position(infos: Mapping[str, CardInfo], data: Mapping[str, Any] | str, turn_cap: int,
                   chance: Chance) -> "SolarState":
-    """Fill the fresh state `s` from position data (or its YAML/JSON text) and run to a decision."""
-    from cardsmith.games.solar_empires.flow import compute_legal, settle
-    from cardsmith.games.solar_empires.state import SolarState
-
+    """A state from position data (or its YAML/JSON text), run on to a decision. The data is checked
+    against `position_schema` first, so a mistake is a PositionError naming the entry."""
     if isinstance(data, str):
         data = parse_position(data, NAME)
     elif data.get("game") != NAME:
         raise PositionError(f"the position is a {data.get('game')!r} game, not {NAME!r}")
+    if data.get("seats", 2) != 2:
+        raise PositionError(f"seats is {data.get('seats')!r}: Solar Empires is a game for 2 players")
+    checked = _checked(infos, data)
+    return guarded(lambda: _build(infos, checked, turn_cap, chance), _some_move)
+
+
+def _some_move(s: "SolarState") -> None:
+    """The probe under `guarded`: the seat to act has something it may do."""
+    first_moves(s)
+    for seat in s.to_act():
+        if not s.legal_actions(seat):
+            raise PositionError(f"decision {s.dec!r}: seat {seat} has nothing it may do in this position (compare "
+                                "it with one the game writes: --log-position)")
+
+
+# Positions that passed the checks, by their JSON text (and the card set's `infos`, kept so its id is
+# not reused): a run from one position (`play --from`) reads it once per game, and the schema check
+# costs ~10 ms CPU on a full position, as long as a short game. `_build` never changes the data.
+_PASSED: dict[tuple[int, str], tuple[Mapping[str, CardInfo], dict[str, Any]]] = {}
+
+
+def _checked(infos: Mapping[str, CardInfo], data: Mapping[str, Any]) -> dict[str, Any]:
+    """`data` with its defaults filled in, checked against the schema and `check_fit`."""
+    try:
+        key = (id(infos), json.dumps(data, sort_keys=True))
+    except (TypeError, ValueError):  # not plain JSON data: check it, remember nothing
+        key = None
+    hit = _PASSED.get(key) if key else None
+    if hit is not None and hit[0] is infos:
+        return hit[1]
+    checked = check_position(data, _schema(), infos)
+    check_fit(infos, checked)
+    if key:
+        if len(_PASSED) >= 16:
+            _PASSED.clear()
+        _PASSED[key] = (infos, checked)
+    return checked
+
+
+@functools.cache
+def _schema() -> dict[str, Any]:
+    return position_schema.schema()
+
+
+def _build(infos: Mapping[str, CardInfo], data: Mapping[str, Any], turn_cap: int, chance: Chance) -> "SolarState":
+    from cardsmith.games.solar_empires.flow import compute_legal, settle
+    from cardsmith.games.solar_empires.state import SolarState
+
     r = _Reader(infos, data, turn_cap)
     s = SolarState(r.table, chance)
-    try:
-        _fill(s, r, data)
-    except (KeyError, TypeError, ValueError, IndexError) as e:
-        if isinstance(e, PositionError):
-            raise
-        raise PositionError(f"the position has a missing or malformed entry ({e})") from None
+    _fill(s, r, data)
     if s.end_reason:
         return s
     if s.dec is None:
@@ -188,11 +226,11 @@ def from_position(infos: Mapping[str, CardInfo], data: Mapping[str, Any] | str, 
 def _fill(s: "SolarState", r: _Reader, data: Mapping[str, Any]) -> None:
     s.turn = int(data.get("turn", 1))
     s.priority = int(data.get("priority", 0))
-    s.stage = _name(data.get("stage", "construct1"), STAGES, "stage")
+    s.stage = data["stage"]
     s.stage_i = int(data.get("stage_step", 0))
     dec = data.get("decision")
     if dec:
-        s.dec = _name(dec["kind"], DECISIONS, "decision.kind")
+        s.dec = dec["kind"]
         s.current_player = int(dec["seat"])
     result = data.get("result")
     if result:
@@ -252,7 +290,7 @@ def _pick(s: "SolarState", d: Mapping[str, Any]) -> Pick:
 def _combat(s: "SolarState", c: Mapping[str, Any]) -> None:
     s.cpending = [int(x) - 1 for x in c.get("pending") or []]
     s.cpos = -1 if c.get("position") is None else int(c["position"]) - 1
-    s.cstage = _name(c.get("step", "effects" if s.cpos >= 0 else "next"), COMBAT_STEPS, "combat.step")
+    s.cstage = c.get("step", "effects" if s.cpos >= 0 else "next")
     s.cfx = [(int(e["seat"]), int(e["amount"]), str(e["target"]), str(e["source"]), bool(e["engaged"]))
              for e in c.get("effects") or []]
     s.point = [_ship(s, x) for x in c.get("point") or (None, None)]
