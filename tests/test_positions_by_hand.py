@@ -188,3 +188,17 @@ def test_the_command_line_names_the_file_and_the_entry(folder, tmp_path, monkeyp
                                      "--jobs", "1")
     assert code == 1 and "mine.yaml" in err and mistake[2][0] in err
     assert "docs/rules" in err and "Traceback" not in err and "bug in cardsmith" not in err
+
+
+def test_a_position_read_again_is_remembered_but_never_shared():
+    """The kit remembers positions that passed (a run from one position reads it once per game), and
+    hands every caller its own copy: a game that fills in or changes one cannot change the next."""
+    from cardsmith.engine.kit.shape import check_position, count, obj
+
+    schema = obj({"turn": count(1)}, {"hand": {"type": "array", "items": {"type": "string"}, "default": []}})
+    cards = {"x"}
+    for _ in range(3):  # the first reading checks; the next ones are remembered
+        got = check_position({"turn": 3}, schema, cards)
+        assert got == {"turn": 3, "hand": []}
+        got["hand"].append("x")
+        got["turn"] = 99

@@ -14,6 +14,7 @@ a hand-written position never ends in a traceback.
 from __future__ import annotations
 
 import difflib
+import json
 from typing import Any, Callable, Collection, Iterable, Mapping, TypeVar
 
 from jsonschema import Draft202012Validator, FormatChecker
@@ -184,8 +185,30 @@ def _relevance(e: ValidationError) -> tuple[int, int]:
     return (-len(e.absolute_path), 0 if e.validator in ("required", "additionalProperties") else 1)
 
 
+# Positions that passed, by the JSON text of (schema, data) and the card ids' object (kept, so its id
+# is not reused): `play --from` reads one position once per game, and the check costs ~10 ms CPU on a
+# full position (jsonschema's own validation), as long as a short game. Callers get a copy to change.
+_PASSED: dict[tuple[int, str], tuple[Collection[str], dict[str, Any]]] = {}
+
+
 def check_position(data: Mapping[str, Any], schema: Schema, card_ids: Collection[str]) -> dict[str, Any]:
     """`data` with the defaults filled in, or a PositionError naming the first bad entry."""
+    try:
+        key: tuple[int, str] | None = (id(card_ids), json.dumps([schema, data], sort_keys=True))
+    except (TypeError, ValueError):  # not plain JSON data: check it, remember nothing
+        key = None
+    hit = _PASSED.get(key) if key else None
+    if hit is not None and hit[0] is card_ids:
+        return _copy(hit[1])
+    out = _checked(data, schema, card_ids)
+    if key:
+        if len(_PASSED) >= 16:
+            _PASSED.clear()
+        _PASSED[key] = (card_ids, _copy(out))
+    return out
+
+
+def _checked(data: Mapping[str, Any], schema: Schema, card_ids: Collection[str]) -> dict[str, Any]:
     out = _copy(dict(data))
     _fill(out, schema)
     checker = FormatChecker(formats=())

@@ -10,7 +10,6 @@ starts with these ships deployed" and let the rules take over.
 from __future__ import annotations
 
 import functools
-import json
 from typing import TYPE_CHECKING, Any, Mapping
 
 from cardsmith.engine.contract import Chance, PositionError
@@ -177,27 +176,10 @@ def _some_move(s: "SolarState") -> None:
                                 "it with one the game writes: --log-position)")
 
 
-# Positions that passed the checks, by their JSON text (and the card set's `infos`, kept so its id is
-# not reused): a run from one position (`play --from`) reads it once per game, and the schema check
-# costs ~10 ms CPU on a full position, as long as a short game. `_build` never changes the data.
-_PASSED: dict[tuple[int, str], tuple[Mapping[str, CardInfo], dict[str, Any]]] = {}
-
-
 def _checked(infos: Mapping[str, CardInfo], data: Mapping[str, Any]) -> dict[str, Any]:
     """`data` with its defaults filled in, checked against the schema and `check_fit`."""
-    try:
-        key = (id(infos), json.dumps(data, sort_keys=True))
-    except (TypeError, ValueError):  # not plain JSON data: check it, remember nothing
-        key = None
-    hit = _PASSED.get(key) if key else None
-    if hit is not None and hit[0] is infos:
-        return hit[1]
-    checked = check_position(data, _schema(), infos)
+    checked = check_position(data, _schema(), infos)  # the kit remembers positions that passed
     check_fit(infos, checked)
-    if key:
-        if len(_PASSED) >= 16:
-            _PASSED.clear()
-        _PASSED[key] = (infos, checked)
     return checked
 
 
