@@ -134,7 +134,7 @@ def unique_names(decks: Sequence[Deck]) -> list[str]:
 def read_position(path: Path, game: Game) -> tuple[dict[str, Any], GameState]:
     """Position data from a YAML/JSON file, and the state it gives (a clear error naming the file)."""
     from cardsmith.engine.kit import parse_position
-    from cardsmith.engine.kit.shape import first_moves, guarded
+    from cardsmith.engine.kit.shape import guarded
     from cardsmith.engine.registry import canonical
 
     try:
@@ -145,9 +145,9 @@ def read_position(path: Path, game: Game) -> tuple[dict[str, Any], GameState]:
         data = parse_position(text)
         if canonical(str(data["game"])) != canonical(game.rules.name):
             raise PositionError(f"the position is a {data['game']!r} game, not {game.rules.name!r}")
-        # the net under the game's own checks: a value it does not expect is still the file's fault
-        state = guarded(lambda: game.from_position(data), first_moves)
-        _try_playing_from(state)
+        # the net under the game's own checks: a value it does not expect is still the file's fault,
+        # whether it breaks building the state or only shows in play
+        state = guarded(lambda: game.from_position(data), _try_playing_from)
     except PositionError as e:
         raise CardsmithError(f"{path}: {e}", hint="each game's position format is in docs/rules/<set>.md (Positions); "
                              "`cardsmith play ... --log-position FILE` writes one to start from") from None
