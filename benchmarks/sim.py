@@ -78,6 +78,13 @@ def cpu_run(factory, game, decks, agents, games, seed=1):
     return time.process_time() - cpu, time.perf_counter() - started, records
 
 
+def build() -> str:
+    """Which build of the simulation's hot modules runs: compiled, or plain Python and why."""
+    from cardsmith import compiled
+
+    return compiled.status()[1] + (" (CARDSMITH_PURE_PYTHON=1 for plain Python)" if compiled.status()[0] else "")
+
+
 def load() -> str:
     try:
         return f"load average {os.getloadavg()[0]:.1f}"
@@ -112,6 +119,7 @@ def every_game(args) -> None:
     """Random and greedy games per CPU second for every bundled set's game (issue 19)."""
     print(f"every bundled game, two seats, one job; {load()}; at most {args.games_random} random and "
           f"{args.games_greedy} greedy games, or {args.budget:.0f} CPU s each")
+    print(f"build: {build()}")
     for set_id in BUNDLED:
         found = bundled(set_id)
         if found is None:
@@ -214,6 +222,7 @@ def main() -> None:
     pair = [decks[names[0]], decks[names[-1]]]
     mirror = [decks[names[0]], decks[names[0]]]
     print(f"game: {name}; decks {names[0]} vs {names[-1]}; {os.cpu_count()} cores, all = {args.jobs} jobs; {load()}")
+    print(f"build: {build()}")
     if found is None and not args.skirmish:
         print(f"  (set {args.set}, its rules module or the decks API is not available here: using the test game)")
 

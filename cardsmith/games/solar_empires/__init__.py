@@ -13,12 +13,13 @@ effects), `observation`, `heuristics`, `positions`, `game`.
 from __future__ import annotations
 
 from cardsmith.engine.contract import RulesModule
+# State first: in the compiled build, flow, combat and resolve import it as they load (see state.py).
+from cardsmith.games.solar_empires.state import SolarState
 from cardsmith.games.solar_empires.effects import EFFECTS
 from cardsmith.games.solar_empires.filler import cards_in_hand, filler
 from cardsmith.games.solar_empires.game import PLAY_SCHEMA, SolarEmpires, set_problems
 from cardsmith.games.solar_empires.names import ORDERINGS, SHOT_CAP
 from cardsmith.games.solar_empires.observation import Observation
-from cardsmith.games.solar_empires.state import SolarState
 from cardsmith.model import CardSet
 
 

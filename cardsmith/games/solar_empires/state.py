@@ -15,19 +15,25 @@ copies; the card table is shared; chance is forked only when a clone first rolls
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cardsmith.engine.contract import Chance, Event, IllegalAction
-from cardsmith.engine.kit import EventRecorder, WinnerState
+from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
+from cardsmith.engine.kit import EventRecorder, ended, returns_of
 from cardsmith.games.solar_empires.cards import POSITIONS, SEATS, Table
-from cardsmith.games.solar_empires.resolve import Pick
+
+if TYPE_CHECKING:
+    from cardsmith.games.solar_empires.resolve import Pick
 
 _NO_SUPPORT: tuple = (None, None)
 _ACTING = ((0,), (1,))  # `to_act()` by seat, made once (the runner asks before every action)
 
 
-class SolarState(WinnerState):
-    """A Solar Empires game (made by `SolarEmpires.new_game` or `from_position`; see the contract)."""
+class SolarState:
+    """A Solar Empires game (made by `SolarEmpires.new_game` or `from_position`; see the contract).
+
+    The compiled build (see cardsmith/compiled.py) makes this an extension type whose attributes
+    `state.pxd` declares: it has no base class, so `is_terminal`, `outcome` and `returns` are written
+    here rather than taken from the kit's `WinnerState`."""
 
     seats = 2
     # Slots, not a __dict__: attribute access is a good share of the rules' work, and slots make it
@@ -137,6 +143,15 @@ class SolarState(WinnerState):
 
     def cards_played(self, seat: int) -> frozenset[str]:
         return self.played[seat]
+
+    def is_terminal(self) -> bool:
+        return bool(self.end_reason)
+
+    def outcome(self) -> Outcome | None:
+        return ended(self.winner, self.end_reason)
+
+    def returns(self) -> tuple[float, ...]:
+        return returns_of(self.outcome())
 
     def cards_dealt(self, seat: int) -> frozenset[str]:
         """The seat's solar bodies that chance placed in the system (its star, its planets): the
@@ -430,5 +445,7 @@ class SolarState(WinnerState):
 
 
 # The rules proper live in `flow` (the turn), `combat` and `resolve` (card effects); they import
-# this module for its types only, so importing them here, last, makes no cycle.
+# this module for its types only, so importing them here, last, makes no cycle. In the compiled
+# build they `cimport` SolarState, which imports this module first: so this module imports none of
+# them before the class exists, and the package imports it before them (see __init__.py).
 from cardsmith.games.solar_empires.flow import _HANDLE, compute_legal, settle  # noqa: E402
