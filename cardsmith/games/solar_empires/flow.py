@@ -19,10 +19,13 @@ if TYPE_CHECKING:
     from cardsmith.games.solar_empires.state import SolarState
 
 _TARGETED = ("damage", "destroy_ship", "grant_shield")
+# A seat number. (The alias, not `int`, where flow.pxd declares a function for the compiled build:
+# Cython reads an `int` annotation as a Python int, which would not match the declaration.)
+Seat = int
 
 
 # ---------------------------------------------------------------------- legal actions
-def construct_actions(s: "SolarState", p: int, probe: bool = False) -> tuple:
+def construct_actions(s: "SolarState", p: Seat, probe: bool = False) -> tuple:
     """The construction options of seat p, "done" last. `probe`: stop at the first option found,
     without "done" (enough for a look-ahead's `settle` to know the decision is a real one).
 
@@ -60,7 +63,7 @@ def construct_actions(s: "SolarState", p: int, probe: bool = False) -> tuple:
             return tuple(acts)
     if cannon is not None and not s.cannon_done[p]:  # the Solaris Cannon fires at any planet, for its cost
         if cannon[0] <= e and cannon[1] <= m and cannon[2] <= o:
-            acts.extend(("fire-cannon", t + 1) for t in s.planets())
+            acts += [("fire-cannon", x + 1) for x in s.planets()]
     if probe:
         return tuple(acts)
     acts.append(_DONE)
@@ -90,7 +93,7 @@ def event_plays(s: "SolarState", p: int, ci: Any) -> list:
     return [ci.play]
 
 
-def _deploy(s: "SolarState", p: int) -> tuple:
+def _deploy(s: "SolarState", p: Seat) -> tuple:
     """Each ship of seat p in reinforcements to each open planet (one ship per distinguishable copy,
     the first in play order, keyed as `SolarState.dedup` keys them), then "done".
 
