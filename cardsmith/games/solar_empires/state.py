@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
-from cardsmith.engine.kit import EventRecorder, ended, returns_of
+from cardsmith.engine.contract import Chance, Event, IllegalAction
+from cardsmith.engine.kit import EventRecorder, WinnerState
 from cardsmith.games.solar_empires.cards import POSITIONS, SEATS, Table
 
 if TYPE_CHECKING:
@@ -32,8 +32,8 @@ class SolarState:
     """A Solar Empires game (made by `SolarEmpires.new_game` or `from_position`; see the contract).
 
     The compiled build (see cardsmith/compiled.py) makes this an extension type whose attributes
-    `state.pxd` declares: it has no base class, so `is_terminal`, `outcome` and `returns` are written
-    here rather than taken from the kit's `WinnerState`."""
+    `state.pxd` declares. An extension type cannot derive from a plain class, so the kit's
+    `WinnerState` lends its methods instead of being the base class."""
 
     seats = 2
     # Slots, not a __dict__: attribute access is a good share of the rules' work, and slots make it
@@ -144,14 +144,10 @@ class SolarState:
     def cards_played(self, seat: int) -> frozenset[str]:
         return self.played[seat]
 
-    def is_terminal(self) -> bool:
-        return bool(self.end_reason)
-
-    def outcome(self) -> Outcome | None:
-        return ended(self.winner, self.end_reason)
-
-    def returns(self) -> tuple[float, ...]:
-        return returns_of(self.outcome())
+    # The kit's `WinnerState` methods, taken rather than inherited (see the class docstring).
+    is_terminal = WinnerState.is_terminal
+    outcome = WinnerState.outcome
+    returns = WinnerState.returns
 
     def cards_dealt(self, seat: int) -> frozenset[str]:
         """The seat's solar bodies that chance placed in the system (its star, its planets): the
