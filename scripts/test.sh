@@ -36,4 +36,5 @@ if [ -z "${VIRTUAL_ENV:-}" ]; then
 fi
 
 "$py" -m pip install -q -e '.[test,distributed]'
-"$py" -m pytest "$@"
+# One pytest worker per core, each given whole test files (a file's module fixtures are set up once).
+"$py" -m pytest -n auto --dist loadfile "$@"
