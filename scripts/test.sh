@@ -36,4 +36,8 @@ if [ -z "${VIRTUAL_ENV:-}" ]; then
 fi
 
 "$py" -m pip install -q -e '.[test,distributed]'
-"$py" -m pytest "$@"
+# One pytest worker per core this process may use, counted as cardsmith's --jobs counts them (xdist's
+# `-n auto` counts physical cores: it may see one on a two-vCPU machine), each given whole test files
+# (a file's module fixtures are set up once).
+workers=$("$py" -c 'import os; print(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)')
+"$py" -m pytest -n "$workers" --dist loadfile "$@"

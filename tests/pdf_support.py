@@ -86,8 +86,8 @@ def mark_centre(page: Image.Image, box_mm: tuple[float, float, float, float], co
 def raster(pdf: Path, folder: Path) -> list[Image.Image]:
     """Every page of `pdf` at 40 dpi."""
     folder.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["pdftoppm", "-png", "-r", "40", str(pdf), str(folder / "page")], check=True)
-    return [Image.open(p).convert("RGB") for p in sorted(folder.glob("page-*.png"))]
+    subprocess.run(["pdftoppm", "-r", "40", str(pdf), str(folder / "page")], check=True)  # PPM: no PNG compression
+    return [Image.open(p).convert("RGB") for p in sorted(folder.glob("page-*.ppm"))]
 
 
 def same_pages(a: list[Image.Image], b: list[Image.Image]) -> bool:

@@ -38,8 +38,8 @@ def star(tmp_path_factory):
 
 def raster(pdf: Path, prefix: Path) -> list[np.ndarray]:
     """Every page of `pdf` as an RGB array at R dpi."""
-    subprocess.run(["pdftoppm", "-png", "-r", str(R), str(pdf), str(prefix)], check=True)
-    files = sorted(prefix.parent.glob(prefix.name + "-*.png"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
+    subprocess.run(["pdftoppm", "-r", str(R), str(pdf), str(prefix)], check=True)  # PPM: no PNG compression
+    files = sorted(prefix.parent.glob(prefix.name + "-*.ppm"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
     return [np.asarray(Image.open(f).convert("RGB")).astype(float) for f in files]
 
 

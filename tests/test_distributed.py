@@ -34,6 +34,19 @@ def project(tmp_path, monkeypatch):
     return root
 
 
+@pytest.fixture(scope="module")
+def pool_bytes(tmp_path_factory) -> bytes:
+    """balance.json of BALANCE on the process pool (`--jobs 2`), in a project of its own: what every
+    run elsewhere (a cluster, a resumed run) must write, byte for byte."""
+    from conftest import run_in_process
+
+    root = tmp_path_factory.mktemp("pool")
+    shutil.copytree(SOLAR, root / "cards" / "solar-empires")
+    r = run_in_process(*BALANCE, "--jobs", "2", cwd=root, env={"CARDSMITH_PROJECT": str(root)})
+    assert r.returncode == 0, r.stderr
+    return balance_bytes(root)
+
+
 def balance_bytes(project: Path) -> bytes:
     return (project / "output" / "solar-empires" / "balance" / "balance.json").read_bytes()
 
@@ -253,11 +266,8 @@ def kill_when_half_done(folder: Path, total: int, victim, seen: dict) -> threadi
 
 
 @dask_missing
-def test_a_cluster_gives_the_process_pools_bytes_even_when_a_worker_dies(project, dask_cluster):
-    code, _, err = cs(*BALANCE, "--jobs", "2")
-    assert code == 0, err
-    pool = balance_bytes(project)
-
+def test_a_cluster_gives_the_process_pools_bytes_even_when_a_worker_dies(project, dask_cluster, pool_bytes):
+    pool = pool_bytes
     code, out, err = cs(*BALANCE, "--cluster", dask_cluster.address)
     assert code == 0, err
     assert balance_bytes(project) == pool
@@ -301,21 +311,17 @@ def test_play_on_a_cluster_matches_the_pool_and_still_logs_game_zero(project, da
 
 
 @dask_missing
-def test_a_lost_scheduler_says_what_was_finished_and_resume_plays_the_rest(project, tmp_path):
+def test_a_lost_scheduler_says_what_was_finished_and_resume_plays_the_rest(project, tmp_path, pool_bytes):
     cluster = LocalDask(tmp_path)  # its own scheduler and worker: this test kills them
     try:
         cluster.add_workers(1)
-        _lose_the_scheduler(project, cluster)
+        _lose_the_scheduler(project, cluster, pool_bytes)
     finally:
         cluster.close()
 
 
-def _lose_the_scheduler(project: Path, dask_cluster: LocalDask) -> None:
+def _lose_the_scheduler(project: Path, dask_cluster: LocalDask, pool: bytes) -> None:
     import dask
-
-    code, _, err = cs(*BALANCE, "--jobs", "2")
-    assert code == 0, err
-    pool = balance_bytes(project)
 
     seen: dict = {}
     watcher = kill_when_half_done(tasks_dir(project), 90, dask_cluster.close, seen)

@@ -206,7 +206,8 @@ def test_mcts_without_time_ceiling_is_reproducible():
 def test_stronger_agents_beat_weaker_ones():
     # Mirror decks, seats alternating: the only edge is the agent.
     decks = [AGGRO, AGGRO]
-    for strong, weak, games in (("greedy", "random", 60), ("mcts:iterations=60:time=0", "random", 30)):
+    # Random against random wins 13 of 20 here (lower bound 0.43): twenty games tell the agents apart.
+    for strong, weak, games in (("greedy", "random", 60), ("mcts:iterations=30:time=0", "random", 20)):
         recs = run_tasks(make_game, decks, match_tasks((strong, weak), games, seed=100), jobs=1)
         s = match_summary(recs, ["strong", "weak"])
         assert s["decks"][0]["wins"]["low"] > 0.5, (strong, s["decks"][0]["wins"])

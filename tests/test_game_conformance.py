@@ -102,11 +102,13 @@ def capped_game(rules: RulesModule, cardset, cap: int):
 def test_random_games_keep_the_contract(played):
     rules, game, decks, cardset = played
     for i, table in enumerate(tables(rules, decks)):
-        # Two games at the smallest table, one at the largest; positions read back all game long.
-        seeds = range(2) if i == 0 else range(1)
+        # Two games at the smallest table, one at the largest; positions read back all game long. The
+        # second game at the smallest table seats the decks one along, so a third deck plays too.
         cap = LARGEST_TABLE_TURN_CAP.get(rules.name) if i else None
         at = capped_game(rules, cardset, cap) if cap else game
-        assert protocol_problems(at, table, seeds=seeds, position_every=5) == [], f"{len(table)} seats"
+        for seed in range(2) if i == 0 else range(1):
+            seated = [decks[(j + seed) % len(decks)] for j in range(len(table))]
+            assert protocol_problems(at, seated, seeds=[seed], position_every=5) == [], f"{len(table)} seats, seed {seed}"
 
 
 def test_positions_read_back_from_yaml_text(played):

@@ -95,8 +95,8 @@ def test_selection_respects_copies_type_only_and_deck(rendered):
 
 def _raster(pdf: Path, tmp_path: Path) -> list[Image.Image]:
     prefix = tmp_path / "page"
-    subprocess.run(["pdftoppm", "-png", "-r", str(RASTER_DPI), str(pdf), str(prefix)], check=True)
-    return [Image.open(p).convert("RGB") for p in sorted(tmp_path.glob("page-*.png"))]
+    subprocess.run(["pdftoppm", "-r", str(RASTER_DPI), str(pdf), str(prefix)], check=True)  # PPM: no PNG compression
+    return [Image.open(p).convert("RGB") for p in sorted(tmp_path.glob("page-*.ppm"))]
 
 
 @needs_poppler

@@ -4,6 +4,7 @@ AssertionError on values a person could type)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,10 @@ def test_a_position_the_game_cannot_continue_from_is_an_error_naming_the_file(tr
 
 def test_an_unedited_position_still_plays(transwar_end, tmp_path, cli):
     path = tmp_path / "end.yaml"
-    path.write_text(yaml.safe_dump(dict(transwar_end, turn_cap=10_000)))
-    r = cli("play", "transwar", "--from", str(path), "--games", "2", "--jobs", "1", cwd=ROOT)
+    # The game ended at its turn cap (turn 401); a cap of 500 has both games go on from it for up to 99
+    # turns (a cap of 10 000 let them run to ~1000 turns: seconds spent on nothing this test checks).
+    assert transwar_end["turn"] < 500
+    path.write_text(yaml.safe_dump(dict(transwar_end, turn_cap=500)))
+    r = cli("play", "transwar", "--from", str(path), "--games", "2", "--jobs", "1", "--json", cwd=ROOT)
     assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["length"]["min"] > transwar_end["turn"]  # both games went on from the position

@@ -74,8 +74,8 @@ def test_drivethrucards_gets_a_back_front_pdf_per_copy_labelled_a_proof(project)
     # page 1 is the back of card 1 (blue marks), page 2 its front (red)
     import shutil, subprocess
     if shutil.which("pdftoppm"):
-        subprocess.run(["pdftoppm", "-png", "-r", "100", "-f", "1", "-l", "2", str(pdf), str(proj.root / "p")], check=True)
-        first, second = sorted(proj.root.glob("p-*.png"))
+        subprocess.run(["pdftoppm", "-r", "100", "-f", "1", "-l", "2", str(pdf), str(proj.root / "p")], check=True)
+        first, second = sorted(proj.root.glob("p-*.ppm"))
         box = (0, 0, 69.85, 95.25)
         assert mark_centre(Image.open(first), box, BLUE, 100, 95.25) is not None
         assert mark_centre(Image.open(first), box, RED, 100, 95.25) is None

@@ -640,9 +640,14 @@ def test_a_position_round_trips_through_yaml_and_plays_on_the_same():
     assert t.position() == u.position() and t.log[-5:] == u.log[-5:]
 
 
+# Every kind of decision a random Chain-Shadow game reaches (seeds 0-2 reach all of them).
+DECISION_KINDS = {"priority", "order_deck", "construct", "deploy", "combat_order", "intercept", "fire_or_withdraw",
+                  "point_ship", "place_damage", "choose_cards", "spy_network", "world_eater"}
+
+
 def test_every_position_of_a_game_reads_back_as_the_same_game():
-    kinds = set()
-    for seed in range(6):
+    kinds: set[str] = set()
+    for seed in range(6):  # games until every kind of decision was read back (each position a game passes)
         s = PLAIN.new_game([deck("c", CHAIN), deck("s", SHADOW)], seed)
         rng = random.Random(seed)
         while not s.is_terminal():
@@ -651,7 +656,9 @@ def test_every_position_of_a_game_reads_back_as_the_same_game():
             assert t.position() == pos and t.legal_actions() == s.legal_actions() and t.to_act() == s.to_act()
             kinds.add(pos["decision"]["kind"])
             s.apply(rng.choice(s.legal_actions()))
-    assert {"construct", "deploy", "combat_order", "point_ship", "place_damage"} <= kinds, kinds
+        if kinds >= DECISION_KINDS:
+            break
+    assert DECISION_KINDS <= kinds, DECISION_KINDS - kinds
 
 
 def test_positions_name_bad_entries():
@@ -853,14 +860,6 @@ def test_last_planet_destroyed_by_the_solaris_cannon_most_ships_wins():
                     ships=([], ["infected-rapier"])))
     s.apply(("fire-cannon", 1))
     assert s.outcome().reason == "no planets" and s.outcome().winner == 1
-
-
-def test_engine_contract_conformance():
-    """The engine's own conformance check (legal actions, clones, leaks, determinization, replay)."""
-    checks = pytest.importorskip("cardsmith.engine.checks")
-    problems = checks.protocol_problems(PLAIN, [deck("t", TERRACORP), deck("s", SHADOW)], seeds=range(2),
-                                        shared_ok=lambda s: [s.t], position_every=1)
-    assert problems == []
 
 
 # ---------------------------------------------------------------- the bundled set
