@@ -13,11 +13,9 @@ import copyreg
 import functools
 import hashlib
 import json
-import multiprocessing
 import os
 import time
 import traceback
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -145,11 +143,13 @@ class FaceRenderer:
     """Everything needed to draw faces of one set; built once per process."""
 
     def __init__(self, project_root: str, cardset: CardSet, dpi: int, fmt: str, guides: bool):
-        from cardsmith.layout.fonts import library_for
+        from cardsmith.freshness import CACHE_DIR
+        from cardsmith.layout.fonts import keep_charsets_in, library_for
         from cardsmith.layout.paint import Page, Painter
         from cardsmith.layout.template import layouts_for, set_context
 
         project = Project(Path(project_root))
+        keep_charsets_in(project.output_dir / CACHE_DIR)
         self.cardset = cardset
         self.fmt = fmt
         self.dpi = dpi
@@ -381,6 +381,9 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
             for f in todo:
                 record(renderer.render(f))
         elif todo:
+            import multiprocessing  # only when several faces are drawn (a one-card change draws in this process)
+            from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
             ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
             with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=args) as pool:
                 # keep a bounded number of faces in flight so results stream back as they finish

@@ -273,7 +273,7 @@ def check_set(set_dir: Path | str, items: dict | None = None, used: dict | None 
         # Deck rules name zones, types, races, keywords, fields and cards: check those exist too.
         from cardsmith.decks.rules import RulesInvalid, parse_rules
         try:
-            rules = parse_rules(cardset)
+            rules = parse_rules(cardset, sdoc)
         except RulesInvalid as e:
             return None, sort_diagnostics(ck.diags + e.diagnostics)
         diagnostics = sort_diagnostics(ck.diags + list(rules.warnings))

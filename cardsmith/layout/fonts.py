@@ -11,6 +11,8 @@ from __future__ import annotations
 from cardsmith.model import slugify as slug
 
 import functools
+import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -93,15 +95,68 @@ def load_font(path: str, size_px: int) -> ImageFont.FreeTypeFont:
         raise CardsmithError(f"font file {path} cannot be read: {e}", hint="replace it with a working .ttf file") from None
 
 
-@functools.lru_cache(maxsize=64)
+CHARSET_DIR: Path | None = None  # where character tables are kept between runs (output/.cache; see `keep_charsets_in`)
+
+
+def keep_charsets_in(folder: Path | str | None) -> None:
+    """Keep each font's character table in `folder`, by the font file's content hash: reading a cmap
+    takes ReportLab's font parser (a tenth of a second to import and run), paid once per font file."""
+    global CHARSET_DIR
+    CHARSET_DIR = Path(folder) if folder is not None else None
+
+
 def _charset(path: str) -> frozenset[int]:
     """The code points a font file has glyphs for (its cmap)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return frozenset()
+    return _charset_of(path, st.st_size, st.st_mtime_ns)  # a font replaced in place is read again
+
+
+@functools.lru_cache(maxsize=64)
+def _charset_of(path: str, _size: int, _mtime_ns: int) -> frozenset[int]:
+    import hashlib
+
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return frozenset()  # unreadable fonts are reported when loaded; do not warn twice
+    kept = CHARSET_DIR / f"charset-{hashlib.sha1(data).hexdigest()}.json" if CHARSET_DIR is not None else None
+    if kept is not None:
+        try:
+            return _from_ranges(json.loads(kept.read_text(encoding="ascii")))
+        except (OSError, ValueError, TypeError):
+            pass  # not kept yet, or damaged: read the font
     from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
 
     try:
-        return frozenset(TTFontFile(path).charToGlyph)
+        chars = frozenset(TTFontFile(path).charToGlyph)
     except (TTFError, OSError):
-        return frozenset()  # unreadable fonts are reported when loaded; do not warn twice
+        return frozenset()
+    if kept is not None:
+        from cardsmith.atomic import write_text
+
+        try:
+            write_text(kept, json.dumps(_to_ranges(chars)))
+        except OSError:  # a table that cannot be kept only costs time next run
+            pass
+    return chars
+
+
+def _to_ranges(chars: frozenset[int]) -> list[list[int]]:
+    """Sorted code points as [first, last] runs (a font's table is a few hundred runs, not thousands of points)."""
+    runs: list[list[int]] = []
+    for c in sorted(chars):
+        if runs and runs[-1][1] == c - 1:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c])
+    return runs
+
+
+def _from_ranges(runs: list[list[int]]) -> frozenset[int]:
+    return frozenset(c for first, last in runs for c in range(int(first), int(last) + 1))
 
 
 def missing_chars(path: Path | str, text: str) -> str:

@@ -11,7 +11,6 @@ import functools
 import io
 import math
 import warnings
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -120,6 +119,8 @@ def open_art(path: Path, what: str) -> Image.Image:
 
 @functools.lru_cache(maxsize=64)
 def _svg_aspect(path: str) -> float:
+    import xml.etree.ElementTree as ET
+
     try:
         root = ET.parse(path).getroot()
     except (ET.ParseError, OSError) as e:
