@@ -11,7 +11,7 @@ import click
 from cardsmith.commands.options import Millimetres, jobs_option
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.project import Project, SetNotFound
-from cardsmith.sheets import LAYOUTS, PAPER_SIZES, parse_offset, parse_paper
+from cardsmith.paper import LAYOUTS, PAPER_SIZES, parse_offset, parse_paper
 
 if TYPE_CHECKING:
     from cardsmith.model import CardSet, Deck

@@ -227,7 +227,7 @@ def token_box(shape: str, size: float, orientation: str) -> tuple[float, float]:
 
 def _papers(paper: Any) -> list[tuple[str, tuple[float, float]]]:
     from cardsmith.errors import CardsmithError
-    from cardsmith.sheets import parse_paper
+    from cardsmith.paper import parse_paper
 
     names = [paper] if isinstance(paper, str) else list(DEFAULT_PAPERS)
     out = []
