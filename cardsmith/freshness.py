@@ -151,6 +151,12 @@ class Stamp:
         data = entry.get("data")
         return data if isinstance(data, dict) else None
 
+    def recorded(self, key: str) -> dict[str, Any] | None:
+        """The data last recorded with `key`, whatever has changed since (the caller checks what matters)."""
+        entry = self._read()
+        data = entry.get("data") if entry is not None and entry.get("key") == key else None
+        return data if isinstance(data, dict) else None
+
     def record(self, key: str, inputs: Snapshot, outputs: Iterable[Path | str], data: dict[str, Any]) -> bool:
         """Keep `data` as the answer for `key` while `inputs` and `outputs` stay as they are now; whether
         it is kept."""
@@ -231,13 +237,14 @@ def record_render(project: Any, inputs: Snapshot, cardset: Any, result: Any, *, 
     if result.errors or not covered(inputs, read):
         stamp.forget()
         return False
-    files = manifest_outputs(result.out_dir)
+    manifest = _read_json(Path(result.out_dir) / "cards" / "manifest.json")
+    files = manifest_outputs(result.out_dir, manifest)
     if not files:
         stamp.forget()
         return False
     data = {"set_id": cardset.id, "out_dir": str(result.out_dir), "cards": len(result.rendered) + len(result.skipped),
             "backs": len(result.backs_rendered) + len(result.backs_skipped), "strict": bool(strict),
-            "diagnostics": [diagnostic_dict(d) for d in result.diagnostics]}
+            "diagnostics": [diagnostic_dict(d) for d in result.diagnostics], "print": print_digest(cardset, manifest)}
     return stamp.record(render_key(dpi, fmt, guides), inputs, files, data)
 
 
@@ -261,15 +268,40 @@ def read_manifest(path: Path, missing: str, make: str, remake: str) -> Any:
         raise CardsmithError(f"{path} cannot be read ({e})", hint=f"run `{remake}` to rewrite it") from None
 
 
-def manifest_outputs(out_dir: Path | str) -> list[Path]:
-    """A render's manifest and every image it lists ([] when the manifest cannot be read)."""
+def manifest_outputs(out_dir: Path | str, manifest: Any = None) -> list[Path]:
+    """A render's manifest and every image it lists ([] when the manifest cannot be read); `manifest`: its
+    content, if the caller has read it."""
     path = Path(out_dir) / "cards" / "manifest.json"
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+        manifest = _read_json(path) if manifest is None else manifest
         return [path, *(Path(out_dir) / info["file"] for section in ("cards", "backs")
                         for info in (manifest.get(section) or {}).values())]
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+    except (TypeError, KeyError, AttributeError):
         return []
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+IMAGE_CONTENT = ("sha1", "bytes", "mtime_ns")  # what a manifest says about an image's bytes, not its place
+
+
+def print_digest(cardset: Any, manifest: Any) -> str | None:
+    """A digest of everything a PDF's pages are laid out from besides its options: the set's id, name
+    and version (the file name, title and footer), its cards in order with their copies and types, and
+    the manifest without the images' contents (sizes, files, backs). A PDF made when the digest was the
+    same has the same pages: only images can differ (`cardsmith.commands.pdf` then appends them)."""
+    if not isinstance(manifest, dict):
+        return None
+    strip = {section: {k: {f: v for f, v in info.items() if f not in IMAGE_CONTENT} if isinstance(info, dict) else info
+                       for k, info in (manifest.get(section) or {}).items()} for section in ("cards", "backs")}
+    sheet = {k: v for k, v in manifest.items() if k not in ("cards", "backs")}
+    return key_of("print", cardset.id, cardset.name, cardset.version, [(c.id, c.copies, c.type) for c in cardset.cards],
+                  sheet, strip)
 
 
 def diagnostic_dict(d: Any) -> dict[str, Any]:

@@ -89,10 +89,10 @@ class PdfStamp:
 
     def current(self, target: Path, key: str) -> bool:
         """Whether `target` exists as it was written from inputs with this `key`."""
-        entry = self._entry(target)
+        entry = self.entry(target)
         return entry is not None and entry.get("key") == key
 
-    def _entry(self, target: Path) -> dict[str, Any] | None:
+    def entry(self, target: Path) -> dict[str, Any] | None:
         """The record of `target` while the file is as it was written, else None."""
         entry = self.entries.get(str(Path(target).resolve()))
         if not isinstance(entry, dict) or list(stat_pair(target) or ()) != entry.get("stat"):
@@ -102,7 +102,7 @@ class PdfStamp:
     def updatable(self, target: Path, layout: str | None = None) -> bool:
         """Whether `target` is as written and its record allows an incremental update (of pages
         laid out as `layout`, if given)."""
-        entry = self._entry(target)
+        entry = self.entry(target)
         return entry is not None and "placed" in entry and (layout is None or entry.get("layout") == layout)
 
     def update(self, target: Path, layout: str, key: str, images: Mapping[str, Path], shas: Mapping[str, str]) -> bool:
@@ -110,7 +110,7 @@ class PdfStamp:
         False (nothing written) when the pages differ or an incremental update cannot do it."""
         from cardsmith import pdfappend
 
-        entry = self._entry(target)
+        entry = self.entry(target)
         if entry is None or entry.get("layout") != layout:
             return False
         updates = pdfappend.changes(entry, images, shas)

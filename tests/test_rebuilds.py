@@ -282,3 +282,74 @@ def test_build_records_its_render_so_its_pdf_stage_and_a_later_render_do_not_has
     assert "(0 drawn, 7 unchanged)" in r.stderr
     p = run_in_process("pdf", SET, "--paper", "letter", "--backs", "long", cwd=project)
     assert p.returncode == 0 and "is up to date" in p.stdout, p.stderr  # build wrote it; nothing was hashed
+
+
+# ---- pdf after render: the changed images appended, the set not loaded again -----------------------
+
+def _whole(project: Path, tmp_path: Path, *args: str) -> Path:
+    """The PDF `cardsmith pdf SET ARGS` writes from scratch, in a copy of the project without its output."""
+    copy = tmp_path / "whole"
+    shutil.copytree(project, copy, ignore=shutil.ignore_patterns("output"))
+    r = run_in_process("pdf", SET, *args, cwd=copy)
+    assert r.returncode == 0 and "wrote" in r.stdout, r.stderr
+    return Path(r.stdout.split("wrote ", 1)[1].splitlines()[0])
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler) not installed")
+def test_pdf_after_a_one_card_render_appends_that_card_without_loading_the_set(project, monkeypatch, tmp_path):
+    import cardsmith.named_set
+    import cardsmith.setcache
+    from tests.pdf_support import raster, same_pages
+
+    render_then_pdf(project)
+    _bump(project / "cards" / SET / "cards.yaml", "attack: 2", "attack: 3")
+    r = run_in_process("render", SET, cwd=project)
+    assert "(1 drawn, 6 unchanged)" in r.stderr
+    before = pdf_of(project).read_bytes()
+
+    def not_loaded(*args, **kwargs):
+        raise AssertionError("pdf loaded the set although render had just vouched for it")
+
+    monkeypatch.setattr(cardsmith.named_set, "open_named_set", not_loaded)
+    monkeypatch.setattr(cardsmith.setcache, "validated_set", not_loaded)
+    p = run_in_process("pdf", SET, cwd=project)
+    assert p.returncode == 0 and f"wrote {pdf_of(project)}" in p.stdout, p.stderr
+    after = pdf_of(project).read_bytes()
+    assert after.startswith(before) and len(after) > len(before)  # the new card appended, the rest as it was
+    p = run_in_process("pdf", SET, cwd=project)
+    assert "is up to date" in p.stdout
+    monkeypatch.undo()
+    assert same_pages(raster(pdf_of(project), tmp_path / "a"), raster(_whole(project, tmp_path), tmp_path / "b"))
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftoppm, pdftotext (poppler) not installed")
+@pytest.mark.parametrize("change", ["copies", "name", "version", "other options wrote the file"])
+def test_pdf_after_render_lays_pages_out_again_when_what_they_show_changed(project, tmp_path, change):
+    """Not only images: more copies, a card's new name, the set's version in the footer, or the same file
+    written meanwhile by a command line with other options. The PDF then shows what a whole write shows."""
+    from tests.pdf_support import raster, same_pages
+
+    run_in_process("render", SET, cwd=project)
+    args = ("--name", "proof")
+    assert run_in_process("pdf", SET, *args, cwd=project).returncode == 0
+    cards = project / "cards" / SET / "cards.yaml"
+    if change == "other options wrote the file":
+        assert run_in_process("pdf", SET, *args, "--no-footer", "--cut-lines", cwd=project).returncode == 0
+    _bump(cards, "attack: 2", "attack: 3")
+    if change == "copies":
+        _bump(cards, "    attack: 3\n", "    attack: 3\n    copies: 5\n")
+    elif change == "name":
+        _bump(cards, "name: TCS-25 Longbow", "name: TCS-25 Yew Longbow")
+    elif change == "version":
+        _bump(project / "cards" / SET / "set.yaml", "version: 0.1.0", "version: 0.2.0")
+    r = run_in_process("render", SET, cwd=project)
+    assert r.returncode == 0 and "(0 drawn," not in r.stderr, r.stderr
+    p = run_in_process("pdf", SET, *args, cwd=project)
+    assert p.returncode == 0 and "wrote" in p.stdout, p.stderr
+    got = raster(project / "output" / SET / "proof.pdf", tmp_path / "a")
+    assert same_pages(got, raster(_whole(project, tmp_path, *args), tmp_path / "b"))
+    assert len(got) == (2 if change == "copies" else 1)
+    if change == "version":  # the footer's few pixels are below same_pages' tolerance: read its words
+        text = subprocess.run(["pdftotext", str(project / "output" / SET / "proof.pdf"), "-"], capture_output=True,
+                              text=True, check=True).stdout
+        assert "0.2.0" in text and "0.1.0" not in text
