@@ -143,13 +143,15 @@ class FaceRenderer:
     """Everything needed to draw faces of one set; built once per process."""
 
     def __init__(self, project_root: str, cardset: CardSet, dpi: int, fmt: str, guides: bool):
+        from cardsmith import kept
         from cardsmith.freshness import CACHE_DIR
-        from cardsmith.layout.fonts import keep_charsets_in, library_for
-        from cardsmith.layout.paint import Page, Painter
+        from cardsmith.layout.fonts import library_for
+        from cardsmith.layout.paint import Page, Painter, forget_changed_icons
         from cardsmith.layout.template import layouts_for, set_context
 
         project = Project(Path(project_root))
-        keep_charsets_in(project.output_dir / CACHE_DIR)
+        kept.keep_in(project.output_dir / CACHE_DIR / "kept")  # font tables and icon rasters, by content
+        forget_changed_icons()
         self.cardset = cardset
         self.fmt = fmt
         self.dpi = dpi

@@ -133,7 +133,7 @@ def test_an_unchanged_set_renders_nothing_and_keeps_its_pdf(project):
     assert "is up to date" in out and pdf_of(project).stat().st_mtime_ns == before
 
 
-@pytest.mark.parametrize("change", ["card", "layout", "font", "image", "set.yaml"])
+@pytest.mark.parametrize("change", ["card", "layout", "font", "image", "icon", "set.yaml"])
 def test_every_kind_of_change_is_seen_by_render_and_pdf(project, change):
     render_then_pdf(project)
     render_then_pdf(project)  # stamps recorded and used
@@ -152,6 +152,8 @@ def test_every_kind_of_change_is_seen_by_render_and_pdf(project, change):
 
         with Image.open(set_dir / "art" / "nebula.png") as im:
             im.convert("RGB").transpose(Image.Transpose.FLIP_LEFT_RIGHT).save(set_dir / "art" / "nebula.png")
+    elif change == "icon":  # recoloured in place, the same size (this process has drawn it: no raster may be reused)
+        _bump(set_dir / "icons" / "energy.svg", 'fill="#f4b400"', 'fill="#00a0f4"')
     else:
         _bump(set_dir / "set.yaml", "version: 0.1.0", "version: 0.1.1")
     err, out = render_then_pdf(project)

@@ -95,16 +95,6 @@ def load_font(path: str, size_px: int) -> ImageFont.FreeTypeFont:
         raise CardsmithError(f"font file {path} cannot be read: {e}", hint="replace it with a working .ttf file") from None
 
 
-CHARSET_DIR: Path | None = None  # where character tables are kept between runs (output/.cache; see `keep_charsets_in`)
-
-
-def keep_charsets_in(folder: Path | str | None) -> None:
-    """Keep each font's character table in `folder`, by the font file's content hash: reading a cmap
-    takes ReportLab's font parser (a tenth of a second to import and run), paid once per font file."""
-    global CHARSET_DIR
-    CHARSET_DIR = Path(folder) if folder is not None else None
-
-
 def _charset(path: str) -> frozenset[int]:
     """The code points a font file has glyphs for (its cmap)."""
     try:
@@ -116,32 +106,31 @@ def _charset(path: str) -> frozenset[int]:
 
 @functools.lru_cache(maxsize=64)
 def _charset_of(path: str, _size: int, _mtime_ns: int) -> frozenset[int]:
-    import hashlib
+    """Read with ReportLab's font parser (a tenth of a second to import and run), so kept by the font's
+    content (`cardsmith.kept`) for the next process."""
+    from cardsmith import kept
 
     try:
         data = Path(path).read_bytes()
     except OSError:
         return frozenset()  # unreadable fonts are reported when loaded; do not warn twice
-    kept = CHARSET_DIR / f"charset-{hashlib.sha1(data).hexdigest()}.json" if CHARSET_DIR is not None else None
-    if kept is not None:
+    name = kept.name("charset", CHARSET_VERSION, data) + ".json"
+    if (known := kept.read(name)) is not None:
         try:
-            return _from_ranges(json.loads(kept.read_text(encoding="ascii")))
-        except (OSError, ValueError, TypeError):
-            pass  # not kept yet, or damaged: read the font
+            return _from_ranges(json.loads(known))
+        except (ValueError, TypeError):
+            pass  # damaged: read the font
     from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
 
     try:
         chars = frozenset(TTFontFile(path).charToGlyph)
     except (TTFError, OSError):
         return frozenset()
-    if kept is not None:
-        from cardsmith.atomic import write_text
-
-        try:
-            write_text(kept, json.dumps(_to_ranges(chars)))
-        except OSError:  # a table that cannot be kept only costs time next run
-            pass
+    kept.write(name, json.dumps(_to_ranges(chars)).encode("ascii"))
     return chars
+
+
+CHARSET_VERSION = "1"  # bump if what a kept character table holds changes
 
 
 def _to_ranges(chars: frozenset[int]) -> list[list[int]]:
