@@ -81,10 +81,35 @@ def _walk(root: str, skip: str, out: list[str]) -> None:
 
 def fingerprint(roots: Iterable[str], skip: str = "") -> str:
     """A digest of every file under `roots` (paths, sizes, modification times), `skip` (a folder) aside."""
+    roots = tuple(roots)
+    if _WALKS is not None and (roots, skip) in _WALKS:
+        return _WALKS[roots, skip]
     lines: list[str] = []
     for r in roots:
         _walk(r, skip, lines)
-    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
+    digest = hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
+    if _WALKS is not None:
+        _WALKS[roots, skip] = digest
+    return digest
+
+
+_WALKS: dict[tuple[tuple[str, ...], str], str] | None = None  # see `one_look`
+
+
+class one_look:
+    """`with one_look():` the same roots are walked once (a command that checks several stamps over the
+    same files, then snapshots them). For a short command only (`render`, `pdf` from the command line):
+    every fingerprint then describes the files as they were at its first look, before anything was
+    read, which is what a snapshot must be; an edit made meanwhile is seen by the next run."""
+
+    def __enter__(self) -> None:
+        global _WALKS
+        self.outer = _WALKS
+        _WALKS = {} if _WALKS is None else _WALKS
+
+    def __exit__(self, *exc: object) -> None:
+        global _WALKS
+        _WALKS = self.outer
 
 
 class Snapshot:
@@ -103,7 +128,18 @@ def snapshot(roots: Iterable[Path | str], skip: Path | str = "") -> Snapshot:
 
 
 def library_files() -> list[str]:
-    """The `__init__` files of the libraries whose upgrade may change an output (found without importing them)."""
+    """The `__init__` files of the libraries whose upgrade may change an output (found without importing them;
+    where a library lives does not change while a process runs, its files do: the stamps stat them)."""
+    global _LIBRARY_FILES
+    if _LIBRARY_FILES is None:
+        _LIBRARY_FILES = _find_library_files()
+    return list(_LIBRARY_FILES)
+
+
+_LIBRARY_FILES: list[str] | None = None
+
+
+def _find_library_files() -> list[str]:
     from importlib.util import find_spec
 
     files = []
