@@ -324,6 +324,16 @@ def test_pdf_after_a_one_card_render_appends_that_card_without_loading_the_set(p
     assert same_pages(raster(pdf_of(project), tmp_path / "a"), raster(_whole(project, tmp_path), tmp_path / "b"))
 
 
+def test_pdf_after_a_one_card_render_is_answered_before_click_or_the_set_is_loaded(project):
+    render_then_pdf(project)
+    _bump(project / "cards" / SET / "cards.yaml", "attack: 2", "attack: 3")
+    assert "(1 drawn, 6 unchanged)" in run_in_process("render", SET, cwd=project).stderr
+    heavy = ("click", "reportlab", "PIL", "yaml", "jsonschema", "cardsmith.model", "cardsmith.sheets")
+    assert _imported_by(["pdf", SET], project, heavy) == set()
+    p = run_in_process("pdf", SET, cwd=project)
+    assert "is up to date" in p.stdout  # the appended PDF was recorded for the next run
+
+
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftoppm, pdftotext (poppler) not installed")
 @pytest.mark.parametrize("change", ["copies", "name", "version", "other options wrote the file"])
 def test_pdf_after_render_lays_pages_out_again_when_what_they_show_changed(project, tmp_path, change):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -111,9 +111,13 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
         _report(Path(last["path"]), False, last["notes"], (stamp.path, key), set_name, set_dir)
         return 0
     inputs = freshness.snapshot_set(project, set_dir, [deck] if deck else [])
-    if deck is None and (appended := _append_rendered(project, set_dir, stamp, key, inputs)) is not None:
-        _report(*appended, set_name, set_dir)
-        return 0
+    if deck is None:
+        from cardsmith.pdfupdate import append_rendered
+
+        appended = append_rendered(project, set_dir, stamp, key, inputs)
+        if appended is not None:
+            _report(*appended, set_name, set_dir)
+            return 0
     from cardsmith.pdf import PdfOptions, build_pdf, notes_for
 
     project, cardset = open_set(set_name)
@@ -137,61 +141,17 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
     return 0
 
 
-def _append_rendered(project: Project, set_dir: Path, stamp: Any, key: str,
-                     inputs: Any) -> tuple[Path, bool, list[str], tuple[Path, str] | None] | None:
-    """After `cardsmith render` changed some images only, bring this command line's PDF up to date by
-    appending them (`PdfStamp.update`), without loading the set or laying out pages: (path, written,
-    notes, vouched) for `_report`, or None when the PDF must be made the usual way.
-
-    It holds when the last render is current and error-free (its stamp vouches that the images were
-    drawn from the files as they are now) and what the pages are laid out from (`freshness.print_digest`:
-    the cards, their copies, types and backs, the set's name and the sizes) is what it was when this
-    command line last wrote the PDF, and the PDF is still that file with those pages."""
-    from cardsmith import freshness
-
-    before = stamp.recorded(key)
-    if not before or not before.get("print") or not before.get("layout"):
-        return None
-    last = freshness.last_render(project, set_dir)
-    if last is None or last.get("print") != before["print"] or any(d["severity"] == "error" for d in last["diagnostics"]):
-        return None
-    out_dir = Path(last["out_dir"])
-    if out_dir != project.set_output(last["set_id"]):
-        return None
-    from cardsmith.pdfcache import ImageDigests, PdfStamp
-
-    target = Path(before["path"])
-    pdfs = PdfStamp(out_dir)
-    entry = pdfs.entry(target)
-    if entry is None or entry.get("layout") != before["layout"] or not isinstance(entry.get("placed"), dict):
-        return None
-    manifest = freshness.load_manifest(out_dir)
-    digests = ImageDigests(manifest, out_dir)
-    images = {k: Path(k) for k in entry["placed"]}
-    try:
-        shas = {k: digests.digest(p) for k, p in images.items()}
-    except OSError:
-        return None
-    new_key = pdfs.key({"layout": before["layout"], "images": shas})
-    written = not pdfs.current(target, new_key)
-    if written and not pdfs.update(target, before["layout"], new_key, images, shas):
-        return None
-    recorded = stamp.record(key, inputs, [target, *freshness.manifest_outputs(out_dir, manifest)], before)
-    return target, written, list(before.get("notes") or []), (stamp.path, key) if recorded else None
-
-
 def _report(path: Path, written: bool, notes: tuple[str, ...] | list[str], vouched: tuple[Path, str] | None,
             set_name: str, set_dir: Path) -> None:
-    """Say what was written; with `vouched` (the stamp and key that keep the PDF current), let an
-    unchanged re-run of this command line answer the same before loading anything (`cardsmith.quick`)."""
-    lines = [f"note: {note}" for note in notes]
-    for line in [f"wrote {path}" if written else f"{path} is up to date (nothing it is made from changed)", *lines]:
+    """Say what was written; with `vouched` (the stamp and key that keep the PDF current), let a re-run of
+    this command line answer before loading anything (`cardsmith.quick`): the same words if nothing
+    changed, and after a render that changed only images, those appended (`pdfupdate.remember_pdf`)."""
+    from cardsmith.pdfupdate import remember_pdf, said
+
+    for line in said(path, written, notes):
         click.echo(line)
     if vouched is not None:
-        from cardsmith import quick
-
-        quick.remember([vouched], [("out", f"{path} is up to date (nothing it is made from changed)", None)] +
-                       [("out", line, None) for line in lines], [set_name], [set_dir])
+        remember_pdf(path, notes, vouched, set_name, set_dir)
 
 
 COMMANDS = [pdf_command]
