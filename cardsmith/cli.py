@@ -7,6 +7,7 @@ unchanged inputs is answered first, from its record (`cardsmith.quick`), without
 
 from __future__ import annotations
 
+import gc
 import sys
 
 
@@ -16,9 +17,13 @@ def main(argv: list[str] | None = None) -> None:
 
     args = sys.argv[1:] if argv is None else list(argv)
     short = args[:1] in (["render"], ["pdf"])  # these look at the same files several times: once is enough
-    look = freshness.one_look()
+    look, thresholds = freshness.one_look(), gc.get_threshold()
     if short:
         look.__enter__()
+        # Most of a one-card rebuild is importing modules, and the cycle collector runs every 700 new
+        # objects, going over all of them again and again. Refcounting frees what these commands drop;
+        # render's workers collect as usual (`cardsmith.render._init_worker`).
+        gc.set_threshold(100_000, 50, 50)
     try:
         status = quick.answer(args)
         if status is not None:
@@ -31,3 +36,4 @@ def main(argv: list[str] | None = None) -> None:
         quick.ARGV = None
         if short:
             look.__exit__()
+            gc.set_threshold(*thresholds)

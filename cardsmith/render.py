@@ -215,6 +215,9 @@ _WORKER: FaceRenderer | None = None
 
 def _init_worker(*args) -> None:
     global _WORKER
+    import gc
+
+    gc.set_threshold(700, 10, 10)  # Python's defaults (the command line raises them for its own start-up)
     _WORKER = FaceRenderer(*args)
 
 
