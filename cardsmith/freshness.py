@@ -304,13 +304,15 @@ def read_manifest(path: Path, missing: str, make: str, remake: str) -> Any:
         raise CardsmithError(f"{path} cannot be read ({e})", hint=f"run `{remake}` to rewrite it") from None
 
 
-def manifest_outputs(out_dir: Path | str, manifest: Any = None) -> list[Path]:
-    """A render's manifest and every image it lists ([] when the manifest cannot be read); `manifest`: its
-    content, if the caller has read it."""
-    path = Path(out_dir) / "cards" / "manifest.json"
+def manifest_outputs(out_dir: Path | str, manifest: Any = None) -> list[str]:
+    """A render's manifest and every image it lists, as absolute paths ([] when the manifest cannot be
+    read); `manifest`: its content, if the caller has read it. (Strings: a few hundred `Path`s cost more
+    than the stat calls made on them.)"""
+    base = os.path.abspath(out_dir)
+    path = os.path.join(base, "cards", "manifest.json")
     try:
-        manifest = _read_json(path) if manifest is None else manifest
-        return [path, *(Path(out_dir) / info["file"] for section in ("cards", "backs")
+        manifest = _read_json(Path(path)) if manifest is None else manifest
+        return [path, *(os.path.join(base, info["file"]) for section in ("cards", "backs")
                         for info in (manifest.get(section) or {}).values())]
     except (TypeError, KeyError, AttributeError):
         return []

@@ -44,30 +44,32 @@ def stat_pair(path: Path) -> tuple[int, int] | None:
 
 
 class ImageDigests:
-    """Content hashes of rendered images: from the manifest while a file is as rendering left it."""
+    """Content hashes of rendered images: from the manifest while a file is as rendering left it.
+    (Files are named by absolute path strings: a `Path` per image costs more than its stat call.)"""
 
     def __init__(self, manifest: Mapping[str, Any] | None = None, out_dir: Path | None = None):
-        self.known: dict[Path, tuple[str, int, int]] = {}
+        self.known: dict[str, tuple[str, int, int]] = {}
         if manifest is not None and out_dir is not None:
+            base = os.path.abspath(out_dir)
             for section in ("cards", "backs"):
                 for info in (manifest.get(section) or {}).values():
                     if isinstance(info, dict) and info.get("sha1") and info.get("file"):
-                        self.known[Path(out_dir) / info["file"]] = (str(info["sha1"]), int(info.get("bytes", -1)),
-                                                                    int(info.get("mtime_ns", -1)))
-        self.cache: dict[Path, str] = {}
+                        self.known[os.path.abspath(os.path.join(base, info["file"]))] = (
+                            str(info["sha1"]), int(info.get("bytes", -1)), int(info.get("mtime_ns", -1)))
+        self.cache: dict[str, str] = {}
 
-    def digest(self, path: Path) -> str:
+    def digest(self, path: Path | str) -> str:
         """The SHA-1 of `path`'s bytes (OSError if it cannot be read)."""
-        path = Path(path)
-        hit = self.cache.get(path)
+        key = os.path.abspath(path)
+        hit = self.cache.get(key)
         if hit is not None:
             return hit
-        known = self.known.get(path)
-        if known is not None and stat_pair(path) == known[1:]:
+        known = self.known.get(key)
+        if known is not None and stat_pair(key) == known[1:]:
             sha = known[0]
         else:
-            sha = file_sha1(path)
-        self.cache[path] = sha
+            sha = file_sha1(Path(key))
+        self.cache[key] = sha
         return sha
 
 

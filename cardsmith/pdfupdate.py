@@ -14,7 +14,7 @@ from pathlib import Path
 
 TYPE_CHECKING = False  # typing is not imported at run time: this module is on the path of `cardsmith.quick`
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Iterable
 
     from cardsmith.project import Project
 
@@ -75,7 +75,7 @@ def append_rendered(project: Project, set_dir: Path, stamp: Any, key: str,
     out_dir = Path(last["out_dir"])
     if out_dir != project.set_output(last["set_id"]):
         return None
-    from cardsmith.pdfcache import ImageDigests, PdfStamp
+    from cardsmith.pdfcache import PdfStamp
 
     target = Path(before["path"])
     pdfs = PdfStamp(out_dir)
@@ -83,15 +83,25 @@ def append_rendered(project: Project, set_dir: Path, stamp: Any, key: str,
     if entry is None or entry.get("layout") != before["layout"] or not isinstance(entry.get("placed"), dict):
         return None
     manifest = freshness.load_manifest(out_dir)
-    digests = ImageDigests(manifest, out_dir)
-    images = {k: Path(k) for k in entry["placed"]}
-    try:
-        shas = {k: digests.digest(p) for k, p in images.items()}
-    except OSError:
+    shas = image_shas(entry["placed"], manifest, out_dir)
+    if shas is None:
         return None
+    images = {k: Path(k) for k in shas}
     new_key = pdfs.key({"layout": before["layout"], "images": shas})
     written = not pdfs.current(target, new_key)
     if written and not pdfs.update(target, before["layout"], new_key, images, shas):
         return None
     recorded = stamp.record(key, inputs, [target, *freshness.manifest_outputs(out_dir, manifest)], before)
     return target, written, list(before.get("notes") or []), (stamp.path, key) if recorded else None
+
+
+def image_shas(keys: "Iterable[str]", manifest: "dict[str, Any]", out_dir: Path) -> "dict[str, str] | None":
+    """The SHA-1 of each image file in `keys` (as the render manifest has it while the file is as it was
+    drawn, see `pdfcache.ImageDigests`); None if one cannot be read."""
+    from cardsmith.pdfcache import ImageDigests
+
+    digests = ImageDigests(manifest, out_dir)
+    try:
+        return {key: digests.digest(key) for key in keys}
+    except OSError:
+        return None
