@@ -120,7 +120,7 @@ class PdfStamp:
             return False
         self.entries[str(Path(target).resolve())] = {**entry, "key": key, "stat": list(stat_pair(target) or ()),
                                                      "placed": {k: [n, shas[k]] for k, (n, _) in entry["placed"].items()}}
-        write_text(self.path, json.dumps(self.entries, indent=1, sort_keys=True))
+        self._write()
         return True
 
     def record(self, target: Path, key: str, layout: str | None = None, objects: Mapping[str, int] | None = None,
@@ -133,7 +133,11 @@ class PdfStamp:
 
             entry.update(layout=layout, **record(objects, shas, entry["stat"][0] if entry["stat"] else 0))
         self.entries[str(Path(target).resolve())] = entry
-        write_text(self.path, json.dumps(self.entries, indent=1, sort_keys=True))
+        self._write()
+
+    def _write(self) -> None:
+        # a few hundred images per PDF: compact, through json's C encoder (`indent` formats in Python)
+        write_text(self.path, json.dumps(self.entries, sort_keys=True, separators=(",", ":")))
 
 
 class StreamStore:

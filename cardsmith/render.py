@@ -489,8 +489,25 @@ def _write_manifest(out_dir: Path, cardset: CardSet, faces: list[Face], outcomes
     manifest = {"set": cardset.id, "dpi": dpi, "format": ext, "trim_mm": [w, h], "bleed_mm": cardset.bleed,
                 "safe_mm": cardset.safe, "cards": cards, "backs": backs}
     if manifest != old:
-        write_text(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+        write_text(path, manifest_text(manifest))
     return path
+
+
+_JSON = json.JSONEncoder(ensure_ascii=False)
+
+
+def manifest_text(manifest: dict[str, Any]) -> str:
+    """The manifest as JSON, each card and back on a line of its own (readable, and a third of the time of
+    json's `indent`, which formats in Python: a one-card render of a large set writes it again)."""
+    dump = _JSON.encode
+
+    def section(entries: Any) -> str:
+        if not isinstance(entries, dict) or not entries:
+            return dump(entries)
+        return "{\n" + ",\n".join(f"    {dump(k)}: {dump(v)}" for k, v in entries.items()) + "\n  }"
+
+    return "{\n" + ",\n".join(f"  {dump(k)}: {section(v) if k in ('cards', 'backs') else dump(v)}"
+                               for k, v in manifest.items()) + "\n}\n"
 
 
 def _content(outcome: Outcome | None, old: Any) -> dict[str, Any]:
