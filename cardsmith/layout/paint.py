@@ -197,7 +197,11 @@ def _icon_raster(path: str, height_px: int) -> Image.Image:
         raise ArtError(f"icon file {path} does not exist", hint="check the path under icons: in set.yaml")
     if p.suffix.lower() == ".svg":
         width_px = max(1, round(height_px * _svg_aspect(path)))
-        return Image.open(io.BytesIO(_svg_png(path, width_px, height_px))).convert("RGBA")
+        from PIL import PngImagePlugin
+
+        # resvg writes PNG: read by its plugin, as Image.open would, without Image.open importing every
+        # other format's plugin first (a one-card render of a set without art opens nothing else)
+        return PngImagePlugin.PngImageFile(io.BytesIO(_svg_png(path, width_px, height_px))).convert("RGBA")
     src = open_art(p, f"icon {p.name}")
     width_px = max(1, round(height_px * src.width / src.height))
     return src.resize((width_px, height_px), Image.LANCZOS)
