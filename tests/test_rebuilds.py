@@ -365,3 +365,22 @@ def test_pdf_after_render_lays_pages_out_again_when_what_they_show_changed(proje
         text = subprocess.run(["pdftotext", str(project / "output" / SET / "proof.pdf"), "-"], capture_output=True,
                               text=True, check=True).stdout
         assert "0.2.0" in text and "0.1.0" not in text
+
+
+def test_a_changed_deck_and_a_card_changed_after_it_are_printed_again(project):
+    pypdf = pytest.importorskip("pypdf")
+    deck = project / "duel.txt"
+    deck.write_text("[deck]\n3x TCS-13 Rapier\n", encoding="utf-8")
+    args = ("pdf", SET, "--deck", "duel.txt", "--layout", "single")
+    target = project / "output" / SET / "duel-single-a4.pdf"
+    assert "wrote" in run_in_process(*args, cwd=project).stdout
+    assert "is up to date" in run_in_process(*args, cwd=project).stdout
+    deck.write_text("[deck]\n3x TCS-13 Rapier\n2x Ion Storm\n", encoding="utf-8")
+    assert "wrote" in run_in_process(*args, cwd=project).stdout
+    assert len(pypdf.PdfReader(target).pages) == 5
+    before = target.read_bytes()
+    _bump(project / "cards" / SET / "cards.yaml", "attack: 2", "attack: 3")
+    assert "(1 drawn, 6 unchanged)" in run_in_process("render", SET, cwd=project).stderr
+    p = run_in_process(*args, cwd=project)
+    assert "wrote" in p.stdout and target.read_bytes() != before
+    assert len(pypdf.PdfReader(target).pages) == 5
