@@ -214,18 +214,17 @@ def _svg_png(path: str, width_px: int, height_px: int) -> bytes:
     """resvg's PNG of an SVG file at a size, kept by the file's content (`cardsmith.kept`): a render of one
     card draws its icons again in every new process otherwise. An SVG that refers to other files
     (href, url(), @import) is drawn each time, as those files are not part of its content."""
-    import resvg_py
-
     from cardsmith import kept
 
     try:
         svg = Path(path).read_bytes()
     except OSError as e:
         raise ArtError(f"{path}: icon SVG cannot be read ({e})") from None
-    name = None if _EXTERNAL.search(svg) else kept.name(
-        "icon", str(resvg_py.__version__), str(getattr(resvg_py, "__resvg_version__", "")), f"{width_px}x{height_px}", svg) + ".png"
+    name = None if _EXTERNAL.search(svg) else kept.name("icon", _resvg_files(), f"{width_px}x{height_px}", svg) + ".png"
     if name is not None and (png := kept.read(name)) is not None:
         return png
+    import resvg_py
+
     try:
         png = bytes(resvg_py.svg_to_bytes(svg_path=path, width=width_px, height=height_px, skip_system_fonts=True))
     except (ValueError, OSError) as e:
@@ -233,6 +232,20 @@ def _svg_png(path: str, width_px: int, height_px: int) -> bytes:
     if name is not None:
         kept.write(name, png)
     return png
+
+
+@functools.lru_cache(maxsize=1)
+def _resvg_files() -> str:
+    """resvg_py's files with their sizes and times, found without importing it (loading its library is
+    most of a kept icon's cost): an upgrade rewrites them, and kept icons are drawn again."""
+    from importlib.util import find_spec
+
+    spec = find_spec("resvg_py")
+    if spec is None or not spec.origin:
+        return "<no resvg_py>"
+    folder = os.path.dirname(spec.origin)
+    files = sorted((e for e in os.scandir(folder) if e.is_file()), key=lambda e: e.name)
+    return "\n".join(f"{e.name}:{e.stat().st_size}:{e.stat().st_mtime_ns}" for e in files)
 
 
 def icon_aspect(path: str) -> float:
