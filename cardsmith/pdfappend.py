@@ -24,7 +24,9 @@ import re
 import shutil
 import struct
 from pathlib import Path
-from typing import Any, Mapping
+TYPE_CHECKING = False  # typing is not imported at run time (on the path of a `pdf` answered by cardsmith.quick)
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 from cardsmith.atomic import atomic_path
 from cardsmith.errors import CardsmithError

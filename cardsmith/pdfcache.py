@@ -18,7 +18,9 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any, Mapping
+TYPE_CHECKING = False  # typing is not imported at run time (on the path of a `pdf` answered by cardsmith.quick)
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 from cardsmith.atomic import write_bytes, write_text
 
@@ -35,7 +37,7 @@ def file_sha1(path: Path) -> str:
     return h.hexdigest()
 
 
-def stat_pair(path: Path) -> tuple[int, int] | None:
+def stat_pair(path: Path | str) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
     except OSError:
