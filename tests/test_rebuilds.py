@@ -386,3 +386,12 @@ def test_a_changed_deck_and_a_card_changed_after_it_are_printed_again(project):
     p = run_in_process(*args, cwd=project)
     assert "wrote" in p.stdout and target.read_bytes() != before
     assert len(pypdf.PdfReader(target).pages) == 5
+    # a render of its own since: its record knows nothing of the deck, which changes once more
+    _bump(project / "cards" / SET / "cards.yaml", "attack: 3", "attack: 4")
+    assert "(1 drawn, 6 unchanged)" in run_in_process("render", SET, cwd=project).stderr
+    assert "wrote" in run_in_process(*args, cwd=project).stdout
+    deck.write_text("[deck]\n1x TCS-13 Rapier\n", encoding="utf-8")
+    p = run_in_process(*args, cwd=project)
+    assert "wrote" in p.stdout, p.stdout
+    assert len(pypdf.PdfReader(target).pages) == 1
+

@@ -134,7 +134,9 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
 
         out_dir = project.set_output(cardset.id)
         entry = PdfStamp(out_dir).entry(path) or {}
-        data = {"path": str(path), "notes": list(notes), "print": last.get("print"), "layout": entry.get("layout")}
+        data: dict = {"path": str(path), "notes": list(notes)}
+        if deck is None:  # what lets a later run append changed images (a deck's own file is no part of `print`)
+            data.update(print=last.get("print"), layout=entry.get("layout"))
         if stamp.record(key, inputs, [path, *freshness.manifest_outputs(out_dir)], data):
             vouched = (stamp.path, key)
     _report(path, written, notes, vouched, set_name, set_dir)
