@@ -6,7 +6,9 @@ import contextlib
 import os
 import tempfile
 from pathlib import Path
-from typing import IO, Iterator
+TYPE_CHECKING = False  # typing is not imported at run time (on the path of a `pdf` answered by cardsmith.quick)
+if TYPE_CHECKING:
+    from typing import IO, Iterator
 
 from cardsmith.errors import CardsmithError
 

@@ -89,20 +89,22 @@ def _split(text: str) -> tuple[str, list[tuple[str, int]]] | None:
     """The header (item lines blanked, so lines keep their numbers) and each item's text and first
     line (1-based); None without exactly one top-level block `cards:` list."""
     lines = text.splitlines(keepends=True)
-    starts = [i for i, line in enumerate(lines) if _CARDS.fullmatch(line.rstrip("\r\n"))]
+    starts = [i for i, line in enumerate(lines) if line.startswith("cards:") and _CARDS.fullmatch(line.rstrip("\r\n"))]
     if len(starts) != 1:
         return None
     first = next((i for i in range(starts[0] + 1, len(lines)) if _content(lines[i])), None)
     if first is None or not (m := _ITEM.match(lines[first])):
         return None
     indent = len(m.group(1))
+    dash = " " * indent + "-"  # an item of the list: this, then a space or the line's end (as _ITEM matches)
     pieces: list[tuple[str, int]] = []
     end = first
-    for i in range(first, len(lines)):
+    for i in range(first, len(lines)):  # a few thousand lines: kept to plain string tests
         line = lines[i]
-        if not _content(line):
+        stripped = line.strip()
+        if not stripped or stripped[0] == "#":
             continue
-        if _ITEM.match(line) and len(_ITEM.match(line).group(1)) == indent:  # type: ignore[union-attr]
+        if line.startswith(dash) and (line[indent + 1:indent + 2] in ("", " ") or line[indent + 1:] == "\n"):
             pieces.append(("", i))
         elif len(line) - len(line.lstrip(" ")) <= indent:
             break  # a key of the file's top level: the list ended

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -66,6 +65,8 @@ def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6, n: int 
     """"did you mean 'x'?" for the closest choice (case-insensitive), up to `n` of them, or None."""
     choices = list(choices)
     lowered = {c.lower(): c for c in choices}
+    import difflib  # only when a name is misspelt
+
     matches = [f"'{lowered[m]}'" for m in difflib.get_close_matches(str(word).lower(), list(lowered), n=n, cutoff=cutoff)]
     if not matches:
         return None

@@ -81,10 +81,35 @@ def _walk(root: str, skip: str, out: list[str]) -> None:
 
 def fingerprint(roots: Iterable[str], skip: str = "") -> str:
     """A digest of every file under `roots` (paths, sizes, modification times), `skip` (a folder) aside."""
+    roots = tuple(roots)
+    if _WALKS is not None and (roots, skip) in _WALKS:
+        return _WALKS[roots, skip]
     lines: list[str] = []
     for r in roots:
         _walk(r, skip, lines)
-    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
+    digest = hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
+    if _WALKS is not None:
+        _WALKS[roots, skip] = digest
+    return digest
+
+
+_WALKS: dict[tuple[tuple[str, ...], str], str] | None = None  # see `one_look`
+
+
+class one_look:
+    """`with one_look():` the same roots are walked once (a command that checks several stamps over the
+    same files, then snapshots them). For a short command only (`render`, `pdf` from the command line):
+    every fingerprint then describes the files as they were at its first look, before anything was
+    read, which is what a snapshot must be; an edit made meanwhile is seen by the next run."""
+
+    def __enter__(self) -> None:
+        global _WALKS
+        self.outer = _WALKS
+        _WALKS = {} if _WALKS is None else _WALKS
+
+    def __exit__(self, *exc: object) -> None:
+        global _WALKS
+        _WALKS = self.outer
 
 
 class Snapshot:
@@ -103,7 +128,18 @@ def snapshot(roots: Iterable[Path | str], skip: Path | str = "") -> Snapshot:
 
 
 def library_files() -> list[str]:
-    """The `__init__` files of the libraries whose upgrade may change an output (found without importing them)."""
+    """The `__init__` files of the libraries whose upgrade may change an output (found without importing them;
+    where a library lives does not change while a process runs, its files do: the stamps stat them)."""
+    global _LIBRARY_FILES
+    if _LIBRARY_FILES is None:
+        _LIBRARY_FILES = _find_library_files()
+    return list(_LIBRARY_FILES)
+
+
+_LIBRARY_FILES: list[str] | None = None
+
+
+def _find_library_files() -> list[str]:
     from importlib.util import find_spec
 
     files = []
@@ -149,6 +185,12 @@ class Stamp:
         if not isinstance(roots, list) or fingerprint(roots, entry.get("skip") or "") != entry.get("fingerprint"):
             return None
         data = entry.get("data")
+        return data if isinstance(data, dict) else None
+
+    def recorded(self, key: str) -> dict[str, Any] | None:
+        """The data last recorded with `key`, whatever has changed since (the caller checks what matters)."""
+        entry = self._read()
+        data = entry.get("data") if entry is not None and entry.get("key") == key else None
         return data if isinstance(data, dict) else None
 
     def record(self, key: str, inputs: Snapshot, outputs: Iterable[Path | str], data: dict[str, Any]) -> bool:
@@ -231,13 +273,14 @@ def record_render(project: Any, inputs: Snapshot, cardset: Any, result: Any, *, 
     if result.errors or not covered(inputs, read):
         stamp.forget()
         return False
-    files = manifest_outputs(result.out_dir)
+    manifest = _read_json(Path(result.out_dir) / "cards" / "manifest.json")
+    files = manifest_outputs(result.out_dir, manifest)
     if not files:
         stamp.forget()
         return False
     data = {"set_id": cardset.id, "out_dir": str(result.out_dir), "cards": len(result.rendered) + len(result.skipped),
             "backs": len(result.backs_rendered) + len(result.backs_skipped), "strict": bool(strict),
-            "diagnostics": [diagnostic_dict(d) for d in result.diagnostics]}
+            "diagnostics": [diagnostic_dict(d) for d in result.diagnostics], "print": print_digest(cardset, manifest)}
     return stamp.record(render_key(dpi, fmt, guides), inputs, files, data)
 
 
@@ -261,15 +304,42 @@ def read_manifest(path: Path, missing: str, make: str, remake: str) -> Any:
         raise CardsmithError(f"{path} cannot be read ({e})", hint=f"run `{remake}` to rewrite it") from None
 
 
-def manifest_outputs(out_dir: Path | str) -> list[Path]:
-    """A render's manifest and every image it lists ([] when the manifest cannot be read)."""
-    path = Path(out_dir) / "cards" / "manifest.json"
+def manifest_outputs(out_dir: Path | str, manifest: Any = None) -> list[str]:
+    """A render's manifest and every image it lists, as absolute paths ([] when the manifest cannot be
+    read); `manifest`: its content, if the caller has read it. (Strings: a few hundred `Path`s cost more
+    than the stat calls made on them.)"""
+    base = os.path.abspath(out_dir)
+    path = os.path.join(base, "cards", "manifest.json")
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-        return [path, *(Path(out_dir) / info["file"] for section in ("cards", "backs")
+        manifest = _read_json(Path(path)) if manifest is None else manifest
+        return [path, *(os.path.join(base, info["file"]) for section in ("cards", "backs")
                         for info in (manifest.get(section) or {}).values())]
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+    except (TypeError, KeyError, AttributeError):
         return []
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+IMAGE_CONTENT = ("sha1", "bytes", "mtime_ns")  # what a manifest says about an image's bytes, not its place
+
+
+def print_digest(cardset: Any, manifest: Any) -> str | None:
+    """A digest of everything a PDF's pages are laid out from besides its options: the set's id, name
+    and version (the file name, title and footer), its cards in order with their copies and types, and
+    the manifest without the images' contents (sizes, files, backs). A PDF made when the digest was the
+    same has the same pages: only images can differ (`cardsmith.commands.pdf` then appends them)."""
+    if not isinstance(manifest, dict):
+        return None
+    strip = {section: {k: {f: v for f, v in info.items() if f not in IMAGE_CONTENT} if isinstance(info, dict) else info
+                       for k, info in (manifest.get(section) or {}).items()} for section in ("cards", "backs")}
+    sheet = {k: v for k, v in manifest.items() if k not in ("cards", "backs")}
+    return key_of("print", cardset.id, cardset.name, cardset.version, [(c.id, c.copies, c.type) for c in cardset.cards],
+                  sheet, strip)
 
 
 def diagnostic_dict(d: Any) -> dict[str, Any]:

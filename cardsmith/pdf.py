@@ -8,7 +8,6 @@ same bytes. Files are written beside the target and renamed, so a failure leaves
 from __future__ import annotations
 
 import contextlib
-import struct
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
@@ -17,6 +16,7 @@ from cardsmith.atomic import atomic_path
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.model import CardSet, Deck
 from cardsmith.calibration import calibration_pages
+from cardsmith.pdfappend import PNG_SIGNATURE, png_stream
 from cardsmith.pdfcache import ImageDigests, PdfStamp, StreamStore
 from cardsmith.sheets import (Label, Line, Page, SheetSpec, impose, parse_paper, sheet_notes,
                               with_footer)
@@ -192,7 +192,6 @@ def _suggest(name: str, known: Mapping[str, Any]) -> str:
 
 # ---------------------------------------------------------------------------- writing
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PNG_PASSTHROUGH = True  # False decodes every image the way ReportLab does (benchmarks/pdf.py compares both)
 
 
@@ -217,37 +216,6 @@ def png_header(path: Path) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return None if png is None else png[:3]
-
-
-def png_stream(data: bytes) -> tuple[int, int, int, bytes] | None:
-    """Width, height, colour count and zlib data of an 8-bit RGB or grey, non-interlaced PNG, else None.
-
-    Such a PNG's compressed data is already a valid PDF Flate stream with PNG predictors, so it
-    goes into the PDF as it is: no decoding and recompressing (most of ReportLab's time per card).
-    Palette, alpha, 16-bit and interlaced files return None and are decoded the usual way.
-    """
-    if not data.startswith(PNG_SIGNATURE):
-        return None
-    pos, header, chunks = 8, None, []
-    while pos + 8 <= len(data):
-        length = int.from_bytes(data[pos:pos + 4], "big")
-        kind = data[pos + 4:pos + 8]
-        body = data[pos + 8:pos + 8 + length]
-        pos += 12 + length
-        if kind == b"IHDR":
-            header = struct.unpack(">IIBBBBB", body)
-        elif kind == b"IDAT":
-            chunks.append(body)
-        elif kind in (b"tRNS", b"PLTE"):
-            return None
-        elif kind == b"IEND":
-            break
-    if header is None or not chunks:
-        return None
-    width, height, depth, colour, compression, filtering, interlace = header
-    if depth != 8 or colour not in (0, 2) or compression or filtering or interlace:
-        return None
-    return width, height, 3 if colour == 2 else 1, b"".join(chunks)
 
 
 def _png_xobject(name: str, path: Path, width: int, height: int, colours: int) -> Any:

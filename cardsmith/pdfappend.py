@@ -22,13 +22,17 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import struct
 from pathlib import Path
-from typing import Any, Mapping
+TYPE_CHECKING = False  # typing is not imported at run time (on the path of a `pdf` answered by cardsmith.quick)
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 from cardsmith.atomic import atomic_path
 from cardsmith.errors import CardsmithError
 
 GROWTH = 0.5  # appended bytes allowed, as a share of the file's size after its last full write
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _TRAILER = re.compile(rb"trailer\s*<<(.*?)>>\s*startxref\s*(\d+)\s*%%EOF\s*$", re.S)
 
 
@@ -75,8 +79,6 @@ def append_images(target: Path, updates: Mapping[int, Path], base: int) -> int |
     """Write `updates` into `target` as an incremental update; its new size, or None (nothing written)
     when the file does not end with a trailer we can follow, an image cannot be embedded as it is, or
     the file would grow past `GROWTH` of `base`."""
-    from cardsmith.pdf import png_stream
-
     target = Path(target)
     size = target.stat().st_size
     with open(target, "rb") as f:
@@ -130,3 +132,34 @@ def _trailer_entries(body: bytes) -> dict[str, str] | None:
             return None
         out[key] = m.group(1)
     return out
+
+
+def png_stream(data: bytes) -> tuple[int, int, int, bytes] | None:
+    """Width, height, colour count and zlib data of an 8-bit RGB or grey, non-interlaced PNG, else None.
+
+    Such a PNG's compressed data is already a valid PDF Flate stream with PNG predictors, so it
+    goes into the PDF as it is: no decoding and recompressing (most of ReportLab's time per card).
+    Palette, alpha, 16-bit and interlaced files return None and are decoded the usual way.
+    """
+    if not data.startswith(PNG_SIGNATURE):
+        return None
+    pos, header, chunks = 8, None, []
+    while pos + 8 <= len(data):
+        length = int.from_bytes(data[pos:pos + 4], "big")
+        kind = data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            chunks.append(body)
+        elif kind in (b"tRNS", b"PLTE"):
+            return None
+        elif kind == b"IEND":
+            break
+    if header is None or not chunks:
+        return None
+    width, height, depth, colour, compression, filtering, interlace = header
+    if depth != 8 or colour not in (0, 2) or compression or filtering or interlace:
+        return None
+    return width, height, 3 if colour == 2 else 1, b"".join(chunks)

@@ -18,7 +18,9 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any, Mapping
+TYPE_CHECKING = False  # typing is not imported at run time (on the path of a `pdf` answered by cardsmith.quick)
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 from cardsmith.atomic import write_bytes, write_text
 
@@ -35,7 +37,7 @@ def file_sha1(path: Path) -> str:
     return h.hexdigest()
 
 
-def stat_pair(path: Path) -> tuple[int, int] | None:
+def stat_pair(path: Path | str) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
     except OSError:
@@ -44,30 +46,32 @@ def stat_pair(path: Path) -> tuple[int, int] | None:
 
 
 class ImageDigests:
-    """Content hashes of rendered images: from the manifest while a file is as rendering left it."""
+    """Content hashes of rendered images: from the manifest while a file is as rendering left it.
+    (Files are named by absolute path strings: a `Path` per image costs more than its stat call.)"""
 
     def __init__(self, manifest: Mapping[str, Any] | None = None, out_dir: Path | None = None):
-        self.known: dict[Path, tuple[str, int, int]] = {}
+        self.known: dict[str, tuple[str, int, int]] = {}
         if manifest is not None and out_dir is not None:
+            base = os.path.abspath(out_dir)
             for section in ("cards", "backs"):
                 for info in (manifest.get(section) or {}).values():
                     if isinstance(info, dict) and info.get("sha1") and info.get("file"):
-                        self.known[Path(out_dir) / info["file"]] = (str(info["sha1"]), int(info.get("bytes", -1)),
-                                                                    int(info.get("mtime_ns", -1)))
-        self.cache: dict[Path, str] = {}
+                        self.known[os.path.abspath(os.path.join(base, info["file"]))] = (
+                            str(info["sha1"]), int(info.get("bytes", -1)), int(info.get("mtime_ns", -1)))
+        self.cache: dict[str, str] = {}
 
-    def digest(self, path: Path) -> str:
+    def digest(self, path: Path | str) -> str:
         """The SHA-1 of `path`'s bytes (OSError if it cannot be read)."""
-        path = Path(path)
-        hit = self.cache.get(path)
+        key = os.path.abspath(path)
+        hit = self.cache.get(key)
         if hit is not None:
             return hit
-        known = self.known.get(path)
-        if known is not None and stat_pair(path) == known[1:]:
+        known = self.known.get(key)
+        if known is not None and stat_pair(key) == known[1:]:
             sha = known[0]
         else:
-            sha = file_sha1(path)
-        self.cache[path] = sha
+            sha = file_sha1(Path(key))
+        self.cache[key] = sha
         return sha
 
 
@@ -89,10 +93,10 @@ class PdfStamp:
 
     def current(self, target: Path, key: str) -> bool:
         """Whether `target` exists as it was written from inputs with this `key`."""
-        entry = self._entry(target)
+        entry = self.entry(target)
         return entry is not None and entry.get("key") == key
 
-    def _entry(self, target: Path) -> dict[str, Any] | None:
+    def entry(self, target: Path) -> dict[str, Any] | None:
         """The record of `target` while the file is as it was written, else None."""
         entry = self.entries.get(str(Path(target).resolve()))
         if not isinstance(entry, dict) or list(stat_pair(target) or ()) != entry.get("stat"):
@@ -102,7 +106,7 @@ class PdfStamp:
     def updatable(self, target: Path, layout: str | None = None) -> bool:
         """Whether `target` is as written and its record allows an incremental update (of pages
         laid out as `layout`, if given)."""
-        entry = self._entry(target)
+        entry = self.entry(target)
         return entry is not None and "placed" in entry and (layout is None or entry.get("layout") == layout)
 
     def update(self, target: Path, layout: str, key: str, images: Mapping[str, Path], shas: Mapping[str, str]) -> bool:
@@ -110,7 +114,7 @@ class PdfStamp:
         False (nothing written) when the pages differ or an incremental update cannot do it."""
         from cardsmith import pdfappend
 
-        entry = self._entry(target)
+        entry = self.entry(target)
         if entry is None or entry.get("layout") != layout:
             return False
         updates = pdfappend.changes(entry, images, shas)
@@ -118,7 +122,7 @@ class PdfStamp:
             return False
         self.entries[str(Path(target).resolve())] = {**entry, "key": key, "stat": list(stat_pair(target) or ()),
                                                      "placed": {k: [n, shas[k]] for k, (n, _) in entry["placed"].items()}}
-        write_text(self.path, json.dumps(self.entries, indent=1, sort_keys=True))
+        self._write()
         return True
 
     def record(self, target: Path, key: str, layout: str | None = None, objects: Mapping[str, int] | None = None,
@@ -131,7 +135,11 @@ class PdfStamp:
 
             entry.update(layout=layout, **record(objects, shas, entry["stat"][0] if entry["stat"] else 0))
         self.entries[str(Path(target).resolve())] = entry
-        write_text(self.path, json.dumps(self.entries, indent=1, sort_keys=True))
+        self._write()
+
+    def _write(self) -> None:
+        # a few hundred images per PDF: compact, through json's C encoder (`indent` formats in Python)
+        write_text(self.path, json.dumps(self.entries, sort_keys=True, separators=(",", ":")))
 
 
 class StreamStore:

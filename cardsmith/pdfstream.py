@@ -13,6 +13,7 @@ every image known from the start): pages, names and bytes do not depend on the o
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -53,7 +54,7 @@ class PdfWriter:
         """`path` is drawn (with content hash `sha`): draw the pages now complete and embed their images."""
         path = Path(path)
         if sha:
-            self.registry.digests.cache[path] = sha
+            self.registry.digests.cache[os.path.abspath(path)] = sha
         self.known.add(path)
         self._draw_complete_pages()
 

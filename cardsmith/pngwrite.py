@@ -5,7 +5,7 @@ filtering); on a 300 dpi card that costs about 30 ms at zlib level 1. Card faces
 colour, where the unfiltered rows compress as well or better, so this writer stores every row
 with filter 0 and deflates at level 1: about 13 ms a card, and smaller files (benchmarks/png.py
 measures both). The pixels are the same bytes Pillow would store, so decoding gives back the
-exact image, and the data stays a valid PDF Flate stream (see `cardsmith.pdf.png_stream`).
+exact image, and the data stays a valid PDF Flate stream (see `cardsmith.pdfappend.png_stream`).
 
 Modes other than RGB, RGBA and L go through Pillow.
 """

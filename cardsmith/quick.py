@@ -38,17 +38,18 @@ def _record_path(argv: list[str]) -> Path:
 
 
 def remember(stamps: Iterable[tuple[Path | str, str]], lines: Iterable[tuple[str, str, str | None]],
-             sets: Iterable[str], dirs: Iterable[Path]) -> None:
+             sets: Iterable[str], dirs: Iterable[Path], then: dict | None = None) -> None:
     """After a command on the command line: answer it next time with `lines` ((stream "out" or "err",
     text, colour or None); `{seconds}` in a text is the time taken) while every (stamp file, key) in
-    `stamps` is fresh and the set names `sets` (none: every set of the project) still name `dirs`."""
+    `stamps` is fresh and the set names `sets` (none: every set of the project) still name `dirs`.
+    `then`: what to try when a stamp is not fresh (`{"do": "pdf-append", ...}`: see `cardsmith.pdfupdate`)."""
     if ARGV is None:
         return
     from cardsmith.atomic import write_text
 
     try:
         record = {"v": VERSION, "stamps": [[str(p), k] for p, k in stamps], "lines": [list(x) for x in lines],
-                  "sets": list(sets), "dirs": [str(d) for d in dirs]}
+                  "sets": list(sets), "dirs": [str(d) for d in dirs], "then": then}
         write_text(_record_path(ARGV), json.dumps(record))
     except Exception:  # a record that cannot be written only costs time next run
         pass
@@ -64,10 +65,10 @@ def answer(argv: list[str]) -> int | None:
             return None
         from cardsmith.freshness import Stamp
 
-        if not record["stamps"] or any(Stamp(Path(p)).fresh(k) is None for p, k in record["stamps"]):
-            return None
         if _set_dirs(record["sets"]) != record["dirs"]:  # a set folder appeared where a name now points
             return None
+        if not record["stamps"] or any(Stamp(Path(p)).fresh(k) is None for p, k in record["stamps"]):
+            return _then(argv, record)
         lines = [(str(stream), str(text), colour) for stream, text, colour in record["lines"]]
     except Exception:  # no record, or one we cannot read: the command runs
         return None
@@ -83,6 +84,22 @@ def answer(argv: list[str]) -> int | None:
 
 
 COLOURS = {"red": 31, "green": 32, "yellow": 33}
+
+
+def _then(argv: list[str], record: dict) -> int | None:
+    """A stale record's second try (`then`): `pdf` after a render that changed only images appends them
+    (`cardsmith.pdfupdate.answer`); None when the command must run."""
+    global ARGV
+    then = record.get("then")
+    if not isinstance(then, dict) or then.get("do") != "pdf-append":
+        return None
+    from cardsmith import pdfupdate
+
+    ARGV = argv  # so that the answer is remembered for this command line, as the command would
+    try:
+        return 0 if pdfupdate.answer(then, list(record["sets"]), list(record["dirs"])) else None
+    finally:
+        ARGV = None
 
 
 def _set_dirs(names: list[str]) -> list[str]:

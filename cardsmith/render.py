@@ -13,11 +13,9 @@ import copyreg
 import functools
 import hashlib
 import json
-import multiprocessing
 import os
 import time
 import traceback
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -145,11 +143,15 @@ class FaceRenderer:
     """Everything needed to draw faces of one set; built once per process."""
 
     def __init__(self, project_root: str, cardset: CardSet, dpi: int, fmt: str, guides: bool):
+        from cardsmith import kept
+        from cardsmith.freshness import CACHE_DIR
         from cardsmith.layout.fonts import library_for
-        from cardsmith.layout.paint import Page, Painter
+        from cardsmith.layout.paint import Page, Painter, forget_changed_icons
         from cardsmith.layout.template import layouts_for, set_context
 
         project = Project(Path(project_root))
+        kept.keep_in(project.output_dir / CACHE_DIR / "kept")  # font tables and icon rasters, by content
+        forget_changed_icons()
         self.cardset = cardset
         self.fmt = fmt
         self.dpi = dpi
@@ -213,6 +215,9 @@ _WORKER: FaceRenderer | None = None
 
 def _init_worker(*args) -> None:
     global _WORKER
+    import gc
+
+    gc.set_threshold(700, 10, 10)  # Python's defaults (the command line raises them for its own start-up)
     _WORKER = FaceRenderer(*args)
 
 
@@ -381,6 +386,9 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
             for f in todo:
                 record(renderer.render(f))
         elif todo:
+            import multiprocessing  # only when several faces are drawn (a one-card change draws in this process)
+            from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
             ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
             with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=args) as pool:
                 # keep a bounded number of faces in flight so results stream back as they finish
@@ -481,8 +489,25 @@ def _write_manifest(out_dir: Path, cardset: CardSet, faces: list[Face], outcomes
     manifest = {"set": cardset.id, "dpi": dpi, "format": ext, "trim_mm": [w, h], "bleed_mm": cardset.bleed,
                 "safe_mm": cardset.safe, "cards": cards, "backs": backs}
     if manifest != old:
-        write_text(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+        write_text(path, manifest_text(manifest))
     return path
+
+
+_JSON = json.JSONEncoder(ensure_ascii=False)
+
+
+def manifest_text(manifest: dict[str, Any]) -> str:
+    """The manifest as JSON, each card and back on a line of its own (readable, and a third of the time of
+    json's `indent`, which formats in Python: a one-card render of a large set writes it again)."""
+    dump = _JSON.encode
+
+    def section(entries: Any) -> str:
+        if not isinstance(entries, dict) or not entries:
+            return dump(entries)
+        return "{\n" + ",\n".join(f"    {dump(k)}: {dump(v)}" for k, v in entries.items()) + "\n  }"
+
+    return "{\n" + ",\n".join(f"  {dump(k)}: {section(v) if k in ('cards', 'backs') else dump(v)}"
+                               for k, v in manifest.items()) + "\n}\n"
 
 
 def _content(outcome: Outcome | None, old: Any) -> dict[str, Any]:

@@ -14,25 +14,11 @@ Layouts:
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from cardsmith.errors import CardsmithError, UsageError
-from cardsmith.units import MM_PER_UNIT
-
-
-# Portrait width x height in mm.
-PAPER_SIZES: dict[str, tuple[float, float]] = {
-    "a4": (210.0, 297.0),
-    "letter": (215.9, 279.4),
-    "legal": (215.9, 355.6),
-    "a3": (297.0, 420.0),
-    "tabloid": (279.4, 431.8),
-}
-
-LAYOUTS = ("grid", "gutterfold", "single")
-BACK_MODES = ("none", "long", "short")
+from cardsmith.paper import BACK_MODES, LAYOUTS, PAPER_SIZES, parse_offset, parse_paper  # noqa: F401  (imported from here by many callers)
 
 CROP_MARK_GAP = 1.0  # mm between a mark and the bleed it points at, so it never prints on the card
 CROP_MARK_LENGTH = 6.0  # mm
@@ -161,32 +147,6 @@ class Grid:
     @property
     def per_sheet(self) -> int:
         return self.cols * self.rows
-
-
-def parse_paper(text: str) -> tuple[float, float]:
-    """A paper name (a4, letter, legal, a3, tabloid) or a custom size such as `200x280mm` or `8.5x11in`."""
-    name = text.strip().lower()
-    if name in PAPER_SIZES:
-        return PAPER_SIZES[name]
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*(mm|in|cm)?", name)
-    if not m:
-        raise UsageError(
-            f"unknown paper '{text}'",
-            hint=f"use one of {', '.join(PAPER_SIZES)} or a size such as 200x280mm or 8.5x11in",
-        )
-    scale = MM_PER_UNIT[m.group(3) or "mm"]
-    w, h = float(m.group(1)) * scale, float(m.group(2)) * scale
-    if w <= 0 or h <= 0:
-        raise UsageError(f"paper '{text}' has no area", hint="give a width and height above zero")
-    return (w, h)
-
-
-def parse_offset(text: str) -> tuple[float, float]:
-    """`X,Y` in mm (as in `--back-offset 0.5,-1`)."""
-    m = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*(?:mm)?\s*,\s*(-?\d+(?:\.\d+)?)\s*(?:mm)?\s*", text)
-    if not m:
-        raise UsageError(f"bad offset '{text}'", hint="write it as X,Y in millimetres, e.g. 0.5,-1")
-    return (float(m.group(1)), float(m.group(2)))
 
 
 def _fit(avail: float, size: float, gutter: float) -> int:

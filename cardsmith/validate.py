@@ -273,7 +273,7 @@ def check_set(set_dir: Path | str, items: dict | None = None, used: dict | None 
         # Deck rules name zones, types, races, keywords, fields and cards: check those exist too.
         from cardsmith.decks.rules import RulesInvalid, parse_rules
         try:
-            rules = parse_rules(cardset)
+            rules = parse_rules(cardset, sdoc)
         except RulesInvalid as e:
             return None, sort_diagnostics(ck.diags + e.diagnostics)
         diagnostics = sort_diagnostics(ck.diags + list(rules.warnings))
@@ -318,6 +318,11 @@ def _read_file(ck: _Checker, path: Path, schema: str, items: dict | None,
 
 def _components(ck: _Checker, sdoc: Document, decl: "_Declarations") -> Any:
     """Boards, tokens and player colours from set.yaml and components/*.yaml (see cardsmith.components)."""
+    from cardsmith.components.model import COMPONENT_KEYS, COMPONENTS_DIR, Components
+
+    if not (ck.root / COMPONENTS_DIR).is_dir() and not any(isinstance(sdoc.data.get(k), dict) and sdoc.data[k]
+                                                           for k in COMPONENT_KEYS):
+        return Components(bleed=decl.bleed)  # none declared: what check_components gives, without its import
     from cardsmith.components.check import check_components, component_files
 
     docs = [sdoc]

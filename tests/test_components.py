@@ -484,3 +484,15 @@ def test_trf_counters_and_transwar_damage_tracks_come_from_components(tmp_path):
     tw = tmp_path / "output" / "transwar" / "components"
     assert (tw / "boards" / "damage-track.png").is_file()
     assert len(list((tw / "tokens").glob("damage-marker-*.png"))) == 6
+
+
+def test_a_set_declaring_no_components_has_what_the_component_check_gives():
+    """Validation skips the component check (and its imports) for a set without any: the same result."""
+    from cardsmith.components.check import check_components
+    from cardsmith.loader import load_yaml
+    from cardsmith.validate import load_set
+
+    folder = Path(__file__).resolve().parent / "fixtures" / "mini-empires"
+    cardset = load_set(folder)
+    checked, diags = check_components([load_yaml(folder / "set.yaml")], cardset.bleed)
+    assert cardset.components == checked and not diags and not cardset.components

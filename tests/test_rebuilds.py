@@ -133,7 +133,7 @@ def test_an_unchanged_set_renders_nothing_and_keeps_its_pdf(project):
     assert "is up to date" in out and pdf_of(project).stat().st_mtime_ns == before
 
 
-@pytest.mark.parametrize("change", ["card", "layout", "font", "image", "set.yaml"])
+@pytest.mark.parametrize("change", ["card", "layout", "font", "image", "icon", "set.yaml"])
 def test_every_kind_of_change_is_seen_by_render_and_pdf(project, change):
     render_then_pdf(project)
     render_then_pdf(project)  # stamps recorded and used
@@ -152,6 +152,8 @@ def test_every_kind_of_change_is_seen_by_render_and_pdf(project, change):
 
         with Image.open(set_dir / "art" / "nebula.png") as im:
             im.convert("RGB").transpose(Image.Transpose.FLIP_LEFT_RIGHT).save(set_dir / "art" / "nebula.png")
+    elif change == "icon":  # recoloured in place, the same size (this process has drawn it: no raster may be reused)
+        _bump(set_dir / "icons" / "energy.svg", 'fill="#f4b400"', 'fill="#00a0f4"')
     else:
         _bump(set_dir / "set.yaml", "version: 0.1.0", "version: 0.1.1")
     err, out = render_then_pdf(project)
@@ -282,3 +284,114 @@ def test_build_records_its_render_so_its_pdf_stage_and_a_later_render_do_not_has
     assert "(0 drawn, 7 unchanged)" in r.stderr
     p = run_in_process("pdf", SET, "--paper", "letter", "--backs", "long", cwd=project)
     assert p.returncode == 0 and "is up to date" in p.stdout, p.stderr  # build wrote it; nothing was hashed
+
+
+# ---- pdf after render: the changed images appended, the set not loaded again -----------------------
+
+def _and_whole(project: Path, target: Path, tmp_path: Path, *args: str) -> Path:
+    """`target` as the last run left it, moved aside (returned), and written again whole from the same
+    images by `cardsmith pdf SET ARGS` (its record of objects deleted, nothing can be appended)."""
+    aside = tmp_path / f"as-left-{target.name}"
+    shutil.move(target, aside)
+    (target.parent / ".pdf-cache.json").unlink()
+    r = run_in_process("pdf", SET, *args, cwd=project)
+    assert r.returncode == 0 and f"wrote {target}" in r.stdout, r.stderr
+    return aside
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler) not installed")
+def test_pdf_after_a_one_card_render_appends_that_card_without_loading_the_set(project, monkeypatch, tmp_path):
+    import cardsmith.named_set
+    import cardsmith.setcache
+    from tests.pdf_support import raster, same_pages
+
+    render_then_pdf(project)
+    _bump(project / "cards" / SET / "cards.yaml", "attack: 2", "attack: 3")
+    r = run_in_process("render", SET, cwd=project)
+    assert "(1 drawn, 6 unchanged)" in r.stderr
+    before = pdf_of(project).read_bytes()
+
+    def not_loaded(*args, **kwargs):
+        raise AssertionError("pdf loaded the set although render had just vouched for it")
+
+    monkeypatch.setattr(cardsmith.named_set, "open_named_set", not_loaded)
+    monkeypatch.setattr(cardsmith.setcache, "validated_set", not_loaded)
+    p = run_in_process("pdf", SET, cwd=project)
+    assert p.returncode == 0 and f"wrote {pdf_of(project)}" in p.stdout, p.stderr
+    after = pdf_of(project).read_bytes()
+    assert after.startswith(before) and len(after) > len(before)  # the new card appended, the rest as it was
+    p = run_in_process("pdf", SET, cwd=project)
+    assert "is up to date" in p.stdout
+    monkeypatch.undo()
+    aside = _and_whole(project, pdf_of(project), tmp_path)
+    assert same_pages(raster(aside, tmp_path / "a"), raster(pdf_of(project), tmp_path / "b"))
+
+
+def test_pdf_after_a_one_card_render_is_answered_before_click_or_the_set_is_loaded(project):
+    render_then_pdf(project)
+    _bump(project / "cards" / SET / "cards.yaml", "attack: 2", "attack: 3")
+    assert "(1 drawn, 6 unchanged)" in run_in_process("render", SET, cwd=project).stderr
+    heavy = ("click", "reportlab", "PIL", "yaml", "jsonschema", "cardsmith.model", "cardsmith.sheets")
+    assert _imported_by(["pdf", SET], project, heavy) == set()
+    p = run_in_process("pdf", SET, cwd=project)
+    assert "is up to date" in p.stdout  # the appended PDF was recorded for the next run
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftoppm, pdftotext (poppler) not installed")
+@pytest.mark.parametrize("change", ["copies", "version", "other options wrote the file"])
+def test_pdf_after_render_lays_pages_out_again_when_what_they_show_changed(project, tmp_path, change):
+    """Not only images: more copies, the set's version in the footer, or the same file written meanwhile
+    by a command line with other options. The PDF then shows what a whole write shows."""
+    from tests.pdf_support import raster, same_pages
+
+    run_in_process("render", SET, cwd=project)
+    args = ("--name", "proof")
+    assert run_in_process("pdf", SET, *args, cwd=project).returncode == 0
+    cards = project / "cards" / SET / "cards.yaml"
+    if change == "other options wrote the file":
+        assert run_in_process("pdf", SET, *args, "--no-footer", "--cut-lines", cwd=project).returncode == 0
+    _bump(cards, "attack: 2", "attack: 3")
+    if change == "copies":
+        _bump(cards, "    attack: 3\n", "    attack: 3\n    copies: 5\n")
+    elif change == "version":
+        _bump(project / "cards" / SET / "set.yaml", "version: 0.1.0", "version: 0.2.0")
+    r = run_in_process("render", SET, cwd=project)
+    assert r.returncode == 0 and "(0 drawn," not in r.stderr, r.stderr
+    p = run_in_process("pdf", SET, *args, cwd=project)
+    assert p.returncode == 0 and "wrote" in p.stdout, p.stderr
+    target = project / "output" / SET / "proof.pdf"
+    aside = _and_whole(project, target, tmp_path, *args)
+    got = raster(aside, tmp_path / "a")
+    assert same_pages(got, raster(target, tmp_path / "b"))
+    assert len(got) == (2 if change == "copies" else 1)
+    if change == "version":  # the footer's few pixels are below same_pages' tolerance: read its words
+        text = subprocess.run(["pdftotext", str(aside), "-"], capture_output=True, text=True, check=True).stdout
+        assert "0.2.0" in text and "0.1.0" not in text
+
+
+def test_a_changed_deck_and_a_card_changed_after_it_are_printed_again(project):
+    pypdf = pytest.importorskip("pypdf")
+    deck = project / "duel.txt"
+    deck.write_text("[deck]\n3x TCS-13 Rapier\n", encoding="utf-8")
+    args = ("pdf", SET, "--deck", "duel.txt", "--layout", "single")
+    target = project / "output" / SET / "duel-single-a4.pdf"
+    assert "wrote" in run_in_process(*args, cwd=project).stdout
+    assert "is up to date" in run_in_process(*args, cwd=project).stdout
+    deck.write_text("[deck]\n3x TCS-13 Rapier\n2x Ion Storm\n", encoding="utf-8")
+    assert "wrote" in run_in_process(*args, cwd=project).stdout
+    assert len(pypdf.PdfReader(target).pages) == 5
+    before = target.read_bytes()
+    _bump(project / "cards" / SET / "cards.yaml", "attack: 2", "attack: 3")
+    assert "(1 drawn, 6 unchanged)" in run_in_process("render", SET, cwd=project).stderr
+    p = run_in_process(*args, cwd=project)
+    assert "wrote" in p.stdout and target.read_bytes() != before
+    assert len(pypdf.PdfReader(target).pages) == 5
+    # a render of its own since: its record knows nothing of the deck, which changes once more
+    _bump(project / "cards" / SET / "cards.yaml", "attack: 3", "attack: 4")
+    assert "(1 drawn, 6 unchanged)" in run_in_process("render", SET, cwd=project).stderr
+    assert "wrote" in run_in_process(*args, cwd=project).stdout
+    deck.write_text("[deck]\n1x TCS-13 Rapier\n", encoding="utf-8")
+    p = run_in_process(*args, cwd=project)
+    assert "wrote" in p.stdout, p.stdout
+    assert len(pypdf.PdfReader(target).pages) == 1
+

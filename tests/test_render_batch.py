@@ -182,9 +182,9 @@ def test_switching_format_replaces_the_old_images(project):
 
 def test_spawned_workers_get_the_set_too(project, monkeypatch):
     """Windows and macOS start workers by spawning, which pickles the set (read-only maps included)."""
-    import cardsmith.render as render_module
+    import multiprocessing  # imported by render_set when it starts workers
 
-    monkeypatch.setattr(render_module.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
     r = render_set(project, load(project), dpi=40, jobs=2)
     assert r.ok and len(r.rendered) == 7
 

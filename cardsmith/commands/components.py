@@ -10,7 +10,7 @@ from cardsmith.commands.common import display_path, err_console, print_diagnosti
 from cardsmith.commands.options import Millimetres
 from cardsmith.commands.pdf import _offset, _paper, open_set
 from cardsmith.errors import UsageError
-from cardsmith.sheets import PAPER_SIZES
+from cardsmith.paper import PAPER_SIZES
 
 
 @click.group("components")

@@ -11,7 +11,7 @@ import click
 from cardsmith.commands.options import Millimetres, jobs_option
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.project import Project, SetNotFound
-from cardsmith.sheets import LAYOUTS, PAPER_SIZES, parse_offset, parse_paper
+from cardsmith.paper import LAYOUTS, PAPER_SIZES, parse_offset, parse_paper
 
 if TYPE_CHECKING:
     from cardsmith.model import CardSet, Deck
@@ -111,6 +111,13 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
         _report(Path(last["path"]), False, last["notes"], (stamp.path, key), set_name, set_dir)
         return 0
     inputs = freshness.snapshot_set(project, set_dir, [deck] if deck else [])
+    if deck is None:
+        from cardsmith.pdfupdate import append_rendered
+
+        appended = append_rendered(project, set_dir, stamp, key, inputs)
+        if appended is not None:
+            _report(*appended, set_name, set_dir)
+            return 0
     from cardsmith.pdf import PdfOptions, build_pdf, notes_for
 
     project, cardset = open_set(set_name)
@@ -121,9 +128,16 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
     path, written = build_pdf(project, cardset, options, the_deck, jobs=jobs, inputs=inputs)
     notes = notes_for(project, cardset, options)
     vouched = None
-    if freshness.last_render(project, set_dir) is not None:  # the images are vouched for: so is the PDF
+    last = freshness.last_render(project, set_dir)
+    if last is not None:  # the images are vouched for: so is the PDF
+        from cardsmith.pdfcache import PdfStamp
+
         out_dir = project.set_output(cardset.id)
-        if stamp.record(key, inputs, [path, *freshness.manifest_outputs(out_dir)], {"path": str(path), "notes": list(notes)}):
+        entry = PdfStamp(out_dir).entry(path) or {}
+        data: dict = {"path": str(path), "notes": list(notes)}
+        if deck is None:  # what lets a later run append changed images (a deck's own file is no part of `print`)
+            data.update(print=last.get("print"), layout=entry.get("layout"))
+        if stamp.record(key, inputs, [path, *freshness.manifest_outputs(out_dir)], data):
             vouched = (stamp.path, key)
     _report(path, written, notes, vouched, set_name, set_dir)
     return 0
@@ -131,16 +145,15 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
 
 def _report(path: Path, written: bool, notes: tuple[str, ...] | list[str], vouched: tuple[Path, str] | None,
             set_name: str, set_dir: Path) -> None:
-    """Say what was written; with `vouched` (the stamp and key that keep the PDF current), let an
-    unchanged re-run of this command line answer the same before loading anything (`cardsmith.quick`)."""
-    lines = [f"note: {note}" for note in notes]
-    for line in [f"wrote {path}" if written else f"{path} is up to date (nothing it is made from changed)", *lines]:
+    """Say what was written; with `vouched` (the stamp and key that keep the PDF current), let a re-run of
+    this command line answer before loading anything (`cardsmith.quick`): the same words if nothing
+    changed, and after a render that changed only images, those appended (`pdfupdate.remember_pdf`)."""
+    from cardsmith.pdfupdate import remember_pdf, said
+
+    for line in said(path, written, notes):
         click.echo(line)
     if vouched is not None:
-        from cardsmith import quick
-
-        quick.remember([vouched], [("out", f"{path} is up to date (nothing it is made from changed)", None)] +
-                       [("out", line, None) for line in lines], [set_name], [set_dir])
+        remember_pdf(path, notes, vouched, set_name, set_dir)
 
 
 COMMANDS = [pdf_command]

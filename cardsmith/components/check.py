@@ -12,14 +12,12 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from cardsmith.components import geometry
-from cardsmith.components.model import Board, Cell, Components, Player, TokenFace, TokenKind
+from cardsmith.components.model import COMPONENTS_DIR, Board, Cell, Components, Player, TokenFace, TokenKind
 from cardsmith.diagnostics import Diagnostic, did_you_mean
 from cardsmith.loader import Document
 from cardsmith.model import SourceRef, frozen_map
 from cardsmith.units import LengthError, parse_length_mm
 
-COMPONENT_KEYS = ("players", "boards", "tokens")
-COMPONENTS_DIR = "components"
 MAX_SIDE, MAX_RADIUS = 200, 60  # cells a side and a hexagon's radius, as components.schema.json bounds them
 MAX_BOARD_MM = 2000.0  # a plotter's roll; past this a 300 dpi image no longer fits in memory
 PRINT_MARGIN = 5.0  # mm a token sheet keeps free at every page edge (the sheets' default margin)
@@ -227,7 +225,7 @@ def token_box(shape: str, size: float, orientation: str) -> tuple[float, float]:
 
 def _papers(paper: Any) -> list[tuple[str, tuple[float, float]]]:
     from cardsmith.errors import CardsmithError
-    from cardsmith.sheets import parse_paper
+    from cardsmith.paper import parse_paper
 
     names = [paper] if isinstance(paper, str) else list(DEFAULT_PAPERS)
     out = []

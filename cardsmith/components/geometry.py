@@ -12,9 +12,19 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from cardsmith.exports.csv_import import column_letter
-
 SQRT3 = math.sqrt(3.0)
+
+
+def column_letter(index: int) -> str:
+    """0 -> A, 25 -> Z, 26 -> AA (as spreadsheets name columns)."""
+    letters = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
 column_name = column_letter  # 0 -> A, 26 -> AA: tiles and cells are named like spreadsheet columns
 
 

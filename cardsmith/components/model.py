@@ -7,6 +7,9 @@ from typing import Any, Mapping
 
 from cardsmith.model import SourceRef, frozen_map
 
+COMPONENTS_DIR = "components"  # a set's folder of component files (components/*.yaml)
+COMPONENT_KEYS = ("players", "boards", "tokens")  # the keys that declare components (set.yaml, components/*.yaml)
+
 GRIDS = ("hex", "square", "track")
 HEX_ORIENTATIONS = ("pointy", "flat")
 TRACK_PATHS = ("line", "snake", "perimeter")

@@ -13,15 +13,39 @@ The rules are the set's `deck_rules:` (see docs/decks.md); a rules package can a
 functions that data cannot say (`RULES.deck_predicates`, `RULES.cost_functions`, or `register_predicate`).
 """
 
-from cardsmith.decks.check import Violation, check_deck
-from cardsmith.decks.files import (DeckFileError, LoadedDeck, deck_files, deck_set_name, dump_deck, load_deck, parse_line,
-                                   set_folder_of)
-from cardsmith.decks.generate import random_deck
-from cardsmith.decks.plays import PlayTerms, chosen_card, play_terms, zone_cards
-from cardsmith.decks.predicates import Problem, register_predicate, registered_predicates, unregister_predicate
-from cardsmith.decks.rules import DeckRules, RulesInvalid, parse_rules
-from cardsmith.decks.stage import build_stage
-from cardsmith.decks.stats import DeckStats, deck_stats, write_chart
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Each public name and the module that defines it. The modules are imported on first use (PEP 562), so
+# validation, which needs only `cardsmith.decks.rules`, does not load deck files, generation and charts.
+_WHERE = {
+    "Violation": "check", "check_deck": "check",
+    "DeckFileError": "files", "LoadedDeck": "files", "deck_files": "files", "deck_set_name": "files",
+    "dump_deck": "files", "load_deck": "files", "parse_line": "files", "set_folder_of": "files",
+    "random_deck": "generate",
+    "PlayTerms": "plays", "chosen_card": "plays", "play_terms": "plays", "zone_cards": "plays",
+    "Problem": "predicates", "register_predicate": "predicates", "registered_predicates": "predicates",
+    "unregister_predicate": "predicates",
+    "DeckRules": "rules", "RulesInvalid": "rules", "parse_rules": "rules",
+    "build_stage": "stage",
+    "DeckStats": "stats", "deck_stats": "stats", "write_chart": "stats",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module 'cardsmith.decks' has no attribute '{name}'")
+    value = getattr(importlib.import_module(f"cardsmith.decks.{where}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_WHERE])
+
 
 __all__ = [
     "DeckFileError", "DeckRules", "DeckStats", "LoadedDeck", "PlayTerms", "Problem", "RulesInvalid", "Violation",

@@ -357,10 +357,10 @@ class DeckRules:
         return self.zones[zone].name if zone in self.zones else zone
 
 
-def _where_in_set(cardset: CardSet) -> Callable[[Path_], tuple[Path | None, int, int]]:
-    """Where a node of deck_rules is written: re-read set.yaml for positions (only when reporting)."""
+def _where_in_set(cardset: CardSet, doc: Any = None) -> Callable[[Path_], tuple[Path | None, int, int]]:
+    """Where a node of deck_rules is written: positions from `doc` (set.yaml as validation read it), else
+    set.yaml read again (only when reporting)."""
     file = cardset.source.file if cardset.source else (cardset.path / "set.yaml")
-    doc = None
 
     def where(path: Path_) -> tuple[Path | None, int, int]:
         nonlocal doc
@@ -384,10 +384,11 @@ def _rule_id(data: Mapping[str, Any], fallback: str, taken: set[str]) -> str:
     return rid
 
 
-def parse_rules(cardset: CardSet) -> DeckRules:
-    """Compile `cardset.deck_rules`; raise `RulesInvalid` (with set.yaml lines) if it is wrong."""
+def parse_rules(cardset: CardSet, set_doc: Any = None) -> DeckRules:
+    """Compile `cardset.deck_rules`; raise `RulesInvalid` (with set.yaml lines) if it is wrong.
+    `set_doc`: set.yaml's `loader.Document`, if the caller has read it (its positions place problems)."""
     data = _plain(cardset.deck_rules or {})
-    where = _where_in_set(cardset)
+    where = _where_in_set(cardset, set_doc)
     comp = _Compiler(cardset, where)
     validator = jsonschema.Draft202012Validator(rules_schema())
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):

@@ -30,6 +30,7 @@ from typing import Any
 import yaml
 
 from cardsmith.atomic import write_text
+from cardsmith.components.geometry import column_letter
 from cardsmith.diagnostics import did_you_mean
 from cardsmith.errors import CardsmithError
 from cardsmith.exports.data import BASE_COLUMNS, field_columns
@@ -82,16 +83,6 @@ class ImportResult:
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)  # card files written
-
-
-def column_letter(index: int) -> str:
-    """0 -> A, 25 -> Z, 26 -> AA (as spreadsheets name columns)."""
-    letters = ""
-    index += 1
-    while index:
-        index, rem = divmod(index - 1, 26)
-        letters = chr(65 + rem) + letters
-    return letters
 
 
 def read_csv(path: Path) -> tuple[list[str], list[list[str]]]:

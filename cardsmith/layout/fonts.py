@@ -11,6 +11,8 @@ from __future__ import annotations
 from cardsmith.model import slugify as slug
 
 import functools
+import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -93,15 +95,57 @@ def load_font(path: str, size_px: int) -> ImageFont.FreeTypeFont:
         raise CardsmithError(f"font file {path} cannot be read: {e}", hint="replace it with a working .ttf file") from None
 
 
-@functools.lru_cache(maxsize=64)
 def _charset(path: str) -> frozenset[int]:
     """The code points a font file has glyphs for (its cmap)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return frozenset()
+    return _charset_of(path, st.st_size, st.st_mtime_ns)  # a font replaced in place is read again
+
+
+@functools.lru_cache(maxsize=64)
+def _charset_of(path: str, _size: int, _mtime_ns: int) -> frozenset[int]:
+    """Read with ReportLab's font parser (a tenth of a second to import and run), so kept by the font's
+    content (`cardsmith.kept`) for the next process."""
+    from cardsmith import kept
+
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return frozenset()  # unreadable fonts are reported when loaded; do not warn twice
+    name = kept.name("charset", CHARSET_VERSION, data) + ".json"
+    if (known := kept.read(name)) is not None:
+        try:
+            return _from_ranges(json.loads(known))
+        except (ValueError, TypeError):
+            pass  # damaged: read the font
     from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
 
     try:
-        return frozenset(TTFontFile(path).charToGlyph)
+        chars = frozenset(TTFontFile(path).charToGlyph)
     except (TTFError, OSError):
-        return frozenset()  # unreadable fonts are reported when loaded; do not warn twice
+        return frozenset()
+    kept.write(name, json.dumps(_to_ranges(chars)).encode("ascii"))
+    return chars
+
+
+CHARSET_VERSION = "1"  # bump if what a kept character table holds changes
+
+
+def _to_ranges(chars: frozenset[int]) -> list[list[int]]:
+    """Sorted code points as [first, last] runs (a font's table is a few hundred runs, not thousands of points)."""
+    runs: list[list[int]] = []
+    for c in sorted(chars):
+        if runs and runs[-1][1] == c - 1:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c])
+    return runs
+
+
+def _from_ranges(runs: list[list[int]]) -> frozenset[int]:
+    return frozenset(c for first, last in runs for c in range(int(first), int(last) + 1))
 
 
 def missing_chars(path: Path | str, text: str) -> str:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import functools
 import io
 import math
+import os
+import re
 import warnings
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -118,8 +119,31 @@ def open_art(path: Path, what: str) -> Image.Image:
                        hint="export the image again from your editor") from None
 
 
+_DRAWN: dict[str, tuple[int, int] | None] = {}  # icon files read by the caches below, with their size and mtime then
+
+
+def _file_sig(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns
+
+
+def forget_changed_icons() -> None:
+    """Empty the icon caches if a file they read has changed since: a long-lived process (`cardsmith
+    watch`, a test run) then draws an icon edited in place anew, as a new process would."""
+    if any(_file_sig(p) != sig for p, sig in _DRAWN.items()):
+        _DRAWN.clear()
+        for cache in (_svg_aspect, icon_image, icon_parts, _icon_raster, _png_aspect):
+            cache.cache_clear()
+
+
 @functools.lru_cache(maxsize=64)
 def _svg_aspect(path: str) -> float:
+    import xml.etree.ElementTree as ET
+
+    _DRAWN.setdefault(path, _file_sig(path))
     try:
         root = ET.parse(path).getroot()
     except (ET.ParseError, OSError) as e:
@@ -167,21 +191,61 @@ def icon_parts(path: str, height_px: int, tint: tuple[int, int, int, int] | None
 @functools.lru_cache(maxsize=128)
 def _icon_raster(path: str, height_px: int) -> Image.Image:
     """The icon drawn at one size; tints of it share this raster."""
+    _DRAWN.setdefault(path, _file_sig(path))
     p = Path(path)
     if not p.is_file():
         raise ArtError(f"icon file {path} does not exist", hint="check the path under icons: in set.yaml")
     if p.suffix.lower() == ".svg":
-        import resvg_py
-
         width_px = max(1, round(height_px * _svg_aspect(path)))
-        try:
-            data = resvg_py.svg_to_bytes(svg_path=path, width=width_px, height=height_px, skip_system_fonts=True)
-        except (ValueError, OSError) as e:
-            raise ArtError(f"{path}: icon SVG cannot be drawn ({e})") from None
-        return Image.open(io.BytesIO(bytes(data))).convert("RGBA")
+        from PIL import PngImagePlugin
+
+        # resvg writes PNG: read by its plugin, as Image.open would, without Image.open importing every
+        # other format's plugin first (a one-card render of a set without art opens nothing else)
+        return PngImagePlugin.PngImageFile(io.BytesIO(_svg_png(path, width_px, height_px))).convert("RGBA")
     src = open_art(p, f"icon {p.name}")
     width_px = max(1, round(height_px * src.width / src.height))
     return src.resize((width_px, height_px), Image.LANCZOS)
+
+
+_EXTERNAL = re.compile(rb"""(?:href\s*=\s*["']\s*(?!#|data:)|url\(\s*["']?\s*(?!#)|@import)""")
+
+
+def _svg_png(path: str, width_px: int, height_px: int) -> bytes:
+    """resvg's PNG of an SVG file at a size, kept by the file's content (`cardsmith.kept`): a render of one
+    card draws its icons again in every new process otherwise. An SVG that refers to other files
+    (href, url(), @import) is drawn each time, as those files are not part of its content."""
+    from cardsmith import kept
+
+    try:
+        svg = Path(path).read_bytes()
+    except OSError as e:
+        raise ArtError(f"{path}: icon SVG cannot be read ({e})") from None
+    name = None if _EXTERNAL.search(svg) else kept.name("icon", _resvg_files(), f"{width_px}x{height_px}", svg) + ".png"
+    if name is not None and (png := kept.read(name)) is not None:
+        return png
+    import resvg_py
+
+    try:
+        png = bytes(resvg_py.svg_to_bytes(svg_path=path, width=width_px, height=height_px, skip_system_fonts=True))
+    except (ValueError, OSError) as e:
+        raise ArtError(f"{path}: icon SVG cannot be drawn ({e})") from None
+    if name is not None:
+        kept.write(name, png)
+    return png
+
+
+@functools.lru_cache(maxsize=1)
+def _resvg_files() -> str:
+    """resvg_py's files with their sizes and times, found without importing it (loading its library is
+    most of a kept icon's cost): an upgrade rewrites them, and kept icons are drawn again."""
+    from importlib.util import find_spec
+
+    spec = find_spec("resvg_py")
+    if spec is None or not spec.origin:
+        return "<no resvg_py>"
+    folder = os.path.dirname(spec.origin)
+    files = sorted((e for e in os.scandir(folder) if e.is_file()), key=lambda e: e.name)
+    return "\n".join(f"{e.name}:{e.stat().st_size}:{e.stat().st_mtime_ns}" for e in files)
 
 
 def icon_aspect(path: str) -> float:
@@ -192,6 +256,7 @@ def icon_aspect(path: str) -> float:
 
 @functools.lru_cache(maxsize=256)
 def _png_aspect(path: str) -> float:
+    _DRAWN.setdefault(path, _file_sig(path))
     try:
         with Image.open(path) as im:
             return im.width / im.height
