@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -9,13 +10,29 @@ import pytest
 pypdf = pytest.importorskip("pypdf")
 
 
+@pytest.fixture(scope="module")
+def rendered_demo(tmp_path_factory) -> Path:
+    """A project holding the scaffolded demo set (4 cards), rendered once for the module."""
+    from cardsmith.scaffold import scaffold_set
+    from conftest import run_in_process
+
+    root = tmp_path_factory.mktemp("rendered")
+    scaffold_set(root / "cards" / "demo")
+    r = run_in_process("render", "demo", cwd=root)
+    assert r.returncode == 0, r.stderr
+    return root
+
+
 @pytest.fixture
-def project(demo_set: Path) -> Path:
-    """A project holding the scaffolded demo set (4 cards; the commands render them as needed)."""
-    return demo_set.parent.parent
+def project(rendered_demo: Path, tmp_path: Path) -> Path:
+    """A copy of that project, its cards drawn (and left alone by the commands: copytree keeps the
+    times the render recorded), so a test pays for the PDF it checks, not for drawing the cards."""
+    shutil.copytree(rendered_demo, tmp_path / "proj")
+    return tmp_path / "proj"
 
 
-def test_pdf_writes_the_set_into_output(project: Path, cli):
+def test_pdf_writes_the_set_into_output(demo_set: Path, cli):
+    project = demo_set.parent.parent  # nothing rendered yet: pdf draws the cards on the way
     r = cli("pdf", "demo", "--paper", "letter", cwd=project)
     assert r.returncode == 0, r.stderr
     path = project / "output" / "demo" / "grid-letter.pdf"
