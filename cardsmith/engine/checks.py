@@ -118,26 +118,31 @@ def same_plain(a: Any, b: Any, depth: int = 0) -> bool:
     shares the card table with the real one) are equal without a walk."""
     if a is b:
         return True
-    if depth > 50 or isinstance(a, _ATOMS) or isinstance(b, _ATOMS):
+    kind = _kind(a)
+    if depth > 50 or kind != _kind(b) or kind in ("other", "set"):
         return bool(plain(a, depth) == plain(b, depth))
-    if isinstance(a, (dict, types.MappingProxyType)) or isinstance(a, (set, frozenset)):
-        return bool(plain(a, depth) == plain(b, depth)) if not isinstance(b, type(a)) or len(a) != len(b) \
-            or isinstance(a, (set, frozenset)) else _same_mapping(a, b, depth)
-    if isinstance(a, (list, tuple)):
-        return isinstance(b, (list, tuple)) and len(a) == len(b) and all(
-            same_plain(x, y, depth + 1) for x, y in zip(a, b))
-    if _compares_itself(a) or _compares_itself(b):
-        return bool(plain(a, depth) == plain(b, depth))
-    if type(a).__name__ != type(b).__name__:
-        return False
-    fa, fb = _fields(a), _fields(b)
-    return fa.keys() == fb.keys() and all(same_plain(fa[k], fb[k], depth + 1) for k in fa)
-
-
-def _same_mapping(a: Any, b: Any, depth: int) -> bool:
-    if all(isinstance(k, _ATOMS) for k in a):  # plain keys are the keys themselves
+    if kind == "sequence":
+        return len(a) == len(b) and all(same_plain(x, y, depth + 1) for x, y in zip(a, b))
+    if kind == "mapping":
+        if not all(isinstance(k, _ATOMS) for k in a) or not all(isinstance(k, _ATOMS) for k in b):
+            return bool(plain(a, depth) == plain(b, depth))
         return a.keys() == b.keys() and all(same_plain(a[k], b[k], depth + 1) for k in a)
-    return bool(plain(a, depth) == plain(b, depth))
+    fa, fb = _fields(a), _fields(b)  # kind "fields": compared by type name and attributes, as plain does
+    return (type(a).__name__ == type(b).__name__ and fa.keys() == fb.keys()
+            and all(same_plain(fa[k], fb[k], depth + 1) for k in fa))
+
+
+def _kind(obj: Any) -> str:
+    """How `plain` turns `obj` into data: "sequence", "mapping", "set", "fields" or "other"."""
+    if isinstance(obj, _ATOMS):
+        return "other"
+    if isinstance(obj, (dict, types.MappingProxyType)):
+        return "mapping"
+    if isinstance(obj, (list, tuple)):
+        return "sequence"
+    if isinstance(obj, (set, frozenset)):
+        return "set"
+    return "other" if _compares_itself(obj) else "fields"
 
 
 def _snapshot(state: Any) -> tuple:
