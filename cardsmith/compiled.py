@@ -2,7 +2,7 @@
 
 `pip install` compiles MODULES with Cython when it can (scripts/hatch_build.py) and writes MANIFEST
 beside this file: each module's source digest at the time it was compiled. Simulated games then run
-about 1.6 times faster; the rules are the same code, and play the same games (tests/test_compiled.py).
+about 1.7 times faster; the rules are the same code, and play the same games (tests/test_compiled.py).
 
 An editable install keeps the compiled files next to their sources, where Python would import them
 in preference to the .py even after the source is edited. So the first time one of MODULES is
