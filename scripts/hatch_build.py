@@ -2,8 +2,9 @@
 
 Hatchling runs it for `pip install .` and `pip install -e .` (pyproject.toml, [tool.hatch.build]).
 The modules and the manifest format are cardsmith/compiled.py's. The compiled modules are the same
-source files, so a failure to compile (no C compiler, say) is a warning, not an error: cardsmith then
-runs as plain Python, about 1.7 times slower at simulated games. CARDSMITH_PURE_PYTHON=1 skips it.
+source files, so a failure to compile (no C compiler, say) is a message on stderr (`pip install -v`
+shows it), not an error: cardsmith then runs as plain Python, about 1.7 times slower at simulated
+games, and `cardsmith --version` says so. CARDSMITH_PURE_PYTHON=1 skips the compile.
 
 An editable install compiles next to the sources, where Python finds the compiled files first; a
 wheel gets them as extra files. Either way the manifest records each module's source digest, which

@@ -134,3 +134,15 @@ def test_the_compiled_modules_play_the_same_games_as_the_source():
     fast, pure = _played(pure=False), _played(pure=True)
     assert fast[0] == "True" and pure[0] == "False"
     assert fast[1] == pure[1]
+
+
+def test_version_says_which_build_runs(monkeypatch):
+    from click.testing import CliRunner
+
+    from cardsmith import __version__
+    from cardsmith.commands.group import cli
+
+    monkeypatch.setattr(compiled, "_status", (False, "pure Python (CARDSMITH_PURE_PYTHON is set)"))
+    out = CliRunner().invoke(cli, ["--version"])
+    assert out.exit_code == 0
+    assert out.output == f"cardsmith, version {__version__}\nsimulation modules: pure Python (CARDSMITH_PURE_PYTHON is set)\n"

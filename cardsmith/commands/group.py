@@ -83,8 +83,19 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """--version: the version, and which build of the simulation's hot modules runs (see compiled.py)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from cardsmith import compiled
+
+    click.echo(f"cardsmith, version {__version__}\nsimulation modules: {compiled.status()[1]}")
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(__version__, prog_name="cardsmith")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version, and whether the simulation modules run compiled, and exit.")
 def cli() -> None:
     """cardsmith: card games from YAML to print-ready cards, PDFs, galleries and simulated play.
 
