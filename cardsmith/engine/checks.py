@@ -86,17 +86,16 @@ class _NotAnAction:
 
 def plain(obj: Any, depth: int = 0) -> Any:
     """An observation as comparable plain data (objects without `__eq__` compared by their fields)."""
-    if depth > 50 or isinstance(obj, _ATOMS):
-        return obj
-    if isinstance(obj, (dict, types.MappingProxyType)):
+    kind = "other" if depth > 50 else _kind(obj)
+    if kind == "mapping":
         return {plain(k, depth + 1): plain(v, depth + 1) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
+    if kind == "sequence":
         return [plain(x, depth + 1) for x in obj]
-    if isinstance(obj, (set, frozenset)):
+    if kind == "set":
         return sorted((plain(x, depth + 1) for x in obj), key=repr)
-    if _compares_itself(obj):
-        return obj
-    return (type(obj).__name__, {k: plain(v, depth + 1) for k, v in sorted(_fields(obj).items())})
+    if kind == "fields":
+        return (type(obj).__name__, {k: plain(v, depth + 1) for k, v in sorted(_fields(obj).items())})
+    return obj
 
 
 def _compares_itself(obj: Any) -> bool:
