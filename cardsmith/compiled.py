@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing is not imported at run time: `import cardsmith` is on every command's path
 
 if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec

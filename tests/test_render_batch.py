@@ -68,6 +68,20 @@ def test_changing_one_card_redraws_one_card(project):
     assert len(other_dpi.rendered) == len(cs.cards)  # options are part of the hash
 
 
+def test_a_card_moved_in_its_file_is_not_drawn_again_but_what_the_set_says_of_it_is(project):
+    """A face's key holds the card's own data (not where it was written) and what the set says of it."""
+    render_set(project, load(project), dpi=60, jobs=1)
+    f = project.cards_dir / "mini-empires" / "cards.yaml"
+    f.write_text("# moved down three lines\n\n\n" + f.read_text())
+    assert render_set(project, load(project), dpi=60, jobs=1).rendered == []
+    s = project.cards_dir / "mini-empires" / "set.yaml"
+    s.write_text(s.read_text().replace("reduce every enemy damage roll by X", "lower every enemy damage roll by X"))
+    assert "longbow" in render_set(project, load(project), dpi=60, jobs=1).rendered  # it has Shield
+    s.write_text(s.read_text().replace("{name: Terracorp,", "{name: Terra Corp,"))
+    assert {c.id for c in load(project).cards if c.race == "terracorp"} <= set(
+        render_set(project, load(project), dpi=60, jobs=1).rendered)
+
+
 def test_changing_a_layout_or_an_icon_redraws_the_cards_that_use_it(project):
     cs = load(project)
     render_set(project, cs, dpi=60, jobs=1)
