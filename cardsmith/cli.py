@@ -29,6 +29,8 @@ def main(argv: list[str] | None = None) -> None:
         if status is not None:
             sys.exit(status)
         quick.ARGV = args
+        if short and _ran_without_click(args):
+            return
         from cardsmith.commands.group import run
 
         run(args)
@@ -37,3 +39,20 @@ def main(argv: list[str] | None = None) -> None:
         if short:
             look.__exit__()
             gc.set_threshold(*thresholds)
+
+
+def _ran_without_click(args: list[str]) -> bool:
+    """Run a plain `render` command line without importing click (`cardsmith.commands.render_run`),
+    exiting with its status; False for any other command line."""
+    from cardsmith.commands.render_run import parse_plain, run_render
+
+    plain = parse_plain(args)
+    if plain is None:
+        return False
+    try:
+        status = run_render(**plain)
+    except (Exception, KeyboardInterrupt) as e:
+        from cardsmith.commands.common import failure_status
+
+        status = failure_status(e)
+    sys.exit(status)

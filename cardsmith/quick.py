@@ -74,16 +74,20 @@ def answer(argv: list[str]) -> int | None:
         return None
     seconds = time.perf_counter() - started
     for stream, text, colour in lines:
-        out = sys.stderr if stream == "err" else sys.stdout
-        text = text.replace("{seconds}", f"{seconds:.1f}")
-        if colour and out.isatty() and not os.environ.get("NO_COLOR"):
-            text = f"\x1b[{COLOURS.get(colour, 39)}m{text}\x1b[0m"
-        out.write(text + "\n")
-    out.flush()
+        echo(text.replace("{seconds}", f"{seconds:.1f}"), colour, err=stream == "err")
     return 0
 
 
 COLOURS = {"red": 31, "green": 32, "yellow": 33}
+
+
+def echo(text: str, colour: str | None = None, err: bool = False) -> None:
+    """Print a line as click.secho would (in colour on a terminal only), without importing click."""
+    out = sys.stderr if err else sys.stdout
+    if colour and out.isatty() and not os.environ.get("NO_COLOR"):
+        text = f"\x1b[{COLOURS.get(colour, 39)}m{text}\x1b[0m"
+    out.write(text + "\n")
+    out.flush()
 
 
 def _then(argv: list[str], record: dict) -> int | None:

@@ -65,3 +65,25 @@ def display_path(path: Path) -> str:
         return str(Path(path).resolve().relative_to(Path.cwd()))
     except ValueError:
         return str(path)
+
+
+def failure_status(e: BaseException) -> int:
+    """Say why a command failed, as a user should read it (never a traceback), and return its exit
+    status: a CardsmithError's message; an interrupt; else a bug of ours, briefly (CARDSMITH_DEBUG=1
+    re-raises it, to show the traceback)."""
+    import os
+
+    from cardsmith.errors import CardsmithError
+    from cardsmith.quick import echo
+
+    if isinstance(e, CardsmithError):
+        echo(str(e) if e.located else f"error: {e}", "red", err=True)
+        return e.exit_code
+    if isinstance(e, KeyboardInterrupt):
+        echo("interrupted", err=True)
+        return 130
+    if os.environ.get("CARDSMITH_DEBUG"):
+        raise e
+    echo(f"internal error: {type(e).__name__}: {e}", "red", err=True)
+    echo("  this is a bug in cardsmith; run again with CARDSMITH_DEBUG=1 for details", err=True)
+    return 3

@@ -9,12 +9,12 @@ a command must run (see `cardsmith.quick`).
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 
 import click
 
 from cardsmith import __version__
+from cardsmith.commands.common import failure_status
 from cardsmith.errors import CardsmithError
 
 COMMAND_MODULES = [
@@ -113,16 +113,6 @@ def run(argv: list[str] | None = None) -> None:
     except click.ClickException as e:
         e.show()
         sys.exit(e.exit_code)
-    except CardsmithError as e:
-        click.secho(str(e) if e.located else f"error: {e}", fg="red", err=True)
-        sys.exit(e.exit_code)
-    except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
-        sys.exit(130)
-    except Exception as e:  # a bug of ours: say so briefly; CARDSMITH_DEBUG=1 shows the traceback
-        if os.environ.get("CARDSMITH_DEBUG"):
-            raise
-        click.secho(f"internal error: {type(e).__name__}: {e}", fg="red", err=True)
-        click.echo("  this is a bug in cardsmith; run again with CARDSMITH_DEBUG=1 for details", err=True)
-        sys.exit(3)
+    except (CardsmithError, KeyboardInterrupt, Exception) as e:
+        sys.exit(failure_status(e))
     sys.exit(rv if isinstance(rv, int) else 0)
