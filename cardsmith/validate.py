@@ -13,19 +13,21 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping
-
-import jsonschema
-from referencing import Registry, Resource
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from cardsmith.diagnostics import Diagnostic, did_you_mean, path_text, sort_diagnostics
 from cardsmith.named_set import SetInvalid, open_named_set  # noqa: F401  (imported from here by many callers)
 from cardsmith.errors import CardsmithError
 from cardsmith.limits import MAX_BLEED_MM, MAX_CARD_MM, MAX_COPIES
 from cardsmith.loader import Document, YamlError, load_yaml
+from cardsmith.schemaquick import quick_valid
 from cardsmith.model import (RESERVED_CARD_KEYS, Card, CardSet, CardType, Dimension, FieldSpec, Group, Keyword,
                              KeywordUse, SourceRef, frozen_map, slugify)
 from cardsmith.units import CARD_SIZES, LengthError, parse_length_mm
+
+if TYPE_CHECKING:  # jsonschema is imported only to word errors: a valid set never needs it
+    import jsonschema
+    from referencing import Registry
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -49,30 +51,50 @@ def schema_text(name: str) -> str:
 
 
 @lru_cache(maxsize=None)
+def _schemas() -> dict[str, Any]:
+    """Every package schema by file name (`set.schema.json`), the name a `$ref` gives it."""
+    return {p.name: json.loads(p.read_text(encoding="utf-8")) for p in SCHEMA_DIR.glob("*.schema.json")}
+
+
+def _schema(name: str) -> Any:
+    found = _schemas().get(f"{name}.schema.json")
+    return found if found is not None else json.loads(schema_text(name))  # (which raises, naming the schemas)
+
+
+@lru_cache(maxsize=None)
 def _registry() -> Registry:
-    resources = []
-    for p in SCHEMA_DIR.glob("*.schema.json"):
-        resources.append((p.name, Resource.from_contents(json.loads(p.read_text(encoding="utf-8")))))
-    return Registry().with_resources(resources)
+    from referencing import Registry, Resource
+
+    return Registry().with_resources((n, Resource.from_contents(s)) for n, s in _schemas().items())
 
 
 @lru_cache(maxsize=None)
 def validator(name: str) -> jsonschema.Draft202012Validator:
-    schema = json.loads(schema_text(name))
-    return jsonschema.Draft202012Validator(schema, registry=_registry())
+    """jsonschema's validator of the package schema `name` (imports jsonschema: only to word errors)."""
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(json.loads(schema_text(name)), registry=_registry())
 
 
 def schema_diagnostics(doc: Document, name: str) -> list[Diagnostic]:
-    """Every schema error in `doc`, worded for a person, at the line and column of the offending value."""
-    out = []
-    for err in validator(name).iter_errors(doc.data):
-        out.append(_schema_diagnostic(doc, err))
-    return out
+    """Every schema error in `doc`, worded for a person, at the line and column of the offending value.
+
+    A valid document is proven so by `cardsmith.schemaquick` (no jsonschema import); jsonschema
+    judges and words only what that quick check cannot prove."""
+    if quick_valid(_schema(name), doc.data, resources=_schemas()):
+        return []
+    return [_schema_diagnostic(doc, err) for err in validator(name).iter_errors(doc.data)]
+
+
+def _item_schema() -> Any:
+    """The card schema's rule for one item of `cards:` (it refers to nothing outside itself)."""
+    return _schema("card")["properties"]["cards"]["items"]
 
 
 @lru_cache(maxsize=None)
 def _item_validator() -> jsonschema.Draft202012Validator:
-    """The card schema's rule for one item of `cards:` (it refers to nothing outside itself)."""
+    import jsonschema
+
     return jsonschema.Draft202012Validator(json.loads(schema_text("card"))["properties"]["cards"]["items"],
                                            registry=_registry())
 
@@ -80,6 +102,8 @@ def _item_validator() -> jsonschema.Draft202012Validator:
 def item_schema_diagnostics(doc: Document, value: Any, index: int) -> list[Diagnostic]:
     """The card schema's errors for item `index` of a card file's `cards:` (`value`), worded and placed
     as `schema_diagnostics` places them for the whole file (`cardsmith.cardfile` reads items one by one)."""
+    if quick_valid(_item_schema(), value, resources=_schemas()):
+        return []
     return [_schema_diagnostic(doc, err, ("cards", index)) for err in _item_validator().iter_errors(value)]
 
 

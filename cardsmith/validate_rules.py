@@ -9,15 +9,17 @@ adds the game's own checks. Every problem becomes a Diagnostic at its file:line:
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
-
-import jsonschema
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from cardsmith.diagnostics import Diagnostic, did_you_mean, path_text
 from cardsmith.engine.contract import EffectSpec, Problem, RulesModule, card_effects
 from cardsmith.errors import CardsmithError
 from cardsmith.loader import Document
 from cardsmith.model import Card, CardSet
+from cardsmith.schemaquick import quick_valid
+
+if TYPE_CHECKING:  # jsonschema words errors; a value the quick check proves valid never imports it
+    import jsonschema
 
 # Where a card was written: card id -> (its document, its path in it, the path of its `effect:`,
 # which may be in the file's `defaults:`).
@@ -62,8 +64,7 @@ def _play_settings(rules: RulesModule, doc: Document, report: Report) -> None:
     play = doc.data.get("play") if isinstance(doc.data, dict) else None
     if play is None:
         return
-    validator = jsonschema.Draft202012Validator(dict(rules.play_schema))
-    for err in sorted(validator.iter_errors(play), key=lambda e: list(map(str, e.absolute_path))):
+    for err in sorted(_schema_errors(rules.play_schema, play), key=lambda e: list(map(str, e.absolute_path))):
         path = ("play",) + tuple(err.absolute_path)
         if err.validator == "additionalProperties":
             allowed = list(err.schema.get("properties", {}))
@@ -77,6 +78,16 @@ def _play_settings(rules: RulesModule, doc: Document, report: Report) -> None:
 def _setting_hint(rules: RulesModule, path: tuple) -> str | None:
     spec = dict(rules.play_schema).get("properties", {}).get(path[0]) if path else None
     return spec.get("description") if isinstance(spec, dict) else None
+
+
+def _schema_errors(schema: Mapping[str, Any], value: Any) -> Iterator[jsonschema.ValidationError]:
+    """jsonschema's errors for `value`: none, without importing jsonschema, when the quick check proves it valid."""
+    schema = dict(schema)
+    if quick_valid(schema, value):
+        return iter(())
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(schema).iter_errors(value)
 
 
 def _schema_words(err: jsonschema.ValidationError) -> str:
@@ -131,7 +142,7 @@ def _card_fields(rules: RulesModule, card: Card, doc: Document, base: tuple, rep
             continue
         value = card.fields[name]
         value = list(value) if isinstance(value, tuple) else value  # list fields are kept as tuples
-        for err in jsonschema.Draft202012Validator(dict(schema)).iter_errors(value):
+        for err in _schema_errors(schema, value):
             at = base + (name,) if _node(doc.data, base + (name,)) is not None else base
             report(doc, at, f"card '{card.id}': {name} {_schema_words(err)} (as {rules.name} reads it)", schema.get("description"))
 
@@ -142,7 +153,7 @@ def _effect_params(spec: EffectSpec, card: Card, eff: Mapping[str, Any], doc: Do
             if "default" not in schema:
                 report(doc, at, f"card '{card.id}': effect '{spec.name}' needs `{param}`", _param_hint(spec, param))
             continue
-        for err in jsonschema.Draft202012Validator(dict(schema)).iter_errors(eff[param]):
+        for err in _schema_errors(schema, eff[param]):
             report(doc, at + (param,), f"card '{card.id}': effect '{spec.name}': {param} {_schema_words(err)}", _param_hint(spec, param))
     allowed = set(spec.params) | {"do"} | ({"when"} if spec.when else set())
     for extra in [k for k in eff if k not in allowed]:

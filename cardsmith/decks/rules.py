@@ -11,9 +11,7 @@ import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
-
-import jsonschema
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from cardsmith.decks.costs import as_list as _as_list
 from cardsmith.decks.costs import card_cost, cost_fields, cost_function
@@ -22,6 +20,10 @@ from cardsmith.diagnostics import Diagnostic, did_you_mean, path_text
 from cardsmith.errors import CardsmithError
 from cardsmith.model import Card, CardSet
 from cardsmith.model import slugify as slug
+from cardsmith.schemaquick import quick_valid
+
+if TYPE_CHECKING:  # jsonschema words errors; deck rules the quick check proves valid never import it
+    import jsonschema
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 NONE = "none"  # `race: none` matches cards without a race
@@ -390,8 +392,7 @@ def parse_rules(cardset: CardSet, set_doc: Any = None) -> DeckRules:
     data = _plain(cardset.deck_rules or {})
     where = _where_in_set(cardset, set_doc)
     comp = _Compiler(cardset, where)
-    validator = jsonschema.Draft202012Validator(rules_schema())
-    for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+    for err in sorted(_schema_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         comp.problem(tuple(err.absolute_path), f"deck rules: {_schema_message(err)}",
                      "see docs/decks.md for the shape of deck_rules")
     if comp.problems:
@@ -498,6 +499,17 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
     return value
+
+
+def _schema_errors(data: Any) -> list[jsonschema.ValidationError]:
+    """jsonschema's errors for the deck rules `data`: none, without importing jsonschema, when the quick
+    check proves them valid."""
+    schema = rules_schema()
+    if quick_valid(schema, data):
+        return []
+    import jsonschema
+
+    return list(jsonschema.Draft202012Validator(schema).iter_errors(data))
 
 
 def _schema_message(err: jsonschema.ValidationError) -> str:

@@ -32,6 +32,7 @@ from cardsmith.diagnostics import did_you_mean
 from cardsmith.errors import CardsmithError
 from cardsmith.project import declared_layout_folders
 from cardsmith.model import Card, CardSet
+from cardsmith.schemaquick import quick_valid
 
 SUFFIX = ".yaml.j2"
 SET_LAYOUTS = "layouts"  # a set's own layouts: cards/<set>/layouts/
@@ -667,82 +668,6 @@ def _layer_name(layer: Any) -> str | None:
         if isinstance(props, dict):
             return props.get("name")
     return None
-
-
-def quick_valid(schema: dict[str, Any], value: Any, defs: dict[str, Any]) -> bool:
-    """Whether `value` satisfies `schema`, for the JSON Schema keywords the layout schema uses.
-
-    jsonschema takes tens of milliseconds per card on this schema; this takes a fraction of one.
-    When it says no, jsonschema runs to word the error (tests check that both agree).
-    """
-    if "$ref" in schema:
-        return quick_valid(defs[schema["$ref"].rsplit("/", 1)[-1]], value, defs)
-    if "oneOf" in schema:
-        return sum(quick_valid(s, value, defs) for s in schema["oneOf"]) == 1
-    t = schema.get("type")
-    if t is not None:
-        types = t if isinstance(t, list) else [t]
-        if not any(_is_type(value, x) for x in types):
-            return False
-    if "enum" in schema and value not in schema["enum"]:
-        return False
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if "minimum" in schema and value < schema["minimum"]:
-            return False
-        if "maximum" in schema and value > schema["maximum"]:
-            return False
-        if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
-            return False
-    if isinstance(value, str):
-        if len(value) < schema.get("minLength", 0):
-            return False
-        if "pattern" in schema and not _pattern(schema["pattern"]).search(value):
-            return False
-    if isinstance(value, list):
-        if len(value) < schema.get("minItems", 0) or len(value) > schema.get("maxItems", len(value)):
-            return False
-        if "items" in schema and not all(quick_valid(schema["items"], v, defs) for v in value):
-            return False
-    if isinstance(value, dict):
-        if any(k not in value for k in schema.get("required", ())):
-            return False
-        if len(value) < schema.get("minProperties", 0) or len(value) > schema.get("maxProperties", len(value)):
-            return False
-        props = schema.get("properties", {})
-        extra = schema.get("additionalProperties", True)
-        for k, v in value.items():
-            if k in props:
-                if not quick_valid(props[k], v, defs):
-                    return False
-            elif extra is False:
-                return False
-            elif isinstance(extra, dict) and not quick_valid(extra, v, defs):
-                return False
-    return True
-
-
-def _is_type(value: Any, t: str) -> bool:
-    if t == "string":
-        return isinstance(value, str)
-    if t == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if t == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if t == "boolean":
-        return isinstance(value, bool)
-    if t == "null":
-        return value is None
-    if t == "array":
-        return isinstance(value, list)
-    if t == "object":
-        return isinstance(value, dict)
-    return False
-
-
-@lru_cache(maxsize=64)
-def _pattern(p: str):
-    import re
-    return re.compile(p)
 
 
 @lru_cache(maxsize=1)

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import difflib
 import json
-from typing import Any, Callable, Collection, Iterable, Mapping, TypeVar
-
-from jsonschema import Draft202012Validator, FormatChecker
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Mapping, TypeVar
 
 from cardsmith.engine.contract import PositionError
+
+if TYPE_CHECKING:  # imported when a position is checked: registering a game (as validate does) needs none
+    from jsonschema.exceptions import ValidationError
 
 T = TypeVar("T")
 Schema = dict[str, Any]
@@ -211,6 +211,8 @@ def check_position(data: Mapping[str, Any], schema: Schema, card_ids: Collection
 def _checked(data: Mapping[str, Any], schema: Schema, card_ids: Collection[str]) -> dict[str, Any]:
     out = _copy(dict(data))
     _fill(out, schema)
+    from jsonschema import Draft202012Validator, FormatChecker
+
     checker = FormatChecker(formats=())
     checker.checks("card")(lambda v: not isinstance(v, str) or v in card_ids)
     errors = list(Draft202012Validator(schema, format_checker=checker).iter_errors(out))
