@@ -70,6 +70,17 @@ def _cacheable(cardset: Any) -> bool:
     return (games / f"{name}.py").is_file() or (games / name / "__init__.py").is_file()
 
 
+def is_fresh(project: Any, set_dir: Path | str) -> bool:
+    """Whether `validated_set` would read the set from the cache (nothing it was made from changed)."""
+    return stamp_for(project, set_dir, "set").fresh(_set_key()) is not None
+
+
+def validation_inputs(project: Any, set_dir: Path | str) -> Any:
+    """What a validation of the set is made from (its folder, cardsmith's code and the libraries it uses),
+    fingerprinted now."""
+    return snapshot([set_dir, PACKAGE_DIR, *library_files()], skip=project.output_dir)
+
+
 def validated_set(project: Any, set_dir: Path | str) -> tuple[Any, list[Any]]:
     """`validate.check_set(set_dir)`, read from the cache when the set and cardsmith are unchanged."""
     stamp = stamp_for(project, set_dir, "set")
@@ -85,7 +96,7 @@ def validated_set(project: Any, set_dir: Path | str) -> tuple[Any, list[Any]]:
             pass
     from cardsmith.validate import check_set
 
-    inputs = snapshot([set_dir, PACKAGE_DIR, *library_files()], skip=project.output_dir)
+    inputs = validation_inputs(project, set_dir)
     items_file = stamp.path.with_name(stamp.path.stem + "-items.pickle")
     code = key_of("items", fingerprint([str(PACKAGE_DIR), *library_files()]))  # how cards are read and checked
     items, used = _read_items(items_file, code), {}  # type: dict, dict

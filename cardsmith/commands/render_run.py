@@ -46,7 +46,8 @@ def parse_plain(argv: list[str]) -> dict[str, Any] | None:
 def run_render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, guides: bool, jobs: int | None,
                force: bool, strict: bool) -> int:
     """Render the sets named (every set when none) as `cardsmith render` does; return the exit status."""
-    from cardsmith import freshness, setcache
+    from cardsmith import freshness
+    from cardsmith.commands import aside
 
     project = Project.current()
     loaded = []
@@ -66,7 +67,7 @@ def run_render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str,
                 replay = None
             continue
         inputs[d] = freshness.snapshot_set(project, d)  # before reading anything, so an edit made meanwhile is seen next time
-        cardset, diags = setcache.validated_set(project, d)
+        cardset, diags = aside.validated_set(project, d, jobs)  # validated in a second process where that pays
         errors = [x for x in diags if x.is_error]
         if cardset is None or errors:
             print_diagnostics(diags, Path.cwd())

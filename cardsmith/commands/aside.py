@@ -1,0 +1,75 @@
+"""A set validated in a forked process while `cardsmith render` imports what drawing needs.
+
+After an edit, a render spends about as long validating the set (YAML, schema, model, the game's
+checks) as importing and setting up the drawing stack (Pillow, Jinja, the painter, the fonts), and
+neither needs the other. So on a machine with a second core the set is validated in a child process,
+whose result lands where it always does, in the set cache (`cardsmith.setcache`), while this process
+imports; `setcache.validated_set` then reads it from there. Anything else (a cache already fresh, one
+core or `--jobs 1`, no `fork`, a child that fails or finds errors, which are not cached) leaves this
+process to validate as it would have: the child only ever saves time.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def validated_set(project: Any, set_dir: Path, jobs: int | None) -> tuple[Any, list[Any]]:
+    """`setcache.validated_set(project, set_dir)`, validated aside while drawing is set up when that pays."""
+    from cardsmith import setcache
+
+    pid = _fork_validation(project, set_dir, jobs)
+    if pid is not None:
+        try:
+            set_up_drawing(project, set_dir)
+        finally:
+            _wait(pid)
+    return setcache.validated_set(project, set_dir)
+
+
+def _fork_validation(project: Any, set_dir: Path, jobs: int | None) -> int | None:
+    from cardsmith import setcache
+    from cardsmith.render import available_cores
+
+    if jobs == 1 or available_cores() < 2 or not hasattr(os, "fork") or sys.platform == "darwin":
+        return None  # macOS: fork without exec is unsafe once system frameworks are loaded
+    if "threading" in sys.modules and sys.modules["threading"].active_count() > 1:
+        return None  # a lock another thread holds would stay held in the child (an embedding program, a test runner)
+    if setcache.is_fresh(project, set_dir):
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid == 0:  # the child: validate into the cache, print nothing, exit without running the parent's atexit
+        status = 1
+        try:
+            setcache.validated_set(project, set_dir)
+            status = 0
+        except BaseException:
+            pass
+        finally:
+            os._exit(status)
+    return pid
+
+
+def _wait(pid: int) -> None:
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def set_up_drawing(project: Any, set_dir: Path) -> None:
+    """What a render does before drawing that does not depend on the set's cards: import the drawing
+    stack, read the fonts, and fingerprint what the set cache is checked against."""
+    from cardsmith import setcache
+    from cardsmith.layout import paint, template  # noqa: F401  (imported now: their cost is the point)
+    from cardsmith.layout.fonts import library_for
+    from cardsmith import render  # noqa: F401
+
+    setcache.validation_inputs(project, set_dir)  # one look at them (`freshness.one_look`), taken meanwhile
+    library_for(tuple(str(d) for d in project.font_dirs))
