@@ -141,12 +141,32 @@ def forget_changed_icons() -> None:
 
 @functools.lru_cache(maxsize=64)
 def _svg_aspect(path: str) -> float:
-    import xml.etree.ElementTree as ET
+    """An SVG icon's width over its height (its viewBox, else its width and height; 1 if neither),
+    kept by the file's content (`cardsmith.kept`): parsing it costs a new process an XML parser."""
+    from cardsmith import kept
 
     _DRAWN.setdefault(path, _file_sig(path))
     try:
-        root = ET.parse(path).getroot()
-    except (ET.ParseError, OSError) as e:
+        svg = Path(path).read_bytes()
+    except OSError as e:
+        raise ArtError(f"{path}: icon is not a readable SVG file ({e})") from None
+    name = kept.name("aspect", svg)
+    if (got := kept.read(name)) is not None:
+        try:
+            return float(got)
+        except ValueError:
+            pass
+    aspect = _parse_svg_aspect(path, svg)
+    kept.write(name, repr(aspect).encode())
+    return aspect
+
+
+def _parse_svg_aspect(path: str, svg: bytes) -> float:
+    import xml.etree.ElementTree as ET
+
+    try:
+        root = ET.fromstring(svg)
+    except ET.ParseError as e:
         raise ArtError(f"{path}: icon is not a readable SVG file ({e})") from None
     vb = root.get("viewBox")
     if vb:
@@ -197,11 +217,7 @@ def _icon_raster(path: str, height_px: int) -> Image.Image:
         raise ArtError(f"icon file {path} does not exist", hint="check the path under icons: in set.yaml")
     if p.suffix.lower() == ".svg":
         width_px = max(1, round(height_px * _svg_aspect(path)))
-        from PIL import PngImagePlugin
-
-        # resvg writes PNG: read by its plugin, as Image.open would, without Image.open importing every
-        # other format's plugin first (a one-card render of a set without art opens nothing else)
-        return PngImagePlugin.PngImageFile(io.BytesIO(_svg_png(path, width_px, height_px))).convert("RGBA")
+        return _svg_raster(path, width_px, height_px)
     src = open_art(p, f"icon {p.name}")
     width_px = max(1, round(height_px * src.width / src.height))
     return src.resize((width_px, height_px), Image.LANCZOS)
@@ -210,28 +226,34 @@ def _icon_raster(path: str, height_px: int) -> Image.Image:
 _EXTERNAL = re.compile(rb"""(?:href\s*=\s*["']\s*(?!#|data:)|url\(\s*["']?\s*(?!#)|@import)""")
 
 
-def _svg_png(path: str, width_px: int, height_px: int) -> bytes:
-    """resvg's PNG of an SVG file at a size, kept by the file's content (`cardsmith.kept`): a render of one
-    card draws its icons again in every new process otherwise. An SVG that refers to other files
-    (href, url(), @import) is drawn each time, as those files are not part of its content."""
+def _svg_raster(path: str, width_px: int, height_px: int) -> Image.Image:
+    """An SVG icon drawn by resvg at a size, RGBA, kept by the file's content (`cardsmith.kept`) as raw
+    pixels: a render of one card draws its icons again in every new process otherwise (and decoding a
+    kept PNG would cost it the PNG reader). An SVG that refers to other files (href, url(), @import)
+    is drawn each time, as those files are not part of its content."""
     from cardsmith import kept
 
     try:
         svg = Path(path).read_bytes()
     except OSError as e:
         raise ArtError(f"{path}: icon SVG cannot be read ({e})") from None
-    name = None if _EXTERNAL.search(svg) else kept.name("icon", _resvg_files(), f"{width_px}x{height_px}", svg) + ".png"
-    if name is not None and (png := kept.read(name)) is not None:
-        return png
+    name = None if _EXTERNAL.search(svg) else kept.name("icon", _resvg_files(), f"{width_px}x{height_px}", svg) + ".rgba"
+    size = width_px * height_px * 4
+    if name is not None and (raw := kept.read(name)) is not None and len(raw) == size:
+        return Image.frombytes("RGBA", (width_px, height_px), raw)
     import resvg_py
+    from PIL import PngImagePlugin
 
     try:
         png = bytes(resvg_py.svg_to_bytes(svg_path=path, width=width_px, height=height_px, skip_system_fonts=True))
     except (ValueError, OSError) as e:
         raise ArtError(f"{path}: icon SVG cannot be drawn ({e})") from None
-    if name is not None:
-        kept.write(name, png)
-    return png
+    # resvg writes PNG: read by its plugin, as Image.open would, without Image.open importing every
+    # other format's plugin first (a one-card render of a set without art opens nothing else)
+    image = PngImagePlugin.PngImageFile(io.BytesIO(png)).convert("RGBA")
+    if name is not None and image.size == (width_px, height_px):
+        kept.write(name, image.tobytes())
+    return image
 
 
 @functools.lru_cache(maxsize=1)
