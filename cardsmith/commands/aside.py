@@ -32,9 +32,8 @@ def validated_set(project: Any, set_dir: Path, jobs: int | None) -> tuple[Any, l
 
 def _fork_validation(project: Any, set_dir: Path, jobs: int | None) -> int | None:
     from cardsmith import setcache
-    from cardsmith.render import available_cores
 
-    if jobs == 1 or available_cores() < 2 or not hasattr(os, "fork") or sys.platform == "darwin":
+    if jobs == 1 or _cores() < 2 or not hasattr(os, "fork") or sys.platform == "darwin":
         return None  # macOS: fork without exec is unsafe once system frameworks are loaded
     if "threading" in sys.modules and sys.modules["threading"].active_count() > 1:
         return None  # a lock another thread holds would stay held in the child (an embedding program, a test runner)
@@ -54,6 +53,14 @@ def _fork_validation(project: Any, set_dir: Path, jobs: int | None) -> int | Non
         finally:
             os._exit(status)
     return pid
+
+
+def _cores() -> int:
+    # as cardsmith.render.available_cores, which is not imported yet: importing it is what the child overlaps
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def _wait(pid: int) -> None:
