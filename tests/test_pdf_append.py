@@ -6,6 +6,7 @@ interrupted update leaves the old PDF whole."""
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 from pathlib import Path
 
@@ -110,13 +111,13 @@ def test_an_interrupted_update_leaves_the_old_pdf_whole(rendered, tmp_path, monk
     target = write(out, manifest, tmp_path / "demo.pdf")
     before = target.read_bytes()
     repaint(out / "cards" / "card-04.png", (0, 0, 0))
-    real_copy = shutil.copyfile
+    real_copy = pdfappend._copy
 
-    def copy_then_fail(src, dst, *a, **k):
-        real_copy(src, dst, *a, **k)
+    def copy_then_fail(src, dst):
+        real_copy(src, dst)
         raise failure("disk full" if failure is OSError else None)
 
-    monkeypatch.setattr(pdfappend.shutil, "copyfile", copy_then_fail)
+    monkeypatch.setattr(pdfappend, "_copy", copy_then_fail)
     with pytest.raises(CardsmithError if failure is OSError else KeyboardInterrupt):  # a message, not a traceback
         write(out, manifest, target)
     assert target.read_bytes() == before
@@ -124,3 +125,15 @@ def test_an_interrupted_update_leaves_the_old_pdf_whole(rendered, tmp_path, monk
     monkeypatch.undo()
     write(out, manifest, target)  # the next run still brings it up to date
     assert same_pages(raster(target, tmp_path / "a"), raster(full(out, manifest, tmp_path / "full.pdf"), tmp_path / "b"))
+
+
+@pytest.mark.parametrize("sendfile", ["kernel", "refused"])
+def test_the_copy_an_update_starts_from_is_the_whole_file(tmp_path, monkeypatch, sendfile):
+    source = tmp_path / "big.pdf"
+    source.write_bytes(os.urandom(3_000_001))
+    if sendfile == "refused":
+        def refuse(*a):
+            raise OSError(22, "Invalid argument")
+        monkeypatch.setattr(pdfappend.os, "sendfile", refuse)
+    pdfappend._copy(source, tmp_path / "copy.pdf")
+    assert (tmp_path / "copy.pdf").read_bytes() == source.read_bytes()
