@@ -267,14 +267,12 @@ def _all_of(arg: Any, value: Any, schema: Any, ctx: _Ctx) -> Verdict:
 
 
 def _any_of(arg: Any, value: Any, schema: Any, ctx: _Ctx) -> Verdict:
-    unsure = False
-    for sub in arg:
-        v = _check(sub, value, ctx)
-        if v is True:
-            return True
-        if v is None:
-            unsure = True
-    return None if unsure else False
+    # one branch proven valid is enough; every branch proven invalid is needed for False
+    return _not(_all(_not(_check(sub, value, ctx)) for sub in arg))
+
+
+def _not(v: Verdict) -> Verdict:
+    return None if v is None else not v
 
 
 def _one_of(arg: Any, value: Any, schema: Any, ctx: _Ctx) -> Verdict:
