@@ -7,6 +7,8 @@ multiply counts (printing every copy, Tabletop Simulator piles) check the produc
 
 from __future__ import annotations
 
+from typing import Any
+
 from cardsmith.errors import CardsmithError
 
 MAX_COPIES = 999  # copies of one card in a set or a deck: more than any table holds, surely a typo
@@ -22,3 +24,13 @@ def check_total(total: int, what: str, hint: str) -> None:
     if total > MAX_PRINTED:
         raise CardsmithError(f"{what} comes to {total:,} cards; cardsmith lays out at most {MAX_PRINTED:,} at once",
                              hint=hint)
+
+
+def check_export(cardset: Any, deck: Any = None) -> None:
+    """Refuse an export (print shop, Tabletop Simulator) of more cards than cardsmith lays out, before
+    any card is drawn: the set's every copy, or the deck's count."""
+    if deck is not None:
+        check_total(deck.count(), f"deck {deck.name}", "lower the counts in the deck file")
+        return
+    check_total(sum(max(1, c.copies) for c in cardset.cards), f"every copy in {cardset.id}",
+                "export a deck instead (--deck), or lower `copies:` in the card files")

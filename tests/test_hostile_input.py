@@ -86,6 +86,20 @@ def test_commands_that_multiply_copies_refuse_a_product_too_large_to_lay_out(tmp
         select_items(fake, manifest, tmp_path / "demo")
 
 
+@pytest.mark.parametrize("export", [("--tts",), ("--shop", "makeplayingcards")])
+def test_an_export_of_too_many_copies_is_refused_before_any_card_is_drawn(demo_set, cli, monkeypatch, export):
+    """`export --tts` drew every card image and only then found the piles too large to lay out (7 s
+    for a set of 86 cards with 999 copies of each ship)."""
+    from cardsmith import limits
+
+    monkeypatch.setattr(limits, "MAX_PRINTED", 4)  # the demo set holds 4 cards; one more copy is too many
+    _edit(demo_set / "cards.yaml", "    cost: 1\n", "    cost: 1\n    copies: 2\n")
+    project = demo_set.parent.parent
+    r = cli("export", "demo", *export, cwd=project)
+    assert r.returncode == 1 and "at most 4 at once" in r.stderr, r.stderr
+    assert not list((project / "output").rglob("*.png")) if (project / "output").exists() else True
+
+
 def test_render_only_on_an_invalid_set_lists_its_errors_and_exits_1(demo_set, cli):
     _edit(demo_set / "cards.yaml", "    power: 1\n", "    power: many\n")
     r = cli("render", "demo", "--only", "dawn-scout", cwd=demo_set.parent.parent)
