@@ -100,6 +100,22 @@ def test_an_export_of_too_many_copies_is_refused_before_any_card_is_drawn(demo_s
     assert not list((project / "output").rglob("*.png")) if (project / "output").exists() else True
 
 
+@pytest.mark.parametrize("command", [("pdf", "demo"), ("pdf", "--calibration", "--backs", "long"), ("components", "pdf", "demo")])
+def test_paper_larger_than_a_pdf_page_is_a_bad_command_line(demo_set, cli, command):
+    """`pdf --paper 100000x100000mm` laid out 1.8 million card slots and ran for minutes; a PDF page
+    is at most 200 in (5080 mm) a side in Acrobat and most viewers."""
+    from cardsmith.errors import UsageError
+    from cardsmith.paper import parse_paper
+
+    assert parse_paper("5080x5080mm") == (5080.0, 5080.0)
+    with pytest.raises(UsageError, match="at most 5080 mm"):
+        parse_paper("100000x100000mm")
+    project = demo_set.parent.parent
+    r = cli(*command, "--paper", "100000x100000mm", cwd=project)
+    assert r.returncode == 2 and "100000 x 100000 mm" in r.stderr and "at most 5080 mm" in r.stderr, r.stderr
+    assert not (project / "output").exists() or not list((project / "output").rglob("*.pdf"))
+
+
 def test_render_only_on_an_invalid_set_lists_its_errors_and_exits_1(demo_set, cli):
     _edit(demo_set / "cards.yaml", "    power: 1\n", "    power: many\n")
     r = cli("render", "demo", "--only", "dawn-scout", cwd=demo_set.parent.parent)
