@@ -7,6 +7,8 @@ multiply counts (printing every copy, Tabletop Simulator piles) check the produc
 
 from __future__ import annotations
 
+from typing import Any
+
 from cardsmith.errors import CardsmithError
 
 MAX_COPIES = 999  # copies of one card in a set or a deck: more than any table holds, surely a typo
@@ -15,6 +17,7 @@ MAX_CARD_MM = 600.0  # a card (or board) side; 600 mm at 300 dpi is already 50 m
 MAX_BLEED_MM = 25.0  # bleed or safe margin
 MAX_PRINTED = 20_000  # cards one command lays out (PDF pages, a Tabletop Simulator deck)
 MAX_FACE_PIXELS = 150_000_000  # one card or board image, bleed included: more would need gigabytes per worker
+MAX_PAPER_MM = 5080.0  # a paper side: 200 in, the largest PDF page Acrobat and most viewers show (a 100 m sheet laid out millions of card slots)
 
 
 def check_total(total: int, what: str, hint: str) -> None:
@@ -22,3 +25,13 @@ def check_total(total: int, what: str, hint: str) -> None:
     if total > MAX_PRINTED:
         raise CardsmithError(f"{what} comes to {total:,} cards; cardsmith lays out at most {MAX_PRINTED:,} at once",
                              hint=hint)
+
+
+def check_export(cardset: Any, deck: Any = None) -> None:
+    """Refuse an export (print shop, Tabletop Simulator) of more cards than cardsmith lays out, before
+    any card is drawn: the set's every copy, or the deck's count."""
+    if deck is not None:
+        check_total(deck.count(), f"deck {deck.name}", "lower the counts in the deck file")
+        return
+    check_total(sum(max(1, c.copies) for c in cardset.cards), f"every copy in {cardset.id}",
+                "export a deck instead (--deck), or lower `copies:` in the card files")

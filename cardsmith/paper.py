@@ -36,6 +36,11 @@ def parse_paper(text: str) -> tuple[float, float]:
     w, h = float(m.group(1)) * scale, float(m.group(2)) * scale
     if w <= 0 or h <= 0:
         raise UsageError(f"paper '{text}' has no area", hint="give a width and height above zero")
+    from cardsmith.limits import MAX_PAPER_MM
+
+    if max(w, h) > MAX_PAPER_MM:
+        raise UsageError(f"paper '{text}' is {w:g} x {h:g} mm, larger than a PDF page can be (at most {MAX_PAPER_MM:g} mm a side)",
+                         hint="check the unit: a number alone is millimetres (200x280mm, 8.5x11in)")
     return (w, h)
 
 

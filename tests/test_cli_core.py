@@ -102,6 +102,26 @@ def test_list_and_build_on_a_project(demo_set: Path, cli):
     assert "cardsmith build" in r.stdout and "4 cards" in r.stdout
 
 
+def test_what_a_designer_writes_is_printed_as_written_not_as_rich_markup_or_emoji(demo_set: Path, cli):
+    """Messages and tables quote names and values from the set. rich reads `[/]` as a closing tag (list
+    crashed: 'internal error: MarkupError') and `:x:` or `:sun:` as emoji codes (a value '3:x:' was
+    reported as '3\u274c'); both must reach the terminal as written."""
+    project = demo_set.parent.parent
+    cards = demo_set / "cards.yaml"
+    cards.write_text(cards.read_text().replace("name: Dawn Scout", 'name: "Dawn [/] Scout :sun: [bold]x"', 1))
+    (demo_set / "set.yaml").write_text((demo_set / "set.yaml").read_text().replace('name: "Demo"', 'name: "Demo :x: [/]"', 1))
+    r = cli("list", "demo", cwd=project)
+    assert r.returncode == 0, r.stderr
+    assert "Dawn [/] Scout :sun: [bold]x" in r.stdout and "Demo :x: [/]" in r.stdout
+    r = cli("list", cwd=project)
+    assert r.returncode == 0 and "Demo :x: [/]" in r.stdout, r.stderr
+    r = cli("deck", "check", str(demo_set / "decks" / "starter.yaml"), cwd=project)
+    assert "Demo :x: [/]" in r.stderr and "internal error" not in r.stderr, r.stderr
+    cards.write_text(cards.read_text().replace("cost: 3", 'cost: "3:x:"', 1))
+    r = cli("validate", "demo", cwd=project)
+    assert r.returncode == 1 and "not '3:x:'" in r.stderr, r.stderr
+
+
 def test_a_stage_error_without_a_file_reads_as_an_error_line(demo_set: Path, cli):
     """A build stage that fails on no particular file (a set with no cards has nothing to print)
     says `error: pdf: ...`, not a made-up location such as `<cardsmith>:0:0:`."""

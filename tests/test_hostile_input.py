@@ -86,6 +86,36 @@ def test_commands_that_multiply_copies_refuse_a_product_too_large_to_lay_out(tmp
         select_items(fake, manifest, tmp_path / "demo")
 
 
+@pytest.mark.parametrize("export", [("--tts",), ("--shop", "makeplayingcards")])
+def test_an_export_of_too_many_copies_is_refused_before_any_card_is_drawn(demo_set, cli, monkeypatch, export):
+    """`export --tts` drew every card image and only then found the piles too large to lay out (7 s
+    for a set of 86 cards with 999 copies of each ship)."""
+    from cardsmith import limits
+
+    monkeypatch.setattr(limits, "MAX_PRINTED", 4)  # the demo set holds 4 cards; one more copy is too many
+    _edit(demo_set / "cards.yaml", "    cost: 1\n", "    cost: 1\n    copies: 2\n")
+    project = demo_set.parent.parent
+    r = cli("export", "demo", *export, cwd=project)
+    assert r.returncode == 1 and "at most 4 at once" in r.stderr, r.stderr
+    assert not list((project / "output").rglob("*.png")) if (project / "output").exists() else True
+
+
+@pytest.mark.parametrize("command", [("pdf", "demo"), ("pdf", "--calibration", "--backs", "long"), ("components", "pdf", "demo")])
+def test_paper_larger_than_a_pdf_page_is_a_bad_command_line(demo_set, cli, command):
+    """`pdf --paper 100000x100000mm` laid out 1.8 million card slots and ran for minutes; a PDF page
+    is at most 200 in (5080 mm) a side in Acrobat and most viewers."""
+    from cardsmith.errors import UsageError
+    from cardsmith.paper import parse_paper
+
+    assert parse_paper("5080x5080mm") == (5080.0, 5080.0)
+    with pytest.raises(UsageError, match="at most 5080 mm"):
+        parse_paper("100000x100000mm")
+    project = demo_set.parent.parent
+    r = cli(*command, "--paper", "100000x100000mm", cwd=project)
+    assert r.returncode == 2 and "100000 x 100000 mm" in r.stderr and "at most 5080 mm" in r.stderr, r.stderr
+    assert not (project / "output").exists() or not list((project / "output").rglob("*.pdf"))
+
+
 def test_render_only_on_an_invalid_set_lists_its_errors_and_exits_1(demo_set, cli):
     _edit(demo_set / "cards.yaml", "    power: 1\n", "    power: many\n")
     r = cli("render", "demo", "--only", "dawn-scout", cwd=demo_set.parent.parent)

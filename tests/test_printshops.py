@@ -104,6 +104,13 @@ def test_a_readme_names_every_back_design(project, tmp_path):
     readme = (result.folder / "README.txt").read_text()
     assert "2 back designs: back-plain.png (4 cards), back-other.png (2 cards)" in readme
     assert "the common back" not in readme
+    # the PDF shop writes no order.csv: its README must not send the buyer to one, and each card's back
+    # is already in the PDF, so there is no deck per back design to order
+    result = export_for_shop(proj, cardset, "drivethrucards", manifest=manifest)
+    readme = (result.folder / "README.txt").read_text()
+    assert not (result.folder / "order.csv").exists()
+    assert "order.csv" not in readme and "its own deck" not in readme, readme
+    assert "2 back designs: plain (4 cards), other (2 cards)" in readme and "the page before its front" in readme
 
 
 def test_a_project_profile_shadows_and_adds_shops(project):

@@ -15,7 +15,16 @@ from cardsmith.project import Project, SetNotFound
 def _stderr_console() -> Any:
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return plain_console(stderr=True, soft_wrap=True)
+
+
+def plain_console(**options: Any) -> Any:
+    """A rich Console that prints what a set says as written: no emoji codes (`:x:` in a value or a
+    name would become an emoji) and no guessed highlighting. Markup stays on for our own colours,
+    so text from a set goes through `_escape`."""
+    from rich.console import Console
+
+    return Console(highlight=False, emoji=False, **options)
 
 
 class _LazyConsole:
@@ -55,8 +64,11 @@ def print_diagnostics(diags: list[Any], root: Path) -> None:
         err_console.print(f"[{colour}]{_escape(head)}[/]" + (f"\n[dim]{_escape(hint)}[/]" if hint else ""))
 
 
-def _escape(text: str) -> str:
-    return text.replace("[", "\\[")
+def _escape(text: object) -> str:
+    """`text` as rich markup that prints it literally (`[/]` or `[bold]` in a card name is not a tag)."""
+    from rich.markup import escape
+
+    return escape(str(text))
 
 
 def display_path(path: Path) -> str:

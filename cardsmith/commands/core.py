@@ -7,14 +7,13 @@ from collections import Counter
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from cardsmith.commands.options import jobs_option
 from cardsmith.build import STAGES, BuildContext, stage_function
 from cardsmith.diagnostics import Diagnostic, diagnostics_json
 from cardsmith.errors import CardsmithError, UsageError
-from cardsmith.commands.common import _escape, display_path, err_console, print_diagnostics, set_dirs  # noqa: F401 (re-exported)
+from cardsmith.commands.common import _escape, display_path, err_console, plain_console, print_diagnostics, set_dirs  # noqa: F401 (re-exported)
 from cardsmith.project import Project
 from cardsmith.scaffold import scaffold_set
 from cardsmith.validate import check_set, schema_names, schema_text
@@ -44,7 +43,7 @@ def validate(sets: tuple[str, ...], strict: bool, as_json: bool) -> int:
             name = cardset.id if cardset else d.name
             count = f"{len(cardset.cards)} cards, " if cardset else ""
             style = "red" if errors or (strict and warnings) else "green"
-            err_console.print(f"[{style}]{name}: {count}{errors} error(s), {warnings} warning(s)[/]")
+            err_console.print(f"[{style}]{_escape(name)}: {count}{errors} error(s), {warnings} warning(s)[/]")
     if as_json:
         click.echo(diagnostics_json(all_diags, Path.cwd()))
     failed = any(x.is_error for x in all_diags) or (strict and bool(all_diags))
@@ -61,15 +60,15 @@ def list_sets(sets: tuple[str, ...]) -> int:
 
         for name in sets:
             _, cardset = open_named_set(name, project)
-            table = Table(title=f"{cardset.name} {cardset.version}: {len(cardset.cards)} cards")
+            table = Table(title=f"{_escape(cardset.name)} {_escape(cardset.version)}: {len(cardset.cards)} cards")
             dims = list(cardset.dimensions.values())
             for col in ("id", "name", "type", *(d.name.lower() for d in dims), "copies", "file"):
                 table.add_column(col, overflow="fold")
             for c in cardset.cards:
                 groups = [d.groups[c.groups[d.id]].name if c.groups.get(d.id) in d.groups else "" for d in dims]
                 where = f"{display_path(c.source.file)}:{c.source.line}" if c.source else ""
-                table.add_row(c.id, c.name, cardset.types[c.type].name, *groups, str(c.copies), where)
-            Console(highlight=False).print(table)
+                table.add_row(*map(_escape, (c.id, c.name, cardset.types[c.type].name, *groups, c.copies, where)))
+            plain_console().print(table)
         return 0
     table = Table(title=None, show_lines=False)
     for col in ("set", "name", "version", "cards", "by type"):
@@ -79,13 +78,13 @@ def list_sets(sets: tuple[str, ...]) -> int:
         cardset, diags = check_set(d)
         if cardset is None:
             errors = sum(x.is_error for x in diags)
-            table.add_row(d.name, "", "", "", f"[red]invalid: {errors} error(s), see `cardsmith validate {d.name}`[/]")
+            table.add_row(_escape(d.name), "", "", "", f"[red]invalid: {errors} error(s), see `cardsmith validate {_escape(d.name)}`[/]")
             status = 1
             continue
         per_type = Counter(c.type for c in cardset.cards)
         text = ", ".join(f"{t.name} {per_type[t.id]}" for t in cardset.types.values() if per_type[t.id])
-        table.add_row(cardset.id, cardset.name, cardset.version, str(len(cardset.cards)), text)
-    Console(highlight=False).print(table)
+        table.add_row(*map(_escape, (cardset.id, cardset.name, cardset.version, len(cardset.cards), text)))
+    plain_console().print(table)
     return status
 
 
@@ -124,7 +123,7 @@ def build(sets: tuple[str, ...], strict: bool, jobs: int | None, force: bool, sk
         print_diagnostics(diags, Path.cwd())
         errors = [x for x in diags if x.is_error or strict]
         if cardset is None or errors:
-            summary.append((d.name, "validate", f"[red]{len(errors)} error(s)[/]", ""))
+            summary.append((_escape(d.name), "validate", f"[red]{len(errors)} error(s)[/]", ""))
             status = 1
             continue
         summary.append((cardset.id, "validate", f"{len(cardset.cards)} cards, {len(diags)} warning(s)", ""))
@@ -143,7 +142,7 @@ def build(sets: tuple[str, ...], strict: bool, jobs: int | None, force: bool, sk
             if bad:
                 status = 1
             for what, path in ctx.outputs:
-                summary.append((cardset.id, name, what, display_path(path)))
+                summary.append((cardset.id, name, _escape(what), _escape(display_path(path))))
             if bad:
                 summary.append((cardset.id, name, f"[red]{len(bad)} error(s)[/]", ""))
         err_console.print(f"[dim]{cardset.id}: done in {time.perf_counter() - started:.1f} s[/]")
@@ -153,7 +152,7 @@ def build(sets: tuple[str, ...], strict: bool, jobs: int | None, force: bool, sk
     table.add_column("where", overflow="fold")  # a path must stay whole to be useful
     for row in summary:
         table.add_row(*row)
-    Console(highlight=False).print(table)
+    plain_console().print(table)
     return status
 
 

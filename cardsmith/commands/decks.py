@@ -14,8 +14,8 @@ from cardsmith.atomic import write_text
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.project import Project, SetNotFound
 
-out_console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+out_console = Console(highlight=False, emoji=False, soft_wrap=True)  # emoji=False: `:x:` in a name stays as written
+err_console = Console(stderr=True, highlight=False, emoji=False, soft_wrap=True)
 
 
 def _resolve_set_dir(deck_path: Path, set_name: str | None) -> Path:
@@ -90,7 +90,9 @@ def _reported(fn):
 
 
 def _esc(text: str) -> str:
-    return text.replace("[", "\\[")
+    from cardsmith.commands.common import _escape
+
+    return _escape(text)
 
 
 @click.group()
@@ -131,7 +133,7 @@ def check(deck_file: str, set_name: str | None, as_json: bool) -> int:
         if violations:
             err_console.print(f"[red]{_esc(d.name)}: {len(violations)} rule(s) broken[/] ({_esc(sizes)})")
         else:
-            err_console.print(f"[green]{_esc(d.name)}: legal[/] for {cardset.name} ({_esc(sizes)})")
+            err_console.print(f"[green]{_esc(d.name)}: legal[/] for {_esc(cardset.name)} ({_esc(sizes)})")
     return 1 if violations else 0
 
 
@@ -152,7 +154,7 @@ def stats(deck_file: str, set_name: str | None, chart: str | None, as_json: bool
     if as_json:
         click.echo(json.dumps(s.to_json(), indent=2))
     else:
-        out_console.print(f"[bold]{_esc(s.deck)}[/] ({cardset.name}): {s.total} cards"
+        out_console.print(f"[bold]{_esc(s.deck)}[/] ({_esc(cardset.name)}): {s.total} cards"
                           + (f", average cost {s.average_cost}" if s.average_cost is not None else ""))
         from rich import box
 

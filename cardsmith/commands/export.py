@@ -55,6 +55,10 @@ def export_command(set_name: str | None, shops: tuple[str, ...], list_shops: boo
         from cardsmith.printshops import load_profile
         profiles = [load_profile(s, project.root) for s in shops]  # every name checked before any work
     the_deck = open_deck(deck, cardset) if deck is not None else None
+    if tts or profiles:
+        from cardsmith.limits import check_export
+
+        check_export(cardset, the_deck)  # before any card is drawn, not after rendering the whole set
     out = project.set_output(cardset.id)
     if as_json:
         from cardsmith.exports.data import export_json

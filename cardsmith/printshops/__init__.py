@@ -339,8 +339,8 @@ def _readme(profile: Profile, size: ShopSize, cards: int, files: int, backs: Map
     if pdf_name is not None:
         bleed = f" plus {size.bleed_mm:g} mm bleed on each side" if size.bleed_mm else ""
         lines = [f"{profile.name} export by cardsmith: {trim}{bleed}, one card a page.",
-                 f"{cards} cards to print: one PDF, {pdf_name}, of {2 * files} pages (a front and a back "
-                 f"for each of {files} cards{'' if files == cards else '; quantities in the order'})."]
+                 f"{cards} cards to print: one PDF, {pdf_name}, of {2 * files} pages (for each of {files} cards "
+                 f"its back, then its front{'' if files == cards else '; quantities in the order'})."]
     else:
         px = f"{size.pixels[0]} x {size.pixels[1]} px" if size.pixels else "the shop's size"
         lines = [f"{profile.name} export by cardsmith: {trim}; each image is {px} (trim plus bleed) at {profile.dpi} dpi.",
@@ -350,8 +350,11 @@ def _readme(profile: Profile, size: ShopSize, cards: int, files: int, backs: Map
         lines.append(f"One back design, {name}, for every card.")
     elif backs:
         listed = ", ".join(f"{name} ({n} cards)" for name, n in backs.items())
-        lines.append(f"{len(backs)} back designs: {listed}. order.csv names each front's back; "
-                     "order each back design as its own deck.")
+        if pdf_name is not None:  # no order.csv: each card's own back is in the PDF
+            lines.append(f"{len(backs)} back designs: {listed}. Each card's back is the page before its front.")
+        else:
+            lines.append(f"{len(backs)} back designs: {listed}. order.csv names each front's back; "
+                         "order each back design as its own deck.")
     return "\n".join(lines + ["", profile.notes, ""])
 
 
