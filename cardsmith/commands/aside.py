@@ -25,6 +25,8 @@ def validated_set(project: Any, set_dir: Path, jobs: int | None) -> tuple[Any, l
     if pid is not None:
         try:
             set_up_drawing(project, set_dir)
+        except Exception:  # only a head start: the render meets the same problem, in its place and words
+            pass
         finally:
             _wait(pid)
     return setcache.validated_set(project, set_dir)
