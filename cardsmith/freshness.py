@@ -49,8 +49,9 @@ def _stat_pair(path: str | Path) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns]
 
 
-def _walk(root: str, skip: str, out: list[str]) -> None:
-    """Append `path:size:mtime` for `root` (a file) or every file under it (a folder), `skip` excepted."""
+def _walk(root: str, skip: str, out: list[str], seen: set[tuple[int, int]] | None = None) -> None:
+    """Append `path:size:mtime` for `root` (a file) or every file under it (a folder), `skip` excepted.
+    A folder reached again through a link (a loop such as `loop/up -> ..`) is listed, not walked again."""
     try:
         st = os.stat(root)
     except OSError:
@@ -59,6 +60,11 @@ def _walk(root: str, skip: str, out: list[str]) -> None:
     if not stat.S_ISDIR(st.st_mode):
         out.append(f"{root}:{st.st_size}:{st.st_mtime_ns}")
         return
+    seen = set() if seen is None else seen
+    if (st.st_dev, st.st_ino) in seen:
+        out.append(f"{root}/:again")
+        return
+    seen.add((st.st_dev, st.st_ino))
     out.append(f"{root}/")
     try:
         entries = sorted(os.scandir(root), key=lambda e: e.name)
@@ -68,9 +74,14 @@ def _walk(root: str, skip: str, out: list[str]) -> None:
     for e in entries:
         if e.path == skip:
             continue
-        if e.is_dir(follow_symlinks=True):
+        try:
+            folder = e.is_dir(follow_symlinks=True)
+        except OSError:  # a link that cannot be followed (a loop of links, no permission)
+            out.append(f"{e.path}:unreadable")
+            continue
+        if folder:
             if e.name not in SKIP_DIRS:
-                _walk(e.path, skip, out)
+                _walk(e.path, skip, out, seen)
         else:
             try:
                 s = e.stat(follow_symlinks=True)

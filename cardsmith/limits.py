@@ -17,6 +17,7 @@ MAX_CARD_MM = 600.0  # a card (or board) side; 600 mm at 300 dpi is already 50 m
 MAX_BLEED_MM = 25.0  # bleed or safe margin
 MAX_PRINTED = 20_000  # cards one command lays out (PDF pages, a Tabletop Simulator deck)
 MAX_FACE_PIXELS = 150_000_000  # one card or board image, bleed included: more would need gigabytes per worker
+MAX_TEXT_CHARS = 20_000  # one text in a set or card file: a card shows a few hundred; 4.8 MB of rules text took minutes to draw
 MAX_PAPER_MM = 5080.0  # a paper side: 200 in, the largest PDF page Acrobat and most viewers show (a 100 m sheet laid out millions of card slots)
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 from cardsmith.diagnostics import Diagnostic, did_you_mean, path_text, sort_diagnostics
 from cardsmith.named_set import SetInvalid, open_named_set  # noqa: F401  (imported from here by many callers)
 from cardsmith.errors import CardsmithError
-from cardsmith.limits import MAX_BLEED_MM, MAX_CARD_MM, MAX_COPIES
+from cardsmith.limits import MAX_BLEED_MM, MAX_CARD_MM, MAX_COPIES, MAX_TEXT_CHARS
 from cardsmith.loader import Document, YamlError, load_yaml
 from cardsmith.schemaquick import quick_valid
 from cardsmith.model import (RESERVED_CARD_KEYS, Card, CardSet, CardType, Dimension, FieldSpec, Group, Keyword,
@@ -266,7 +266,7 @@ def check_set(set_dir: Path | str, items: dict | None = None, used: dict | None 
     decl = _Declarations(set_dir, {})
     if read is not None:
         sdoc = read[0]
-        _control_characters(ck, sdoc)
+        _check_texts(ck, sdoc)
         ck.diags.extend(read[1])
         decl = _declarations(ck, sdoc)
 
@@ -280,7 +280,7 @@ def check_set(set_dir: Path | str, items: dict | None = None, used: dict | None 
         if read is None:
             continue
         doc, schema_errs = read
-        _control_characters(ck, doc)
+        _check_texts(ck, doc)
         schema_errs = [_by_card_id(doc, d) for d in schema_errs]
         ck.diags.extend(schema_errs)
         if not isinstance(doc.data, dict) or not isinstance(doc.data.get("cards"), list):
@@ -680,9 +680,10 @@ def _cards(ck: _Checker, doc: Document, decl: _Declarations, seen: dict[str, Sou
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
-def _control_characters(ck: _Checker, doc: Document) -> None:
-    """Text holding a control character (written as an escape such as "\\x1b" in a quoted string):
-    it prints as nothing on a card and reaches terminals through `list` and messages."""
+def _check_texts(ck: _Checker, doc: Document) -> None:
+    """Text holding a control character (written as an escape such as "\\x1b" in a quoted string): it
+    prints as nothing on a card and reaches terminals through `list` and messages. And text longer than
+    any card shows (MAX_TEXT_CHARS): drawing megabytes of rules text takes minutes."""
     def walk(value: Any, path: tuple) -> None:
         if isinstance(value, str):
             bad = _CONTROL.search(value)
@@ -691,6 +692,12 @@ def _control_characters(ck: _Checker, doc: Document) -> None:
                 ck.diags.append(_by_card_id(doc, Diagnostic(
                     "error", doc.path, line, col, f"{path_text(path) or 'the file'} holds a control character (U+{ord(bad.group()):04X})",
                     "remove it: text is letters, digits, punctuation, spaces, tabs and new lines", path_text(path))))
+            if len(value) > MAX_TEXT_CHARS:
+                line, col = doc.position(path)
+                ck.diags.append(_by_card_id(doc, Diagnostic(
+                    "error", doc.path, line, col, f"{path_text(path) or 'the file'} is {len(value):,} characters long; "
+                    f"cardsmith reads at most {MAX_TEXT_CHARS:,} in one text",
+                    "a card shows a few hundred characters: shorten it (is this the right file?)", path_text(path))))
         elif isinstance(value, dict):
             for k, v in value.items():
                 walk(v, path + (k,))

@@ -179,3 +179,25 @@ def test_a_card_face_too_large_for_memory_at_the_asked_dpi_is_refused_before_dra
     r = cli("render", "demo", "--dpi", "1200", "--jobs", "1", cwd=project)
     assert r.returncode == 1 and "million pixels" in r.stderr and "--dpi" in r.stderr, r.stderr
     assert not list((project / "output").rglob("*.png"))
+
+
+def test_a_text_longer_than_any_card_shows_is_refused_at_validation(demo_set, cli):
+    cards = demo_set / "cards.yaml"
+    _edit(cards, "text: When Dawn Scout arrives", "text: " + "Draw a card. " * 2000 + "When Dawn Scout arrives")
+    (err,) = _errors(demo_set)
+    assert err.file.name == "cards.yaml" and err.line == 12 and "26,059 characters long" in err.message
+    r = cli("render", "demo", cwd=demo_set.parent.parent)
+    assert r.returncode == 1 and "cards.yaml:12" in r.stderr
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "symlink"), reason="symbolic links")
+def test_a_loop_of_links_in_the_set_folder_is_walked_once(demo_set, cli):
+    (demo_set / "loop").mkdir()
+    (demo_set / "loop" / "up").symlink_to("..")
+    (demo_set / "self1").symlink_to("self2")
+    (demo_set / "self2").symlink_to("self1")
+    project = demo_set.parent.parent
+    for args in (("validate", "demo"), ("list", "demo"), ("render", "demo", "--jobs", "1")):
+        r = cli(*args, cwd=project)
+        assert r.returncode == 0, (args, r.stderr)
+    assert (project / "output" / "demo" / "cards" / "manifest.json").is_file()
