@@ -81,8 +81,8 @@ class Face:
     layout: str
     path: Path
 
-    @property
-    def key(self) -> str:
+    @functools.cached_property
+    def key(self) -> str:  # asked thousands of times a run
         return f"{self.kind}:{self.id}"
 
 
@@ -279,8 +279,33 @@ def card_data(card: Card) -> str:
     return repr(tuple(getattr(card, name) for name in _CARD_DATA))
 
 
+def _json(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, default=str, ensure_ascii=False)
+
+
 def _digest(obj: Any) -> str:
-    return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str, ensure_ascii=False).encode()).hexdigest()
+    return hashlib.sha256(_json(obj).encode()).hexdigest()
+
+
+def _digest_parts(*parts: str) -> str:
+    """A hash of several texts, each framed by its length (so no two lists of texts share one)."""
+    h = hashlib.sha256()
+    for part in parts:
+        b = part.encode("utf-8", "surrogateescape")
+        h.update(len(b).to_bytes(8, "big") + b)
+    return h.hexdigest()
+
+
+def _files_in(*folders: Path) -> set[str]:
+    """The paths of the files in `folders` (not below them), from one listing each."""
+    found: set[str] = set()
+    for folder in folders:
+        try:
+            with os.scandir(folder) as entries:
+                found.update(e.path for e in entries if e.is_file())
+        except OSError:
+            pass
+    return found
 
 
 # ---- the batch ------------------------------------------------------------------------------------
@@ -373,13 +398,15 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
         files = set(files)
         if f.kind == "card" and by_id[f.id].art:
             files.add(str(Path(cardset.path) / by_id[f.id].art))
-        return _digest({"base": base, "face": f.key, "layout": f.layout, "data": face_data[f.key],
-                        "layouts": layouts.digest(set(deps) | {f.layout}), "files": [stat_sig(str(p)) for p in sorted(files)]})
+        data = face_data[f.key]
+        return _digest_parts(base, f.key, f.layout, data if isinstance(data, str) else _json(data),
+                             layouts.digest(set(deps) | {f.layout}), *[stat_sig(str(p)) for p in sorted(files)])
 
+    images = _files_in(cards_dir, backs_dir)  # one listing, not a stat per face
     for f in faces:
         entry = cache.get(f.key) or {}
         keys[f.key] = face_key(f, entry.get("layouts") or [], entry.get("files") or [])
-        if not force and entry.get("key") == keys[f.key] and f.path.is_file() and not entry.get("error"):
+        if not force and entry.get("key") == keys[f.key] and str(f.path) in images and not entry.get("error"):
             reused.append(f)
         else:
             todo.append(f)
@@ -497,19 +524,20 @@ def _write_manifest(out_dir: Path, cardset: CardSet, faces: list[Face], outcomes
     same_kind = old.get("dpi") == dpi and old.get("format") == ext
     cards: dict[str, Any] = {}
     backs: dict[str, Any] = {}
+    images = _files_in(out_dir / "cards", out_dir / "backs")
     rendered = {f.key for f in faces if f.key in outcomes and not outcomes[f.key].error}
     failed = {f.key for f in faces if f.key in outcomes and outcomes[f.key].error}
     for c in cardset.cards:
         key = f"card:{c.id}"
         rel = f"cards/{c.id}.{ext}"
-        keep_old = same_kind and key not in failed and c.id in (old.get("cards") or {}) and (out_dir / rel).is_file()
+        keep_old = same_kind and key not in failed and c.id in (old.get("cards") or {}) and f"{out_dir}/{rel}" in images
         if key in rendered or keep_old:
             cards[c.id] = {"file": rel, "back": card_back(cardset, c), "name": c.name, "type": c.type, "copies": c.copies,
                            **_content(outcomes.get(key), (old.get("cards") or {}).get(c.id))}
     for bid in back_specs(cardset):
         key = f"back:{bid}"
         rel = f"backs/{bid}.{ext}"
-        keep_old = same_kind and key not in failed and bid in (old.get("backs") or {}) and (out_dir / rel).is_file()
+        keep_old = same_kind and key not in failed and bid in (old.get("backs") or {}) and f"{out_dir}/{rel}" in images
         if key in rendered or keep_old:
             backs[bid] = {"file": rel, **_content(outcomes.get(key), (old.get("backs") or {}).get(bid))}
     if prune:  # images of cards that left the set
