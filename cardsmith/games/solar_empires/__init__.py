@@ -6,26 +6,60 @@ left to chance or to no one. A decision with a single legal option is taken auto
 Readings of ambiguous sentences are in docs/rules/solar-empires.md.
 
 Modules: `cards` (card records and a game's table), `effects` (the effect handlers cards name),
-`state` (the state and its zones), `flow` (the turn), `combat`, `resolve` (playing cards and their
-effects), `observation`, `heuristics`, `positions`, `game`.
+`checks` (what validation asks: play settings, the set's problems), `state` (the state and its
+zones), `flow` (the turn), `combat`, `resolve` (playing cards and their effects), `observation`,
+`heuristics`, `positions`, `game`.
+
+Importing the package loads only what validating a set needs (`RULES` with its effects, settings and
+checks); the state, the turn and the engine load when a game is made or one of their names is asked
+for (`SolarState`, `SolarEmpires`, `Observation`), as validation after every edit does not need them.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from cardsmith.engine.contract import RulesModule
-# State first: in the compiled build, flow, combat and resolve import it as they load (see state.py).
-from cardsmith.games.solar_empires.state import SolarState
+from cardsmith.games.solar_empires.checks import PLAY_SCHEMA, set_problems
 from cardsmith.games.solar_empires.effects import EFFECTS
-from cardsmith.games.solar_empires.filler import cards_in_hand, filler
-from cardsmith.games.solar_empires.game import PLAY_SCHEMA, SolarEmpires, set_problems
 from cardsmith.games.solar_empires.names import ORDERINGS, SHOT_CAP
-from cardsmith.games.solar_empires.observation import Observation
 from cardsmith.model import CardSet
 
+_LAZY = {"SolarState": "state", "SolarEmpires": "game", "Observation": "observation"}
 
-def make_game(cardset: CardSet) -> SolarEmpires:
-    """The Solar Empires rules for `cardset` (the registry calls it)."""
-    return SolarEmpires(cardset, RULES)
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    importlib.import_module(f"{__name__}.state")  # state first (see game.py)
+    return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+
+
+def make_game(cardset: CardSet) -> Any:
+    """The Solar Empires rules for `cardset` (the registry calls it): a `game.SolarEmpires`."""
+    return __getattr__("SolarEmpires")(cardset, RULES)
+
+
+_FILLER: Any = None  # cardsmith.games.solar_empires.filler, once a game asks for it
+
+
+def _filler_module() -> Any:
+    global _FILLER
+    if _FILLER is None:
+        from cardsmith.games.solar_empires import filler
+
+        _FILLER = filler
+    return _FILLER
+
+
+def _filler(*args: Any, **kwargs: Any) -> Any:
+    return _filler_module().filler(*args, **kwargs)
+
+
+def _cards_in_hand(state: Any, seat: int) -> frozenset[str]:
+    return _filler_module().cards_in_hand(state, seat)  # after every action of a tracked game: one call, no import
 
 
 RULES = RulesModule(
@@ -37,8 +71,8 @@ RULES = RulesModule(
     effects=EFFECTS,
     effect_types=("event",),
     validate=set_problems,
-    filler=filler,
-    cards_in_hand=cards_in_hand,
+    filler=_filler,
+    cards_in_hand=_cards_in_hand,
     doc="Space battles over a random solar system (Norgoth, 2009); docs/rules/solar-empires.md.",
 )
 

@@ -5,48 +5,20 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
+# State first: in the compiled build, flow, combat and resolve import it as they load (see state.py).
+from cardsmith.games.solar_empires.state import SolarState
 from cardsmith.engine.chance import SeededChance
-from cardsmith.engine.contract import Chance, Problem, RulesModule
+from cardsmith.engine.contract import Chance, RulesModule
 from cardsmith.errors import CardsmithError
 from cardsmith.games.solar_empires import effects
 from cardsmith.games.solar_empires.cards import BODY, POSITIONS, STAR, CardInfo, Table, build_table, deck_lists
+from cardsmith.games.solar_empires.checks import PLAY_SCHEMA, set_problems  # noqa: F401  (PLAY_SCHEMA: still read from here)
 from cardsmith.games.solar_empires.flow import settle
 from cardsmith.games.solar_empires.heuristics import heuristic, scores_as_now
 from cardsmith.games.solar_empires.names import DEFAULT_TURN_CAP
 from cardsmith.games.solar_empires.observation import sample_state
 from cardsmith.games.solar_empires.positions import from_position
-from cardsmith.games.solar_empires.state import SolarState
 from cardsmith.model import CardSet, Deck
-
-PLAY_SCHEMA: Mapping[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
-        "turn_cap": {"type": "integer", "minimum": 1, "default": DEFAULT_TURN_CAP,
-                     "description": "Games still running after this turn's clean-up end as draws (\"turn cap\")."},
-    },
-}
-
-
-def set_problems(cardset: CardSet) -> list[Problem]:
-    """What keeps the set from being played honestly: an event without an effect, an effect the rules
-    do not know, an effect on a card type it does not act on, a `play:` setting out of range."""
-    out = list(effects.solar_problems(cardset))
-    for card in cardset.cards:
-        for i, e in enumerate(card.effects):
-            if e.get("do") not in effects.EFFECTS:
-                out.append(Problem(f"unknown effect '{e.get('do')}'", card=card.id, path=("effect", i, "do"),
-                                   hint="effects Solar Empires knows: " + ", ".join(sorted(effects.EFFECTS))))
-        if card.type == "event" and not card.effects:
-            out.append(Problem(f"event '{card.name}' has no `effect:`, so the rules cannot play it", card=card.id,
-                               hint="add e.g. `effect: {do: damage, amount: 3, target: ship, when: played}`"))
-    play = cardset.meta.get("play") or {}
-    cap = play.get("turn_cap", DEFAULT_TURN_CAP) if isinstance(play, Mapping) else DEFAULT_TURN_CAP
-    if not isinstance(cap, int) or isinstance(cap, bool) or cap < 1:
-        out.append(Problem(f"play.turn_cap must be a positive whole number, not {cap!r}", setting=("turn_cap",),
-                           hint="write e.g. `play: {turn_cap: 40}` in set.yaml"))
-    return out
-
 
 class SolarEmpires:
     """The Solar Empires rules for one card set (`make_game(cardset)` builds it)."""
