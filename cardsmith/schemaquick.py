@@ -91,7 +91,7 @@ def _check(schema: Any, value: Any, ctx: _Ctx) -> Verdict:
             continue
         rule = _RULES.get(key)
         if rule is None:
-            if key == "$id" and (schema is ctx.root or arg == ctx.root.get("$id")):
+            if key == "$id" and schema is ctx.root:
                 continue
             unsure = True  # a keyword this module does not know: it may constrain
             continue
