@@ -2,7 +2,7 @@
 
 The property that matters: `quick_valid(...) is True` implies jsonschema finds no error (checked on
 every schema cardsmith ships and every bundled game's play, effect and card-field schemas, with
-random values and with the bundled sets' own files mutated). Because those schemas use only keywords
+random values and with the bundled sets' own files, and three test fixtures', mutated). Because those schemas use only keywords
 schemaquick implements, it must also agree exactly on plain JSON values (else the fast path is lost).
 A valid set then validates without importing jsonschema at all (one subprocess test).
 """
@@ -28,7 +28,8 @@ from jsonschema import Draft202012Validator
 from cardsmith.schemaquick import ANNOTATIONS, KEYWORDS, _is_json, equal, quick_valid, verdict
 from tests.conftest import ROOT
 
-SETS = sorted(p for p in (ROOT / "cards").iterdir() if (p / "set.yaml").is_file())
+SETS = [*sorted(p for p in (ROOT / "cards").iterdir() if (p / "set.yaml").is_file()),
+        *(ROOT / "tests" / "fixtures" / f for f in ("star-map", "mini-empires", "decks/cards/space"))]
 
 
 # ---- what is checked against what ---------------------------------------------------------------
