@@ -2,8 +2,9 @@
 
 The property that matters: `quick_valid(...) is True` implies jsonschema finds no error (checked on
 every schema cardsmith ships and every bundled game's play, effect and card-field schemas, with
-random values and with the bundled sets' own files, and three test fixtures', mutated). Because those schemas use only keywords
-schemaquick implements, it must also agree exactly on plain JSON values (else the fast path is lost).
+random values and with the files of the bundled sets and three test fixtures, mutated). Because
+those schemas use only keywords schemaquick implements, it must also agree exactly on plain JSON
+values (else the fast path is lost).
 A valid set then validates without importing jsonschema at all (one subprocess test).
 """
 
