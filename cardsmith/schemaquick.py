@@ -21,10 +21,12 @@ from typing import Any, Callable, Mapping
 Verdict = bool | None  # True: proven valid; False: proven invalid; None: unsure (let jsonschema decide)
 
 # Keywords that annotate and never constrain a value (2020-12 core and meta-data vocabularies, plus
-# `$defs`, which only holds schemas for `$ref`). `$id` is handled apart: it is an annotation only at
-# the root of a document (elsewhere it would change where `$ref`s resolve).
-ANNOTATIONS = frozenset({"$schema", "$comment", "$defs", "title", "description", "default", "examples",
+# `$defs`, which only holds schemas for `$ref`). Two more are handled apart: `$id` is an annotation
+# only at the root of a document (elsewhere it would change where `$ref`s resolve), `$schema` only
+# when it names 2020-12 (another dialect reads some keywords otherwise).
+ANNOTATIONS = frozenset({"$comment", "$defs", "title", "description", "default", "examples",
                          "deprecated", "readOnly", "writeOnly"})
+DIALECT = "https://json-schema.org/draft/2020-12/schema"  # the only `$schema` taken as an annotation
 MAX_DEPTH = 200  # deeper values are left to jsonschema (the YAML loader refuses far less already)
 _JSON_SCALARS = (str, int, bool, type(None))
 
@@ -91,7 +93,7 @@ def _check(schema: Any, value: Any, ctx: _Ctx) -> Verdict:
             continue
         rule = _RULES.get(key)
         if rule is None:
-            if key == "$id" and schema is ctx.root:
+            if (key == "$id" and schema is ctx.root) or (key == "$schema" and arg == DIALECT):
                 continue
             unsure = True  # a keyword this module does not know: it may constrain
             continue

@@ -280,7 +280,7 @@ def test_every_bundled_file_is_proven_valid_so_the_fast_path_is_taken():
 def test_the_shipped_schemas_use_only_keywords_the_quick_check_knows():
     """A new keyword in a schema would silently send every file of that kind to jsonschema."""
     found = {k for case in cases().values() for k, _ in schema_keywords(case.schema)}
-    assert found - KEYWORDS - ANNOTATIONS <= {"$id"}
+    assert found - KEYWORDS - ANNOTATIONS <= {"$id", "$schema"}
 
 
 # ---- what jsonschema counts as valid, exactly -----------------------------------------------------
@@ -346,6 +346,7 @@ def test_the_quick_check_answers_as_jsonschema_does(schema, value, expected):
     ({"$defs": {"n": {"$anchor": "n", "type": "integer"}}, "$ref": "#n"}, 1),  # an anchor
     ({"properties": {"a": {"$id": "nested.json", "type": "integer"}}}, {"a": 1}),  # $id below the root
     ({"type": "integer", "multipleOf": 2}, 4),
+    ({"$schema": "http://json-schema.org/draft-07/schema#", "type": "integer"}, 4),  # another dialect
 ])
 def test_a_keyword_it_does_not_implement_means_unsure_never_valid(schema, value):
     assert Draft202012Validator(schema).is_valid(value)  # each value is valid: only jsonschema may say so
