@@ -207,7 +207,7 @@ def a_case(only_valued: bool = False) -> st.SearchStrategy[Case]:
     return st.one_of(st.sampled_from(package), st.sampled_from(games)).map(cases().__getitem__)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_random_values_never_fool_the_quick_check(data):
     case = data.draw(a_case(), label="schema")
@@ -256,7 +256,7 @@ def _mutate(data: st.DataObject, root: Any) -> Any:
     return root
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_bundled_files_mutated_never_fool_the_quick_check(data):
     case = data.draw(a_case(only_valued=True), label="schema")
