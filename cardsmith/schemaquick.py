@@ -61,7 +61,7 @@ def verdict(schema: Mapping[str, Any] | bool, value: Any, defs: Mapping[str, Any
         return schema
     root = schema if defs is None else {**schema, "$defs": defs}
     try:
-        return _check(root, value, _Ctx(root, resources or {}))
+        return _check(root, value, _Ctx(root, resources if resources is not None else {}))
     except (RecursionError, re.error, TypeError, ValueError, KeyError, AttributeError):
         return None  # a schema this module misreads, or a `$ref` loop: jsonschema decides
 

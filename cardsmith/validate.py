@@ -58,10 +58,15 @@ class _PackageSchemas(Mapping[str, Any]):
         return _schema_file(file)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(sorted(p.name for p in SCHEMA_DIR.glob("*.schema.json")))
+        return iter(_schema_files())
 
     def __len__(self) -> int:
-        return len(list(iter(self)))
+        return len(_schema_files())
+
+
+@lru_cache(maxsize=1)
+def _schema_files() -> tuple[str, ...]:
+    return tuple(sorted(p.name for p in SCHEMA_DIR.glob("*.schema.json")))
 
 
 @lru_cache(maxsize=None)
