@@ -21,10 +21,12 @@ from typing import Any, Callable, Mapping
 Verdict = bool | None  # True: proven valid; False: proven invalid; None: unsure (let jsonschema decide)
 
 # Keywords that annotate and never constrain a value (2020-12 core and meta-data vocabularies, plus
-# `$defs`, which only holds schemas for `$ref`). `$id` is handled apart: it is an annotation only at
-# the root of a document (elsewhere it would change where `$ref`s resolve).
-ANNOTATIONS = frozenset({"$schema", "$comment", "$defs", "title", "description", "default", "examples",
+# `$defs`, which only holds schemas for `$ref`). Two more are handled apart: `$id` is an annotation
+# only at the root of a document (elsewhere it would change where `$ref`s resolve), `$schema` only
+# when it names 2020-12 (another dialect reads some keywords otherwise).
+ANNOTATIONS = frozenset({"$comment", "$defs", "title", "description", "default", "examples",
                          "deprecated", "readOnly", "writeOnly"})
+DIALECT = "https://json-schema.org/draft/2020-12/schema"  # the only `$schema` taken as an annotation
 MAX_DEPTH = 200  # deeper values are left to jsonschema (the YAML loader refuses far less already)
 _JSON_SCALARS = (str, int, bool, type(None))
 
@@ -59,7 +61,7 @@ def verdict(schema: Mapping[str, Any] | bool, value: Any, defs: Mapping[str, Any
         return schema
     root = schema if defs is None else {**schema, "$defs": defs}
     try:
-        return _check(root, value, _Ctx(root, resources or {}))
+        return _check(root, value, _Ctx(root, resources if resources is not None else {}))
     except (RecursionError, re.error, TypeError, ValueError, KeyError, AttributeError):
         return None  # a schema this module misreads, or a `$ref` loop: jsonschema decides
 
@@ -91,7 +93,7 @@ def _check(schema: Any, value: Any, ctx: _Ctx) -> Verdict:
             continue
         rule = _RULES.get(key)
         if rule is None:
-            if key == "$id" and (schema is ctx.root or arg == ctx.root.get("$id")):
+            if (key == "$id" and schema is ctx.root) or (key == "$schema" and arg == DIALECT):
                 continue
             unsure = True  # a keyword this module does not know: it may constrain
             continue
@@ -105,30 +107,23 @@ def _check(schema: Any, value: Any, ctx: _Ctx) -> Verdict:
 
 # ---- types and values
 
-def _is_type(value: Any, name: str) -> Verdict:
-    t = type(value)
-    if name == "string":
-        return t is str
-    if name == "integer":  # as jsonschema counts: 1.0 is an integer, true is not
-        return t is int or (t is float and value.is_integer())
-    if name == "number":
-        return t is int or t is float
-    if name == "object":
-        return t is dict
-    if name == "array":
-        return t is list
-    if name == "boolean":
-        return t is bool
-    if name == "null":
-        return value is None
-    return None  # not a JSON type name: jsonschema raises; let it
+_TYPES: dict[str, Callable[[Any], bool]] = {
+    "string": lambda v: type(v) is str,
+    "integer": lambda v: type(v) is int or (type(v) is float and v.is_integer()),  # as jsonschema: 1.0 is one
+    "number": lambda v: type(v) is int or type(v) is float,  # true is no number
+    "object": lambda v: type(v) is dict,
+    "array": lambda v: type(v) is list,
+    "boolean": lambda v: type(v) is bool,
+    "null": lambda v: v is None,
+}
 
 
 def _type(arg: Any, value: Any, schema: Any, ctx: _Ctx) -> Verdict:
-    if isinstance(arg, str):
-        return _is_type(value, arg)
-    found = [_is_type(value, name) for name in arg]
-    return True if True in found else (None if None in found else False)
+    test = _TYPES.get(arg) if isinstance(arg, str) else None
+    if test is not None:
+        return test(value)
+    found = [(_TYPES[name](value) if name in _TYPES else None) for name in ([arg] if isinstance(arg, str) else arg)]
+    return True if True in found else (None if None in found else False)  # an unknown name: jsonschema raises
 
 
 def equal(a: Any, b: Any) -> bool:
@@ -276,16 +271,22 @@ def _not(v: Verdict) -> Verdict:
 
 
 def _one_of(arg: Any, value: Any, schema: Any, ctx: _Ctx) -> Verdict:
-    found = [_check(sub, value, ctx) for sub in arg]
-    valid = found.count(True)
-    if valid > 1:
-        return False
-    if None in found:
-        return None  # an unsure branch might be a second valid one, or the only one
-    return valid == 1
+    valid = 0
+    unsure = False
+    for sub in arg:
+        v = _check(sub, value, ctx)
+        if v is True:
+            valid += 1
+            if valid > 1:
+                return False
+        elif v is None:
+            unsure = True  # an unsure branch might be a second valid one, or the only one
+    return None if unsure else valid == 1
 
 
 def _ref(arg: Any, value: Any, schema: Any, ctx: _Ctx) -> Verdict:
+    if arg.startswith("#/$defs/") and "/" not in arg[8:] and "~" not in arg and "%" not in arg:
+        return _check(ctx.root["$defs"][arg[8:]], value, ctx)  # the common case, without parsing a pointer
     doc, _, pointer = arg.partition("#")
     root = ctx.root if not doc else ctx.resources.get(doc)
     if root is None or "%" in pointer or (pointer and not pointer.startswith("/")):

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
 from cardsmith.diagnostics import Diagnostic, did_you_mean, path_text, sort_diagnostics
 from cardsmith.named_set import SetInvalid, open_named_set  # noqa: F401  (imported from here by many callers)
@@ -50,14 +50,42 @@ def schema_text(name: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
+class _PackageSchemas(Mapping[str, Any]):
+    """The package schemas by file name (`set.schema.json`, the name a `$ref` gives one), each read
+    on first use: checking a card reads card.schema.json only."""
+
+    def __getitem__(self, file: str) -> Any:
+        return _schema_file(file)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_schema_files())
+
+    def __len__(self) -> int:
+        return len(_schema_files())
+
+
+@lru_cache(maxsize=1)
+def _schema_files() -> tuple[str, ...]:
+    return tuple(sorted(p.name for p in SCHEMA_DIR.glob("*.schema.json")))
+
+
 @lru_cache(maxsize=None)
-def _schemas() -> dict[str, Any]:
-    """Every package schema by file name (`set.schema.json`), the name a `$ref` gives it."""
-    return {p.name: json.loads(p.read_text(encoding="utf-8")) for p in SCHEMA_DIR.glob("*.schema.json")}
+def _schema_file(file: str) -> Any:
+    path = SCHEMA_DIR / file
+    if not file.endswith(".schema.json") or path.parent != SCHEMA_DIR or not path.is_file():
+        raise KeyError(file)
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+_SCHEMAS = _PackageSchemas()
+
+
+def _schemas() -> Mapping[str, Any]:
+    return _SCHEMAS
 
 
 def _schema(name: str) -> Any:
-    found = _schemas().get(f"{name}.schema.json")
+    found = _SCHEMAS.get(f"{name}.schema.json")
     return found if found is not None else json.loads(schema_text(name))  # (which raises, naming the schemas)
 
 

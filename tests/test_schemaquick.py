@@ -2,8 +2,9 @@
 
 The property that matters: `quick_valid(...) is True` implies jsonschema finds no error (checked on
 every schema cardsmith ships and every bundled game's play, effect and card-field schemas, with
-random values and with the bundled sets' own files mutated). Because those schemas use only keywords
-schemaquick implements, it must also agree exactly on plain JSON values (else the fast path is lost).
+random values and with the files of the bundled sets and three test fixtures, mutated). Because
+those schemas use only keywords schemaquick implements, it must also agree exactly on plain JSON
+values (else the fast path is lost).
 A valid set then validates without importing jsonschema at all (one subprocess test).
 """
 
@@ -28,7 +29,8 @@ from jsonschema import Draft202012Validator
 from cardsmith.schemaquick import ANNOTATIONS, KEYWORDS, _is_json, equal, quick_valid, verdict
 from tests.conftest import ROOT
 
-SETS = sorted(p for p in (ROOT / "cards").iterdir() if (p / "set.yaml").is_file())
+SETS = [*sorted(p for p in (ROOT / "cards").iterdir() if (p / "set.yaml").is_file()),
+        *(ROOT / "tests" / "fixtures" / f for f in ("star-map", "mini-empires", "decks/cards/space"))]
 
 
 # ---- what is checked against what ---------------------------------------------------------------
@@ -205,7 +207,7 @@ def a_case(only_valued: bool = False) -> st.SearchStrategy[Case]:
     return st.one_of(st.sampled_from(package), st.sampled_from(games)).map(cases().__getitem__)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_random_values_never_fool_the_quick_check(data):
     case = data.draw(a_case(), label="schema")
@@ -254,7 +256,7 @@ def _mutate(data: st.DataObject, root: Any) -> Any:
     return root
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_bundled_files_mutated_never_fool_the_quick_check(data):
     case = data.draw(a_case(only_valued=True), label="schema")
@@ -278,7 +280,7 @@ def test_every_bundled_file_is_proven_valid_so_the_fast_path_is_taken():
 def test_the_shipped_schemas_use_only_keywords_the_quick_check_knows():
     """A new keyword in a schema would silently send every file of that kind to jsonschema."""
     found = {k for case in cases().values() for k, _ in schema_keywords(case.schema)}
-    assert found - KEYWORDS - ANNOTATIONS <= {"$id"}
+    assert found - KEYWORDS - ANNOTATIONS <= {"$id", "$schema"}
 
 
 # ---- what jsonschema counts as valid, exactly -----------------------------------------------------
@@ -344,6 +346,7 @@ def test_the_quick_check_answers_as_jsonschema_does(schema, value, expected):
     ({"$defs": {"n": {"$anchor": "n", "type": "integer"}}, "$ref": "#n"}, 1),  # an anchor
     ({"properties": {"a": {"$id": "nested.json", "type": "integer"}}}, {"a": 1}),  # $id below the root
     ({"type": "integer", "multipleOf": 2}, 4),
+    ({"$schema": "http://json-schema.org/draft-07/schema#", "type": "integer"}, 4),  # another dialect
 ])
 def test_a_keyword_it_does_not_implement_means_unsure_never_valid(schema, value):
     assert Draft202012Validator(schema).is_valid(value)  # each value is valid: only jsonschema may say so
