@@ -419,7 +419,9 @@ try:
     main()
 except SystemExit as e:
     print('exit', e.code, file=sys.stderr)
-print('loaded:', *(m for m in ('jsonschema', 'referencing') if m in sys.modules), file=sys.stderr)
+# the game's state and turn are for play: validating or drawing a set loads only what RULES checks
+print('loaded:', *(m for m in ('jsonschema', 'referencing', 'cardsmith.games.solar_empires.state') if m in sys.modules),
+      file=sys.stderr)
 """
 
 
