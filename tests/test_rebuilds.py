@@ -79,7 +79,8 @@ HEAVY = ("PIL", "reportlab", "jinja2", "jsonschema", "yaml", "rich")
 def _imported_by(args: list[str], cwd: Path, modules: tuple[str, ...] = HEAVY) -> set[str]:
     code = (f"import sys; sys.argv = ['cardsmith', *{args!r}]\n"
             "from cardsmith.cli import main\n"
-            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "try:\n    main(sys.argv[1:])  # from Python: it exits through SystemExit, so this probe runs on\n"
+            "except SystemExit:\n    pass\n"
             f"print('loaded:', *(m for m in {modules!r} if m in sys.modules), file=sys.stderr)")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     p = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)

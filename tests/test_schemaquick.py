@@ -416,7 +416,7 @@ _PROBE = """import sys
 sys.argv = ['cardsmith', *sys.argv[1:]]
 from cardsmith.cli import main
 try:
-    main()
+    main(sys.argv[1:])  # from Python: it exits through SystemExit, so the lines below run
 except SystemExit as e:
     print('exit', e.code, file=sys.stderr)
 # the game's state and turn are for play: validating or drawing a set loads only what RULES checks
