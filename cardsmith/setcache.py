@@ -16,7 +16,7 @@ import pickle
 import sys
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Callable
 
 from cardsmith.atomic import write_bytes
 from cardsmith.freshness import PACKAGE_DIR, fingerprint, key_of, library_files, snapshot, stamp_for
@@ -81,8 +81,10 @@ def validation_inputs(project: Any, set_dir: Path | str) -> Any:
     return snapshot([set_dir, PACKAGE_DIR, *library_files()], skip=project.output_dir)
 
 
-def validated_set(project: Any, set_dir: Path | str) -> tuple[Any, list[Any]]:
-    """`validate.check_set(set_dir)`, read from the cache when the set and cardsmith are unchanged."""
+def validated_set(project: Any, set_dir: Path | str, cached: Callable[[], None] | None = None) -> tuple[Any, list[Any]]:
+    """`validate.check_set(set_dir)`, read from the cache when the set and cardsmith are unchanged.
+    `cached()` is called once the set is in the cache (or known not to be), before the cards read are
+    kept for the next validation (`cardsmith.commands.aside`'s reader waits only for the first)."""
     stamp = stamp_for(project, set_dir, "set")
     blob = stamp.path.with_suffix(".pickle")
     key = _set_key()
@@ -101,7 +103,6 @@ def validated_set(project: Any, set_dir: Path | str) -> tuple[Any, list[Any]]:
     code = key_of("items", fingerprint([str(PACKAGE_DIR), *library_files()]))  # how cards are read and checked
     items, used = _read_items(items_file, code), {}  # type: dict, dict
     cardset, diags = check_set(set_dir, items, used)
-    _write_items(items_file, code, used)
     if cardset is not None and _cacheable(cardset):
         try:
             buf = io.BytesIO()
@@ -112,6 +113,9 @@ def validated_set(project: Any, set_dir: Path | str) -> tuple[Any, list[Any]]:
             stamp.forget()
     else:
         stamp.forget()
+    if cached is not None:
+        cached()
+    _write_items(items_file, code, used)
     return cardset, diags
 
 

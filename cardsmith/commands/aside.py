@@ -21,18 +21,19 @@ def validated_set(project: Any, set_dir: Path, jobs: int | None) -> tuple[Any, l
     """`setcache.validated_set(project, set_dir)`, validated aside while drawing is set up when that pays."""
     from cardsmith import setcache
 
-    pid = _fork_validation(project, set_dir, jobs)
-    if pid is not None:
+    child = _fork_validation(project, set_dir, jobs)
+    if child is not None:
         try:
             set_up_drawing(project, set_dir)
         except Exception:  # only a head start: the render meets the same problem, in its place and words
             pass
         finally:
-            _wait(pid)
+            _wait(*child)
     return setcache.validated_set(project, set_dir)
 
 
-def _fork_validation(project: Any, set_dir: Path, jobs: int | None) -> int | None:
+def _fork_validation(project: Any, set_dir: Path, jobs: int | None) -> tuple[int, int] | None:
+    """Start validating the set in a child process: its pid and the pipe it says "cached" on."""
     from cardsmith import setcache
 
     if jobs == 1 or _cores() < 2 or not hasattr(os, "fork") or sys.platform == "darwin":
@@ -42,19 +43,22 @@ def _fork_validation(project: Any, set_dir: Path, jobs: int | None) -> int | Non
     if setcache.is_fresh(project, set_dir):
         return None
     try:
+        ready, said = os.pipe()
         pid = os.fork()
     except OSError:
         return None
     if pid == 0:  # the child: validate into the cache, print nothing, exit without running the parent's atexit
         status = 1
         try:
-            setcache.validated_set(project, set_dir)
+            os.close(ready)
+            setcache.validated_set(project, set_dir, cached=lambda: os.write(said, b"1"))
             status = 0
         except BaseException:
             pass
         finally:
             os._exit(status)
-    return pid
+    os.close(said)
+    return pid, ready
 
 
 def _cores() -> int:
@@ -65,11 +69,28 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _wait(pid: int) -> None:
+def _wait(pid: int, ready: int) -> None:
+    """Wait until the child has put the set in the cache (or ended): it goes on to keep the cards it
+    read for the next validation, which this process need not wait for."""
     try:
-        os.waitpid(pid, 0)
-    except ChildProcessError:
+        os.read(ready, 1)  # b"1" once cached; b"" if the child ended without saying so
+    except OSError:
         pass
+    finally:
+        os.close(ready)
+    _PENDING.append(pid)  # reaped by `finish`, when the render is done
+
+
+_PENDING: list[int] = []
+
+
+def finish() -> None:
+    """Reap the children still keeping their cards (they are done, or nearly, by the time a render is)."""
+    while _PENDING:
+        try:
+            os.waitpid(_PENDING.pop(), 0)
+        except ChildProcessError:
+            pass
 
 
 def set_up_drawing(project: Any, set_dir: Path) -> None:

@@ -109,6 +109,7 @@ def run_render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str,
         from cardsmith import quick
 
         quick.remember(vouched, replay, sets, dirs)
+    aside.finish()
     return status
 
 
