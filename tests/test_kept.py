@@ -50,13 +50,19 @@ def test_a_font_replaced_in_place_has_its_own_character_table(keep, tmp_path):
     assert fonts.missing_chars(font, "Ԛ‽") == "‽"  # a damaged table is read from the font again
 
 
+def drawn_in_a_process(tmp_path: Path, icon: str, size: int) -> tuple[Path, "paint.Image.Image"]:
+    """A copy of a fixture icon, drawn once in a process that then ended (what it kept stays)."""
+    svg = tmp_path / icon
+    shutil.copy(ICONS / icon, svg)
+    new_process()
+    first = paint.icon_image(str(svg), size).copy()
+    new_process()
+    return svg, first
+
+
 def test_an_icon_edited_in_place_is_drawn_anew_and_one_drawing_other_files_is_not_kept(keep, tmp_path):
-    svg = tmp_path / "energy.svg"
-    shutil.copy(ICONS / "energy.svg", svg)
-    new_process()
-    first = paint.icon_image(str(svg), 64).copy()
+    svg, first = drawn_in_a_process(tmp_path, "energy.svg", 64)
     assert len(list(keep.glob("icon-*.rgba"))) == 1
-    new_process()
     assert paint.icon_image(str(svg), 64).tobytes() == first.tobytes()  # the kept raster
     svg.write_text(svg.read_text(encoding="utf-8").replace('fill="#f4b400"', 'fill="#00a0f4"'), encoding="utf-8")
     st = svg.stat()  # the same size: its time tells (a clock tick later, as any edit by hand is)
@@ -77,12 +83,8 @@ def test_an_icon_edited_in_place_is_drawn_anew_and_one_drawing_other_files_is_no
 
 
 def test_an_icon_kept_is_drawn_without_reading_the_svg_again_and_a_damaged_one_is_redrawn(keep, tmp_path, monkeypatch):
-    svg = tmp_path / "star.svg"
-    shutil.copy(ICONS / "star.svg", svg)
-    new_process()
-    first = paint.icon_image(str(svg), 40).copy()
+    svg, first = drawn_in_a_process(tmp_path, "star.svg", 40)
     assert len(list(keep.glob("aspect-*"))) == 1
-    new_process()
 
     def no_drawing(*a, **k):
         raise AssertionError("drawn again although kept")
