@@ -42,6 +42,11 @@ def _fork_validation(project: Any, set_dir: Path, jobs: int | None) -> tuple[int
         return None  # a lock another thread holds would stay held in the child (an embedding program, a test runner)
     if setcache.is_fresh(project, set_dir):
         return None
+    # What both sides import (YAML, the model, the schema check), imported once, before the fork: the
+    # same wall time (it is on both paths either way), ~45 ms less CPU.
+    import yaml  # noqa: F401
+
+    from cardsmith import model, schemaquick, units  # noqa: F401
     try:
         ready, said = os.pipe()
         pid = os.fork()
