@@ -81,7 +81,7 @@ def validation_inputs(project: Any, set_dir: Path | str) -> Any:
     return snapshot([set_dir, PACKAGE_DIR, *library_files()], skip=project.output_dir)
 
 
-def validated_set(project: Any, set_dir: Path | str, cached: Callable[[], None] | None = None) -> tuple[Any, list[Any]]:
+def validated_set(project: Any, set_dir: Path | str, cached: Callable[[], object] | None = None) -> tuple[Any, list[Any]]:
     """`validate.check_set(set_dir)`, read from the cache when the set and cardsmith are unchanged.
     `cached()` is called once the set is in the cache (or known not to be), before the cards read are
     kept for the next validation (`cardsmith.commands.aside`'s reader waits only for the first)."""
