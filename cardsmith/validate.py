@@ -240,6 +240,25 @@ class _Checker:
         return target
 
 
+MAX_SVG_BYTES = 5 * 1024 * 1024  # an icon is a few kilobytes; more is a wrong file, or a hostile one
+_SVG_ENTITY = re.compile(rb"<!ENTITY", re.IGNORECASE)
+
+
+def _unsafe_svg(path: Path) -> str | None:
+    """Why an SVG icon cannot be drawn safely (too large, entity declarations that can expand without
+    bound: "billion laughs"), or None. Read as bytes only: nothing parses it here."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_SVG_BYTES:
+            return f"is {size:,} bytes; an icon needs a few kilobytes (at most {MAX_SVG_BYTES:,})"
+        data = path.read_bytes()
+    except OSError as e:
+        return f"cannot be read: {e.strerror or e}"
+    if _SVG_ENTITY.search(data):
+        return "declares XML entities (<!ENTITY ...>), which can expand into gigabytes when drawn"
+    return None
+
+
 def _unreadable_image(path: Path) -> str | None:
     """Why `path` cannot be used as a picture (not an image, unreadable, too many pixels), or None.
 
@@ -479,6 +498,8 @@ def _declarations(ck: _Checker, doc: Document) -> _Declarations:
                     ck.error(doc, ("icons", iid), f"icon '{rel}' must be an SVG or PNG file")
                 elif p.suffix.lower() == ".png" and (why := _unreadable_image(p)):
                     ck.error(doc, ("icons", iid), f"icon '{rel}' {why}", "save the icon again as a PNG (or SVG) file")
+                elif p.suffix.lower() == ".svg" and (why := _unsafe_svg(p)):
+                    ck.error(doc, ("icons", iid), f"icon '{rel}' {why}", "save the icon again as a plain SVG file")
                 decl.icons[iid] = p
     for tid, t in _items(d.get("types")):
         if not isinstance(t, dict):

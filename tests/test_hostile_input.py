@@ -201,3 +201,18 @@ def test_a_loop_of_links_in_the_set_folder_is_walked_once(demo_set, cli):
         r = cli(*args, cwd=project)
         assert r.returncode == 0, (args, r.stderr)
     assert (project / "output" / "demo" / "cards" / "manifest.json").is_file()
+
+
+BILLION_LAUGHS = ('<?xml version="1.0"?>\n<!DOCTYPE svg [\n <!ENTITY a "aaaaaaaaaa">\n'
+                  + "".join(f' <!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">\n' for i in range(8))
+                  + ']>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><text>&i;</text></svg>\n')
+
+
+def test_an_svg_icon_that_declares_entities_is_refused_at_validation(demo_set, cli):
+    (demo_set / "icons").mkdir(exist_ok=True)
+    (demo_set / "icons" / "laughs.svg").write_text(BILLION_LAUGHS, encoding="utf-8")
+    _edit(demo_set / "set.yaml", "keywords:\n", "icons:\n  sun: icons/laughs.svg\n\nkeywords:\n")
+    (err,) = _errors(demo_set)
+    assert err.file.name == "set.yaml" and "laughs.svg" in err.message and "ENTITY" in err.message
+    r = cli("render", "demo", cwd=demo_set.parent.parent)
+    assert r.returncode == 1 and "set.yaml" in r.stderr
