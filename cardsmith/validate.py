@@ -389,7 +389,7 @@ def _read_file(ck: _Checker, path: Path, schema: str, items: dict | None,
 
 def _components(ck: _Checker, sdoc: Document, decl: "_Declarations") -> Any:
     """Boards, tokens and player colours from set.yaml and components/*.yaml (see cardsmith.components)."""
-    from cardsmith.components.model import COMPONENT_KEYS, COMPONENTS_DIR, Components
+    from cardsmith.components.base import COMPONENT_KEYS, COMPONENTS_DIR, Components
 
     if not (ck.root / COMPONENTS_DIR).is_dir() and not any(isinstance(sdoc.data.get(k), dict) and sdoc.data[k]
                                                            for k in COMPONENT_KEYS):

@@ -7,8 +7,8 @@ from typing import Any, Mapping
 
 from cardsmith.model import SourceRef, frozen_map
 
-COMPONENTS_DIR = "components"  # a set's folder of component files (components/*.yaml)
-COMPONENT_KEYS = ("players", "boards", "tokens")  # the keys that declare components (set.yaml, components/*.yaml)
+# the set's `components` value and the names validation asks for, in a module of their own (see base.py)
+from cardsmith.components.base import COMPONENT_KEYS, COMPONENTS_DIR, Components  # noqa: E402,F401
 
 GRIDS = ("hex", "square", "track")
 HEX_ORIENTATIONS = ("pointy", "flat")
@@ -95,16 +95,3 @@ class TokenKind:
     @property
     def count(self) -> int:
         return sum(f.copies for f in self.faces)
-
-
-@dataclass(frozen=True)
-class Components:
-    """Everything of a set beyond its cards."""
-
-    players: Mapping[str, Player] = field(default_factory=frozen_map)
-    boards: Mapping[str, Board] = field(default_factory=frozen_map)
-    tokens: Mapping[str, TokenKind] = field(default_factory=frozen_map)
-    bleed: float = 3.0  # mm round every board and token image
-
-    def __bool__(self) -> bool:
-        return bool(self.boards or self.tokens)
