@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from cardsmith.decks.costs import as_list as _as_list
 from cardsmith.decks.costs import card_cost, cost_fields, cost_function
-from cardsmith.decks.plays import PlayedBy, compile_played_by
 from cardsmith.diagnostics import Diagnostic, did_you_mean, path_text
 from cardsmith.errors import CardsmithError
 from cardsmith.model import Card, CardSet
@@ -23,6 +22,7 @@ from cardsmith.model import slugify as slug
 from cardsmith.schemaquick import quick_valid
 
 if TYPE_CHECKING:  # jsonschema words errors; deck rules the quick check proves valid never import it
+    from cardsmith.decks.plays import PlayedBy
     import jsonschema
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
@@ -457,6 +457,8 @@ def parse_rules(cardset: CardSet, set_doc: Any = None) -> DeckRules:
 
     played_by = None
     if "played_by" in data:
+        from cardsmith.decks.plays import compile_played_by  # only sets whose decks name who plays a card
+
         played_by = compile_played_by(comp, data["played_by"], declared, lambda d, fb: _rule_id(d, fb, taken),
                                       lambda name, p: cost_function(comp, name, p))
         rules.extend(Rule("played-by", t.id, t.name, played_by.zones, path=("played_by",))
