@@ -81,10 +81,11 @@ def validation_inputs(project: Any, set_dir: Path | str) -> Any:
     return snapshot([set_dir, PACKAGE_DIR, *library_files()], skip=project.output_dir)
 
 
-def validated_set(project: Any, set_dir: Path | str, cached: Callable[[], object] | None = None) -> tuple[Any, list[Any]]:
+def validated_set(project: Any, set_dir: Path | str, cached: Callable[[bool], object] | None = None) -> tuple[Any, list[Any]]:
     """`validate.check_set(set_dir)`, read from the cache when the set and cardsmith are unchanged.
-    `cached()` is called once the set is in the cache (or known not to be), before the cards read are
-    kept for the next validation (`cardsmith.commands.aside`'s reader waits only for the first)."""
+    `cached(stored)` is called once the set is in the cache (True) or known not to be (False: a set with
+    errors, or one whose game lies outside cardsmith), before the cards read are kept for the next
+    validation (`cardsmith.commands.aside`'s reader waits only for the first)."""
     stamp = stamp_for(project, set_dir, "set")
     blob = stamp.path.with_suffix(".pickle")
     key = _set_key()
@@ -103,20 +104,32 @@ def validated_set(project: Any, set_dir: Path | str, cached: Callable[[], object
     code = key_of("items", fingerprint([str(PACKAGE_DIR), *library_files()]))  # how cards are read and checked
     items, used = _read_items(items_file, code), {}  # type: dict, dict
     cardset, diags = check_set(set_dir, items, used)
+    stored = False
     if cardset is not None and _cacheable(cardset):
         try:
-            buf = io.BytesIO()
-            _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump((cardset, diags))
-            write_bytes(blob, buf.getvalue())
+            write_bytes(blob, dumps((cardset, diags)))
             stamp.record(key, inputs, [blob], {})
+            stored = True
         except Exception:  # a cache that cannot be written only costs time next run
             stamp.forget()
     else:
         stamp.forget()
     if cached is not None:
-        cached()
+        cached(stored)
     _write_items(items_file, code, used)
     return cardset, diags
+
+
+def dumps(value: Any) -> bytes:
+    """`value` (a validated set, its diagnostics) as bytes that `loads` reads back."""
+    buf = io.BytesIO()
+    _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return buf.getvalue()
+
+
+def loads(data: bytes) -> Any:
+    """What `dumps` wrote, read back as cardsmith's own model classes and plain data only."""
+    return _Unpickler(io.BytesIO(data)).load()
 
 
 def _read_items(path: Path, code: str) -> dict:

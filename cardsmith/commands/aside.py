@@ -28,12 +28,14 @@ def validated_set(project: Any, set_dir: Path, jobs: int | None) -> tuple[Any, l
         except Exception:  # only a head start: the render meets the same problem, in its place and words
             pass
         finally:
-            _wait(*child)
+            sent = _wait(*child)
+        if sent is not None:
+            return sent
     return setcache.validated_set(project, set_dir)
 
 
 def _fork_validation(project: Any, set_dir: Path, jobs: int | None) -> tuple[int, int] | None:
-    """Start validating the set in a child process: its pid and the pipe it says "cached" on."""
+    """Start validating the set in a child process: its pid and the pipe it answers on."""
     from cardsmith import setcache
 
     if jobs == 1 or _cores() < 2 or not hasattr(os, "fork") or sys.platform == "darwin":
@@ -52,18 +54,35 @@ def _fork_validation(project: Any, set_dir: Path, jobs: int | None) -> tuple[int
         pid = os.fork()
     except OSError:
         return None
-    if pid == 0:  # the child: validate into the cache, print nothing, exit without running the parent's atexit
-        status = 1
-        try:
-            os.close(ready)
-            setcache.validated_set(project, set_dir, cached=lambda: os.write(said, b"1"))
-            status = 0
-        except BaseException:
-            pass
-        finally:
-            os._exit(status)
+    if pid == 0:
+        os.close(ready)
+        _validate_in_child(project, set_dir, said)
     os.close(said)
     return pid, ready
+
+
+def _validate_in_child(project: Any, set_dir: Path, said: int) -> None:
+    """The child: validate; say b"1" once the set is in the cache, else send b"2" and the set and its
+    diagnostics themselves (a set with errors is not cached, and this process must not validate it
+    again). Prints nothing; exits without running the parent's atexit."""
+    from cardsmith import setcache
+
+    status, stored = 1, []
+    try:
+        def cached(done: bool) -> None:
+            stored.append(done)
+            if done:
+                os.write(said, b"1")
+
+        result = setcache.validated_set(project, set_dir, cached=cached)
+        if stored == [False]:
+            with os.fdopen(said, "wb") as pipe:
+                pipe.write(b"2" + setcache.dumps(result))
+        status = 0
+    except BaseException:
+        pass
+    finally:
+        os._exit(status)
 
 
 def _cores() -> int:
@@ -74,16 +93,22 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _wait(pid: int, ready: int) -> None:
-    """Wait until the child has put the set in the cache (or ended): it goes on to keep the cards it
-    read for the next validation, which this process need not wait for."""
+def _wait(pid: int, ready: int) -> tuple[Any, list[Any]] | None:
+    """Wait for the child's answer: None once it has put the set in the cache (it goes on to keep the
+    cards it read for the next validation, which this process need not wait for) or ended without a
+    word; else the set and diagnostics it sent."""
+    from cardsmith import setcache
+
     try:
-        os.read(ready, 1)  # b"1" once cached; b"" if the child ended without saying so
-    except OSError:
-        pass
-    finally:
-        os.close(ready)
+        with os.fdopen(ready, "rb") as pipe:
+            first = pipe.read(1)  # b"1": cached; b"2": the result follows; b"": it ended without a word
+            sent = setcache.loads(pipe.read()) if first == b"2" else None
+    except Exception:  # an answer we cannot read: this process validates
+        sent = None
     _PENDING.append(pid)  # reaped by `finish`, when the render is done
+    if isinstance(sent, tuple) and len(sent) == 2 and isinstance(sent[1], list):
+        return sent
+    return None
 
 
 _PENDING: list[int] = []
