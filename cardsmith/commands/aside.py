@@ -4,9 +4,10 @@ After an edit, a render spends about as long validating the set (YAML, schema, m
 checks) as importing and setting up the drawing stack (Pillow, Jinja, the painter, the fonts), and
 neither needs the other. So on a machine with a second core the set is validated in a child process,
 whose result lands where it always does, in the set cache (`cardsmith.setcache`), while this process
-imports; `setcache.validated_set` then reads it from there. Anything else (a cache already fresh, one
-core or `--jobs 1`, no `fork`, a child that fails or finds errors, which are not cached) leaves this
-process to validate as it would have: the child only ever saves time.
+imports; `setcache.validated_set` then reads it from there. A set the cache does not keep (one with
+errors, or whose game lies outside cardsmith) is sent back over the pipe instead. Anything else (a
+cache already fresh, one core or `--jobs 1`, no `fork`, a child that fails) leaves this process to
+validate as it would have: the child only ever saves time.
 """
 
 from __future__ import annotations
