@@ -23,11 +23,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterable
 
+from cardsmith import kept
 from cardsmith.atomic import atomic_path, write_text
 from cardsmith.diagnostics import Diagnostic, did_you_mean
 from cardsmith.errors import CardsmithError, UsageError
 from cardsmith.layout.printcheck import HINTS as PRINT_HINTS, PRINT_KINDS
 from cardsmith.limits import MAX_FACE_PIXELS
+from cardsmith.machine import available_cores
 from cardsmith.model import Card, CardSet
 from cardsmith.freshness import load_manifest  # noqa: F401  (read here by many callers)
 from cardsmith.pdfcache import file_sha1, stat_pair
@@ -145,7 +147,6 @@ class FaceRenderer:
     """Everything needed to draw faces of one set; built once per process."""
 
     def __init__(self, project_root: str, cardset: CardSet, dpi: int, fmt: str, guides: bool, layouts: Any = None):
-        from cardsmith import kept
         from cardsmith.freshness import CACHE_DIR
         from cardsmith.layout.fonts import library_for
         from cardsmith.layout.paint import Page, Painter, forget_changed_icons
@@ -249,14 +250,6 @@ def _render_in_worker(face: Face) -> Outcome:
 
 # ---- hashing --------------------------------------------------------------------------------------
 
-def available_cores() -> int:
-    """The cores this process may run on (fewer than the machine has in a container or under taskset)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
 def _stat_sig(path: Path | str) -> str:
     try:
         st = os.stat(path)
@@ -285,15 +278,6 @@ def _json(obj: Any) -> str:
 
 def _digest(obj: Any) -> str:
     return hashlib.sha256(_json(obj).encode()).hexdigest()
-
-
-def _digest_parts(*parts: str) -> str:
-    """A hash of several texts, each framed by its length (so no two lists of texts share one)."""
-    h = hashlib.sha256()
-    for part in parts:
-        b = part.encode("utf-8", "surrogateescape")
-        h.update(len(b).to_bytes(8, "big") + b)
-    return h.hexdigest()
 
 
 def _files_in(*folders: Path) -> set[str]:
@@ -399,7 +383,7 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
         if f.kind == "card" and by_id[f.id].art:
             files.add(str(Path(cardset.path) / by_id[f.id].art))
         data = face_data[f.key]
-        return _digest_parts(base, f.key, f.layout, data if isinstance(data, str) else _json(data),
+        return kept.digest(base, f.key, f.layout, data if isinstance(data, str) else _json(data),
                              layouts.digest(set(deps) | {f.layout}), *[stat_sig(str(p)) for p in sorted(files)])
 
     images = _files_in(cards_dir, backs_dir)  # one listing, not a stat per face

@@ -38,8 +38,9 @@ def validated_set(project: Any, set_dir: Path, jobs: int | None) -> tuple[Any, l
 def _fork_validation(project: Any, set_dir: Path, jobs: int | None) -> tuple[int, int] | None:
     """Start validating the set in a child process: its pid and the pipe it answers on."""
     from cardsmith import setcache
+    from cardsmith.machine import available_cores
 
-    if jobs == 1 or _cores() < 2 or not hasattr(os, "fork") or sys.platform == "darwin":
+    if jobs == 1 or available_cores() < 2 or not hasattr(os, "fork") or sys.platform == "darwin":
         return None  # macOS: fork without exec is unsafe once system frameworks are loaded
     if "threading" in sys.modules and sys.modules["threading"].active_count() > 1:
         return None  # a lock another thread holds would stay held in the child (an embedding program, a test runner)
@@ -52,8 +53,13 @@ def _fork_validation(project: Any, set_dir: Path, jobs: int | None) -> tuple[int
     from cardsmith import model, schemaquick, units  # noqa: F401
     try:
         ready, said = os.pipe()
-        pid = os.fork()
     except OSError:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:  # no process to spare: validate here
+        os.close(ready)
+        os.close(said)
         return None
     if pid == 0:
         os.close(ready)
@@ -84,14 +90,6 @@ def _validate_in_child(project: Any, set_dir: Path, said: int) -> None:
         pass
     finally:
         os._exit(status)
-
-
-def _cores() -> int:
-    # as cardsmith.render.available_cores, which is not imported yet: importing it is what the child overlaps
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 def _wait(pid: int, ready: int) -> tuple[Any, list[Any]] | None:
