@@ -21,13 +21,18 @@ def keep_in(folder: Path | str | None) -> None:
     FOLDER = Path(folder) if folder is not None else None
 
 
-def name(kind: str, *parts: bytes | str) -> str:
-    """A file name for a result of `kind` made from `parts` (their bytes, in order)."""
+def digest(*parts: bytes | str) -> str:
+    """The SHA-256 of `parts` in order, each framed by its length (no two lists of parts share one)."""
     h = hashlib.sha256()
     for p in parts:
         b = p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p
         h.update(len(b).to_bytes(8, "big") + b)
-    return f"{kind}-{h.hexdigest()[:40]}"
+    return h.hexdigest()
+
+
+def name(kind: str, *parts: bytes | str) -> str:
+    """A file name for a result of `kind` made from `parts` (their bytes, in order)."""
+    return f"{kind}-{digest(*parts)[:40]}"
 
 
 def read(filename: str) -> bytes | None:

@@ -146,8 +146,6 @@ def _read_items(path: Path, code: str) -> dict:
 def _write_items(path: Path, code: str, items: dict) -> None:
     """Keep the cards this validation read (only these: the file does not grow with old versions)."""
     try:
-        buf = io.BytesIO()
-        _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump({"code": code, "items": items})
-        write_bytes(path, buf.getvalue())
+        write_bytes(path, dumps({"code": code, "items": items}))
     except Exception:  # a cache that cannot be written only costs time next run
         pass
