@@ -72,3 +72,19 @@ def test_a_plain_render_does_not_import_click(project):
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert done.stdout.split() == ["0", "False"], done.stderr
     assert (project / "output" / "mini-empires" / "cards" / "longbow.png").is_file()
+
+
+def test_a_plain_command_line_has_the_click_commands_defaults():
+    """The plain reading and the click command must not drift apart: every option left out is what
+    click would give it."""
+    import click
+
+    from cardsmith.commands.render import render
+
+    plain = parse_plain(["render"])
+    ctx = click.Context(render)
+    for param in render.params:
+        default = param.get_default(ctx)
+        if param.multiple or param.nargs == -1:
+            default = tuple(default) if isinstance(default, (list, tuple)) else ()  # unset: none given
+        assert plain[param.name] == default, param.name
