@@ -6,8 +6,9 @@ objects and a trailer that points back (`/Prev`) at the previous one; a reader t
 version of every object. Nothing else is rewritten, so a one-card change costs one image's bytes
 instead of formatting the whole document again.
 
-The old file is copied beside the target, the update appended to the copy and the copy renamed over
-the target (`atomic_path`): an interrupted write leaves the old PDF whole. The update is refused
+The old file is copied beside the target, the update appended to the copy and the copy swapped with
+the target (`atomic.spare_path`: the copy is written over the previous version's file, which costs
+a third of making a new one): an interrupted write leaves the old PDF whole. The update is refused
 (and the caller writes the whole PDF) when the file is not the one recorded, when a changed image
 is shared with a placement that did not change, when a new image cannot go in as it is (only
 8-bit RGB or grey PNGs can), or when the appended bytes would pass half the size of the last full
@@ -25,9 +26,9 @@ import struct
 from pathlib import Path
 TYPE_CHECKING = False  # typing is not imported at run time (on the path of a `pdf` answered by cardsmith.quick)
 if TYPE_CHECKING:
-    from typing import Any, Mapping
+    from typing import Any, BinaryIO, Mapping
 
-from cardsmith.atomic import atomic_path
+from cardsmith.atomic import spare_path
 from cardsmith.errors import CardsmithError
 
 GROWTH = 0.5  # appended bytes allowed, as a share of the file's size after its last full write
@@ -100,39 +101,41 @@ def append_images(target: Path, updates: Mapping[int, Path], base: int) -> int |
     if size + added - base > GROWTH * base:
         return None
     try:
-        with atomic_path(target) as tmp:
-            _copy(target, tmp)
-            with open(tmp, "r+b") as f:
-                offset = f.seek(0, os.SEEK_END)
-                xref = ["0 1\n0000000000 65535 f \n"]  # the free-list head first, as full tables have it (some readers expect it)
-                for number, body in bodies.items():
-                    xref.append(f"{number} 1\n{offset:010d} 00000 n \n")
-                    obj = f"{number} 0 obj\n".encode("ascii") + body + b"endobj\n"
-                    f.write(obj)
-                    offset += len(obj)
-                trailer = (f"xref\n{''.join(xref)}trailer\n<<\n/ID {entries['ID']}\n/Info {entries['Info']}\n"
-                           f"/Prev {int(found.group(2))}\n/Root {entries['Root']}\n/Size {entries['Size']}\n>>\n"
-                           f"startxref\n{offset}\n%%EOF\n")
-                f.write(trailer.encode("ascii"))
-                new_size = f.tell()
+        with spare_path(target) as f:
+            _copy(target, f)
+            offset = f.tell()
+            xref = ["0 1\n0000000000 65535 f \n"]  # the free-list head first, as full tables have it (some readers expect it)
+            for number, body in bodies.items():
+                xref.append(f"{number} 1\n{offset:010d} 00000 n \n")
+                obj = f"{number} 0 obj\n".encode("ascii") + body + b"endobj\n"
+                f.write(obj)
+                offset += len(obj)
+            trailer = (f"xref\n{''.join(xref)}trailer\n<<\n/ID {entries['ID']}\n/Info {entries['Info']}\n"
+                       f"/Prev {int(found.group(2))}\n/Root {entries['Root']}\n/Size {entries['Size']}\n>>\n"
+                       f"startxref\n{offset}\n%%EOF\n")
+            f.write(trailer.encode("ascii"))
+            new_size = f.tell()
     except OSError as e:
         raise CardsmithError(f"cannot write {target}: {e.strerror or e}", hint="check the folder is writable and the disk has room") from e
     return new_size
 
 
-def _copy(source: Path, target: Path) -> None:
-    """shutil.copyfile without importing shutil (with bz2, lzma and fnmatch: a twentieth of a quick
-    `pdf`): the kernel copies where it can (sendfile), else a plain loop."""
-    with open(source, "rb") as src, open(target, "wb") as dst:
+def _copy(source: Path, dst: BinaryIO) -> None:
+    """Write the file `source` into `dst` from its start, leaving `dst` positioned at its end (what
+    was there before is overwritten; the caller cuts it to length): shutil.copyfile without
+    importing shutil (with bz2, lzma and fnmatch: a twentieth of a quick `pdf`); the kernel copies
+    where it can (sendfile), else a plain loop."""
+    dst.seek(0)
+    with open(source, "rb") as src:
         size, done = os.fstat(src.fileno()).st_size, 0
         if hasattr(os, "sendfile"):
+            dst.flush()
             try:
                 while done < size and (sent := os.sendfile(dst.fileno(), src.fileno(), done, size - done)):
                     done += sent
             except OSError:  # not for these files: copy them the plain way
-                dst.seek(0)
-                dst.truncate()
                 done = 0
+            dst.seek(done)
         src.seek(done)
         while chunk := src.read(1 << 20):
             dst.write(chunk)

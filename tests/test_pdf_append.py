@@ -135,5 +135,9 @@ def test_the_copy_an_update_starts_from_is_the_whole_file(tmp_path, monkeypatch,
         def refuse(*a):
             raise OSError(22, "Invalid argument")
         monkeypatch.setattr(pdfappend.os, "sendfile", refuse)
-    pdfappend._copy(source, tmp_path / "copy.pdf")
-    assert (tmp_path / "copy.pdf").read_bytes() == source.read_bytes()
+    copy = tmp_path / "copy.pdf"
+    copy.write_bytes(b"x" * 5_000_000)  # a longer spare: overwritten from its start
+    with open(copy, "r+b") as dst:
+        pdfappend._copy(source, dst)
+        dst.truncate()
+    assert copy.read_bytes() == source.read_bytes()
