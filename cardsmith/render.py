@@ -37,7 +37,7 @@ from cardsmith.pngwrite import write_png
 from cardsmith.project import Project
 
 GUIDES_DIR = "guides"  # output/<set>/guides/: renders with --guides
-RENDER_VERSION = "4"  # 3: print-rule notes (printcheck); 4: text past its panel. Bump when the painter draws differently, so caches are rebuilt
+RENDER_VERSION = "5"  # 3: print-rule notes (printcheck); 4: text past its panel; 5: face keys hash what faces share first. Bump when the painter draws differently, so caches are rebuilt
 FORMATS = {"png": "png", "jpg": "jpg", "jpeg": "jpg", "webp": "webp"}
 CACHE_NAME = ".render-cache.json"
 
@@ -377,14 +377,23 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
     reused: list[Face] = []
     face_data = {f.key: card_data(by_id[f.id]) if f.kind == "card" else specs.get(f.id) for f in faces}
 
+    drawn_with: dict[tuple[str, frozenset[str], frozenset[str]], str] = {}
+
     def face_key(f: Face, deps: Iterable[str], files: Iterable[str]) -> str:
-        """The hash of everything that went into a face: `deps` are the layouts it used, `files` the fonts and assets."""
-        files = set(files)
-        if f.kind == "card" and by_id[f.id].art:
-            files.add(str(Path(cardset.path) / by_id[f.id].art))
+        """The hash of everything that went into a face: `deps` are the layouts it used, `files` the fonts
+        and assets. What faces share (the set, a layout and what it includes, the fonts) is hashed
+        once per combination, then with each face's own data: a run hashes every face to find the
+        one that changed."""
+        layout_names, file_names = frozenset(deps) | {f.layout}, frozenset(files)
+        shared = drawn_with.get((f.layout, layout_names, file_names))
+        if shared is None:
+            shared = drawn_with[(f.layout, layout_names, file_names)] = kept.digest(
+                base, f.layout, layouts.digest(layout_names), *[stat_sig(p) for p in sorted(file_names)])
+        art = by_id[f.id].art if f.kind == "card" else None
+        art_file = os.path.join(cardset.path, art) if art else None  # (os.path: a Path a face is a tenth of a run's keys)
         data = face_data[f.key]
-        return kept.digest(base, f.key, f.layout, data if isinstance(data, str) else _json(data),
-                             layouts.digest(set(deps) | {f.layout}), *[stat_sig(str(p)) for p in sorted(files)])
+        return kept.digest(shared, f.key, data if isinstance(data, str) else _json(data),
+                           stat_sig(art_file) if art_file and art_file not in file_names else "")
 
     images = _files_in(cards_dir, backs_dir)  # one listing, not a stat per face
     for f in faces:
@@ -456,7 +465,7 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
     # diagnostics, in set order
     for f in faces:
         o = outcomes.get(f.key)
-        if o is None:
+        if o is None or not (o.error or o.notes):
             continue
         src = by_id[f.id].source if f.kind == "card" else None
         file = Path(src.file) if src else set_file

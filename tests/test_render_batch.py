@@ -97,6 +97,17 @@ def test_changing_a_layout_or_an_icon_redraws_the_cards_that_use_it(project):
     assert len(render_set(project, cs, dpi=60, jobs=1).rendered) == len(cs.cards)
 
 
+def test_replacing_a_card_art_file_redraws_that_card_only(project):
+    cs = load(project)
+    render_set(project, cs, dpi=60, jobs=1)
+    art = project.cards_dir / "mini-empires" / "art" / "nebula.png"
+    user = next(c.id for c in cs.cards if c.art)
+    with Image.open(art) as im:
+        im.convert("RGB").transpose(Image.Transpose.FLIP_LEFT_RIGHT).save(art)
+    assert render_set(project, cs, dpi=60, jobs=1).rendered == [user]
+    assert render_set(project, cs, dpi=60, jobs=1).rendered == []
+
+
 def test_only_renders_the_named_cards(project):
     r = render_set(project, load(project), dpi=60, jobs=1, only=["mines"])
     assert r.rendered == ["mines"] and r.backs_rendered == ["fleet"]
