@@ -44,3 +44,21 @@ def test_the_pdf_embeds_the_written_data_as_it_is(mode):
     assert stream is not None
     assert stream[:3] == (im.width, im.height, 3 if mode == "RGB" else 1)
 
+
+
+def test_writing_a_card_loads_no_image_file_machinery():
+    """A one-card rebuild writes one PNG: Pillow's file reader and logging (which tobytes imports)
+    are left unloaded, while the bytes stay exactly tobytes' (the round trip above)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys\nfrom PIL import Image\nfrom cardsmith.pngwrite import encode_png\n"
+            "encode_png(Image.new('RGBA', (300, 40), (1, 2, 3, 4)))\n"
+            "print(*(m for m in ('PIL.ImageFile', 'logging') if m in sys.modules))")
+    root = Path(__file__).resolve().parent.parent
+    p = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(root)},
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == []
