@@ -150,10 +150,11 @@ class FaceRenderer:
         from cardsmith.freshness import CACHE_DIR
         from cardsmith.layout.fonts import library_for
         from cardsmith.layout.paint import Page, Painter, forget_changed_icons
-        from cardsmith.layout.template import layouts_for, set_context
+        from cardsmith.layout.template import layouts_for, open_kept_memos, set_context
 
         project = Project(Path(project_root))
-        kept.keep_in(project.output_dir / CACHE_DIR / "kept")  # font tables and icon rasters, by content
+        kept.keep_in(project.output_dir / CACHE_DIR / "kept")  # font tables, icon rasters, layer reads, by content
+        open_kept_memos(cardset.id)
         forget_changed_icons()
         self.cardset = cardset
         self.fmt = fmt
@@ -168,6 +169,7 @@ class FaceRenderer:
         self.backs = back_specs(cardset)
 
     def render(self, face: Face) -> Outcome:
+        from cardsmith.layout.memo import keep_if_grown
         from cardsmith.layout.template import back_context, card_context
 
         out = Outcome(face.key)
@@ -195,6 +197,7 @@ class FaceRenderer:
                 face.path.unlink()  # never leave an outdated picture of a card that now fails
             except OSError:
                 pass
+        keep_if_grown()
         return out
 
 

@@ -29,6 +29,7 @@ from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
 from cardsmith.diagnostics import did_you_mean
+from cardsmith.layout.memo import memo
 from cardsmith.errors import CardsmithError
 from cardsmith.project import declared_layout_folders
 from cardsmith.model import Card, CardSet
@@ -506,8 +507,21 @@ class Layouts:
         return data
 
 
-_CHUNKS: dict[str, Any] = {}
+def open_kept_memos(set_id: str) -> None:
+    """Start from the layer reads and checks kept for this set by earlier processes (`layout.memo`)."""
+    from cardsmith.layout import memo as memos
+
+    memos.open_scope(set_id, yaml.__version__, _Loader.__name__, _schema_digest())
+
+
+@lru_cache(maxsize=1)
+def _schema_digest() -> str:
+    return hashlib.sha256(SCHEMA_PATH.read_bytes()).hexdigest()
+
+
+_CHUNKS = memo("chunks", 5000)  # a layer item's YAML text -> its value (kept between processes: `layout.memo`)
 _ITEM = re.compile(r"^( *)- ")
+_UNREAD = object()
 
 
 def load_tree(text: str) -> Any:
@@ -552,14 +566,14 @@ def load_tree(text: str) -> Any:
         layers = []
         for chunk in chunks:
             key = "\n".join(chunk) + "\n"
-            if key not in _CHUNKS:
+            value = _CHUNKS.get(key, _UNREAD)
+            if value is _UNREAD:
                 item = yaml.load(key, Loader=_Loader)
                 if not (isinstance(item, list) and len(item) == 1):
                     return yaml.load(text, Loader=_Loader)
-                if len(_CHUNKS) > 5000:
-                    _CHUNKS.clear()
-                _CHUNKS[key] = item[0]
-            layers.append(_CHUNKS[key])
+                value = item[0]
+                _CHUNKS.put(key, value)
+            layers.append(value)
     except yaml.YAMLError:
         return yaml.load(text, Loader=_Loader)
     head["layers"] = layers
@@ -697,10 +711,10 @@ def _layer_line(file: Any, name: Any) -> str:
     return str(file)
 
 
-_VALID: set[tuple[str, str]] = set()  # layers already found valid (many repeat from card to card)
+_VALID = memo("valid", 20_000)  # layers already found valid (many repeat from card to card)
 
 
-_VALID_PROPS: set[tuple[str, str, str]] = set()  # (kind, setting, repr of value) found valid
+_VALID_PROPS = memo("props", 50_000)  # (kind, setting, repr of value) found valid
 _SHELL_KEYS = {"type", "additionalProperties", "required", "properties", "minProperties", "maxProperties"}
 
 
@@ -724,9 +738,7 @@ def _layer_valid(kind: str, clean: dict[str, Any], schema: dict[str, Any]) -> bo
             continue
         if not quick_valid(props[k], v, defs):
             return False
-        if len(_VALID_PROPS) > 50_000:
-            _VALID_PROPS.clear()
-        _VALID_PROPS.add(pk)
+        _VALID_PROPS.put(pk, True)
     return True
 
 
@@ -750,10 +762,10 @@ def check_tree(tree: dict[str, Any], file: Path | None, what: str) -> None:
         clean = {k: v for k, v in props.items() if k != "_file"}
         schema = _schema()
         key = (kind, repr(clean))
-        if key in _VALID or _layer_valid(kind, clean, schema):
-            if len(_VALID) > 20_000:
-                _VALID.clear()
-            _VALID.add(key)
+        if key in _VALID:
+            continue
+        if _layer_valid(kind, clean, schema):
+            _VALID.put(key, True)
             continue
         where = _layer_line(where, props.get("name"))
         errors = sorted(_validators()[1][kind].iter_errors(clean), key=lambda e: len(list(e.absolute_path)))
