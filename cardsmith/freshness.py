@@ -284,7 +284,7 @@ def record_render(project: Any, inputs: Snapshot, cardset: Any, result: Any, *, 
     if result.errors or not covered(inputs, read):
         stamp.forget()
         return False
-    manifest = _read_json(Path(result.out_dir) / "cards" / "manifest.json")
+    manifest = getattr(result, "manifest_data", None) or _read_json(Path(result.out_dir) / "cards" / "manifest.json")
     files = manifest_outputs(result.out_dir, manifest)
     if not files:
         stamp.forget()

@@ -64,6 +64,7 @@ class RenderResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     seconds: float = 0.0
     layout_dirs: list[Path] = field(default_factory=list)  # where its layouts were looked up
+    manifest_data: dict[str, Any] | None = None  # what `manifest` holds, as written (spares reading it back)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -484,9 +485,9 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
                     "missing-art": "add the file, or fix the card's art: path", **PRINT_HINTS}.get(kind)
             diags.append(Diagnostic(sev, file, line, col, f"{who}: {message} ({layer}, layout '{f.layout}')", hint, f.id))
 
-    manifest = _write_manifest(out_dir, cardset, faces, outcomes, dpi, ext, prune=not only)
+    manifest, manifest_data = _write_manifest(out_dir, cardset, faces, outcomes, dpi, ext, prune=not only)
     result = RenderResult(cardset.id, out_dir, manifest, diagnostics=diags, seconds=time.perf_counter() - started,
-                          layout_dirs=list(layouts.dirs))
+                          layout_dirs=list(layouts.dirs), manifest_data=manifest_data)
     reused_keys = {f.key for f in reused}
     for f in faces:
         o = outcomes.get(f.key)
@@ -509,8 +510,9 @@ def _read_cache(path: Path) -> dict[str, Any]:
 
 
 def _write_manifest(out_dir: Path, cardset: CardSet, faces: list[Face], outcomes: dict[str, Outcome],
-                    dpi: int, ext: str, prune: bool) -> Path:
-    """Write `cards/manifest.json`: every card and back whose image exists (the pdf/share contract)."""
+                    dpi: int, ext: str, prune: bool) -> tuple[Path, dict[str, Any]]:
+    """Write `cards/manifest.json`: every card and back whose image exists (the pdf/share contract); its
+    path and content."""
     path = out_dir / "cards" / "manifest.json"
     old = {}
     try:
@@ -550,7 +552,7 @@ def _write_manifest(out_dir: Path, cardset: CardSet, faces: list[Face], outcomes
                 "safe_mm": cardset.safe, "cards": cards, "backs": backs}
     if manifest != old:
         write_text(path, manifest_text(manifest))
-    return path
+    return path, manifest
 
 
 _JSON = json.JSONEncoder(ensure_ascii=False)
