@@ -52,7 +52,7 @@ def record(objects: Mapping[str, int], shas: Mapping[str, str], size: int) -> di
     return {"placed": {k: [int(objects.get(k, 0)), sha] for k, sha in shas.items()}, "base": int(size)}
 
 
-def changes(entry: Mapping[str, Any], images: Mapping[str, Path], shas: Mapping[str, str]) -> dict[int, Path] | None:
+def changes(entry: Mapping[str, Any], images: Mapping[str, Path | str], shas: Mapping[str, str]) -> dict[int, Path] | None:
     """The objects to replace (number -> new image file) to bring a PDF recorded as `entry` to `shas`;
     None when an incremental update cannot do it."""
     placed = entry.get("placed")

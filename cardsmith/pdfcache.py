@@ -109,7 +109,7 @@ class PdfStamp:
         entry = self.entry(target)
         return entry is not None and "placed" in entry and (layout is None or entry.get("layout") == layout)
 
-    def update(self, target: Path, layout: str, key: str, images: Mapping[str, Path], shas: Mapping[str, str]) -> bool:
+    def update(self, target: Path, layout: str, key: str, images: Mapping[str, Path | str], shas: Mapping[str, str]) -> bool:
         """Bring `target` to `key` by appending the images that changed (see `cardsmith.pdfappend`);
         False (nothing written) when the pages differ or an incremental update cannot do it."""
         from cardsmith import pdfappend

@@ -86,7 +86,7 @@ def append_rendered(project: Project, set_dir: Path, stamp: Any, key: str,
     shas = image_shas(entry["placed"], manifest, out_dir)
     if shas is None:
         return None
-    images = {k: Path(k) for k in shas}
+    images = {k: k for k in shas}  # file names: a Path per image would cost more than its stat
     new_key = pdfs.key({"layout": before["layout"], "images": shas})
     written = not pdfs.current(target, new_key)
     if written and not pdfs.update(target, before["layout"], new_key, images, shas):
