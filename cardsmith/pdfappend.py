@@ -75,10 +75,15 @@ def changes(entry: Mapping[str, Any], images: Mapping[str, Path | str], shas: Ma
     return updates
 
 
-def append_images(target: Path, updates: Mapping[int, Path], base: int) -> int | None:
+def append_images(target: Path, updates: Mapping[int, Path | str], base: int,
+                  spare_was: tuple[int, int] | None = None) -> int | None:
     """Write `updates` into `target` as an incremental update; its new size, or None (nothing written)
     when the file does not end with a trailer we can follow, an image cannot be embedded as it is, or
-    the file would grow past `GROWTH` of `base`."""
+    the file would grow past `GROWTH` of `base`.
+
+    `spare_was`: the size and time of the file the target was appended to last time (what the last
+    update's swap left as the spare, `atomic.spare_path`). While the spare is still that file, it
+    holds the target's first bytes already, and only the rest is copied into it."""
     target = Path(target)
     size = target.stat().st_size
     with open(target, "rb") as f:
@@ -102,7 +107,7 @@ def append_images(target: Path, updates: Mapping[int, Path], base: int) -> int |
         return None
     try:
         with spare_path(target) as f:
-            _copy(target, f)
+            _copy(target, f, start=_kept_prefix(f, spare_was, size))
             offset = f.tell()
             xref = ["0 1\n0000000000 65535 f \n"]  # the free-list head first, as full tables have it (some readers expect it)
             for number, body in bodies.items():
@@ -120,21 +125,30 @@ def append_images(target: Path, updates: Mapping[int, Path], base: int) -> int |
     return new_size
 
 
-def _copy(source: Path, dst: BinaryIO) -> None:
-    """Write the file `source` into `dst` from its start, leaving `dst` positioned at its end (what
-    was there before is overwritten; the caller cuts it to length): shutil.copyfile without
-    importing shutil (with bz2, lzma and fnmatch: a twentieth of a quick `pdf`); the kernel copies
-    where it can (sendfile), else a plain loop."""
-    dst.seek(0)
+def _kept_prefix(spare: BinaryIO, was: tuple[int, int] | None, size: int) -> int:
+    """How many of the target's first bytes the open spare holds already: all of its own while it is
+    the file the target was appended to (its size and time as recorded), else none."""
+    if not was:
+        return 0
+    st = os.fstat(spare.fileno())
+    return st.st_size if (st.st_size, st.st_mtime_ns) == tuple(was) and st.st_size <= size else 0
+
+
+def _copy(source: Path, dst: BinaryIO, start: int = 0) -> None:
+    """Write the file `source` into `dst` from byte `start` (which `dst` holds already), leaving `dst`
+    positioned at its end (what was there before is overwritten; the caller cuts it to length):
+    shutil.copyfile without importing shutil (with bz2, lzma and fnmatch: a twentieth of a quick
+    `pdf`); the kernel copies where it can (sendfile), else a plain loop."""
+    dst.seek(start)
     with open(source, "rb") as src:
-        size, done = os.fstat(src.fileno()).st_size, 0
+        size, done = os.fstat(src.fileno()).st_size, start
         if hasattr(os, "sendfile"):
             dst.flush()
             try:
                 while done < size and (sent := os.sendfile(dst.fileno(), src.fileno(), done, size - done)):
                     done += sent
             except OSError:  # not for these files: copy them the plain way
-                done = 0
+                done = start
             dst.seek(done)
         src.seek(done)
         while chunk := src.read(1 << 20):

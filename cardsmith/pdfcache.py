@@ -118,9 +118,13 @@ class PdfStamp:
         if entry is None or entry.get("layout") != layout:
             return False
         updates = pdfappend.changes(entry, images, shas)
-        if not updates or pdfappend.append_images(target, updates, int(entry.get("base", 0))) is None:
+        spare_was = entry.get("spare")
+        if not updates or pdfappend.append_images(target, updates, int(entry.get("base", 0)),
+                                                  tuple(spare_was) if isinstance(spare_was, list) else None) is None:
             return False
+        # the swap leaves the file as it was before this update as the spare: the next update starts from it
         self.entries[str(Path(target).resolve())] = {**entry, "key": key, "stat": list(stat_pair(target) or ()),
+                                                     "spare": entry.get("stat"),
                                                      "placed": {k: [n, shas[k]] for k, (n, _) in entry["placed"].items()}}
         self._write()
         return True

@@ -113,8 +113,8 @@ def test_an_interrupted_update_leaves_the_old_pdf_whole(rendered, tmp_path, monk
     repaint(out / "cards" / "card-04.png", (0, 0, 0))
     real_copy = pdfappend._copy
 
-    def copy_then_fail(src, dst):
-        real_copy(src, dst)
+    def copy_then_fail(src, dst, start=0):
+        real_copy(src, dst, start)
         raise failure("disk full" if failure is OSError else None)
 
     monkeypatch.setattr(pdfappend, "_copy", copy_then_fail)
@@ -141,3 +141,31 @@ def test_the_copy_an_update_starts_from_is_the_whole_file(tmp_path, monkeypatch,
         pdfappend._copy(source, dst)
         dst.truncate()
     assert copy.read_bytes() == source.read_bytes()
+
+
+def test_updates_after_the_first_copy_only_what_the_spare_lacks(rendered, tmp_path, monkeypatch):
+    """The spare an update leaves is the PDF before it, so the next update copies only the bytes that
+    came after; a spare touched since is copied whole, and the PDF is right either way."""
+    out, manifest = rendered
+    target = write(out, manifest, tmp_path / "demo.pdf")
+    starts: list[int] = []
+    real_copy = pdfappend._copy
+    monkeypatch.setattr(pdfappend, "_copy", lambda src, dst, start=0: starts.append(start) or real_copy(src, dst, start))
+    spare = tmp_path / ".demo.pdf.spare"
+    for n, (card, colour) in enumerate([("card-04", (0, 0, 0)), ("card-11", (0, 120, 255)), ("card-02", (200, 0, 0))]):
+        before = target.read_bytes()
+        repaint(out / "cards" / f"{card}.png", colour)
+        write(out, manifest, target)
+        assert target.read_bytes().startswith(before) and len(target.read_bytes()) > len(before)
+    assert same_pages(raster(target, tmp_path / "a"), raster(full(out, manifest, tmp_path / "full.pdf"), tmp_path / "b"))
+    if not spare.exists():  # no swap on this system: every update copies the whole file
+        assert starts == [0, 0, 0]
+        return
+    assert starts[0] == 0 and starts[1] > 0 and starts[2] > starts[1]
+    with open(spare, "r+b") as f:  # someone writes into the spare: the next update does not trust it
+        f.write(b"%PDF-garbage")
+    before = target.read_bytes()
+    repaint(out / "cards" / "card-05.png", (10, 200, 10))
+    write(out, manifest, target)
+    assert starts[-1] == 0 and target.read_bytes().startswith(before)
+    assert same_pages(raster(target, tmp_path / "c"), raster(full(out, manifest, tmp_path / "full2.pdf"), tmp_path / "d"))
