@@ -464,7 +464,7 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
                     record(fut.result())
     finally:
         if new_cache != cache:  # an unchanged set writes nothing
-            write_text(cache_path, json.dumps(new_cache, sort_keys=True, separators=(",", ":")))
+            write_text(cache_path, _cache_text(new_cache))
 
     # diagnostics, in set order
     for f in faces:
@@ -502,11 +502,33 @@ def render_set(project: Project, cardset: CardSet, *, dpi: int = 300, fmt: str =
 
 
 def _read_cache(path: Path) -> dict[str, Any]:
+    """Each face's entry of the render cache (`_cache_text`'s shared lists of files put back in place)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return data if isinstance(data, dict) else {}
     except (OSError, ValueError):
         return {}
+    if not isinstance(data, dict):
+        return {}
+    faces, shared = data.get("faces"), data.get("file_lists")
+    if not isinstance(faces, dict) or not isinstance(shared, list):
+        return data  # written before the lists were shared: one entry per face, as they are
+    for entry in faces.values():
+        i = entry.get("files") if isinstance(entry, dict) else None
+        if isinstance(i, int):
+            entry["files"] = shared[i] if 0 <= i < len(shared) else None  # (None: a damaged entry, drawn again)
+    return faces
+
+
+def _cache_text(faces: dict[str, Any]) -> str:
+    """The render cache as JSON, each list of files written once and named by its place: faces drawn
+    with the same fonts and icons share one (three quarters of the file was those lists, read and
+    written again on every run that draws a card)."""
+    lists: dict[tuple[str, ...], int] = {}
+    out = {}
+    for key, entry in faces.items():
+        files = tuple(entry.get("files") or ())
+        out[key] = {**entry, "files": lists.setdefault(files, len(lists))}
+    return json.dumps({"faces": out, "file_lists": [list(f) for f in lists]}, sort_keys=True, separators=(",", ":"))
 
 
 def _write_manifest(out_dir: Path, cardset: CardSet, faces: list[Face], outcomes: dict[str, Outcome],

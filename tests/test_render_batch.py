@@ -108,6 +108,24 @@ def test_replacing_a_card_art_file_redraws_that_card_only(project):
     assert render_set(project, cs, dpi=60, jobs=1).rendered == []
 
 
+def test_the_render_cache_names_each_list_of_files_once_and_reads_older_caches(project):
+    cs = load(project)
+    render_set(project, cs, dpi=60, jobs=1)
+    path = project.set_output("mini-empires") / ".render-cache.json"
+    data = json.loads(path.read_text())
+    faces, lists = data["faces"], data["file_lists"]
+    assert len(faces) == len(cs.cards) + 2
+    assert len({tuple(x) for x in lists}) == len(lists)  # each list once: faces drawn with the same files share one
+    assert all(isinstance(e["files"], int) and lists[e["files"]] for e in faces.values())
+    assert render_set(project, cs, dpi=60, jobs=1).rendered == []
+    # a cache written before the lists were shared (each face's files in its entry) is read as it is
+    path.write_text(json.dumps({k: {**e, "files": lists[e["files"]]} for k, e in faces.items()}))
+    assert render_set(project, cs, dpi=60, jobs=1).rendered == []
+    data["faces"]["card:rapier"]["files"] = 999  # a damaged entry: that face is drawn again, the others are not
+    path.write_text(json.dumps(data))
+    assert render_set(project, cs, dpi=60, jobs=1).rendered == ["rapier"]
+
+
 def test_only_renders_the_named_cards(project):
     r = render_set(project, load(project), dpi=60, jobs=1, only=["mines"])
     assert r.rendered == ["mines"] and r.backs_rendered == ["fleet"]
