@@ -28,7 +28,7 @@ TYPE_CHECKING = False  # typing is not imported at run time (on the path of a `p
 if TYPE_CHECKING:
     from typing import Any, BinaryIO, Mapping
 
-from cardsmith.atomic import spare_path
+from cardsmith.atomic import atomic_open, spare_path
 from cardsmith.errors import CardsmithError
 
 GROWTH = 0.5  # appended bytes allowed, as a share of the file's size after its last full write
@@ -76,14 +76,15 @@ def changes(entry: Mapping[str, Any], images: Mapping[str, Path | str], shas: Ma
 
 
 def append_images(target: Path, updates: Mapping[int, Path | str], base: int,
-                  spare_was: tuple[int, int] | None = None) -> int | None:
+                  spare_was: tuple[int, int] | None = None, keep_spare: bool = True) -> int | None:
     """Write `updates` into `target` as an incremental update; its new size, or None (nothing written)
     when the file does not end with a trailer we can follow, an image cannot be embedded as it is, or
     the file would grow past `GROWTH` of `base`.
 
     `spare_was`: the size and time of the file the target was appended to last time (what the last
     update's swap left as the spare, `atomic.spare_path`). While the spare is still that file, it
-    holds the target's first bytes already, and only the rest is copied into it."""
+    holds the target's first bytes already, and only the rest is copied into it. `keep_spare` False:
+    a new temporary file, renamed over the target, and no spare left beside it."""
     target = Path(target)
     size = target.stat().st_size
     with open(target, "rb") as f:
@@ -106,8 +107,8 @@ def append_images(target: Path, updates: Mapping[int, Path | str], base: int,
     if size + added - base > GROWTH * base:
         return None
     try:
-        with spare_path(target) as f:
-            _copy(target, f, start=_kept_prefix(f, spare_was, size))
+        with (spare_path(target) if keep_spare else atomic_open(target, "wb")) as f:
+            _copy(target, f, start=_kept_prefix(f, spare_was, size) if keep_spare else 0)
             offset = f.tell()
             xref = ["0 1\n0000000000 65535 f \n"]  # the free-list head first, as full tables have it (some readers expect it)
             for number, body in bodies.items():

@@ -119,8 +119,12 @@ class PdfStamp:
             return False
         updates = pdfappend.changes(entry, images, shas)
         spare_was = entry.get("spare")
+        # a spare (the previous version, as large as the PDF) only beside PDFs in the set's output folder,
+        # never beside one written elsewhere with --name (a hidden copy on someone's desktop)
+        at_home = Path(target).resolve().parent == self.path.parent.resolve()
         if not updates or pdfappend.append_images(target, updates, int(entry.get("base", 0)),
-                                                  tuple(spare_was) if isinstance(spare_was, list) else None) is None:
+                                                  tuple(spare_was) if isinstance(spare_was, list) else None,
+                                                  keep_spare=at_home) is None:
             return False
         # the swap leaves the file as it was before this update as the spare: the next update starts from it
         self.entries[str(Path(target).resolve())] = {**entry, "key": key, "stat": list(stat_pair(target) or ()),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -147,21 +148,27 @@ def test_updates_after_the_first_copy_only_what_the_spare_lacks(rendered, tmp_pa
     """The spare an update leaves is the PDF before it, so the next update copies only the bytes that
     came after; a spare touched since is copied whole, and the PDF is right either way."""
     out, manifest = rendered
-    target = write(out, manifest, tmp_path / "demo.pdf")
+    elsewhere = write(out, manifest, tmp_path / "elsewhere.pdf")  # written outside the set's output folder (--name)
+    repaint(out / "cards" / "card-07.png", (9, 9, 9))
+    write(out, manifest, elsewhere)
+    assert [p.name for p in tmp_path.iterdir() if p.is_file()] == ["elsewhere.pdf"]  # appended, and no spare beside it
+    target = write(out, manifest, out / "demo.pdf")
     starts: list[int] = []
     real_copy = pdfappend._copy
     monkeypatch.setattr(pdfappend, "_copy", lambda src, dst, start=0: starts.append(start) or real_copy(src, dst, start))
-    spare = tmp_path / ".demo.pdf.spare"
+    spare = out / ".demo.pdf.spare"
     for n, (card, colour) in enumerate([("card-04", (0, 0, 0)), ("card-11", (0, 120, 255)), ("card-02", (200, 0, 0))]):
         before = target.read_bytes()
         repaint(out / "cards" / f"{card}.png", colour)
         write(out, manifest, target)
         assert target.read_bytes().startswith(before) and len(target.read_bytes()) > len(before)
     assert same_pages(raster(target, tmp_path / "a"), raster(full(out, manifest, tmp_path / "full.pdf"), tmp_path / "b"))
+    if sys.platform == "linux":
+        assert spare.exists()  # ext4, btrfs, xfs and tmpfs all swap
     if not spare.exists():  # no swap on this system: every update copies the whole file
         assert starts == [0, 0, 0]
         return
-    assert starts[0] == 0 and starts[1] > 0 and starts[2] > starts[1]
+    assert starts[0] == 0 and starts[1] > 0 and starts[2] > starts[1], starts
     with open(spare, "r+b") as f:  # someone writes into the spare: the next update does not trust it
         f.write(b"%PDF-garbage")
     before = target.read_bytes()
