@@ -190,3 +190,17 @@ def test_cards_painted_from_kept_pixels_are_the_cards_drawn_from_scratch(tmp_pat
     assert len(reads) > 10  # painted from kept pixels
     kept.keep_in(None)
     new_process()
+
+
+def test_an_opaque_gradient_painted_in_bands_of_rows_is_the_tile_pasted():
+    size = (120, 301)
+    for angle in (90.0, 270.0, -90.0, 0.0, 80.0):
+        fill = {"from": "#2b3a55", "to": "#ff8a1e", "angle": angle}
+        tile = paint._gradient_tile(size, paint.color(fill["from"]), paint.color(fill["to"]), angle)[0]
+        for part in ((0, 0, *size), (0, 19, 120, 282), (0, 0, 120, 19), (0, 282, 120, 301)):
+            got, want = Image.new("RGB", (160, 340), (9, 9, 9)), Image.new("RGB", (160, 340), (9, 9, 9))
+            paint._paste_gradient(got, (17, 23), size, fill, part)
+            want.paste(tile.crop(part), (17 + part[0], 23 + part[1]))
+            assert got.tobytes() == want.tobytes(), (angle, part)
+            part_image = paint._gradient_part(size, paint.color(fill["from"]), paint.color(fill["to"]), angle, part)
+            assert part_image.tobytes() == tile.crop(part).tobytes()

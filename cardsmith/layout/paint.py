@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import io
+import itertools
 import math
 import os
 import re
@@ -401,8 +402,7 @@ class Painter:
         if shape == "rect" and radius <= 0 and opacity >= 1 and fill is not None and _opaque(fill):
             # a plain opaque rectangle needs no mask: pasting without one is several times faster
             if isinstance(fill, dict):
-                tile, _ = _gradient_tile(size, color(fill["from"]), color(fill["to"]), float(fill.get("angle", 90)))
-                canvas.paste(tile, (x0, y0))
+                _paste_gradient(canvas, (x0, y0), size, fill, (0, 0, *size))
             else:
                 canvas.paste(color(fill)[:3], (x0, y0, x0 + size[0], y0 + size[1]))
         elif shape == "rect" and opacity >= 1 and fill is not None and _opaque(fill) and _solid_band(size[0], size[1], round(radius, 1)):
@@ -411,10 +411,10 @@ class Painter:
             b, top, bottom = _solid_band(size[0], size[1], round(radius, 1))
             w, h = size
             if isinstance(fill, dict):
-                tile, _ = _gradient_tile(size, color(fill["from"]), color(fill["to"]), float(fill.get("angle", 90)))
-                canvas.paste(tile.crop((0, b, w, h - b)), (x0, y0 + b))
-                canvas.paste(tile.crop((0, 0, w, b)), (x0, y0), top)
-                canvas.paste(tile.crop((0, h - b, w, h)), (x0, y0 + h - b), bottom)
+                _paste_gradient(canvas, (x0, y0), size, fill, (0, b, w, h - b))
+                ends = color(fill["from"]), color(fill["to"]), float(fill.get("angle", 90))
+                canvas.paste(_gradient_part(size, *ends, (0, 0, w, b)), (x0, y0), top)
+                canvas.paste(_gradient_part(size, *ends, (0, h - b, w, h)), (x0, y0 + h - b), bottom)
             else:
                 c = color(fill)[:3]
                 canvas.paste(c, (x0, y0 + b, x0 + w, y0 + h - b))
@@ -958,15 +958,61 @@ def _axis_tile(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int
     the stretched tile): stretching it is then quicker than reading a kept copy, so it is not kept."""
     w, h = size
     vertical = angle in (90, 270)
-    n = h if vertical else w
-    strip = Image.linear_gradient("L").crop((0, 0, 1, 256)).resize((1, n), Image.BILINEAR)
-    if angle in (180, 270):
-        strip = strip.transpose(Image.Transpose.FLIP_TOP_BOTTOM)
-    line = Image.composite(Image.new("RGBA", (1, n), b), Image.new("RGBA", (1, n), a), strip)
+    line = _axis_line(h if vertical else w, a, b, angle)
     if not vertical:
         line = line.transpose(Image.Transpose.TRANSPOSE)
     alpha = None if a[3] == 255 and b[3] == 255 else line.getchannel("A").resize((w, h), Image.NEAREST)
     return line.convert("RGB").resize((w, h), Image.NEAREST), alpha
+
+
+@functools.lru_cache(maxsize=96)
+def _axis_line(n: int, a: tuple[int, int, int, int], b: tuple[int, int, int, int], angle: int) -> Image.Image:
+    """The colours of a gradient along an axis, RGBA, one column of `n` from its start to its end."""
+    strip = Image.linear_gradient("L").crop((0, 0, 1, 256)).resize((1, n), Image.BILINEAR)
+    if angle in (180, 270):
+        strip = strip.transpose(Image.Transpose.FLIP_TOP_BOTTOM)
+    return Image.composite(Image.new("RGBA", (1, n), b), Image.new("RGBA", (1, n), a), strip)
+
+
+@functools.lru_cache(maxsize=96)
+def _row_runs(n: int, a: tuple[int, int, int, int], b: tuple[int, int, int, int], angle: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """A top-to-bottom gradient as runs of rows of one colour: (first row, end row, RGB)."""
+    raw = _axis_line(n, a, b, angle).transpose(Image.Transpose.TRANSPOSE).convert("RGB").tobytes()  # a row: one line to encode
+    runs, start = [], 0
+    for rgb, rows in itertools.groupby(zip(raw[0::3], raw[1::3], raw[2::3])):
+        end = start + sum(1 for _ in rows)
+        runs.append((start, end, rgb))
+        start = end
+    return tuple(runs)
+
+
+def _paste_gradient(canvas: Image.Image, xy: tuple[int, int], size: tuple[int, int], fill: dict,
+                    part: tuple[int, int, int, int]) -> None:
+    """Paint `part` (a box in the shape's own pixels) of an opaque gradient `size` large at `xy`.
+
+    A gradient down or up the card (title bars, backgrounds) is painted as bands of rows of one
+    colour straight onto the canvas: no tile of the whole shape is drawn (in a new process, making
+    a card-sized tile cost more than painting it) or cut (the middle of a rounded panel, per card)."""
+    a, b, angle = color(fill["from"]), color(fill["to"]), float(fill.get("angle", 90))
+    left, top, right, bottom = part
+    if angle % 90 == 0 and round(angle % 360) in (90, 270):
+        for first, end, rgb in _row_runs(size[1], a, b, round(angle % 360)):
+            first, end = max(first, top), min(end, bottom)
+            if first < end:
+                canvas.paste(rgb, (xy[0] + left, xy[1] + first, xy[0] + right, xy[1] + end))
+        return
+    canvas.paste(_gradient_part(size, a, b, angle, part), (xy[0] + left, xy[1] + top))
+
+
+@functools.lru_cache(maxsize=96)
+def _gradient_part(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int, int, int, int], angle: float,
+                   part: tuple[int, int, int, int]) -> Image.Image:
+    """The RGB of a gradient `size` large within the box `part` (the corners of a rounded panel)."""
+    if angle % 90 == 0 and round(angle % 360) in (90, 270):
+        w, h = part[2] - part[0], part[3] - part[1]
+        return _axis_line(size[1], a, b, round(angle % 360)).crop((0, part[1], 1, part[3])).convert("RGB").resize((w, h), Image.NEAREST)
+    tile = _gradient_tile(size, a, b, angle)[0]
+    return tile if part == (0, 0, *size) else tile.crop(part)
 
 
 def _fit_image(art: Image.Image, size: tuple[int, int], mode: str, focus: list[float]) -> Image.Image:
