@@ -167,6 +167,11 @@ def test_an_icon_is_kept_by_its_content_not_its_path(keep, tmp_path, monkeypatch
     new_process()
     star = pixels(paint.icon_parts(a, 120, (214, 203, 182, 217), 0.8))
     assert star != want and len(list(keep.glob("iconparts-*.pix"))) == 2
+    linked = tmp_path / "linked.svg"  # draws another file, which is no part of its content: never kept
+    linked.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><image href="a.svg" '
+                      'width="10" height="10"/></svg>', encoding="utf-8")
+    paint.icon_parts(str(linked), 120)
+    assert len(list(keep.glob("iconparts-*.pix"))) == 2
     kept.keep_in(None)
     new_process()
     assert pixels(paint.icon_parts(a, 120, (214, 203, 182, 217), 0.8)) == star
