@@ -93,7 +93,11 @@ def keep_pixels(kind: str, version: str, encode: Callable[[Any], Parts], decode:
                 except (ValueError, IndexError):
                     pass
             out = fn(*args, **kwargs)
-            kept.write(name, pack(*encode(out)))
+            try:
+                packed = pack(*encode(out))
+            except ValueError:  # an image mode this file does not hold: drawn each time, as before
+                return out
+            kept.write(name, packed)
             return out
 
         return run
