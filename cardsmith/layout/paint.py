@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import io
+import itertools
 import math
 import os
 import re
@@ -18,11 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageChops, ImageColor, ImageDraw, UnidentifiedImageError
+from PIL import __version__ as PILLOW_VERSION
 
 from cardsmith.errors import CardsmithError
 from cardsmith.layout import richtext
 from cardsmith.layout.fit import FitResult, fit_text, text_width
 from cardsmith.layout.fonts import FontLibrary, load_font, missing_chars
+from cardsmith.layout.keptpixels import keep_pixels
 from cardsmith.layout.printcheck import min_text_pt, panel_box, past_panel_note, shape_notes, text_limit, text_size_note
 from cardsmith.layout.template import LayoutError
 from cardsmith.layout.textcache import draw_text
@@ -31,6 +34,11 @@ from cardsmith.layout.units import Box, UnitError, font_size_pt, layer_box, laye
 ART_FORMATS = {"PNG", "JPEG", "WEBP", "MPO"}
 DEFAULT_FONTS = {"title": "liberation-serif", "body": "liberation-sans"}
 OVERSAMPLE = 4
+# Kept masks, bands, gradients and icons (`keptpixels`) are named by this: raise the number whenever
+# a kept function draws differently, so no process ever pastes pixels drawn the old way.
+PIXELS_VERSION = f"paint 1, Pillow {PILLOW_VERSION}, oversample {OVERSAMPLE}"
+# Smaller results are drawn in less time than a kept file takes to open (measured: ~0.05 ms).
+KEEP_MIN_PIXELS = 32 * 32
 
 
 class ArtError(CardsmithError):
@@ -193,13 +201,39 @@ def icon_image(path: str, height_px: int, tint: tuple[int, int, int, int] | None
     return solid
 
 
+IconParts = tuple[Image.Image, Image.Image, tuple[int, int], tuple[int, int]]
+
+
+def _icon_inputs(path: str, height_px: int, tint: tuple[int, int, int, int] | None = None,
+                 opacity: float = 1.0) -> tuple[str, bytes, str] | None:
+    """What an icon drawn at a size is made from, to keep it by (None: not kept): the file's bytes,
+    never its path, and for an SVG the resvg that draws it; an SVG that draws other files is not kept."""
+    _DRAWN.setdefault(path, _file_sig(path))  # a changed file empties the caches (forget_changed_icons)
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return None  # drawn, to say what is wrong with it
+    svg = Path(path).suffix.lower() == ".svg"
+    if svg and _EXTERNAL.search(data):
+        return None
+    return (_resvg_files() if svg else "raster"), data, repr((height_px, tint, opacity))
+
+
+def _icon_from_parts(ints: list[int], images: list[Image.Image]) -> IconParts:
+    if len(ints) != 4 or len(images) != 2:
+        raise ValueError("not an icon")
+    return images[0], images[1], (ints[0], ints[1]), (ints[2], ints[3])
+
+
 @functools.lru_cache(maxsize=256)
+@keep_pixels("iconparts", PIXELS_VERSION, lambda p: ((*p[2], *p[3]), p[:2]), _icon_from_parts, inputs=_icon_inputs)
 def icon_parts(path: str, height_px: int, tint: tuple[int, int, int, int] | None = None,
-               opacity: float = 1.0) -> tuple[Image.Image, Image.Image, tuple[int, int], tuple[int, int]]:
+               opacity: float = 1.0) -> IconParts:
     """An icon ready to paste: RGB and alpha cropped to where it has ink, their offset, and the full size.
 
     The same icons land on card after card; splitting and cropping them once per worker saves
-    converting and pasting their transparent margins every time."""
+    converting and pasting their transparent margins every time, and keeping them (`keptpixels`)
+    saves a new process drawing, tinting and cropping them again."""
     im = icon_image(path, height_px, tint)
     a = im.getchannel("A")
     if opacity < 1:
@@ -368,8 +402,7 @@ class Painter:
         if shape == "rect" and radius <= 0 and opacity >= 1 and fill is not None and _opaque(fill):
             # a plain opaque rectangle needs no mask: pasting without one is several times faster
             if isinstance(fill, dict):
-                tile, _ = _gradient_tile(size, color(fill["from"]), color(fill["to"]), float(fill.get("angle", 90)))
-                canvas.paste(tile, (x0, y0))
+                _paste_gradient(canvas, (x0, y0), size, fill, (0, 0, *size))
             else:
                 canvas.paste(color(fill)[:3], (x0, y0, x0 + size[0], y0 + size[1]))
         elif shape == "rect" and opacity >= 1 and fill is not None and _opaque(fill) and _solid_band(size[0], size[1], round(radius, 1)):
@@ -378,10 +411,10 @@ class Painter:
             b, top, bottom = _solid_band(size[0], size[1], round(radius, 1))
             w, h = size
             if isinstance(fill, dict):
-                tile, _ = _gradient_tile(size, color(fill["from"]), color(fill["to"]), float(fill.get("angle", 90)))
-                canvas.paste(tile.crop((0, b, w, h - b)), (x0, y0 + b))
-                canvas.paste(tile.crop((0, 0, w, b)), (x0, y0), top)
-                canvas.paste(tile.crop((0, h - b, w, h)), (x0, y0 + h - b), bottom)
+                _paste_gradient(canvas, (x0, y0), size, fill, (0, b, w, h - b))
+                ends = color(fill["from"]), color(fill["to"]), float(fill.get("angle", 90))
+                canvas.paste(_gradient_part(size, *ends, (0, 0, w, b)), (x0, y0), top)
+                canvas.paste(_gradient_part(size, *ends, (0, h - b, w, h)), (x0, y0 + h - b), bottom)
             else:
                 c = color(fill)[:3]
                 canvas.paste(c, (x0, y0 + b, x0 + w, y0 + h - b))
@@ -710,13 +743,53 @@ def _opaque(paint: Any) -> bool:
     return color(paint)[3] == 255
 
 
+def _sized(w: int, h: int, *rest: Any) -> bool:
+    return w * h >= KEEP_MIN_PIXELS
+
+
+def _shape_sized(shape: str, w: int, h: int, *rest: Any) -> bool:
+    return _sized(w, h)
+
+
+def _one_image(ints: list[int], images: list[Image.Image]) -> Image.Image:
+    if ints or len(images) != 1:
+        raise ValueError("not one image")
+    return images[0]
+
+
+def _band_from_parts(ints: list[int], images: list[Image.Image]) -> tuple[int, Image.Image, Image.Image] | None:
+    if not ints and not images:
+        return None
+    if len(ints) != 1 or len(images) != 2:
+        raise ValueError("not a band")
+    return ints[0], images[0], images[1]
+
+
+def _pieces_from_parts(ints: list[int], images: list[Image.Image]) -> list[tuple[int, int, Image.Image]]:
+    if len(ints) != 2 * len(images):
+        raise ValueError("not a stroke's pieces")
+    return [(ints[2 * k], ints[2 * k + 1], im) for k, im in enumerate(images)]
+
+
+def _tile_from_parts(ints: list[int], images: list[Image.Image]) -> tuple[Image.Image, Image.Image | None]:
+    if ints or len(images) not in (1, 2):
+        raise ValueError("not a gradient")
+    return images[0], images[1] if len(images) == 2 else None
+
+
+_AN_IMAGE = lambda m: ((), [m])  # noqa: E731
+
+
 @functools.lru_cache(maxsize=64)
 def _solid_band(w: int, h: int, radius: float) -> tuple[int, Image.Image, Image.Image] | None:
     """For a rounded rectangle's mask: the height `b` of the top and bottom bands that hold its
     corners (every row between them is fully opaque) and those bands' masks; None if there is no such middle."""
     b = math.ceil(radius) + 2
-    if 2 * b >= h:
-        return None
+    return None if 2 * b >= h else _solid_band_masks(w, h, radius, b)
+
+
+@keep_pixels("band", PIXELS_VERSION, lambda r: ((), ()) if r is None else ((r[0],), r[1:]), _band_from_parts, _sized)
+def _solid_band_masks(w: int, h: int, radius: float, b: int) -> tuple[int, Image.Image, Image.Image] | None:
     m = _shape_mask("rect", w, h, radius, 0.0)
     if m.crop((0, b, w, h - b)).getextrema() != (255, 255):
         return None
@@ -724,6 +797,8 @@ def _solid_band(w: int, h: int, radius: float) -> tuple[int, Image.Image, Image.
 
 
 @functools.lru_cache(maxsize=64)
+@keep_pixels("stroke", PIXELS_VERSION, lambda r: ([v for x, y, _ in r for v in (x, y)], [im for _, _, im in r]),
+             _pieces_from_parts, _shape_sized)
 def _stroke_bands(shape: str, w: int, h: int, radius: float, width: float) -> list[tuple[int, int, Image.Image]]:
     """A stroke's ring as the pieces that hold ink, with their offsets.
 
@@ -745,6 +820,7 @@ def _stroke_bands(shape: str, w: int, h: int, radius: float, width: float) -> li
 
 
 @functools.lru_cache(maxsize=64)
+@keep_pixels("polygon", PIXELS_VERSION, _AN_IMAGE, _one_image, lambda size, *rest: _sized(*size))
 def _polygon_mask(size: tuple[int, int], points: tuple[tuple[float, float], ...], stroke: float) -> Image.Image:
     """An anti-aliased polygon (`stroke` 0) or its outline `stroke` px wide, centred on the edges.
 
@@ -781,6 +857,13 @@ def _shape_mask(shape: str, w: int, h: int, radius: float, inset: float) -> Imag
     if shape == "rect" and (w * h > 250_000 or (inset == 0 and w * h > 20_000)):
         # oversampling a whole large shape is slow; its straight edges need none, only its corners
         return _big_rounded_mask(w, h, radius, inset)
+    return _oversampled_mask(shape, w, h, radius, inset)
+
+
+@keep_pixels("mask", PIXELS_VERSION, _AN_IMAGE, _one_image, _shape_sized)
+def _oversampled_mask(shape: str, w: int, h: int, radius: float, inset: float) -> Image.Image:
+    """An ellipse or a small rounded rectangle, drawn oversampled and scaled down: kept between
+    processes (plain and large rectangles above are drawn in less time than a kept file is read)."""
     if shape == "ellipse" and inset == 0 and w > 8 and h > 8:
         return _ellipse_mask(w, h)
     s = OVERSAMPLE
@@ -839,17 +922,23 @@ def _big_rounded_mask(w: int, h: int, radius: float, inset: float) -> Image.Imag
 @functools.lru_cache(maxsize=96)
 def _gradient_tile(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int, int, int, int],
                    angle: float) -> tuple[Image.Image, Image.Image | None]:
-    """The RGB gradient and its alpha (None when both ends are opaque); cached like masks."""
-    g = _gradient(size, a, b, angle)
-    alpha = None if a[3] == 255 and b[3] == 255 else g.getchannel("A")
-    return g.convert("RGB"), alpha
-
-
-def _gradient(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int, int, int, int], angle: float) -> Image.Image:
-    """A linear gradient from `a` to `b` along `angle` degrees (0 = left to right, 90 = top to bottom)."""
-    w, h = size
+    """The RGB gradient from `a` to `b` along `angle` degrees (0 = left to right, 90 = top to bottom)
+    and its alpha (None when both ends are opaque); cached like masks."""
     if angle % 90 == 0:
-        return _axis_gradient(size, a, b, round(angle % 360))
+        return _axis_tile(size, a, b, round(angle % 360))
+    return _angled_tile(size, a, b, angle)
+
+
+@keep_pixels("gradient", PIXELS_VERSION, lambda t: ((), t[:1] if t[1] is None else t), _tile_from_parts, lambda size, *rest: _sized(*size))
+def _angled_tile(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int, int, int, int],
+                 angle: float) -> tuple[Image.Image, Image.Image | None]:
+    """A gradient at an angle, kept between processes (each pixel is sampled from the ramp)."""
+    g = _angled_gradient(size, a, b, angle)
+    return g.convert("RGB"), None if a[3] == 255 and b[3] == 255 else g.getchannel("A")
+
+
+def _angled_gradient(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int, int, int, int], angle: float) -> Image.Image:
+    w, h = size
     rad = math.radians(angle)
     dx, dy = math.cos(rad), math.sin(rad)
     proj = [x * dx + y * dy for x, y in ((0, 0), (w, 0), (0, h), (w, h))]
@@ -861,18 +950,69 @@ def _gradient(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int,
     return Image.composite(Image.new("RGBA", size, b), Image.new("RGBA", size, a), t)
 
 
-def _axis_gradient(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int, int, int, int], angle: int) -> Image.Image:
-    """A gradient along an axis: one row or column of colours, stretched (no rotation of a large ramp)."""
+def _axis_tile(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int, int, int, int],
+               angle: int) -> tuple[Image.Image, Image.Image | None]:
+    """A gradient along an axis: one row or column of colours, stretched (no rotation of a large ramp).
+
+    The line is split into colour and alpha before it is stretched (the same pixels as splitting
+    the stretched tile): stretching it is then quicker than reading a kept copy, so it is not kept."""
     w, h = size
     vertical = angle in (90, 270)
-    n = h if vertical else w
+    line = _axis_line(h if vertical else w, a, b, angle)
+    if not vertical:
+        line = line.transpose(Image.Transpose.TRANSPOSE)
+    alpha = None if a[3] == 255 and b[3] == 255 else line.getchannel("A").resize((w, h), Image.NEAREST)
+    return line.convert("RGB").resize((w, h), Image.NEAREST), alpha
+
+
+@functools.lru_cache(maxsize=96)
+def _axis_line(n: int, a: tuple[int, int, int, int], b: tuple[int, int, int, int], angle: int) -> Image.Image:
+    """The colours of a gradient along an axis, RGBA, one column of `n` from its start to its end."""
     strip = Image.linear_gradient("L").crop((0, 0, 1, 256)).resize((1, n), Image.BILINEAR)
     if angle in (180, 270):
         strip = strip.transpose(Image.Transpose.FLIP_TOP_BOTTOM)
-    line = Image.composite(Image.new("RGBA", (1, n), b), Image.new("RGBA", (1, n), a), strip)
-    if not vertical:
-        line = line.transpose(Image.Transpose.TRANSPOSE)
-    return line.resize((w, h), Image.NEAREST)
+    return Image.composite(Image.new("RGBA", (1, n), b), Image.new("RGBA", (1, n), a), strip)
+
+
+@functools.lru_cache(maxsize=96)
+def _row_runs(n: int, a: tuple[int, int, int, int], b: tuple[int, int, int, int], angle: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """A top-to-bottom gradient as runs of rows of one colour: (first row, end row, RGB)."""
+    raw = _axis_line(n, a, b, angle).transpose(Image.Transpose.TRANSPOSE).convert("RGB").tobytes()  # a row: one line to encode
+    runs, start = [], 0
+    for rgb, rows in itertools.groupby(zip(raw[0::3], raw[1::3], raw[2::3])):
+        end = start + sum(1 for _ in rows)
+        runs.append((start, end, rgb))
+        start = end
+    return tuple(runs)
+
+
+def _paste_gradient(canvas: Image.Image, xy: tuple[int, int], size: tuple[int, int], fill: dict,
+                    part: tuple[int, int, int, int]) -> None:
+    """Paint `part` (a box in the shape's own pixels) of an opaque gradient `size` large at `xy`.
+
+    A gradient down or up the card (title bars, backgrounds) is painted as bands of rows of one
+    colour straight onto the canvas: no tile of the whole shape is drawn (in a new process, making
+    a card-sized tile cost more than painting it) or cut (the middle of a rounded panel, per card)."""
+    a, b, angle = color(fill["from"]), color(fill["to"]), float(fill.get("angle", 90))
+    left, top, right, bottom = part
+    if angle % 90 == 0 and round(angle % 360) in (90, 270):
+        for first, end, rgb in _row_runs(size[1], a, b, round(angle % 360)):
+            first, end = max(first, top), min(end, bottom)
+            if first < end:
+                canvas.paste(rgb, (xy[0] + left, xy[1] + first, xy[0] + right, xy[1] + end))
+        return
+    canvas.paste(_gradient_part(size, a, b, angle, part), (xy[0] + left, xy[1] + top))
+
+
+@functools.lru_cache(maxsize=96)
+def _gradient_part(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int, int, int, int], angle: float,
+                   part: tuple[int, int, int, int]) -> Image.Image:
+    """The RGB of a gradient `size` large within the box `part` (the corners of a rounded panel)."""
+    if angle % 90 == 0 and round(angle % 360) in (90, 270):
+        w, h = part[2] - part[0], part[3] - part[1]
+        return _axis_line(size[1], a, b, round(angle % 360)).crop((0, part[1], 1, part[3])).convert("RGB").resize((w, h), Image.NEAREST)
+    tile = _gradient_tile(size, a, b, angle)[0]
+    return tile if part == (0, 0, *size) else tile.crop(part)
 
 
 def _fit_image(art: Image.Image, size: tuple[int, int], mode: str, focus: list[float]) -> Image.Image:
