@@ -18,6 +18,8 @@ from pathlib import Path
 
 from PIL import Image
 
+from cardsmith.rawpixels import raw_bytes
+
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 LEVEL = 1
 _COLOUR_TYPES = {"L": (0, 1), "RGB": (2, 3), "RGBA": (6, 4)}  # mode: (PNG colour type, bytes a pixel)
@@ -32,37 +34,12 @@ def idat_data(image: Image.Image, level: int = LEVEL) -> bytes:
     _, bpp = _COLOUR_TYPES[image.mode]
     w, h = image.size
     stride = w * bpp
-    raw = memoryview(_pixels(image))
+    raw = memoryview(raw_bytes(image))
     z = zlib.compressobj(level)
     none = b"\x00"
     # row by row: no second copy of the whole image with the filter bytes in it
     out = [z.compress(none) + z.compress(raw[y * stride:(y + 1) * stride]) for y in range(h)]
     out.append(z.flush())
-    return b"".join(out)
-
-
-def _pixels(image: Image.Image) -> bytes:
-    """`image.tobytes()`, without the import of PIL.ImageFile (and logging) that tobytes makes for one
-    constant: a tenth of writing the one card a rebuild draws. Pillow's raw encoder, as tobytes
-    drives it; tobytes itself where Pillow's internals differ."""
-    encoder = getattr(Image.core, "raw_encoder", None)
-    if encoder is None:
-        return image.tobytes()
-    image.load()
-    try:
-        e = encoder(image.mode, image.mode)
-        e.setimage(image.im, (0, 0, *image.size))
-        out = []
-        while True:
-            _, status, data = e.encode(max(65536, image.size[0] * 4))
-            out.append(data)
-            if status:
-                break
-        e.cleanup()
-    except (TypeError, ValueError, AttributeError):
-        return image.tobytes()
-    if status < 0:
-        return image.tobytes()
     return b"".join(out)
 
 

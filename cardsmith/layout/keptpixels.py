@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence, TypeVar
 from PIL import Image
 
 from cardsmith import kept
+from cardsmith.rawpixels import raw_bytes
 
 MODES = ("L", "RGB", "RGBA")
 _HEAD = struct.Struct("<4sBHH")  # magic, flags (1: zlib body), integers, images
@@ -30,7 +31,7 @@ Parts = tuple[Sequence[int], Sequence[Image.Image]]
 
 def pack(ints: Sequence[int], images: Sequence[Image.Image]) -> bytes:
     """Integers and images (L, RGB or RGBA) as one file's bytes."""
-    body = b"".join(im.tobytes() for im in images)
+    body = b"".join(raw_bytes(im) for im in images)
     packed = zlib.compress(body, 1)
     flags = _ZLIB if len(packed) * 2 <= len(body) else 0
     head = _HEAD.pack(_MAGIC, flags, len(ints), len(images)) + struct.pack(f"<{len(ints)}i", *ints)

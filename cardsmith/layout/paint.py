@@ -29,6 +29,7 @@ from cardsmith.layout.keptpixels import keep_pixels
 from cardsmith.layout.printcheck import min_text_pt, panel_box, past_panel_note, shape_notes, text_limit, text_size_note
 from cardsmith.layout.template import LayoutError
 from cardsmith.layout.textcache import draw_text
+from cardsmith.rawpixels import raw_bytes
 from cardsmith.layout.units import Box, UnitError, font_size_pt, layer_box, layer_points, pt_to_px, to_mm
 
 ART_FORMATS = {"PNG", "JPEG", "WEBP", "MPO"}
@@ -286,7 +287,7 @@ def _svg_raster(path: str, width_px: int, height_px: int) -> Image.Image:
     # other format's plugin first (a one-card render of a set without art opens nothing else)
     image = PngImagePlugin.PngImageFile(io.BytesIO(png)).convert("RGBA")
     if name is not None and image.size == (width_px, height_px):
-        kept.write(name, image.tobytes())
+        kept.write(name, raw_bytes(image))
     return image
 
 
@@ -977,7 +978,7 @@ def _axis_line(n: int, a: tuple[int, int, int, int], b: tuple[int, int, int, int
 @functools.lru_cache(maxsize=96)
 def _row_runs(n: int, a: tuple[int, int, int, int], b: tuple[int, int, int, int], angle: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
     """A top-to-bottom gradient as runs of rows of one colour: (first row, end row, RGB)."""
-    raw = _axis_line(n, a, b, angle).transpose(Image.Transpose.TRANSPOSE).convert("RGB").tobytes()  # a row: one line to encode
+    raw = raw_bytes(_axis_line(n, a, b, angle).transpose(Image.Transpose.TRANSPOSE).convert("RGB"))  # a row: one line to encode
     runs, start = [], 0
     for rgb, rows in itertools.groupby(zip(raw[0::3], raw[1::3], raw[2::3])):
         end = start + sum(1 for _ in rows)
