@@ -26,7 +26,7 @@ import struct
 from pathlib import Path
 TYPE_CHECKING = False  # typing is not imported at run time (on the path of a `pdf` answered by cardsmith.quick)
 if TYPE_CHECKING:
-    from typing import Any, BinaryIO, Mapping
+    from typing import IO, Any, Mapping
 
 from cardsmith.atomic import atomic_open, spare_path
 from cardsmith.errors import CardsmithError
@@ -126,7 +126,7 @@ def append_images(target: Path, updates: Mapping[int, Path | str], base: int,
     return new_size
 
 
-def _kept_prefix(spare: BinaryIO, was: tuple[int, int] | None, size: int) -> int:
+def _kept_prefix(spare: IO[bytes], was: tuple[int, int] | None, size: int) -> int:
     """How many of the target's first bytes the open spare holds already: all of its own while it is
     the file the target was appended to (its size and time as recorded), else none."""
     if not was:
@@ -135,7 +135,7 @@ def _kept_prefix(spare: BinaryIO, was: tuple[int, int] | None, size: int) -> int
     return st.st_size if (st.st_size, st.st_mtime_ns) == tuple(was) and st.st_size <= size else 0
 
 
-def _copy(source: Path, dst: BinaryIO, start: int = 0) -> None:
+def _copy(source: Path, dst: IO[bytes], start: int = 0) -> None:
     """Write the file `source` into `dst` from byte `start` (which `dst` holds already), leaving `dst`
     positioned at its end (what was there before is overwritten; the caller cuts it to length):
     shutil.copyfile without importing shutil (with bz2, lzma and fnmatch: a twentieth of a quick

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from cardsmith import kept
-from cardsmith.layout import keptpixels, paint
+from cardsmith.layout import keptpixels, masks, paint
 from cardsmith.project import Project
 from cardsmith.render import render_set
 from cardsmith.validate import load_set
@@ -31,11 +31,11 @@ def keep(tmp_path):
 
 def new_process() -> None:
     """What a new process starts with: every painter cache in memory empty."""
-    for value in vars(paint).values():
+    for value in [*vars(paint).values(), *vars(masks).values()]:
         if hasattr(value, "cache_clear"):
             value.cache_clear()
     paint._DRAWN.clear()
-    paint._SCALED.clear()
+    masks._SCALED.clear()
 
 
 def pixels(result) -> object:
@@ -49,25 +49,25 @@ def pixels(result) -> object:
 
 OPAQUE, CLEAR = (200, 120, 40, 255), (10, 60, 200, 90)
 DRAWN = [  # (function, arguments): each kind of kept result, with and without transparency or a middle
-    ("_shape_mask", ("ellipse", 150, 90, 0.0, 0.0)),
-    ("_shape_mask", ("ellipse", 120, 120, 0.0, 4.5)),
-    ("_shape_mask", ("rect", 300, 60, 14.5, 3.0)),
-    ("_stroke_bands", ("rect", 600, 800, 18.9, 4.1)),
-    ("_stroke_bands", ("ellipse", 140, 141, 0.0, 5.3)),
-    ("_solid_band", (600, 800, 18.9)),
-    ("_solid_band", (283, 73, 36.6)),  # no solid middle: None
-    ("_gradient_tile", ((300, 200), OPAQUE, CLEAR, 30.0)),
-    ("_gradient_tile", ((300, 200), OPAQUE, (0, 0, 0, 255), 135.0)),
-    ("_gradient_tile", ((300, 200), OPAQUE, CLEAR, 90.0)),
-    ("_polygon_mask", ((90, 80), ((2.5, 40.0), (45.0, 2.0), (88.0, 40.0), (45.0, 78.5)), 0.0)),
-    ("_polygon_mask", ((90, 80), ((2.5, 40.0), (45.0, 2.0), (88.0, 40.0), (45.0, 78.5)), 3.5)),
+    ("shape_mask", ("ellipse", 150, 90, 0.0, 0.0)),
+    ("shape_mask", ("ellipse", 120, 120, 0.0, 4.5)),
+    ("shape_mask", ("rect", 300, 60, 14.5, 3.0)),
+    ("stroke_bands", ("rect", 600, 800, 18.9, 4.1)),
+    ("stroke_bands", ("ellipse", 140, 141, 0.0, 5.3)),
+    ("solid_band", (600, 800, 18.9)),
+    ("solid_band", (283, 73, 36.6)),  # no solid middle: None
+    ("gradient_tile", ((300, 200), OPAQUE, CLEAR, 30.0)),
+    ("gradient_tile", ((300, 200), OPAQUE, (0, 0, 0, 255), 135.0)),
+    ("gradient_tile", ((300, 200), OPAQUE, CLEAR, 90.0)),
+    ("polygon_mask", ((90, 80), ((2.5, 40.0), (45.0, 2.0), (88.0, 40.0), (45.0, 78.5)), 0.0)),
+    ("polygon_mask", ((90, 80), ((2.5, 40.0), (45.0, 2.0), (88.0, 40.0), (45.0, 78.5)), 3.5)),
 ]
 
 
 def drawn_without_keeping() -> list:
     kept.keep_in(None)
     new_process()
-    return [pixels(getattr(paint, fn)(*args)) for fn, args in DRAWN]
+    return [pixels(getattr(masks, fn)(*args)) for fn, args in DRAWN]
 
 
 class NoDrawing:
@@ -78,15 +78,16 @@ class NoDrawing:
 
 
 def forbid_drawing(monkeypatch) -> None:
-    monkeypatch.setattr(paint, "ImageDraw", NoDrawing())
-    for name in ("_ellipse_mask", "_angled_gradient", "_stroke_mask", "_shape_mask", "icon_image"):
-        monkeypatch.setattr(paint, name, NoDrawing().__getattr__)
+    monkeypatch.setattr(masks, "ImageDraw", NoDrawing())
+    for name in ("_ellipse_mask", "_angled_gradient", "stroke_mask", "shape_mask"):
+        monkeypatch.setattr(masks, name, NoDrawing().__getattr__)
+    monkeypatch.setattr(paint, "icon_image", NoDrawing().__getattr__)
 
 
 def drawn_again_from_kept(want: list, monkeypatch) -> None:
     """In a new process, each result but the axis gradient (stretched from one line: quicker than a
     read, so never kept) comes back pixel for pixel without anything drawn."""
-    calls = [(getattr(paint, fn), args) for fn, args in DRAWN]
+    calls = [(getattr(masks, fn), args) for fn, args in DRAWN]
     new_process()
     with monkeypatch.context() as m:
         forbid_drawing(m)
@@ -100,14 +101,14 @@ def test_a_new_process_pastes_the_kept_pixels_it_would_have_drawn_without_drawin
     assert not (tmp_path / "kept").exists()  # no folder: nothing kept
     kept.keep_in(tmp_path / "kept")
     new_process()
-    assert [pixels(getattr(paint, fn)(*args)) for fn, args in DRAWN] == want  # drawn, and kept
+    assert [pixels(getattr(masks, fn)(*args)) for fn, args in DRAWN] == want  # drawn, and kept
     assert len(list((tmp_path / "kept").glob("*.pix"))) >= len(DRAWN) - 2  # not the axis gradient, not a band of None
     drawn_again_from_kept(want, monkeypatch)
     kept.keep_in(None)
 
 
 def test_a_truncated_or_damaged_kept_file_is_drawn_again_and_kept_anew(keep, monkeypatch):
-    want = [pixels(getattr(paint, fn)(*args)) for fn, args in DRAWN]
+    want = [pixels(getattr(masks, fn)(*args)) for fn, args in DRAWN]
     files = sorted(keep.glob("*.pix"))
     good = {f: f.read_bytes() for f in files}
     assert len(files) >= 8
@@ -115,26 +116,26 @@ def test_a_truncated_or_damaged_kept_file_is_drawn_again_and_kept_anew(keep, mon
         data = good[f]
         f.write_bytes([data[:-7], b"", b"ckp1" + bytes(40), data[:12]][k % 4])
     new_process()
-    assert [pixels(getattr(paint, fn)(*args)) for fn, args in DRAWN] == want
+    assert [pixels(getattr(masks, fn)(*args)) for fn, args in DRAWN] == want
     assert {f: f.read_bytes() for f in files} == good  # written again as they were
     drawn_again_from_kept(want, monkeypatch)
 
 
 def test_small_results_and_a_folder_of_none_keep_nothing(keep, monkeypatch):
-    paint._shape_mask("ellipse", 7, 6, 0.0, 0.0)  # a star: drawn quicker than a file is read
-    paint._stroke_bands("rect", 20, 20, 3.0, 1.0)
+    masks.shape_mask("ellipse", 7, 6, 0.0, 0.0)  # a star: drawn quicker than a file is read
+    masks.stroke_bands("rect", 20, 20, 3.0, 1.0)
     assert not keep.exists() or not list(keep.iterdir())
     kept.keep_in(None)
     monkeypatch.setattr(kept, "read", NoDrawing().__getattr__)
     monkeypatch.setattr(kept, "write", NoDrawing().__getattr__)
     new_process()
-    paint._shape_mask("ellipse", 150, 90, 0.0, 0.0)  # neither read nor written
+    masks.shape_mask("ellipse", 150, 90, 0.0, 0.0)  # neither read nor written
 
 
 def test_an_axis_gradient_is_the_stretched_tile_split_into_colour_and_alpha():
     for angle in (0, 90, 180, 270):
         for a, b in ((OPAQUE, CLEAR), (OPAQUE, (0, 0, 0, 255))):
-            tile, alpha = paint._axis_tile((31, 17), a, b, angle)
+            tile, alpha = masks.axis_tile((31, 17), a, b, angle)
             n = 17 if angle in (90, 270) else 31
             strip = Image.linear_gradient("L").crop((0, 0, 1, 256)).resize((1, n), Image.BILINEAR)
             if angle in (180, 270):
@@ -201,11 +202,11 @@ def test_an_opaque_gradient_painted_in_bands_of_rows_is_the_tile_pasted():
     size = (120, 301)
     for angle in (90.0, 270.0, -90.0, 0.0, 80.0):
         fill = {"from": "#2b3a55", "to": "#ff8a1e", "angle": angle}
-        tile = paint._gradient_tile(size, paint.color(fill["from"]), paint.color(fill["to"]), angle)[0]
+        tile = masks.gradient_tile(size, paint.color(fill["from"]), paint.color(fill["to"]), angle)[0]
         for part in ((0, 0, *size), (0, 19, 120, 282), (0, 0, 120, 19), (0, 282, 120, 301)):
             got, want = Image.new("RGB", (160, 340), (9, 9, 9)), Image.new("RGB", (160, 340), (9, 9, 9))
             paint._paste_gradient(got, (17, 23), size, fill, part)
             want.paste(tile.crop(part), (17 + part[0], 23 + part[1]))
             assert got.tobytes() == want.tobytes(), (angle, part)
-            part_image = paint._gradient_part(size, paint.color(fill["from"]), paint.color(fill["to"]), angle, part)
+            part_image = masks.gradient_part(size, paint.color(fill["from"]), paint.color(fill["to"]), angle, part)
             assert part_image.tobytes() == tile.crop(part).tobytes()

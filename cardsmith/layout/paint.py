@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import io
-import itertools
 import math
 import os
 import re
@@ -19,13 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageChops, ImageColor, ImageDraw, UnidentifiedImageError
-from PIL import __version__ as PILLOW_VERSION
 
 from cardsmith.errors import CardsmithError
 from cardsmith.layout import richtext
 from cardsmith.layout.fit import FitResult, fit_text, text_width
 from cardsmith.layout.fonts import FontLibrary, load_font, missing_chars
 from cardsmith.layout.keptpixels import keep_pixels
+from cardsmith.layout.masks import (PIXELS_VERSION, gradient_part, gradient_tile, polygon_mask, row_runs, scaled, shape_mask,
+                                     solid_band, stroke_bands)
 from cardsmith.layout.printcheck import min_text_pt, panel_box, past_panel_note, shape_notes, text_limit, text_size_note
 from cardsmith.layout.template import LayoutError
 from cardsmith.layout.textcache import draw_text
@@ -34,12 +34,6 @@ from cardsmith.layout.units import Box, UnitError, font_size_pt, layer_box, laye
 
 ART_FORMATS = {"PNG", "JPEG", "WEBP", "MPO"}
 DEFAULT_FONTS = {"title": "liberation-serif", "body": "liberation-sans"}
-OVERSAMPLE = 4
-# Kept masks, bands, gradients and icons (`keptpixels`) are named by this: raise the number whenever
-# a kept function draws differently, so no process ever pastes pixels drawn the old way.
-PIXELS_VERSION = f"paint 1, Pillow {PILLOW_VERSION}, oversample {OVERSAMPLE}"
-# Smaller results are drawn in less time than a kept file takes to open (measured: ~0.05 ms).
-KEEP_MIN_PIXELS = 32 * 32
 
 
 class ArtError(CardsmithError):
@@ -373,19 +367,19 @@ class Painter:
 
     def _mask(self, shape: str, size: tuple[int, int], radius: float, inset: float = 0.0) -> Image.Image:
         """An anti-aliased L mask of a rectangle (rounded) or ellipse filling `size`, inset by `inset` px."""
-        return _shape_mask(shape, size[0], size[1], round(radius, 1), round(inset, 1))
+        return shape_mask(shape, size[0], size[1], round(radius, 1), round(inset, 1))
 
     def _fill(self, canvas: Image.Image, xy: tuple[int, int], mask: Image.Image, paint: Any, opacity: float) -> None:
         if paint is None:
             return
         w, h = mask.size
         if isinstance(paint, dict):
-            tile, ga = _gradient_tile((w, h), color(paint["from"]), color(paint["to"]), float(paint.get("angle", 90)))
+            tile, ga = gradient_tile((w, h), color(paint["from"]), color(paint["to"]), float(paint.get("angle", 90)))
             a = mask if ga is None else ImageChops.multiply(ga, mask)
         else:
             c = color(paint)
             tile = c[:3]
-            a = mask if c[3] == 255 else _scaled(mask, c[3])
+            a = mask if c[3] == 255 else scaled(mask, c[3])
         if opacity < 1:
             a = a.point(lambda v: round(v * opacity))
         if isinstance(tile, tuple):
@@ -406,16 +400,16 @@ class Painter:
                 _paste_gradient(canvas, (x0, y0), size, fill, (0, 0, *size))
             else:
                 canvas.paste(color(fill)[:3], (x0, y0, x0 + size[0], y0 + size[1]))
-        elif shape == "rect" and opacity >= 1 and fill is not None and _opaque(fill) and _solid_band(size[0], size[1], round(radius, 1)):
+        elif shape == "rect" and opacity >= 1 and fill is not None and _opaque(fill) and solid_band(size[0], size[1], round(radius, 1)):
             # an opaque rounded rectangle: its middle rows are solid, so only the top and bottom
             # bands (the corners) go through the mask
-            b, top, bottom = _solid_band(size[0], size[1], round(radius, 1))
+            b, top, bottom = solid_band(size[0], size[1], round(radius, 1))
             w, h = size
             if isinstance(fill, dict):
                 _paste_gradient(canvas, (x0, y0), size, fill, (0, b, w, h - b))
                 ends = color(fill["from"]), color(fill["to"]), float(fill.get("angle", 90))
-                canvas.paste(_gradient_part(size, *ends, (0, 0, w, b)), (x0, y0), top)
-                canvas.paste(_gradient_part(size, *ends, (0, h - b, w, h)), (x0, y0 + h - b), bottom)
+                canvas.paste(gradient_part(size, *ends, (0, 0, w, b)), (x0, y0), top)
+                canvas.paste(gradient_part(size, *ends, (0, h - b, w, h)), (x0, y0 + h - b), bottom)
             else:
                 c = color(fill)[:3]
                 canvas.paste(c, (x0, y0 + b, x0 + w, y0 + h - b))
@@ -427,7 +421,7 @@ class Painter:
         sw = self._len_px(props.get("stroke_width", "0.3mm")) if stroke else 0
         if stroke and sw > 0:
             # only the edges of a large outline hold ink: pasted as four bands, not the whole box
-            for bx, by, band in _stroke_bands(shape, size[0], size[1], round(radius, 1), round(sw, 1)):
+            for bx, by, band in stroke_bands(shape, size[0], size[1], round(radius, 1), round(sw, 1)):
                 self._fill(canvas, (x0 + bx, y0 + by), band, stroke, opacity)
 
     # -- layer kinds
@@ -467,9 +461,9 @@ class Painter:
         local = tuple((round(x - x0, 2), round(y - y0, 2)) for x, y in xy)
         size = (max(1, x1 - x0), max(1, y1 - y0))
         if props.get("fill") is not None:
-            self._fill(canvas, (x0, y0), _polygon_mask(size, local, 0.0), props["fill"], opacity)
+            self._fill(canvas, (x0, y0), polygon_mask(size, local, 0.0), props["fill"], opacity)
         if sw > 0:
-            self._fill(canvas, (x0, y0), _polygon_mask(size, local, round(sw, 2)), props["stroke"], opacity)
+            self._fill(canvas, (x0, y0), polygon_mask(size, local, round(sw, 2)), props["stroke"], opacity)
 
     def _image(self, canvas, props, roles, notes, label, what) -> None:
         self._print_rules(notes, "image", props, label)
@@ -722,269 +716,10 @@ class Painter:
             d.line((s[2], y, s[2], min(y + dash, s[3])), fill=(30, 90, 220, 255), width=lw)
 
 
-_SCALED: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
-
-
-def _scaled(mask: Image.Image, alpha: int) -> Image.Image:
-    """`mask` times alpha/255; cached, since translucent shapes (glows, stars) repeat on every card."""
-    key = (id(mask), alpha)
-    hit = _SCALED.get(key)
-    if hit is not None and hit[0] is mask:  # the identity check guards against a recycled id
-        return hit[1]
-    if len(_SCALED) > 256:
-        _SCALED.clear()
-    out = mask.point(lambda v: v * alpha // 255)
-    _SCALED[key] = (mask, out)
-    return out
-
-
 def _opaque(paint: Any) -> bool:
     if isinstance(paint, dict):
         return color(paint["from"])[3] == 255 and color(paint["to"])[3] == 255
     return color(paint)[3] == 255
-
-
-def _sized(w: int, h: int, *rest: Any) -> bool:
-    return w * h >= KEEP_MIN_PIXELS
-
-
-def _shape_sized(shape: str, w: int, h: int, *rest: Any) -> bool:
-    return _sized(w, h)
-
-
-def _one_image(ints: list[int], images: list[Image.Image]) -> Image.Image:
-    if ints or len(images) != 1:
-        raise ValueError("not one image")
-    return images[0]
-
-
-def _band_from_parts(ints: list[int], images: list[Image.Image]) -> tuple[int, Image.Image, Image.Image] | None:
-    if not ints and not images:
-        return None
-    if len(ints) != 1 or len(images) != 2:
-        raise ValueError("not a band")
-    return ints[0], images[0], images[1]
-
-
-def _pieces_from_parts(ints: list[int], images: list[Image.Image]) -> list[tuple[int, int, Image.Image]]:
-    if len(ints) != 2 * len(images):
-        raise ValueError("not a stroke's pieces")
-    return [(ints[2 * k], ints[2 * k + 1], im) for k, im in enumerate(images)]
-
-
-def _tile_from_parts(ints: list[int], images: list[Image.Image]) -> tuple[Image.Image, Image.Image | None]:
-    if ints or len(images) not in (1, 2):
-        raise ValueError("not a gradient")
-    return images[0], images[1] if len(images) == 2 else None
-
-
-_AN_IMAGE = lambda m: ((), [m])  # noqa: E731
-
-
-@functools.lru_cache(maxsize=64)
-def _solid_band(w: int, h: int, radius: float) -> tuple[int, Image.Image, Image.Image] | None:
-    """For a rounded rectangle's mask: the height `b` of the top and bottom bands that hold its
-    corners (every row between them is fully opaque) and those bands' masks; None if there is no such middle."""
-    b = math.ceil(radius) + 2
-    return None if 2 * b >= h else _solid_band_masks(w, h, radius, b)
-
-
-@keep_pixels("band", PIXELS_VERSION, lambda r: ((), ()) if r is None else ((r[0],), r[1:]), _band_from_parts, _sized)
-def _solid_band_masks(w: int, h: int, radius: float, b: int) -> tuple[int, Image.Image, Image.Image] | None:
-    m = _shape_mask("rect", w, h, radius, 0.0)
-    if m.crop((0, b, w, h - b)).getextrema() != (255, 255):
-        return None
-    return b, m.crop((0, 0, w, b)), m.crop((0, h - b, w, h))
-
-
-@functools.lru_cache(maxsize=64)
-@keep_pixels("stroke", PIXELS_VERSION, lambda r: ([v for x, y, _ in r for v in (x, y)], [im for _, _, im in r]),
-             _pieces_from_parts, _shape_sized)
-def _stroke_bands(shape: str, w: int, h: int, radius: float, width: float) -> list[tuple[int, int, Image.Image]]:
-    """A stroke's ring as the pieces that hold ink, with their offsets.
-
-    An outline's ink is a thin line round a large, empty box. The ring is cut into nine cells
-    (corners of the rounding's size, four edges, the middle), each cropped to its ink, so a
-    rectangle's outline pastes its corners and four thin lines instead of the whole box."""
-    ring = _stroke_mask(shape, w, h, radius, width)
-    band = math.ceil(max(radius, width)) + 2
-    cuts_x = [0, band, w - band, w] if shape == "rect" and 2 * band < w else [0, w]
-    cuts_y = [0, band, h - band, h] if shape == "rect" and 2 * band < h else [0, h]
-    out = []
-    for y0, y1 in zip(cuts_y, cuts_y[1:]):
-        for x0, x1 in zip(cuts_x, cuts_x[1:]):
-            piece = ring.crop((x0, y0, x1, y1))
-            bb = piece.getbbox()
-            if bb:
-                out.append((x0 + bb[0], y0 + bb[1], piece.crop(bb)))
-    return out
-
-
-@functools.lru_cache(maxsize=64)
-@keep_pixels("polygon", PIXELS_VERSION, _AN_IMAGE, _one_image, lambda size, *rest: _sized(*size))
-def _polygon_mask(size: tuple[int, int], points: tuple[tuple[float, float], ...], stroke: float) -> Image.Image:
-    """An anti-aliased polygon (`stroke` 0) or its outline `stroke` px wide, centred on the edges.
-
-    Cached like the other masks: a hex map repeats the same cell shape many times."""
-    s = OVERSAMPLE
-    m = Image.new("L", (size[0] * s, size[1] * s), 0)
-    d = ImageDraw.Draw(m)
-    big = [(x * s, y * s) for x, y in points]
-    if stroke <= 0:
-        d.polygon(big, fill=255)
-    else:
-        d.line(big + big[:1], fill=255, width=max(1, round(stroke * s)), joint="curve")
-        w = stroke * s / 2  # round off the joint where the outline closes
-        d.ellipse((big[0][0] - w, big[0][1] - w, big[0][0] + w, big[0][1] + w), fill=255)
-    return m.resize(size, Image.BOX)
-
-
-@functools.lru_cache(maxsize=48)
-def _stroke_mask(shape: str, w: int, h: int, radius: float, width: float) -> Image.Image:
-    """The ring between a shape's edge and the same shape inset by the stroke width."""
-    return ImageChops.subtract(_shape_mask(shape, w, h, radius, 0.0), _shape_mask(shape, w, h, radius, width))
-
-
-@functools.lru_cache(maxsize=48)
-def _shape_mask(shape: str, w: int, h: int, radius: float, inset: float) -> Image.Image:
-    """Masks repeat from card to card (frames, panels, badges), so they are cached; callers never modify them."""
-    plain_rect = shape == "rect" and radius <= 0
-    if plain_rect:
-        m = Image.new("L", (max(1, w), max(1, h)), 0)
-        i = round(inset)
-        if w - 2 * i > 0 and h - 2 * i > 0:
-            m.paste(255, (i, i, w - i, h - i))
-        return m
-    if shape == "rect" and (w * h > 250_000 or (inset == 0 and w * h > 20_000)):
-        # oversampling a whole large shape is slow; its straight edges need none, only its corners
-        return _big_rounded_mask(w, h, radius, inset)
-    return _oversampled_mask(shape, w, h, radius, inset)
-
-
-@keep_pixels("mask", PIXELS_VERSION, _AN_IMAGE, _one_image, _shape_sized)
-def _oversampled_mask(shape: str, w: int, h: int, radius: float, inset: float) -> Image.Image:
-    """An ellipse or a small rounded rectangle, drawn oversampled and scaled down: kept between
-    processes (plain and large rectangles above are drawn in less time than a kept file is read)."""
-    if shape == "ellipse" and inset == 0 and w > 8 and h > 8:
-        return _ellipse_mask(w, h)
-    s = OVERSAMPLE
-    m = Image.new("L", (max(1, w * s), max(1, h * s)), 0)
-    d = ImageDraw.Draw(m)
-    x0, y0, x1, y1 = inset * s, inset * s, w * s - 1 - inset * s, h * s - 1 - inset * s
-    if x1 < x0 or y1 < y0:
-        return Image.new("L", (max(1, w), max(1, h)), 0)
-    if shape == "ellipse":
-        d.ellipse((x0, y0, x1, y1), fill=255)
-    else:
-        r = max(0.0, min(radius - inset, (x1 - x0) / 2 / s, (y1 - y0) / 2 / s)) * s
-        d.rounded_rectangle((x0, y0, x1, y1), radius=r, fill=255)
-    return m.resize((max(1, w), max(1, h)), Image.BOX)
-
-
-def _ellipse_mask(w: int, h: int) -> Image.Image:
-    """A filled ellipse: only its top-left quarter is oversampled, then mirrored (the oversampled
-    ellipse is symmetric, so this is pixel-identical to drawing it whole, in a quarter of the time)."""
-    s = OVERSAMPLE
-    cw, ch = (w + 1) // 2, (h + 1) // 2
-    t = Image.new("L", (cw * s, ch * s), 0)
-    ImageDraw.Draw(t).ellipse((0, 0, w * s - 1, h * s - 1), fill=255)
-    q = t.resize((cw, ch), Image.BOX)
-    m = Image.new("L", (w, h), 0)
-    m.paste(q, (0, 0))
-    m.paste(q.transpose(Image.Transpose.FLIP_LEFT_RIGHT), (w - cw, 0))
-    m.paste(q.transpose(Image.Transpose.FLIP_TOP_BOTTOM), (0, h - ch))
-    m.paste(q.transpose(Image.Transpose.ROTATE_180), (w - cw, h - ch))
-    return m
-
-
-def _big_rounded_mask(w: int, h: int, radius: float, inset: float) -> Image.Image:
-    """A large rounded rectangle: straight edges drawn directly, only the four corners oversampled."""
-    m = Image.new("L", (w, h), 0)
-    i = inset
-    r = max(0.0, min(radius - inset, (w - 2 * i) / 2, (h - 2 * i) / 2))
-    x0, y0, x1, y1 = round(i), round(i), round(w - i), round(h - i)
-    if x1 <= x0 or y1 <= y0:
-        return m
-    m.paste(255, (x0, y0, x1, y1))
-    rc = math.ceil(r)
-    if rc <= 0:
-        return m
-    s = OVERSAMPLE
-    tile = Image.new("L", (rc * s, rc * s), 0)
-    ImageDraw.Draw(tile).ellipse((0, 0, 2 * r * s - 1, 2 * r * s - 1), fill=255)  # its top-left quarter is the corner
-    corner = tile.resize((rc, rc), Image.BOX)
-    m.paste(corner, (x0, y0))
-    m.paste(corner.transpose(Image.Transpose.FLIP_LEFT_RIGHT), (x1 - rc, y0))
-    m.paste(corner.transpose(Image.Transpose.FLIP_TOP_BOTTOM), (x0, y1 - rc))
-    m.paste(corner.transpose(Image.Transpose.ROTATE_180), (x1 - rc, y1 - rc))
-    return m
-
-
-@functools.lru_cache(maxsize=96)
-def _gradient_tile(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int, int, int, int],
-                   angle: float) -> tuple[Image.Image, Image.Image | None]:
-    """The RGB gradient from `a` to `b` along `angle` degrees (0 = left to right, 90 = top to bottom)
-    and its alpha (None when both ends are opaque); cached like masks."""
-    if angle % 90 == 0:
-        return _axis_tile(size, a, b, round(angle % 360))
-    return _angled_tile(size, a, b, angle)
-
-
-@keep_pixels("gradient", PIXELS_VERSION, lambda t: ((), t[:1] if t[1] is None else t), _tile_from_parts, lambda size, *rest: _sized(*size))
-def _angled_tile(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int, int, int, int],
-                 angle: float) -> tuple[Image.Image, Image.Image | None]:
-    """A gradient at an angle, kept between processes (each pixel is sampled from the ramp)."""
-    g = _angled_gradient(size, a, b, angle)
-    return g.convert("RGB"), None if a[3] == 255 and b[3] == 255 else g.getchannel("A")
-
-
-def _angled_gradient(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int, int, int, int], angle: float) -> Image.Image:
-    w, h = size
-    rad = math.radians(angle)
-    dx, dy = math.cos(rad), math.sin(rad)
-    proj = [x * dx + y * dy for x, y in ((0, 0), (w, 0), (0, h), (w, h))]
-    lo = min(proj)
-    k = 255 / max(1e-6, max(proj) - lo)
-    # one affine sample of the 256-level ramp (whose rows are its values) per output pixel: the ramp
-    # row is the pixel's position along the direction, scaled to the box's extent along it
-    t = Image.linear_gradient("L").transform((w, h), Image.AFFINE, (0, 0, 0.5, dx * k, dy * k, 0.5 - lo * k), Image.BILINEAR)
-    return Image.composite(Image.new("RGBA", size, b), Image.new("RGBA", size, a), t)
-
-
-def _axis_tile(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int, int, int, int],
-               angle: int) -> tuple[Image.Image, Image.Image | None]:
-    """A gradient along an axis: one row or column of colours, stretched (no rotation of a large ramp).
-
-    The line is split into colour and alpha before it is stretched (the same pixels as splitting
-    the stretched tile): stretching it is then quicker than reading a kept copy, so it is not kept."""
-    w, h = size
-    vertical = angle in (90, 270)
-    line = _axis_line(h if vertical else w, a, b, angle)
-    if not vertical:
-        line = line.transpose(Image.Transpose.TRANSPOSE)
-    alpha = None if a[3] == 255 and b[3] == 255 else line.getchannel("A").resize((w, h), Image.NEAREST)
-    return line.convert("RGB").resize((w, h), Image.NEAREST), alpha
-
-
-@functools.lru_cache(maxsize=96)
-def _axis_line(n: int, a: tuple[int, int, int, int], b: tuple[int, int, int, int], angle: int) -> Image.Image:
-    """The colours of a gradient along an axis, RGBA, one column of `n` from its start to its end."""
-    strip = Image.linear_gradient("L").crop((0, 0, 1, 256)).resize((1, n), Image.BILINEAR)
-    if angle in (180, 270):
-        strip = strip.transpose(Image.Transpose.FLIP_TOP_BOTTOM)
-    return Image.composite(Image.new("RGBA", (1, n), b), Image.new("RGBA", (1, n), a), strip)
-
-
-@functools.lru_cache(maxsize=96)
-def _row_runs(n: int, a: tuple[int, int, int, int], b: tuple[int, int, int, int], angle: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
-    """A top-to-bottom gradient as runs of rows of one colour: (first row, end row, RGB)."""
-    raw = raw_bytes(_axis_line(n, a, b, angle).transpose(Image.Transpose.TRANSPOSE).convert("RGB"))  # a row: one line to encode
-    runs, start = [], 0
-    for rgb, rows in itertools.groupby(zip(raw[0::3], raw[1::3], raw[2::3])):
-        end = start + sum(1 for _ in rows)
-        runs.append((start, end, rgb))
-        start = end
-    return tuple(runs)
 
 
 def _paste_gradient(canvas: Image.Image, xy: tuple[int, int], size: tuple[int, int], fill: dict,
@@ -997,23 +732,12 @@ def _paste_gradient(canvas: Image.Image, xy: tuple[int, int], size: tuple[int, i
     a, b, angle = color(fill["from"]), color(fill["to"]), float(fill.get("angle", 90))
     left, top, right, bottom = part
     if angle % 90 == 0 and round(angle % 360) in (90, 270):
-        for first, end, rgb in _row_runs(size[1], a, b, round(angle % 360)):
+        for first, end, rgb in row_runs(size[1], a, b, round(angle % 360)):
             first, end = max(first, top), min(end, bottom)
             if first < end:
                 canvas.paste(rgb, (xy[0] + left, xy[1] + first, xy[0] + right, xy[1] + end))
         return
-    canvas.paste(_gradient_part(size, a, b, angle, part), (xy[0] + left, xy[1] + top))
-
-
-@functools.lru_cache(maxsize=96)
-def _gradient_part(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int, int, int, int], angle: float,
-                   part: tuple[int, int, int, int]) -> Image.Image:
-    """The RGB of a gradient `size` large within the box `part` (the corners of a rounded panel)."""
-    if angle % 90 == 0 and round(angle % 360) in (90, 270):
-        w, h = part[2] - part[0], part[3] - part[1]
-        return _axis_line(size[1], a, b, round(angle % 360)).crop((0, part[1], 1, part[3])).convert("RGB").resize((w, h), Image.NEAREST)
-    tile = _gradient_tile(size, a, b, angle)[0]
-    return tile if part == (0, 0, *size) else tile.crop(part)
+    canvas.paste(gradient_part(size, a, b, angle, part), (xy[0] + left, xy[1] + top))
 
 
 def _fit_image(art: Image.Image, size: tuple[int, int], mode: str, focus: list[float]) -> Image.Image:
