@@ -30,17 +30,50 @@ def _chunk(kind: bytes, body: bytes) -> bytes:
 
 
 def idat_data(image: Image.Image, level: int = LEVEL) -> bytes:
-    """The zlib stream of `image`'s rows, each prefixed with filter type 0 (None)."""
+    """The zlib stream of `image`'s rows, each prefixed with filter type 0 (None).
+
+    A card-sized image is deflated in two halves at once, the top half on a second thread (zlib
+    lets go of the interpreter while it works): the one card a rebuild draws is written while the
+    other core is idle. The halves are raw deflate blocks, the first ended by a full flush (so the
+    second starts on a byte of its own), joined under one zlib header and one Adler-32: a single
+    stream, as PNG readers and PDF's Flate filter expect."""
     _, bpp = _COLOUR_TYPES[image.mode]
     w, h = image.size
     stride = w * bpp
     raw = memoryview(raw_bytes(image))
-    z = zlib.compressobj(level)
+    if h < 2 or stride * h < SPLIT_BYTES:
+        return zlib.compress(_rows(raw, stride, 0, h), level)
+    half = h // 2
+    top, bottom = _rows(raw, stride, 0, half), _rows(raw, stride, half, h)
+    done: list[bytes | BaseException] = []
+
+    def deflate_top() -> None:
+        try:
+            z = zlib.compressobj(level, zlib.DEFLATED, -15)
+            done.append(z.compress(top) + z.flush(zlib.Z_FULL_FLUSH))
+        except BaseException as e:  # (MemoryError): raised again where the caller sees it
+            done.append(e)
+
+    import threading  # (imported already by the layouts; only drawing needs it)
+
+    helper = threading.Thread(target=deflate_top, name="png-deflate-top")
+    helper.start()
+    z = zlib.compressobj(level, zlib.DEFLATED, -15)
+    tail = z.compress(bottom) + z.flush()
+    helper.join()
+    if isinstance(done[0], BaseException):
+        raise done[0]
+    check = zlib.adler32(bottom, zlib.adler32(top))
+    return zlib.compress(b"", level)[:2] + done[0] + tail + check.to_bytes(4, "big")
+
+
+SPLIT_BYTES = 1 << 20  # below a megabyte of pixels (a small card, a low dpi) a second thread costs more than it saves
+
+
+def _rows(raw: memoryview, stride: int, first: int, end: int) -> bytes:
+    """Rows `first` to `end` of the pixels, each after its filter byte (0: None)."""
     none = b"\x00"
-    # row by row: no second copy of the whole image with the filter bytes in it
-    out = [z.compress(none) + z.compress(raw[y * stride:(y + 1) * stride]) for y in range(h)]
-    out.append(z.flush())
-    return b"".join(out)
+    return b"".join(none + raw[y * stride:(y + 1) * stride] for y in range(first, end))
 
 
 def encode_png(image: Image.Image, dpi: int | None = None, level: int = LEVEL) -> bytes:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import zlib
 
 import pytest
 from PIL import Image, ImageDraw
@@ -62,3 +63,24 @@ def test_writing_a_card_loads_no_image_file_machinery():
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     assert p.stdout.split() == []
+
+
+@pytest.mark.parametrize("mode", ["RGB", "RGBA", "L"])
+def test_a_card_sized_image_deflated_in_two_halves_is_one_stream_that_decodes_exactly(mode):
+    from cardsmith import pngwrite
+
+    rng = random.Random(11)
+    im = Image.new("RGB", (1125, 1500), (30, 90, 160))  # a large card (an L one too must pass the threshold)
+    d = ImageDraw.Draw(im)
+    for _ in range(400):  # shapes and noise on both halves and across the cut
+        x, y = rng.randrange(1100), rng.randrange(1480)
+        d.rectangle((x, y, x + rng.randrange(80), y + rng.randrange(80)), fill=(rng.randrange(256), rng.randrange(256), 9))
+    im = im.convert(mode)
+    assert im.width * im.height * len(im.getbands()) >= pngwrite.SPLIT_BYTES  # the two-half path
+    data = encode_png(im, dpi=300)
+    back = Image.open(io.BytesIO(data))
+    back.load()
+    assert back.tobytes() == im.tobytes()
+    if mode != "RGBA":
+        stream = png_stream(data)
+        assert stream is not None and len(zlib.decompress(stream[3])) == im.height * (1 + im.width * len(im.getbands()))
