@@ -16,7 +16,6 @@ import re
 import json
 import signal
 import threading
-import traceback
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Iterator
@@ -582,6 +581,8 @@ def load_tree(text: str) -> Any:
 
 def _template_position(exc: BaseException, fallback: Path) -> tuple[str, int | str]:
     """The template file and line an exception was raised at (Jinja rewrites tracebacks to template lines)."""
+    import traceback  # (only for an error: a layout that renders never loads it)
+
     file, line = str(fallback), "?"
     for frame, lineno in traceback.walk_tb(exc.__traceback__):
         fn = frame.f_code.co_filename
