@@ -118,8 +118,12 @@ def spare_path(target: Path | str) -> Iterator[IO[bytes]]:
 
 
 def _open_spare(spare: Path) -> IO[bytes] | None:
-    """The spare, open for writing from its start and locked for this process; None when it cannot be used."""
-    import fcntl
+    """The spare, open for writing from its start and locked for this process; None when it cannot be used
+    (Windows has no flock: a new temporary file each time there)."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
     import stat
 
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)

@@ -127,3 +127,22 @@ def test_a_spare_that_is_not_ours_alone_is_left_alone(tmp_path, planted):
     assert other.read_bytes() == b"keep me"
     if planted == "locked":
         assert spare.read_bytes() == b"another pdf run is writing this"
+
+
+def test_without_file_locks_a_spare_write_is_a_plain_atomic_write(tmp_path, monkeypatch):
+    """Windows has no fcntl: the spare is never used there, and the write is `atomic_open`'s."""
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_fcntl(name, *args, **kwargs):
+        if name == "fcntl":
+            raise ImportError("No module named 'fcntl'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_fcntl)
+    target = tmp_path / "deck.pdf"
+    _write_spare(target, b"one")
+    _write_spare(target, b"two")
+    assert target.read_bytes() == b"two"
+    assert [p.name for p in tmp_path.iterdir()] == ["deck.pdf"]
