@@ -49,7 +49,10 @@ class ImageDigests:
     """Content hashes of rendered images: from the manifest while a file is as rendering left it.
     (Files are named by absolute path strings: a `Path` per image costs more than its stat call.)"""
 
-    def __init__(self, manifest: Mapping[str, Any] | None = None, out_dir: Path | None = None):
+    def __init__(self, manifest: Mapping[str, Any] | None = None, out_dir: Path | None = None, verified: bool = False):
+        """`verified`: the caller has checked that every image the manifest lists is as rendering left it
+        (render's stamp, `freshness.last_render`), so the manifest's hashes hold without a stat each."""
+        self.verified = verified
         self.known: dict[str, tuple[str, int, int]] = {}
         if manifest is not None and out_dir is not None:
             base = os.path.abspath(out_dir)
@@ -67,7 +70,7 @@ class ImageDigests:
         if hit is not None:
             return hit
         known = self.known.get(key)
-        if known is not None and stat_pair(key) == known[1:]:
+        if known is not None and (self.verified or stat_pair(key) == known[1:]):
             sha = known[0]
         else:
             sha = file_sha1(Path(key))

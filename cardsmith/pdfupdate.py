@@ -83,7 +83,7 @@ def append_rendered(project: Project, set_dir: Path, stamp: Any, key: str,
     if entry is None or entry.get("layout") != before["layout"] or not isinstance(entry.get("placed"), dict):
         return None
     manifest = freshness.load_manifest(out_dir)
-    shas = image_shas(entry["placed"], manifest, out_dir)
+    shas = image_shas(entry["placed"], manifest, out_dir, verified=True)  # render's stamp checked every image above
     if shas is None:
         return None
     images = {k: k for k in shas}  # file names: a Path per image would cost more than its stat
@@ -95,12 +95,13 @@ def append_rendered(project: Project, set_dir: Path, stamp: Any, key: str,
     return target, written, list(before.get("notes") or []), (stamp.path, key) if recorded else None
 
 
-def image_shas(keys: "Iterable[str]", manifest: "dict[str, Any]", out_dir: Path) -> "dict[str, str] | None":
+def image_shas(keys: "Iterable[str]", manifest: "dict[str, Any]", out_dir: Path,
+               verified: bool = False) -> "dict[str, str] | None":
     """The SHA-1 of each image file in `keys` (as the render manifest has it while the file is as it was
-    drawn, see `pdfcache.ImageDigests`); None if one cannot be read."""
+    drawn, see `pdfcache.ImageDigests`; `verified`: known to be so); None if one cannot be read."""
     from cardsmith.pdfcache import ImageDigests
 
-    digests = ImageDigests(manifest, out_dir)
+    digests = ImageDigests(manifest, out_dir, verified)
     try:
         return {key: digests.digest(key) for key in keys}
     except OSError:

@@ -405,3 +405,25 @@ def test_a_one_card_render_loads_no_image_file_reader(project):
     render_then_pdf(project)
     _bump(project / "cards" / SET / "cards.yaml", "attack: 2", "attack: 3")
     assert _imported_by(["render", SET, "--jobs", "1"], project, ("PIL.ImageFile", "logging")) == set()
+
+
+def test_pdf_after_render_never_takes_the_manifest_s_hash_of_an_image_retouched_since(project):
+    """`pdf` trusts render's hashes only while render's stamp vouches for every image: an image changed
+    by hand after the render is hashed again and printed as it is now."""
+    import hashlib
+    import json
+
+    from PIL import Image
+
+    render_then_pdf(project)
+    _bump(project / "cards" / SET / "cards.yaml", "attack: 2", "attack: 3")
+    assert "(1 drawn, 6 unchanged)" in run_in_process("render", SET, cwd=project).stderr
+    retouched = project / "output" / SET / "cards" / "mines.png"
+    with Image.open(retouched) as im:
+        im.convert("RGB").transpose(Image.Transpose.ROTATE_180).save(retouched)
+    p = run_in_process("pdf", SET, cwd=project)
+    assert p.returncode == 0 and "wrote" in p.stdout, p.stderr
+    stamp = json.loads((project / "output" / SET / ".pdf-cache.json").read_text())
+    (entry,) = [e for path, e in stamp.items() if path.endswith(".pdf")]
+    placed = {Path(k).name: sha for k, (_, sha) in entry["placed"].items()}
+    assert placed["mines.png"] == hashlib.sha1(retouched.read_bytes()).hexdigest()
