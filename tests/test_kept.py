@@ -62,7 +62,7 @@ def drawn_in_a_process(tmp_path: Path, icon: str, size: int) -> tuple[Path, "pai
 
 def test_an_icon_edited_in_place_is_drawn_anew_and_one_drawing_other_files_is_not_kept(keep, tmp_path):
     svg, first = drawn_in_a_process(tmp_path, "energy.svg", 64)
-    assert len(list(keep.glob("icon-*.rgba"))) == 1
+    assert len(list(keep.glob("icon-*.pix"))) == 1
     assert paint.icon_image(str(svg), 64).tobytes() == first.tobytes()  # the kept raster
     svg.write_text(svg.read_text(encoding="utf-8").replace('fill="#f4b400"', 'fill="#00a0f4"'), encoding="utf-8")
     st = svg.stat()  # the same size: its time tells (a clock tick later, as any edit by hand is)
@@ -72,14 +72,14 @@ def test_an_icon_edited_in_place_is_drawn_anew_and_one_drawing_other_files_is_no
     assert edited.tobytes() != first.tobytes()
     new_process()
     assert paint.icon_image(str(svg), 64).tobytes() == edited.tobytes()
-    assert len(list(keep.glob("icon-*.rgba"))) == 2
+    assert len(list(keep.glob("icon-*.pix"))) == 2
 
     shutil.copy(ICONS / "star.svg", tmp_path / "star.svg")
     linked = tmp_path / "linked.svg"
     linked.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><image href="star.svg" '
                       'width="10" height="10"/></svg>', encoding="utf-8")
     paint.icon_image(str(linked), 64)
-    assert len(list(keep.glob("icon-*.rgba"))) == 2  # its drawing depends on star.svg too: not kept
+    assert len(list(keep.glob("icon-*.pix"))) == 2  # its drawing depends on star.svg too: not kept
 
 
 def test_an_icon_kept_is_drawn_without_reading_the_svg_again_and_a_damaged_one_is_redrawn(keep, tmp_path, monkeypatch):
@@ -93,7 +93,7 @@ def test_an_icon_kept_is_drawn_without_reading_the_svg_again_and_a_damaged_one_i
     monkeypatch.setitem(sys.modules, "resvg_py", None)  # importing it fails: the pixels must be kept ones
     assert paint.icon_image(str(svg), 40).tobytes() == first.tobytes()  # aspect and pixels both kept
     monkeypatch.undo()
-    for raw in keep.glob("icon-*.rgba"):
+    for raw in keep.glob("icon-*.pix"):
         raw.write_bytes(raw.read_bytes()[:-4])  # a truncated file
     new_process()
     assert paint.icon_image(str(svg), 40).tobytes() == first.tobytes()

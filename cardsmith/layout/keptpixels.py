@@ -67,6 +67,18 @@ def unpack(data: bytes) -> tuple[list[int], list[Image.Image]] | None:
         return None
 
 
+def one_image(image: Image.Image) -> Parts:
+    """`encode` for a result that is one image."""
+    return (), [image]
+
+
+def the_image(ints: list[int], images: list[Image.Image]) -> Image.Image:
+    """`decode` for a result that is one image."""
+    if ints or len(images) != 1:
+        raise ValueError("not one image")
+    return images[0]
+
+
 def keep_pixels(kind: str, version: str, encode: Callable[[Any], Parts], decode: Callable[[list[int], list[Image.Image]], Any],
                 worth: Callable[..., bool] = lambda *args: True,
                 inputs: Callable[..., Sequence[bytes | str] | None] | None = None) -> Callable[[Callable[..., R]], Callable[..., R]]:

@@ -17,7 +17,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw
 from PIL import __version__ as PILLOW_VERSION
 
-from cardsmith.layout.keptpixels import keep_pixels
+from cardsmith.layout.keptpixels import keep_pixels, one_image, the_image
 from cardsmith.rawpixels import raw_bytes
 
 OVERSAMPLE = 4
@@ -52,12 +52,6 @@ def _shape_sized(shape: str, w: int, h: int, *rest: Any) -> bool:
     return _sized(w, h)
 
 
-def _one_image(ints: list[int], images: list[Image.Image]) -> Image.Image:
-    if ints or len(images) != 1:
-        raise ValueError("not one image")
-    return images[0]
-
-
 def _band_from_parts(ints: list[int], images: list[Image.Image]) -> tuple[int, Image.Image, Image.Image] | None:
     if not ints and not images:
         return None
@@ -76,9 +70,6 @@ def _tile_from_parts(ints: list[int], images: list[Image.Image]) -> tuple[Image.
     if ints or len(images) not in (1, 2):
         raise ValueError("not a gradient")
     return images[0], images[1] if len(images) == 2 else None
-
-
-_AN_IMAGE = lambda m: ((), [m])  # noqa: E731
 
 
 @functools.lru_cache(maxsize=64)
@@ -121,7 +112,7 @@ def stroke_bands(shape: str, w: int, h: int, radius: float, width: float) -> lis
 
 
 @functools.lru_cache(maxsize=64)
-@keep_pixels("polygon", PIXELS_VERSION, _AN_IMAGE, _one_image, lambda size, *rest: _sized(*size))
+@keep_pixels("polygon", PIXELS_VERSION, one_image, the_image, lambda size, *rest: _sized(*size))
 def polygon_mask(size: tuple[int, int], points: tuple[tuple[float, float], ...], stroke: float) -> Image.Image:
     """An anti-aliased polygon (`stroke` 0) or its outline `stroke` px wide, centred on the edges.
 
@@ -161,7 +152,7 @@ def shape_mask(shape: str, w: int, h: int, radius: float, inset: float) -> Image
     return _oversampled_mask(shape, w, h, radius, inset)
 
 
-@keep_pixels("mask", PIXELS_VERSION, _AN_IMAGE, _one_image, _shape_sized)
+@keep_pixels("mask", PIXELS_VERSION, one_image, the_image, _shape_sized)
 def _oversampled_mask(shape: str, w: int, h: int, radius: float, inset: float) -> Image.Image:
     """An ellipse or a small rounded rectangle, drawn oversampled and scaled down: kept between
     processes (plain and large rectangles above are drawn in less time than a kept file is read)."""

@@ -23,13 +23,12 @@ from cardsmith.errors import CardsmithError
 from cardsmith.layout import richtext
 from cardsmith.layout.fit import FitResult, fit_text, text_width
 from cardsmith.layout.fonts import FontLibrary, load_font, missing_chars
-from cardsmith.layout.keptpixels import keep_pixels
+from cardsmith.layout.keptpixels import keep_pixels, one_image, the_image
 from cardsmith.layout.masks import (PIXELS_VERSION, gradient_part, gradient_tile, polygon_mask, row_runs, scaled, shape_mask,
                                      solid_band, stroke_bands)
 from cardsmith.layout.printcheck import min_text_pt, panel_box, past_panel_note, shape_notes, text_limit, text_size_note
 from cardsmith.layout.template import LayoutError
 from cardsmith.layout.textcache import draw_text
-from cardsmith.rawpixels import raw_bytes
 from cardsmith.layout.units import Box, UnitError, font_size_pt, layer_box, layer_points, pt_to_px, to_mm
 
 ART_FORMATS = {"PNG", "JPEG", "WEBP", "MPO"}
@@ -199,19 +198,30 @@ def icon_image(path: str, height_px: int, tint: tuple[int, int, int, int] | None
 IconParts = tuple[Image.Image, Image.Image, tuple[int, int], tuple[int, int]]
 
 
-def _icon_inputs(path: str, height_px: int, tint: tuple[int, int, int, int] | None = None,
-                 opacity: float = 1.0) -> tuple[str, bytes, str] | None:
-    """What an icon drawn at a size is made from, to keep it by (None: not kept): the file's bytes,
-    never its path, and for an SVG the resvg that draws it; an SVG that draws other files is not kept."""
+def _icon_content(path: str) -> tuple[str, bytes] | None:
+    """What an icon file's drawing is made from, to keep it by: what draws it (resvg's files for an
+    SVG) and the file's bytes, never its path; None (not kept) for an SVG that draws other files
+    (href, url(), @import: they are not part of its content) or a file that cannot be read (it is
+    drawn, to say what is wrong with it)."""
     _DRAWN.setdefault(path, _file_sig(path))  # a changed file empties the caches (forget_changed_icons)
     try:
         data = Path(path).read_bytes()
     except OSError:
-        return None  # drawn, to say what is wrong with it
-    svg = Path(path).suffix.lower() == ".svg"
-    if svg and _EXTERNAL.search(data):
         return None
-    return (_resvg_files() if svg else "raster"), data, repr((height_px, tint, opacity))
+    if Path(path).suffix.lower() != ".svg":
+        return "raster", data
+    return None if _EXTERNAL.search(data) else (_resvg_files(), data)
+
+
+def _icon_inputs(path: str, height_px: int, tint: tuple[int, int, int, int] | None = None,
+                 opacity: float = 1.0) -> tuple[str, bytes, str] | None:
+    content = _icon_content(path)
+    return None if content is None else (*content, repr((height_px, tint, opacity)))
+
+
+def _svg_inputs(path: str, width_px: int, height_px: int) -> tuple[str, bytes, str] | None:
+    content = _icon_content(path)
+    return None if content is None else (*content, f"{width_px}x{height_px}")
 
 
 def _icon_from_parts(ints: list[int], images: list[Image.Image]) -> IconParts:
@@ -255,21 +265,11 @@ def _icon_raster(path: str, height_px: int) -> Image.Image:
 _EXTERNAL = re.compile(rb"""(?:href\s*=\s*["']\s*(?!#|data:)|url\(\s*["']?\s*(?!#)|@import)""")
 
 
+@keep_pixels("icon", PIXELS_VERSION, one_image, the_image, inputs=_svg_inputs)
 def _svg_raster(path: str, width_px: int, height_px: int) -> Image.Image:
-    """An SVG icon drawn by resvg at a size, RGBA, kept by the file's content (`cardsmith.kept`) as raw
-    pixels: a render of one card draws its icons again in every new process otherwise (and decoding a
-    kept PNG would cost it the PNG reader). An SVG that refers to other files (href, url(), @import)
-    is drawn each time, as those files are not part of its content."""
-    from cardsmith import kept
-
-    try:
-        svg = Path(path).read_bytes()
-    except OSError as e:
-        raise ArtError(f"{path}: icon SVG cannot be read ({e})") from None
-    name = None if _EXTERNAL.search(svg) else kept.name("icon", _resvg_files(), f"{width_px}x{height_px}", svg) + ".rgba"
-    size = width_px * height_px * 4
-    if name is not None and (raw := kept.read(name)) is not None and len(raw) == size:
-        return Image.frombytes("RGBA", (width_px, height_px), raw)
+    """An SVG icon drawn by resvg at a size, RGBA, kept by the file's content (`keptpixels`): a render of
+    one card draws its icons again in every new process otherwise (and decoding a kept PNG would cost
+    it the PNG reader)."""
     import resvg_py
     from PIL import PngImagePlugin
 
@@ -279,10 +279,7 @@ def _svg_raster(path: str, width_px: int, height_px: int) -> Image.Image:
         raise ArtError(f"{path}: icon SVG cannot be drawn ({e})") from None
     # resvg writes PNG: read by its plugin, as Image.open would, without Image.open importing every
     # other format's plugin first (a one-card render of a set without art opens nothing else)
-    image = PngImagePlugin.PngImageFile(io.BytesIO(png)).convert("RGBA")
-    if name is not None and image.size == (width_px, height_px):
-        kept.write(name, raw_bytes(image))
-    return image
+    return PngImagePlugin.PngImageFile(io.BytesIO(png)).convert("RGBA")
 
 
 @functools.lru_cache(maxsize=1)
