@@ -77,7 +77,8 @@ def test_a_card_sized_image_deflated_in_two_halves_is_one_stream_that_decodes_ex
         d.rectangle((x, y, x + rng.randrange(80), y + rng.randrange(80)), fill=(rng.randrange(256), rng.randrange(256), 9))
     im = im.convert(mode)
     assert im.width * im.height * len(im.getbands()) >= pngwrite.SPLIT_BYTES  # the two-half path
-    data = encode_png(im, dpi=300)
+    data = encode_png(im, dpi=300, threads=2)
+    assert data != encode_png(im, dpi=300)  # (one stream in two deflated halves: not the one-piece bytes)
     back = Image.open(io.BytesIO(data))
     back.load()
     assert back.tobytes() == im.tobytes()
