@@ -79,10 +79,10 @@ def cpu_run(factory, game, decks, agents, games, seed=1):
 
 
 def build() -> str:
-    """Which build of the simulation's hot modules runs: compiled, or plain Python and why."""
-    from cardsmith import compiled
+    """The interpreter the figures were measured on (cardsmith is plain Python)."""
+    import platform
 
-    return compiled.status()[1] + (" (CARDSMITH_PURE_PYTHON=1 for plain Python)" if compiled.status()[0] else "")
+    return f"plain Python ({platform.python_implementation()} {platform.python_version()})"
 
 
 def load() -> str:

@@ -84,18 +84,16 @@ class LazyGroup(click.Group):
 
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
-    """--version: the version, and which build of the simulation's hot modules runs (see compiled.py)."""
+    """--version: the version, and exit."""
     if not value or ctx.resilient_parsing:
         return
-    from cardsmith import compiled
-
-    click.echo(f"cardsmith, version {__version__}\nsimulation modules: {compiled.status()[1]}")
+    click.echo(f"cardsmith, version {__version__}")
     ctx.exit()
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
-              help="Show the version, and whether the simulation modules run compiled, and exit.")
+              help="Show the version and exit.")
 def cli() -> None:
     """cardsmith: card games from YAML to print-ready cards, PDFs, galleries and simulated play.
 

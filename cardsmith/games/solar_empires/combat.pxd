@@ -1,2 +1,0 @@
-# For the compiled build: the `s: "SolarState"` annotations in combat.py become the extension type.
-from cardsmith.games.solar_empires.state cimport SolarState
