@@ -30,7 +30,7 @@ from cardsmith.decks import load_deck  # noqa: E402
 from cardsmith.engine.agents import make_agent  # noqa: E402
 from cardsmith.engine.chance import agent_rng, game_seed  # noqa: E402
 from cardsmith.games.alien_empires import RULES  # noqa: E402
-from cardsmith.validate import load_set  # noqa: E402
+from cardsmith.sets.validate import load_set  # noqa: E402
 
 SET_DIR = ROOT / "cards" / "alien-empires"
 

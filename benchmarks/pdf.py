@@ -5,7 +5,7 @@
 Makes `--designs` distinct 300 dpi poker card images (trim + 1/8 in bleed, flat frames, text and a
 noisy "art" area so they compress like real cards), then times
   baseline: ReportLab's own drawImage(path) in a 3 x 3 grid on A4, one page per 9 cards, defaults;
-  cardsmith: `cardsmith.pdf.print_pdf` on the same cards, same grid, with crop marks and footer;
+  cardsmith: `cardsmith.printing.pdf.print_pdf` on the same cards, same grid, with crop marks and footer;
   duplex: the same with a back page per sheet (twice the pages; reported, not targeted);
   decoding: cardsmith with PNG pass-through off (each image decoded and recompressed, as ReportLab does).
 Times are the best of `--repeat` runs in this process. Peak memory (VmHWM, peak resident set) is measured in a fresh
@@ -91,10 +91,10 @@ def baseline(folder: Path, manifest: dict, n: int, target: Path) -> None:
 
 
 def cardsmith_pdf(folder: Path, manifest: dict, n: int, target: Path, backs: str = "none", passthrough: bool = True) -> None:
-    import cardsmith.pdf
-    from cardsmith.pdf import PdfOptions, print_pdf, select_items
+    import cardsmith.printing.pdf
+    from cardsmith.printing.pdf import PdfOptions, print_pdf, select_items
 
-    cardsmith.pdf.PNG_PASSTHROUGH = passthrough
+    cardsmith.printing.pdf.PNG_PASSTHROUGH = passthrough
 
     items = select_items(None, manifest, folder)
     items = [items[i % len(items)] for i in range(n)]

@@ -172,9 +172,9 @@ def in_process(project: Path, jobs: int) -> dict[str, float]:
     its cache when unchanged, rendering recorded, the PDF), without starting Python each time."""
     from render import change_one_card
 
-    from cardsmith import freshness
-    from cardsmith.named_set import open_named_set
-    from cardsmith.pdf import PdfOptions, build_pdf
+    from cardsmith.cache import freshness
+    from cardsmith.sets.named import open_named_set
+    from cardsmith.printing.pdf import PdfOptions, build_pdf
 
     def cpu() -> float:  # this process and its finished workers
         return sum(resource.getrusage(who).ru_utime + resource.getrusage(who).ru_stime
@@ -187,7 +187,7 @@ def in_process(project: Path, jobs: int) -> dict[str, float]:
         build_pdf(project_, cardset, PdfOptions(), jobs=jobs, inputs=inputs)
         return {"wall": time.perf_counter() - t, "cpu": cpu() - c}
 
-    from cardsmith.project import Project
+    from cardsmith.base.project import Project
 
     shutil.rmtree(project / "output", ignore_errors=True)
     out = {"cold": once(), "unchanged": min((once() for _ in range(3)), key=lambda r: r["wall"])}

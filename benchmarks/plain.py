@@ -23,7 +23,7 @@ class PlainCards:
         import resvg_py
         from PIL import Image, ImageFont
 
-        from cardsmith.validate import load_set
+        from cardsmith.sets.validate import load_set
 
         self.cs = load_set(set_dir)
         self.icon_dir = icon_dir or set_dir / "icons"

@@ -52,7 +52,7 @@ def main() -> None:
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen.canvas import Canvas
 
-    from cardsmith.validate import load_set
+    from cardsmith.sets.validate import load_set
 
     rl_config.useA85 = 0
     args.out.mkdir(parents=True, exist_ok=True)

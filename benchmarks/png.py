@@ -1,4 +1,4 @@
-"""Writing a card's PNG: cardsmith's writer (`cardsmith.pngwrite`) against Pillow's own, in one run.
+"""Writing a card's PNG: cardsmith's writer (`cardsmith.render.pngwrite`) against Pillow's own, in one run.
 
     python benchmarks/png.py [--repeat 15]
 
@@ -32,9 +32,9 @@ def drawn_cards(base: Path, limit: int) -> list:
     """The first `limit` Solar Empires card faces, drawn in this process, as images."""
     from PIL import Image
 
-    from cardsmith.project import Project
-    from cardsmith.render import render_set
-    from cardsmith.validate import load_set
+    from cardsmith.base.project import Project
+    from cardsmith.render.batch import render_set
+    from cardsmith.sets.validate import load_set
 
     shutil.copytree(ROOT / "cards" / "solar-empires", base / "cards" / "solar-empires")
     project = Project(base)
@@ -65,7 +65,7 @@ def main() -> None:
     args = ap.parse_args()
     from PIL import Image
 
-    from cardsmith import pngwrite
+    from cardsmith.render import pngwrite
 
     with tempfile.TemporaryDirectory(prefix="cardsmith-png-") as tmp:
         images = drawn_cards(Path(tmp), args.cards)

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from cardsmith.decks import load_deck  # noqa: E402
 from cardsmith.engine.contract import PositionError  # noqa: E402
 from cardsmith.engine.kit import plain_copy  # noqa: E402
-from cardsmith.validate import load_set  # noqa: E402
+from cardsmith.sets.validate import load_set  # noqa: E402
 
 # set folder -> (rules package, decks per seat)
 GAMES = {"trf": ("trf", ["dolash", "omnae"]), "transwar": ("transwar", ["standard"] * 2),

@@ -92,9 +92,9 @@ def baseline(project: Path, out: Path) -> dict:
 # ---- cardsmith -------------------------------------------------------------------------------------
 
 def cardsmith_run(project: Path, jobs: int, force: bool) -> dict:
-    from cardsmith.project import Project
-    from cardsmith.render import render_set
-    from cardsmith.validate import load_set
+    from cardsmith.base.project import Project
+    from cardsmith.render.batch import render_set
+    from cardsmith.sets.validate import load_set
 
     t0 = time.perf_counter()
     cs = load_set(project / "cards" / "solar-empires")

@@ -1,4 +1,4 @@
-"""Schema checks of the bundled sets: `cardsmith.schemaquick` against jsonschema, in one run.
+"""Schema checks of the bundled sets: `cardsmith.sets._schemaquick` against jsonschema, in one run.
 
     python benchmarks/schema.py
 
@@ -44,9 +44,9 @@ def _cpu(fn) -> float:
 
 def compare(set_dir: Path) -> tuple[int, float, float]:
     """Items checked, jsonschema's CPU seconds and the quick check's, for one set."""
-    from cardsmith import validate
-    from cardsmith.loader import load_yaml
-    from cardsmith.schemaquick import quick_valid
+    from cardsmith.sets import validate
+    from cardsmith.sets.loader import load_yaml
+    from cardsmith.sets._schemaquick import quick_valid
 
     sdoc = load_yaml(set_dir / "set.yaml").data
     items = [c for f in validate.card_files(set_dir) for c in load_yaml(f).data.get("cards") or []]

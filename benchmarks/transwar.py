@@ -26,7 +26,7 @@ from cardsmith.decks import load_deck  # noqa: E402
 from cardsmith.engine.chance import agent_rng, game_seed  # noqa: E402
 from cardsmith.games.transwar import RULES  # noqa: E402
 from cardsmith.games.transwar.balance import figures, finished, text  # noqa: E402
-from cardsmith.validate import load_set  # noqa: E402
+from cardsmith.sets.validate import load_set  # noqa: E402
 
 
 def play(game, deck, seats: int, seed: int):

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 from cardsmith.decks import load_deck  # noqa: E402
 from cardsmith.engine.chance import agent_rng, game_seed  # noqa: E402
 from cardsmith.games.trf import RULES  # noqa: E402
-from cardsmith.validate import load_set  # noqa: E402
+from cardsmith.sets.validate import load_set  # noqa: E402
 
 
 def main() -> None:

@@ -19,10 +19,10 @@ from PIL import Image, ImageDraw
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cardsmith.components.printing import ComponentPrintOptions, write_board_pdf, write_tokens_pdf  # noqa: E402
-from cardsmith.components.render import render_components  # noqa: E402
-from cardsmith.project import Project  # noqa: E402
-from cardsmith.validate import load_set  # noqa: E402
+from cardsmith.components.pages import ComponentPrintOptions, write_board_pdf, write_tokens_pdf  # noqa: E402
+from cardsmith.components.drawing import render_components  # noqa: E402
+from cardsmith.base.project import Project  # noqa: E402
+from cardsmith.sets.validate import load_set  # noqa: E402
 
 OUT = ROOT / "docs" / "components"
 

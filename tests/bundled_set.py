@@ -10,7 +10,7 @@ from typing import Any
 from cardsmith.decks import load_deck
 from cardsmith.engine.chance import ScriptedChance
 from cardsmith.engine.contract import RulesModule
-from cardsmith.validate import load_set
+from cardsmith.sets.validate import load_set
 
 CARDS = Path(__file__).resolve().parents[1] / "cards"
 

@@ -29,7 +29,7 @@ def edited_set(src: Path, tmp_path: Path, old: str, new: str) -> tuple[Path, int
 @pytest.fixture
 def demo_set(tmp_path: Path) -> Path:
     """A new valid set made by `cardsmith new`, in a temporary project."""
-    from cardsmith.scaffold import scaffold_set
+    from cardsmith.sets.scaffold import scaffold_set
 
     d = tmp_path / "cards" / "demo"
     scaffold_set(d)

@@ -22,7 +22,7 @@ from cardsmith.engine.chance import SeededChance, seat_stream
 from cardsmith.engine.contract import (Chance, EffectSpec, Event, IllegalAction, Outcome, PositionError, RulesModule,
                                        card_effects)
 from cardsmith.engine.kit import HIDDEN, OWNER, PUBLIC, SECRET, EventRecorder, TurnOrder, Zone, Zones, position_header
-from cardsmith.model import CardSet, Deck, frozen_map
+from cardsmith.sets.model import CardSet, Deck, frozen_map
 
 NAME = "skirmish"
 PLAYS_PER_TURN = 2

@@ -8,7 +8,7 @@ from typing import Any
 
 from cardsmith.engine.chance import ScriptedChance
 from cardsmith.games import rm2k_anime as rm
-from cardsmith.validate import load_set
+from cardsmith.sets.validate import load_set
 
 ROOT = Path(__file__).resolve().parents[1]
 CS = load_set(ROOT / "cards" / "rm2k-anime")

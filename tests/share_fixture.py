@@ -11,8 +11,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from cardsmith.model import CardSet
-from cardsmith.validate import load_set
+from cardsmith.sets.model import CardSet
+from cardsmith.sets.validate import load_set
 
 SET_YAML = """\
 id: mini

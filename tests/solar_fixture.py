@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from cardsmith.model import Card, CardSet, Deck, KeywordUse, frozen_map
+from cardsmith.sets.model import Card, CardSet, Deck, KeywordUse, frozen_map
 
 
 def slug(name: str) -> str:

@@ -11,7 +11,7 @@ from typing import Any, Iterable
 
 from cardsmith.engine.chance import ScriptedChance
 from cardsmith.games import solar_empires as se
-from cardsmith.model import Card, KeywordUse, frozen_map
+from cardsmith.sets.model import Card, KeywordUse, frozen_map
 
 from solar_fixture import solar_set
 

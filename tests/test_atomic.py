@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from cardsmith.atomic import atomic_path, write_bytes, write_text
+from cardsmith.base.atomic import atomic_path, write_bytes, write_text
 
 
 def test_a_write_replaces_the_file_whole_and_leaves_nothing_beside_it(tmp_path):
@@ -51,7 +51,7 @@ def test_temporary_names_do_not_collide(tmp_path):
 
 # ---- spare_path: a large file rewritten into its previous version's file -----------------------------
 
-from cardsmith import atomic  # noqa: E402
+from cardsmith.base import atomic
 
 
 def _write_spare(target, data: bytes) -> None:

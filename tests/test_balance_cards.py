@@ -10,8 +10,8 @@ from dataclasses import replace
 
 import pytest
 
-from cardsmith.model import Card, frozen_map
-from cardsmith.simulation.effects import benjamini_hochberg, paired_effect, spearman
+from cardsmith.sets.model import Card, frozen_map
+from cardsmith.simulation.inference import benjamini_hochberg, paired_effect, spearman
 from cardsmith.simulation.intervention import swap
 from cardsmith.simulation.study import card_study
 from cardsmith.simulation.verdict import verdict
@@ -19,7 +19,7 @@ from tests.engine_testgame import RULES as SKIRMISH, deck, make_game
 
 
 def _skirmish_set(cards: dict[str, dict]):
-    from cardsmith.model import CardSet
+    from cardsmith.sets.model import CardSet
     from pathlib import Path
 
     made = tuple(Card(id=k, name=k.title(), type="card", effects=(v,)) for k, v in cards.items())
@@ -126,7 +126,7 @@ def test_verdict_names_deck_cause_weak_cards_first_player_and_trust():
 def test_deck_search_stays_legal_and_reports_what_it_leans_on():
     from cardsmith.engine.registry import load_game
     from cardsmith.decks import check_deck
-    from cardsmith.model import Deck
+    from cardsmith.sets.model import Deck
     from cardsmith.simulation.deck_search import search_decks
     from cardsmith.simulation.sets import deck_files, load_checked_deck, open_set
 

@@ -13,7 +13,7 @@ import pytest
 
 from cardsmith.engine.registry import load_game
 from cardsmith.engine.runner import play_game
-from cardsmith.simulation.effects import critical, paired_effect
+from cardsmith.simulation.inference import critical, paired_effect
 from cardsmith.simulation.intervention import fillers, swap, with_fillers
 from cardsmith.simulation.sets import deck_files, load_checked_deck, open_set
 

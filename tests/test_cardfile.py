@@ -1,4 +1,4 @@
-"""Card files read card by card (cardsmith.cardfile) give exactly what reading the whole file gives:
+"""Card files read card by card (cardsmith.sets._cardfile) give exactly what reading the whole file gives:
 the same data, the same line and column for every value, the same schema errors; where a split
 could change a meaning the whole file is read; and after an edit only the edited card is read again."""
 
@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from cardsmith import cardfile, loader
-from cardsmith.loader import YamlError, load_yaml
-from cardsmith.validate import card_files, check_set, schema_diagnostics
+from cardsmith.sets import _cardfile as cardfile
+from cardsmith.sets import loader
+from cardsmith.sets.loader import YamlError, load_yaml
+from cardsmith.sets.validate import card_files, check_set, schema_diagnostics
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "mini-empires"

@@ -23,7 +23,7 @@ def test_new_writes_schema_lines_that_an_editor_can_follow(tmp_path: Path, cli):
     import jsonschema
     from referencing import Registry, Resource
 
-    from cardsmith.loader import load_yaml
+    from cardsmith.sets.loader import load_yaml
 
     assert cli("new", "demo", cwd=tmp_path).returncode == 0
     set_dir = tmp_path / "demo"
@@ -149,7 +149,7 @@ def test_jobs_is_the_same_option_in_every_command():
     """`-j 2` worked for build and render but was 'No such option' for play and balance."""
     import click
 
-    from cardsmith.commands.group import cli
+    from cardsmith.cli._group import cli
 
     def commands(group, prefix=""):
         ctx = click.Context(group)

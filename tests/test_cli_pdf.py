@@ -13,7 +13,7 @@ pypdf = pytest.importorskip("pypdf")
 @pytest.fixture(scope="module")
 def rendered_demo(tmp_path_factory) -> Path:
     """A project holding the scaffolded demo set (4 cards), rendered once for the module."""
-    from cardsmith.scaffold import scaffold_set
+    from cardsmith.sets.scaffold import scaffold_set
     from conftest import run_in_process
 
     root = tmp_path_factory.mktemp("rendered")

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from cardsmith.components.printing import ComponentPrintOptions, board_pages, token_sheet_pages, write_board_pdf, write_tokens_pdf
-from cardsmith.components.render import render_components
-from cardsmith.pdf import write_pdf
-from cardsmith.project import Project
-from cardsmith.validate import check_set, load_set
+from cardsmith.components.pages import ComponentPrintOptions, board_pages, token_sheet_pages, write_board_pdf, write_tokens_pdf
+from cardsmith.components.drawing import render_components
+from cardsmith.printing.pdf import write_pdf
+from cardsmith.base.project import Project
+from cardsmith.sets.validate import check_set, load_set
 
 FIXTURE = Path(__file__).parent / "fixtures" / "star-map"
 R = 100  # raster dpi: 0.254 mm a pixel
@@ -176,7 +176,7 @@ def test_a_changed_layout_redraws_only_what_uses_it(star, tmp_path):
     render_components(p2, cardset, dpi=40)
     own = tmp_path / "templates" / "star-map"
     own.mkdir(parents=True)
-    from cardsmith.project import BUNDLED_TEMPLATES
+    from cardsmith.base.project import BUNDLED_TEMPLATES
 
     bundled = BUNDLED_TEMPLATES / "default" / "token-back.yaml.j2"
     (own / "token-back.yaml.j2").write_text(bundled.read_text().replace("darken(0.25)", "darken(0.4)"))
@@ -248,7 +248,7 @@ def _join_offset(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
 def test_tiled_board_assembles(star, tmp_path, paper, orientation):
     project, cardset = star
     out = project.set_output("star-map") / "components"
-    from cardsmith.components.render import load_components_manifest
+    from cardsmith.components.drawing import load_components_manifest
 
     manifest = load_components_manifest(out)
     options = ComponentPrintOptions(paper=paper, orientation=orientation, dpi=150, overlap=OVERLAP)
@@ -333,7 +333,7 @@ def _behind(x: float, y: float, w: float, h: float, flip: str) -> tuple[float, f
     ("landscape", "long"), ("landscape", "short"),
 ])
 def test_token_backs_register_on_duplex(star, tmp_path, orientation, flip):
-    from cardsmith.components.render import load_components_manifest
+    from cardsmith.components.drawing import load_components_manifest
     from cardsmith.layout.template import darken
 
     project, _ = star
@@ -361,7 +361,7 @@ def test_token_backs_register_on_duplex(star, tmp_path, orientation, flip):
 def test_token_sheets_have_cut_guides_and_crop_marks(star, tmp_path):
     project, cardset = star
     path = write_tokens_pdf(project, cardset, ComponentPrintOptions(paper="letter", dpi=150), tmp_path / "tok.pdf")
-    from cardsmith.components.render import load_components_manifest
+    from cardsmith.components.drawing import load_components_manifest
 
     out = project.set_output("star-map") / "components"
     manifest = load_components_manifest(out)
@@ -380,8 +380,8 @@ def test_token_sheets_have_cut_guides_and_crop_marks(star, tmp_path):
 # ---- sharing and build ---------------------------------------------------------------------------
 
 def test_json_and_csv_exports_include_components(star):
-    from cardsmith.components.share import components_csv
-    from cardsmith.exports.data import set_record
+    from cardsmith.components.exports import components_csv
+    from cardsmith.share.data import set_record
 
     _, cardset = star
     rec = set_record(cardset)
@@ -396,8 +396,8 @@ def test_json_and_csv_exports_include_components(star):
 def test_tabletop_simulator_gets_custom_boards_and_two_sided_tiles(star, tmp_path):
     import json
 
-    from cardsmith.components.render import load_components_manifest
-    from cardsmith.components.tts import export_components_tts
+    from cardsmith.components.drawing import load_components_manifest
+    from cardsmith.components.tabletop import export_components_tts
 
     project, cardset = star
     src = project.set_output("star-map") / "components"
@@ -419,9 +419,9 @@ def test_tabletop_simulator_gets_custom_boards_and_two_sided_tiles(star, tmp_pat
 
 
 def test_gallery_section_and_contact_sheet_show_boards_and_tokens(star, tmp_path):
-    from cardsmith.components.gallery import components_section
-    from cardsmith.components.render import load_components_manifest
-    from cardsmith.components.share import components_contact_sheet
+    from cardsmith.components.showcase import components_section
+    from cardsmith.components.drawing import load_components_manifest
+    from cardsmith.components.exports import components_contact_sheet
     from PIL import ImageFont
 
     project, cardset = star
@@ -446,7 +446,7 @@ def test_gallery_section_and_contact_sheet_show_boards_and_tokens(star, tmp_path
 
 
 def test_build_stage_renders_and_prints_components(tmp_path):
-    from cardsmith.build import STAGES, BuildContext, stage_function
+    from cardsmith.cli._stages import STAGES, BuildContext, stage_function
 
     shutil.copytree(FIXTURE, tmp_path / "cards" / "star-map")
     project = Project(tmp_path)
@@ -460,8 +460,8 @@ def test_build_stage_renders_and_prints_components(tmp_path):
 
 
 def test_a_token_too_large_for_the_chosen_paper_is_an_error_naming_it(star):
-    from cardsmith.components.render import load_components_manifest
-    from cardsmith.errors import CardsmithError
+    from cardsmith.components.drawing import load_components_manifest
+    from cardsmith.base.errors import CardsmithError
 
     project, _ = star
     out = project.set_output("star-map") / "components"
@@ -489,8 +489,8 @@ def test_trf_counters_and_transwar_damage_tracks_come_from_components(tmp_path):
 def test_a_set_declaring_no_components_has_what_the_component_check_gives():
     """Validation skips the component check (and its imports) for a set without any: the same result."""
     from cardsmith.components.check import check_components
-    from cardsmith.loader import load_yaml
-    from cardsmith.validate import load_set
+    from cardsmith.sets.loader import load_yaml
+    from cardsmith.sets.validate import load_set
 
     folder = Path(__file__).resolve().parent / "fixtures" / "mini-empires"
     cardset = load_set(folder)

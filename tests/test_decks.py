@@ -12,9 +12,9 @@ import pytest
 from cardsmith.decks import (DeckFileError, Problem, RulesInvalid, check_deck, deck_stats, dump_deck, load_deck,
                              parse_line, parse_rules, random_deck, register_predicate, unregister_predicate,
                              write_chart)
-from cardsmith.errors import CardsmithError
-from cardsmith.model import Deck, frozen_map
-from cardsmith.validate import load_set
+from cardsmith.base.errors import CardsmithError
+from cardsmith.sets.model import Deck, frozen_map
+from cardsmith.sets.validate import load_set
 from tests.conftest import edited_set, run_in_process
 
 FIX = Path(__file__).parent / "fixtures" / "decks"
@@ -296,7 +296,7 @@ def test_bad_deck_rules_are_reported_with_hints(space, rules, words):
 
 def test_bad_deck_rules_point_at_set_yaml_lines(tmp_path):
     d, line = edited_set(SPACE, tmp_path, "cards: {keyword: legendary}", "cards: {keyword: legendery}")
-    from cardsmith.validate import check_set
+    from cardsmith.sets.validate import check_set
     cs, diags = check_set(d)  # `cardsmith validate` reports it, with the line in set.yaml
     text = "\n".join(x.format() for x in diags)
     assert cs is None and f"set.yaml:{line}:" in text and "unknown keyword 'legendery'" in text
@@ -384,7 +384,7 @@ def test_cli_random_out_then_check_and_stats_chart(tmp_path):
 
 
 def test_build_checks_the_decks_folder_but_not_sub_folders(tmp_path):
-    from cardsmith.build import STAGES
+    from cardsmith.cli._stages import STAGES
 
     # The build's decks stage alone: rendering and printing the set (5 s) have nothing to do with decks.
     others = [arg for name, *_ in STAGES if name != "decks" for arg in ("--skip", name)]
@@ -402,8 +402,8 @@ def test_build_checks_the_decks_folder_but_not_sub_folders(tmp_path):
 
 def test_deck_schema_agrees_with_the_reader():
     """The deck schema editors use accepts the sample decks and rejects bad counts."""
-    from cardsmith.loader import load_yaml
-    from cardsmith.validate import validator
+    from cardsmith.sets.loader import load_yaml
+    from cardsmith.sets.validate import validator
 
     v = validator("deck")
     good = sorted(SOLAR.glob("decks/*.yaml")) + sorted(FIX.glob("cards/*/decks/*.yaml")) + sorted(FIX.glob("invalid/*/*.yaml"))

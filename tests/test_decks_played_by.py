@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cardsmith.commands.group import cli
+from cardsmith.cli._group import cli
 from cardsmith.decks import (RulesInvalid, check_deck, chosen_card, deck_stats, load_deck, parse_rules, play_terms,
                              zone_cards)
 from cardsmith.decks.stats import cost_buckets
 from cardsmith.engine.contract import RulesModule
-from cardsmith.model import Deck, frozen_map
-from cardsmith.validate import check_set, load_set
+from cardsmith.sets.model import Deck, frozen_map
+from cardsmith.sets.validate import check_set, load_set
 from tests.conftest import edited_set
 
 FIX = Path(__file__).parent / "fixtures" / "decks"

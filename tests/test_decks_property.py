@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cardsmith.decks import check_deck, parse_rules, play_terms, random_deck
-from cardsmith.model import Deck, frozen_map
-from cardsmith.validate import load_set
+from cardsmith.sets.model import Deck, frozen_map
+from cardsmith.sets.validate import load_set
 
 FIX = Path(__file__).parent / "fixtures" / "decks" / "cards"
 SPACE = load_set(FIX / "space")

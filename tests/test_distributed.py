@@ -67,7 +67,7 @@ def stored_games(folder: Path) -> int:
 # ---- without Dask ----------------------------------------------------------------------------------
 
 def test_cluster_addresses_are_read_or_refused():
-    from cardsmith.errors import UsageError
+    from cardsmith.base.errors import UsageError
     from cardsmith.simulation.cluster import parse_cluster
 
     assert parse_cluster("local:3").workers == 3 and parse_cluster("local:3").local
@@ -82,7 +82,7 @@ def test_play_and_balance_never_import_dask_without_cluster(project):
     script = (
         "import sys\n"
         "from click.testing import CliRunner\n"
-        "from cardsmith.commands.group import cli\n"
+        "from cardsmith.cli._group import cli\n"
         "r = CliRunner()\n"
         "a = r.invoke(cli, ['balance', 'solar-empires', '--agents', 'random', '--games', '2', '--jobs', '1', '--budget', '0'])\n"
         "b = r.invoke(cli, ['play', 'solar-empires', '--deck', 'chain', '--deck', 'shadow', '--agents', 'random',"
@@ -127,7 +127,7 @@ def test_dashboard_is_only_for_a_local_cluster(project):
 
 
 def test_an_interrupted_run_resumes_from_its_finished_games(project, monkeypatch):
-    from cardsmith.errors import CardsmithError
+    from cardsmith.base.errors import CardsmithError
     from cardsmith.simulation import taskstore
 
     code, _, err = cs(*BALANCE, "--jobs", "1")

@@ -11,7 +11,7 @@ from cardsmith.engine.agents import GreedyAgent, MCTSAgent, RandomAgent, make_ag
 from cardsmith.engine.checks import observation_leaks
 from cardsmith.engine.runner import match_tasks, play_game, run_tasks
 from cardsmith.engine.stats import match_summary
-from cardsmith.errors import CardsmithError
+from cardsmith.base.errors import CardsmithError
 
 import engine_testgame as sk
 from engine_testgame import AGGRO, TURTLE, make_game

@@ -144,10 +144,10 @@ def test_play_from_a_bad_position_says_what_is_wrong(project):
 
 
 def test_build_stage_runs_a_short_balance(project):
-    from cardsmith.build import BuildContext
+    from cardsmith.cli._stages import BuildContext
     from cardsmith.simulation.report import build_stage
-    from cardsmith.project import Project
-    from cardsmith.validate import load_set
+    from cardsmith.base.project import Project
+    from cardsmith.sets.validate import load_set
 
     cardset = load_set(project / "cards" / "skirmish")
     ctx = BuildContext(Project(project), cardset, {"balance_games": 6})

@@ -16,8 +16,8 @@ from cardsmith.engine.runner import (
     ACTION_CAP, AgentError, match_tasks, normalise_agents, play_game, replay, replay_account, run_tasks, table_tasks,
 )
 from cardsmith.engine.stats import Rate, card_impact, fisher_exact, match_summary, matchup_matrix, wilson
-from cardsmith.errors import CardsmithError
-from cardsmith.model import CardSet
+from cardsmith.base.errors import CardsmithError
+from cardsmith.sets.model import CardSet
 
 from cardsmith.engine.chance import SeededChance
 

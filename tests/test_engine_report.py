@@ -13,8 +13,8 @@ from cardsmith.engine.chance import game_seed
 from cardsmith.simulation.match import balance_tasks, play_match, run_balance
 from cardsmith.simulation.report import render_html, write_report
 from cardsmith.simulation.sets import unique_names
-from cardsmith.errors import CardsmithError
-from cardsmith.model import Card, CardSet
+from cardsmith.base.errors import CardsmithError
+from cardsmith.sets.model import Card, CardSet
 
 import engine_testgame as sk
 from engine_testgame import AGGRO, TURTLE, make_game

@@ -22,7 +22,7 @@ from cardsmith.engine.checks import protocol_problems
 from cardsmith.engine.contract import Outcome, RulesModule
 from cardsmith.engine.kit import dump_position, parse_position
 from cardsmith.engine.registry import canonical, get_rules, known_games, register
-from cardsmith.model import frozen_map
+from cardsmith.sets.model import frozen_map
 
 ROOT = Path(__file__).resolve().parents[1]
 SET_FOLDERS = [ROOT / "cards", ROOT / "tests" / "fixtures", ROOT / "docs" / "examples"]

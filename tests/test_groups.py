@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from cardsmith.decks import RulesInvalid, check_deck, parse_rules
-from cardsmith.exports.data import columns, csv_text
-from cardsmith.gallery import _card_entry, _facets
-from cardsmith.exports.data import card_record
+from cardsmith.share.data import columns, csv_text
+from cardsmith.share.gallery import _card_entry, _facets
+from cardsmith.share.data import card_record
 from cardsmith.layout.template import card_context
-from cardsmith.model import Card, CardSet, Deck, Group, frozen_map
-from cardsmith.validate import check_set, load_set
+from cardsmith.sets.model import Card, CardSet, Deck, Group, frozen_map
+from cardsmith.sets.validate import check_set, load_set
 
 ROOT = Path(__file__).resolve().parent.parent
 TRF = Path(__file__).parent / "fixtures" / "decks" / "cards" / "trf"
@@ -185,7 +185,7 @@ def test_csv_has_a_column_per_dimension_and_reads_back(guilds, tmp_path):
     se = load_set(ROOT / "cards" / "solar-empires")
     assert columns(se)[:4] == ["id", "name", "type", "race"] and "faction" not in columns(se)
     # import-csv reads the dimension columns back (by id or name) into the card file
-    from cardsmith.exports.csv_import import import_csv
+    from cardsmith.sets.csv_import import import_csv
     set_dir = Path(guilds.path)
     text = csv_text(guilds).replace("lord,Lord,unit,sith,gunner", "lord,Lord,unit,Sith,Pilot")
     (tmp_path / "cards.csv").write_text(text)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cardsmith.errors import CardsmithError
-from cardsmith.limits import MAX_PRINTED
-from cardsmith.validate import check_set
+from cardsmith.base.errors import CardsmithError
+from cardsmith.base.limits import MAX_PRINTED
+from cardsmith.sets.validate import check_set
 
 
 def _edit(path: Path, old: str, new: str) -> None:
@@ -34,7 +34,7 @@ def test_a_name_nested_thousands_of_levels_deep_is_an_error_not_a_recursion_cras
 
 
 def test_nesting_within_the_limit_is_still_read():
-    from cardsmith.loader import parse_yaml
+    from cardsmith.sets.loader import parse_yaml
 
     assert parse_yaml("a: " + "[" * 99 + "1" + "]" * 99).data["a"] is not None
 
@@ -63,7 +63,7 @@ def test_sizes_beyond_reason_are_refused_at_validation(demo_set, old, new, words
 def test_a_deck_of_more_cards_than_any_table_holds_is_refused(demo_set):
     from cardsmith.decks import load_deck
     from cardsmith.decks.files import DeckFileError
-    from cardsmith.validate import load_set
+    from cardsmith.sets.validate import load_set
 
     deck = demo_set / "decks" / "huge.txt"
     deck.write_text("".join(f"999x {n}\n" for n in ("Dawn Scout", "Lantern Keeper", "Night Heron", "Eclipse") * 4))
@@ -73,7 +73,7 @@ def test_a_deck_of_more_cards_than_any_table_holds_is_refused(demo_set):
 
 
 def test_commands_that_multiply_copies_refuse_a_product_too_large_to_lay_out(tmp_path):
-    from cardsmith.pdf import select_items
+    from cardsmith.printing.pdf import select_items
     from tests.pdf_support import make_rendered
 
     manifest = make_rendered(tmp_path / "demo", n=2)
@@ -90,7 +90,7 @@ def test_commands_that_multiply_copies_refuse_a_product_too_large_to_lay_out(tmp
 def test_an_export_of_too_many_copies_is_refused_before_any_card_is_drawn(demo_set, cli, monkeypatch, export):
     """`export --tts` drew every card image and only then found the piles too large to lay out (7 s
     for a set of 86 cards with 999 copies of each ship)."""
-    from cardsmith import limits
+    from cardsmith.base import limits
 
     monkeypatch.setattr(limits, "MAX_PRINTED", 4)  # the demo set holds 4 cards; one more copy is too many
     _edit(demo_set / "cards.yaml", "    cost: 1\n", "    cost: 1\n    copies: 2\n")
@@ -104,8 +104,8 @@ def test_an_export_of_too_many_copies_is_refused_before_any_card_is_drawn(demo_s
 def test_paper_larger_than_a_pdf_page_is_a_bad_command_line(demo_set, cli, command):
     """`pdf --paper 100000x100000mm` laid out 1.8 million card slots and ran for minutes; a PDF page
     is at most 200 in (5080 mm) a side in Acrobat and most viewers."""
-    from cardsmith.errors import UsageError
-    from cardsmith.paper import parse_paper
+    from cardsmith.base.errors import UsageError
+    from cardsmith.printing.paper import parse_paper
 
     assert parse_paper("5080x5080mm") == (5080.0, 5080.0)
     with pytest.raises(UsageError, match="at most 5080 mm"):

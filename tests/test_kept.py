@@ -1,4 +1,4 @@
-"""Font character tables and icon rasters kept between runs (`cardsmith.kept`) are found by the content
+"""Font character tables and icon rasters kept between runs (`cardsmith.cache.kept`) are found by the content
 of the file they were made from: a font or an icon replaced in place is read or drawn anew, in this
 process and in the next, and an SVG that draws other files is never kept."""
 
@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cardsmith import kept
+from cardsmith.cache import kept
 from cardsmith.layout import fonts, paint
 
 ROOT = Path(__file__).resolve().parent.parent

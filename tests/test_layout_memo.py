@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardsmith import kept
+from cardsmith.cache import kept
 from cardsmith.layout import memo, template
-from cardsmith.project import Project
-from cardsmith.render import Face, FaceRenderer, card_layout
-from cardsmith.validate import load_set
+from cardsmith.base.project import Project
+from cardsmith.render.batch import Face, FaceRenderer, card_layout
+from cardsmith.sets.validate import load_set
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "mini-empires"
 

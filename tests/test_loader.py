@@ -6,17 +6,17 @@ from pathlib import Path
 
 import pytest
 
-import cardsmith.loader
-from cardsmith.loader import YamlError, load_yaml, parse_yaml
+import cardsmith.sets.loader
+from cardsmith.sets.loader import YamlError, load_yaml, parse_yaml
 
 
 @pytest.fixture(autouse=True, params=["libyaml", "pure-python"])
 def which_parser(request, monkeypatch):
     """Every test here runs with libyaml composing (where PyYAML has it) and with the fallback."""
-    if request.param == "libyaml" and cardsmith.loader._CLoader is None:
+    if request.param == "libyaml" and cardsmith.sets.loader._CLoader is None:
         pytest.skip("PyYAML without libyaml")
     if request.param == "pure-python":
-        monkeypatch.setattr(cardsmith.loader, "_CLoader", None)
+        monkeypatch.setattr(cardsmith.sets.loader, "_CLoader", None)
     return request.param
 
 
@@ -144,7 +144,7 @@ def test_both_parsers_give_the_same_data_and_positions_for_the_bundled_set(which
             fast.append((d.data, d.positions, d.key_positions))
         except YamlError as e:
             fast.append(str(e))
-    monkeypatch.setattr(cardsmith.loader, "_CLoader", None)
+    monkeypatch.setattr(cardsmith.sets.loader, "_CLoader", None)
     for f, got in zip(files, fast):
         try:
             d = load_yaml(f)

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cardsmith import kept
+from cardsmith.cache import kept
 from cardsmith.layout import keptpixels, masks, paint
-from cardsmith.project import Project
-from cardsmith.render import render_set
-from cardsmith.validate import load_set
+from cardsmith.base.project import Project
+from cardsmith.render.batch import render_set
+from cardsmith.sets.validate import load_set
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "mini-empires"

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cardsmith.errors import CardsmithError, UsageError
-from cardsmith.model import Deck
-from cardsmith.pdf import PdfOptions, plan, print_pdf, select_items, sheet_spec, write_calibration
+from cardsmith.base.errors import CardsmithError, UsageError
+from cardsmith.sets.model import Deck
+from cardsmith.printing.pdf import PdfOptions, plan, print_pdf, select_items, sheet_spec, write_calibration
 from tests.pdf_support import BLUE, RED, make_rendered, mark_centre
 
 pypdf = pytest.importorskip("pypdf")
@@ -222,8 +222,8 @@ def test_a_card_larger_than_the_paper_is_refused_before_writing(rendered, tmp_pa
 @needs_poppler
 @pytest.mark.parametrize("mode", ["RGB", "L", "RGBA", "P", "I;16"])
 def test_every_kind_of_png_comes_out_pixel_for_pixel(tmp_path, mode):
-    from cardsmith.sheets import Page, Placement, Rect
-    from cardsmith.pdf import png_stream, write_pdf
+    from cardsmith.printing.imposition import Page, Placement, Rect
+    from cardsmith.printing.pdf import png_stream, write_pdf
 
     im = Image.new("RGB", (40, 30), (200, 40, 40))
     for x in range(40):

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
-from cardsmith import atomic, pdfappend
-from cardsmith.errors import CardsmithError
-from cardsmith.pdf import PdfOptions, print_pdf, select_items
+from cardsmith.base import atomic
+from cardsmith.printing import pdfappend
+from cardsmith.base.errors import CardsmithError
+from cardsmith.printing.pdf import PdfOptions, print_pdf, select_items
 from tests.pdf_support import make_rendered, raster, same_pages
 
 pypdf = pytest.importorskip("pypdf")

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cardsmith.pdf import PdfOptions, build_pdf, print_pdf, select_items
-from cardsmith.pdfcache import STREAMS_DIR
-from cardsmith.project import Project
-from cardsmith.render import load_manifest
-from cardsmith.validate import load_set
+from cardsmith.printing.pdf import PdfOptions, build_pdf, print_pdf, select_items
+from cardsmith.printing.pdfcache import STREAMS_DIR
+from cardsmith.base.project import Project
+from cardsmith.render.batch import load_manifest
+from cardsmith.sets.validate import load_set
 from tests.pdf_support import make_rendered, raster, same_pages
 
 HERE = Path(__file__).resolve().parent

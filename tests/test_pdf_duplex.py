@@ -2,7 +2,7 @@
 
 One PDF holds every combination (pages may differ in size), so poppler runs once for all of them.
 Each sheet holds one row and one card more, so a back mirrored about the wrong axis lands on blank
-paper and is found missing. The physical model here is written independently of cardsmith.sheets:
+paper and is found missing. The physical model here is written independently of cardsmith.printing.imposition:
 the printer turns the sheet about the paper's long or short edge, whichever way the page is set.
 """
 
@@ -14,8 +14,8 @@ import subprocess
 import pytest
 from PIL import Image
 
-from cardsmith.pdf import PdfOptions, plan, select_items, sheet_spec, write_pdf
-from cardsmith.sheets import PAPER_SIZES, grid
+from cardsmith.printing.pdf import PdfOptions, plan, select_items, sheet_spec, write_pdf
+from cardsmith.printing.imposition import PAPER_SIZES, grid
 from tests.pdf_support import BLUE, RED, make_rendered, px
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None,

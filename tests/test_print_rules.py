@@ -12,9 +12,9 @@ from cardsmith.layout.fonts import FontLibrary
 from cardsmith.layout.paint import Page, Painter
 from cardsmith.layout.printcheck import set_diagnostics, shape_notes, text_size_note, tree_notes
 from cardsmith.layout.template import card_context, layouts_for, set_context
-from cardsmith.project import BUNDLED_FONTS, Project
-from cardsmith.render import card_layout, render_set
-from cardsmith.validate import load_set
+from cardsmith.base.project import BUNDLED_FONTS, Project
+from cardsmith.render.batch import card_layout, render_set
+from cardsmith.sets.validate import load_set
 
 ROOT = Path(__file__).resolve().parent.parent
 TRIM, SAFE = (63.5, 88.9), 3.175
@@ -144,7 +144,7 @@ def test_a_label_running_over_its_badges_outline_is_past_the_panel(tmp_path):
 
 
 def test_render_strict_makes_text_past_its_panel_an_error_naming_card_layer_and_amount(tmp_path):
-    from cardsmith.scaffold import scaffold_set
+    from cardsmith.sets.scaffold import scaffold_set
 
     set_dir = tmp_path / "cards" / "demo"
     scaffold_set(set_dir)
@@ -173,7 +173,7 @@ def test_every_trf_planet_keeps_its_badge_labels_inside_the_badges(tmp_path):
 def test_the_example_layout_in_the_docs_keeps_the_print_rules_on_a_new_set(tmp_path):
     """docs/layouts.md's "A layout" example, dropped into a set `cardsmith new` made, draws every
     creature without a print-rule warning (a reader copies it as the start of their own)."""
-    from cardsmith.scaffold import scaffold_set
+    from cardsmith.sets.scaffold import scaffold_set
 
     doc = (ROOT / "docs" / "layouts.md").read_text(encoding="utf-8")
     example = doc.split("```yaml+jinja\n{# cards/my-game/layouts/creature.yaml.j2 #}\n", 1)[1].split("```", 1)[0]
@@ -181,7 +181,7 @@ def test_the_example_layout_in_the_docs_keeps_the_print_rules_on_a_new_set(tmp_p
     scaffold_set(set_dir)
     (set_dir / "layouts").mkdir()
     (set_dir / "layouts" / "creature.yaml.j2").write_text(example, encoding="utf-8")
-    from cardsmith.validate import check_set
+    from cardsmith.sets.validate import check_set
     assert [d.message for d in check_set(set_dir)[1]] == []  # validate judges the sizes the layout allows
     cardset = load_set(set_dir)
     creatures = [c.id for c in cardset.cards if c.type == "creature"]
@@ -192,7 +192,7 @@ def test_the_example_layout_in_the_docs_keeps_the_print_rules_on_a_new_set(tmp_p
 def test_no_alien_empires_star_speck_shows_through_text():
     """The starfield's specks sat under Force cards' rules text and read as punctuation
     ("conflict:.+9 Force"): a speck may lie in a text's box only under a panel that covers it."""
-    from cardsmith.layout.units import layer_box
+    from cardsmith.layout.boxes import layer_box
 
     cardset = load_set(ROOT / "cards" / "alien-empires")
     layouts = layouts_for(Project(ROOT), cardset)

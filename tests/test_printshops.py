@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from cardsmith.errors import CardsmithError, UsageError
-from cardsmith.loader import YamlError
-from cardsmith.model import Card, CardSet, Deck
-from cardsmith.printshops import export_for_shop, list_profiles, load_profile
-from cardsmith.project import Project
+from cardsmith.base.errors import CardsmithError, UsageError
+from cardsmith.sets.loader import YamlError
+from cardsmith.sets.model import Card, CardSet, Deck
+from cardsmith.printing.shops import export_for_shop, list_profiles, load_profile
+from cardsmith.base.project import Project
 from tests.pdf_support import BLUE, RED, make_rendered, mark_centre
 
 pypdf = pytest.importorskip("pypdf")

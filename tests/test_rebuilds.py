@@ -16,9 +16,10 @@ from pathlib import Path
 import click
 import pytest
 
-from cardsmith import freshness, setcache
-from cardsmith.commands.group import COMMAND_MODULES, LAZY_COMMANDS, cli
-from cardsmith.project import Project
+from cardsmith.cache import freshness
+from cardsmith.cache import setcache
+from cardsmith.cli._group import COMMAND_MODULES, LAZY_COMMANDS, cli
+from cardsmith.base.project import Project
 from tests.conftest import ROOT, run_in_process
 
 HERE = Path(__file__).resolve().parent
@@ -56,7 +57,7 @@ def test_the_lazy_command_table_matches_the_command_modules():
     for module in COMMAND_MODULES:
         for command in importlib.import_module(module).COMMANDS:
             found[command.name] = (module, command)
-    assert set(found) == set(LAZY_COMMANDS), "add the new command to cardsmith.commands.group.LAZY_COMMANDS"
+    assert set(found) == set(LAZY_COMMANDS), "add the new command to cardsmith.cli._group.LAZY_COMMANDS"
     for name, (module, command) in found.items():
         assert LAZY_COMMANDS[name][0] == module
         stub = click.Command(name, help=LAZY_COMMANDS[name][1])
@@ -94,7 +95,7 @@ def test_help_and_an_unchanged_render_and_pdf_import_nothing_heavy(project):
     render_then_pdf(project)
     assert _imported_by(["render", SET], project) == set()
     assert _imported_by(["pdf", SET], project) == set()
-    # answered from the command lines' records (cardsmith.quick): not even click
+    # answered from the command lines' records (cardsmith.cli._quick): not even click
     assert _imported_by(["render", SET], project, ("click",)) == set()
     assert _imported_by(["pdf", SET], project, ("click",)) == set()
     assert _imported_by(["pdf", SET, "--paper", "letter"], project, ("click",)) == {"click"}  # another command line
@@ -233,10 +234,10 @@ def test_a_changed_set_is_validated_again(project):
 # ---- one pass: images embedded as they are drawn --------------------------------------------------
 
 def test_one_pass_pdf_embeds_while_rendering_and_equals_a_pdf_written_afterwards(project, monkeypatch, tmp_path):
-    from cardsmith import pdfstream
-    from cardsmith.pdf import PdfOptions, print_pdf, select_items
-    from cardsmith.render import load_manifest
-    from cardsmith.validate import load_set
+    from cardsmith.printing import pdfstream
+    from cardsmith.printing.pdf import PdfOptions, print_pdf, select_items
+    from cardsmith.render.batch import load_manifest
+    from cardsmith.sets.validate import load_set
 
     seen = []
     finish = pdfstream.PdfWriter.finish
@@ -270,7 +271,7 @@ def test_a_card_that_fails_to_render_leaves_no_pdf(project):
 
 
 def test_build_records_its_render_so_its_pdf_stage_and_a_later_render_do_not_hash_again(project, monkeypatch):
-    import cardsmith.render as render_module
+    import cardsmith.render.batch as render_module
 
     skip = [a for s in ("components", "decks", "gallery", "sheets", "balance") for a in ("--skip", s)]
     r = run_in_process("build", SET, *skip, cwd=project)
@@ -302,8 +303,8 @@ def _and_whole(project: Path, target: Path, tmp_path: Path, *args: str) -> Path:
 
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler) not installed")
 def test_pdf_after_a_one_card_render_appends_that_card_without_loading_the_set(project, monkeypatch, tmp_path):
-    import cardsmith.named_set
-    import cardsmith.setcache
+    import cardsmith.sets.named
+    import cardsmith.cache.setcache
     from tests.pdf_support import raster, same_pages
 
     render_then_pdf(project)
@@ -315,8 +316,8 @@ def test_pdf_after_a_one_card_render_appends_that_card_without_loading_the_set(p
     def not_loaded(*args, **kwargs):
         raise AssertionError("pdf loaded the set although render had just vouched for it")
 
-    monkeypatch.setattr(cardsmith.named_set, "open_named_set", not_loaded)
-    monkeypatch.setattr(cardsmith.setcache, "validated_set", not_loaded)
+    monkeypatch.setattr(cardsmith.sets.named, "open_named_set", not_loaded)
+    monkeypatch.setattr(cardsmith.cache.setcache, "validated_set", not_loaded)
     p = run_in_process("pdf", SET, cwd=project)
     assert p.returncode == 0 and f"wrote {pdf_of(project)}" in p.stdout, p.stderr
     after = pdf_of(project).read_bytes()
@@ -332,7 +333,7 @@ def test_pdf_after_a_one_card_render_is_answered_before_click_or_the_set_is_load
     render_then_pdf(project)
     _bump(project / "cards" / SET / "cards.yaml", "attack: 2", "attack: 3")
     assert "(1 drawn, 6 unchanged)" in run_in_process("render", SET, cwd=project).stderr
-    heavy = ("click", "reportlab", "PIL", "yaml", "jsonschema", "cardsmith.model", "cardsmith.sheets")
+    heavy = ("click", "reportlab", "PIL", "yaml", "jsonschema", "cardsmith.sets.model", "cardsmith.printing.imposition")
     assert _imported_by(["pdf", SET], project, heavy) == set()
     p = run_in_process("pdf", SET, cwd=project)
     assert "is up to date" in p.stdout  # the appended PDF was recorded for the next run

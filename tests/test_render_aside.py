@@ -17,9 +17,9 @@ FIXTURE = Path(__file__).resolve().parent / "fixtures" / "mini-empires"
 SCRIPT = """
 import json, os, sys
 from pathlib import Path
-from cardsmith import validate
-from cardsmith.commands import aside
-from cardsmith.project import Project
+from cardsmith.sets import validate
+from cardsmith.cli import aside
+from cardsmith.base.project import Project
 calls = {"parent": 0}
 real = validate.check_set
 def counted(*a, **k):

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cardsmith.build import BuildContext
-from cardsmith.project import Project
-from cardsmith.render import load_manifest, render_set
-from cardsmith.validate import load_set
+from cardsmith.cli._stages import BuildContext
+from cardsmith.base.project import Project
+from cardsmith.render.batch import load_manifest, render_set
+from cardsmith.sets.validate import load_set
 from tests.conftest import run_cli, run_in_process
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "mini-empires"
@@ -208,7 +208,7 @@ def test_overflow_warns_and_strict_makes_it_an_error(project):
 
 def test_build_stage_renders_the_set(project):
     ctx = BuildContext(project, load(project), {"jobs": 1})
-    from cardsmith.render import build_stage
+    from cardsmith.render.batch import build_stage
     build_stage(ctx)
     assert not [d for d in ctx.diagnostics if d.is_error]
     assert any("7 card images" in what for what, _ in ctx.outputs)
@@ -246,13 +246,13 @@ def test_guides_go_to_their_own_folder_and_leave_the_print_images_alone(project)
 def test_only_a_face_drawn_alone_with_a_core_to_spare_deflates_its_png_on_two_threads(project, monkeypatch):
     """`--jobs 1` means one core, and pool workers already fill the cores: only a render drawing its
     one changed face in this process, with a second core, splits the PNG's deflate."""
-    import cardsmith.pngwrite
-    import cardsmith.render
+    import cardsmith.render.pngwrite
+    import cardsmith.render.batch
 
     asked: list[int] = []
-    real = cardsmith.pngwrite.idat_data
-    monkeypatch.setattr(cardsmith.pngwrite, "idat_data", lambda im, level=1, threads=1: asked.append(threads) or real(im, level, threads))
-    monkeypatch.setattr(cardsmith.render, "available_cores", lambda: 2)
+    real = cardsmith.render.pngwrite.idat_data
+    monkeypatch.setattr(cardsmith.render.pngwrite, "idat_data", lambda im, level=1, threads=1: asked.append(threads) or real(im, level, threads))
+    monkeypatch.setattr(cardsmith.render.batch, "available_cores", lambda: 2)
     render_set(project, load(project), dpi=60, jobs=1)
     assert asked and set(asked) == {1}
     f = project.cards_dir / "mini-empires" / "cards.yaml"

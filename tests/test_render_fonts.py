@@ -8,9 +8,9 @@ from PIL import ImageFont
 from reportlab.pdfbase.pdfmetrics import registerFont, stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 
-from cardsmith.errors import CardsmithError
+from cardsmith.base.errors import CardsmithError
 from cardsmith.layout.fonts import FontLibrary
-from cardsmith.project import BUNDLED_FONTS
+from cardsmith.base.project import BUNDLED_FONTS
 
 FILES = sorted(BUNDLED_FONTS.rglob("*.ttf"))
 
@@ -55,10 +55,10 @@ def test_characters_a_font_lacks_are_named_not_silently_dropped():
 
 
 def test_rendering_warns_per_card_and_field_about_missing_characters(tmp_path):
-    from cardsmith.project import Project
-    from cardsmith.render import render_set
-    from cardsmith.scaffold import scaffold_set
-    from cardsmith.validate import load_set
+    from cardsmith.base.project import Project
+    from cardsmith.render.batch import render_set
+    from cardsmith.sets.scaffold import scaffold_set
+    from cardsmith.sets.validate import load_set
 
     set_dir = tmp_path / "cards" / "demo"
     scaffold_set(set_dir)

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from cardsmith.project import Project
-from cardsmith.render import render_set
-from cardsmith.validate import load_set
+from cardsmith.base.project import Project
+from cardsmith.render.batch import render_set
+from cardsmith.sets.validate import load_set
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"

@@ -12,7 +12,7 @@ from PIL import Image
 from cardsmith.layout.fonts import FontLibrary
 from cardsmith.layout.paint import ArtError, Page, Painter, open_art
 from cardsmith.layout.template import SCHEMA_PATH, LayoutError, Layouts, _layer_valid, check_tree, quick_valid
-from cardsmith.project import BUNDLED_FONTS
+from cardsmith.base.project import BUNDLED_FONTS
 
 ROOT = Path(__file__).resolve().parent.parent
 ICONS = {"E": ROOT / "cards" / "solar-empires" / "icons" / "energy.svg"}

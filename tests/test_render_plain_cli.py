@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cardsmith.commands.render_run import parse_plain
+from cardsmith.cli._render_run import parse_plain
 from tests.conftest import ROOT, run_in_process
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "mini-empires"
@@ -79,7 +79,7 @@ def test_a_plain_command_line_has_the_click_commands_defaults():
     click would give it."""
     import click
 
-    from cardsmith.commands.render import render
+    from cardsmith.cli.cmd_render import render
 
     plain = parse_plain(["render"])
     ctx = click.Context(render)

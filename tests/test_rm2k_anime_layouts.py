@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from cardsmith.layout.template import back_context, card_context, layouts_for, set_context
-from cardsmith.project import Project
-from cardsmith.render import back_layout, back_specs, card_layout, render_set
-from cardsmith.validate import load_set
+from cardsmith.base.project import Project
+from cardsmith.render.batch import back_layout, back_specs, card_layout, render_set
+from cardsmith.sets.validate import load_set
 
 ROOT = Path(__file__).resolve().parents[1]
 CS = load_set(ROOT / "cards" / "rm2k-anime")

@@ -13,7 +13,7 @@ import pytest
 from cardsmith.engine.chance import ScriptedChance
 from cardsmith.engine.contract import IllegalAction
 from cardsmith.engine.kit import HIDDEN, dump_position, parse_position
-from cardsmith.model import Deck, frozen_map
+from cardsmith.sets.model import Deck, frozen_map
 
 from rm2k_positions import GAME, play, seat, start, table, to_phase, user, users, verbs
 

@@ -11,8 +11,8 @@ import jsonschema
 from cardsmith.decks.check import check_deck
 from cardsmith.engine.chance import ScriptedChance
 from cardsmith.games import rm2k_anime as rm
-from cardsmith.model import Deck, frozen_map
-from cardsmith.validate import load_set
+from cardsmith.sets.model import Deck, frozen_map
+from cardsmith.sets.validate import load_set
 
 ROOT = Path(__file__).resolve().parents[1]
 CS = load_set(ROOT / "cards" / "rm2k-anime")

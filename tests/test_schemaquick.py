@@ -1,4 +1,4 @@
-"""`cardsmith.schemaquick` proves values valid without jsonschema, and never wrongly.
+"""`cardsmith.sets._schemaquick` proves values valid without jsonschema, and never wrongly.
 
 The property that matters: `quick_valid(...) is True` implies jsonschema finds no error (checked on
 every schema cardsmith ships and every bundled game's play, effect and card-field schemas, with
@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from jsonschema import Draft202012Validator
 
-from cardsmith.schemaquick import ANNOTATIONS, KEYWORDS, _is_json, equal, quick_valid, verdict
+from cardsmith.sets._schemaquick import ANNOTATIONS, KEYWORDS, _is_json, equal, quick_valid, verdict
 from tests.conftest import ROOT
 
 SETS = [*sorted(p for p in (ROOT / "cards").iterdir() if (p / "set.yaml").is_file()),
@@ -61,9 +61,9 @@ def _plain(value: Any) -> Any:
 @lru_cache(maxsize=1)
 def cases() -> dict[str, Case]:
     """Every package schema (and a card item's rule), every bundled game's schemas, and their values."""
-    from cardsmith import validate
+    from cardsmith.sets import validate
     from cardsmith.engine.registry import get_rules
-    from cardsmith.loader import load_yaml
+    from cardsmith.sets.loader import load_yaml
 
     resources = validate._schemas()
     registry = validate._registry()
@@ -119,8 +119,8 @@ def cases() -> dict[str, Case]:
 def _layout_trees(cardset: Any, count: int = 6) -> list[Any]:
     """The layer trees the first cards' layouts give (without the file each layer came from)."""
     from cardsmith.layout.template import card_context, layouts_for, set_context
-    from cardsmith.project import Project
-    from cardsmith.render import card_layout
+    from cardsmith.base.project import Project
+    from cardsmith.render.batch import card_layout
 
     def strip(x: Any) -> Any:
         if isinstance(x, dict):
@@ -393,7 +393,7 @@ def test_a_value_deeper_than_the_bound_is_left_to_jsonschema():
 
 
 def test_refs_between_package_schemas_are_followed():
-    from cardsmith import validate
+    from cardsmith.sets import validate
 
     resources = validate._schemas()
     sdoc = cases()["set.schema.json"].values[0]

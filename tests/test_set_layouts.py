@@ -7,10 +7,10 @@ import shutil
 from pathlib import Path
 
 from cardsmith.layout.template import layouts_for
-from cardsmith.project import BUNDLED_TEMPLATES, Project
-from cardsmith.render import card_layout, render_set
-from cardsmith.scaffold import scaffold_set
-from cardsmith.validate import load_set
+from cardsmith.base.project import BUNDLED_TEMPLATES, Project
+from cardsmith.render.batch import card_layout, render_set
+from cardsmith.sets.scaffold import scaffold_set
+from cardsmith.sets.validate import load_set
 
 ROOT = Path(__file__).resolve().parent.parent
 RED = 'layers:\n  - rect: {box: [0, 0, 100%, 100%], bleed: true, fill: "#ff0000"}\n'
@@ -86,7 +86,7 @@ def test_set_yaml_names_the_sets_layout_folders_searched_in_order(tmp_path):
 
 
 def test_a_layout_folder_that_is_missing_or_outside_the_set_is_a_located_error(tmp_path):
-    from cardsmith.validate import check_set
+    from cardsmith.sets.validate import check_set
 
     set_dir = _set_with_folders(tmp_path, "[layouts, desing]")
     (set_dir / "layouts").mkdir()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from PIL import Image
 
-from cardsmith.exports.contact_sheet import contact_sheets
-from cardsmith.exports.images import read_manifest
-from cardsmith.project import Project
+from cardsmith.share.contact_sheet import contact_sheets
+from cardsmith.share.images import read_manifest
+from cardsmith.base.project import Project
 from share_fixture import COLORS, fake_render, make_set
 
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from cardsmith.compare import compare, earlier_build
-from cardsmith.exports.images import read_manifest
-from cardsmith.gallery import build_gallery
-from cardsmith.project import Project
-from cardsmith.validate import load_set
+from cardsmith.share.compare import compare, earlier_build
+from cardsmith.share.images import read_manifest
+from cardsmith.share.gallery import build_gallery
+from cardsmith.base.project import Project
+from cardsmith.sets.validate import load_set
 from share_browser import Page, browser, shot  # noqa: F401  (browser is a fixture)
 from share_fixture import fake_render, make_set
 
@@ -164,7 +164,7 @@ def test_index_page_links_every_set(browser, built):
     project, cs, page_file = built
     import json
 
-    from cardsmith.gallery import GALLERY_JSON, build_index
+    from cardsmith.share.gallery import GALLERY_JSON, build_index
 
     meta_file = project.set_output("mini") / "gallery" / GALLERY_JSON
     meta = json.loads(meta_file.read_text())
@@ -241,7 +241,7 @@ def test_compare_with_a_folder_of_an_earlier_build(browser, tmp_path):
 
 
 def test_compare_with_something_that_is_neither_folder_nor_revision(tmp_path):
-    from cardsmith.errors import CardsmithError
+    from cardsmith.base.errors import CardsmithError
     project, cs, _ = _changed_build(tmp_path)
     with pytest.raises(CardsmithError, match="neither a folder nor a git revision"):
         with earlier_build(project, cs, "no-such-thing-v9"):

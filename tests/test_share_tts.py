@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cardsmith.exports.images import read_manifest
-from cardsmith.exports.tts import PER_SHEET, export_tts, grid
-from cardsmith.model import Deck, frozen_map
-from cardsmith.validate import load_set
+from cardsmith.share.images import read_manifest
+from cardsmith.share.tts import PER_SHEET, export_tts, grid
+from cardsmith.sets.model import Deck, frozen_map
+from cardsmith.sets.validate import load_set
 from share_fixture import fake_render, make_set
 
 
@@ -139,7 +139,7 @@ def test_deck_export_makes_one_pile_per_zone_and_a_single_card_stays_a_card(tmp_
 
 
 def test_unknown_deck_card_and_bad_base_url_are_clear_errors(tmp_path):
-    from cardsmith.errors import CardsmithError
+    from cardsmith.base.errors import CardsmithError
     set_dir, cs = make_set(tmp_path)
     out = fake_render(tmp_path / "output" / "mini", cs)
     rs = read_manifest(out)
@@ -167,7 +167,7 @@ def test_a_solar_empires_deck_file_becomes_fleet_and_solar_body_piles(tmp_path):
 
 
 def test_a_set_without_cards_is_a_clear_error_not_a_crash(tmp_path):
-    from cardsmith.errors import CardsmithError
+    from cardsmith.base.errors import CardsmithError
     set_dir, _ = make_set(tmp_path)
     for f in ("ships.yaml", "events.yaml"):
         (set_dir / f).unlink()
@@ -183,7 +183,7 @@ def test_a_set_without_cards_is_a_clear_error_not_a_crash(tmp_path):
 def test_a_manifest_naming_files_outside_its_folder_is_refused(tmp_path, where):
     """An 'earlier build' handed over for `gallery --compare` could pull any picture on the disk into
     the gallery through its manifest; manifests now name files inside their folder only."""
-    from cardsmith.errors import CardsmithError
+    from cardsmith.base.errors import CardsmithError
     _, cs = make_set(tmp_path)
     out = fake_render(tmp_path / "output" / "mini", cs)
     manifest = out / "cards" / "manifest.json"

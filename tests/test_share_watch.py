@@ -12,10 +12,10 @@ import urllib.request
 import pytest
 from PIL import Image
 
-from cardsmith.errors import CardsmithError
-from cardsmith.project import Project
-from cardsmith.validate import load_set
-from cardsmith.watch import LiveState, Watcher, cards_to_render, serve
+from cardsmith.base.errors import CardsmithError
+from cardsmith.base.project import Project
+from cardsmith.sets.validate import load_set
+from cardsmith.share.watch import LiveState, Watcher, cards_to_render, serve
 from share_browser import Page, browser  # noqa: F401  (browser is a fixture)
 from share_fixture import fake_render, make_set
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("cardsmith.render", reason="rendering lands from the render branch")
+pytest.importorskip("cardsmith.render.batch", reason="rendering lands from the render branch")
 
-from cardsmith.project import Project  # noqa: E402
-from cardsmith.watch import Watcher  # noqa: E402
+from cardsmith.base.project import Project  # noqa: E402
+from cardsmith.share.watch import Watcher  # noqa: E402
 from share_fixture import make_set  # noqa: E402
 
 
@@ -60,7 +60,7 @@ def test_watch_rerenders_exactly_the_changed_card(tmp_path):
     results = []
 
     def render(project, cardset, only):
-        from cardsmith.render import render_set
+        from cardsmith.render.batch import render_set
         result = render_set(project, cardset, only=only, jobs=1)
         results.append(result)
         return result

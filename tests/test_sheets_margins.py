@@ -6,9 +6,9 @@ import itertools
 
 import pytest
 
-from cardsmith.calibration import calibration_pages
-from cardsmith.pdf import FONT_NAME, _font
-from cardsmith.sheets import (
+from cardsmith.printing.calibration import calibration_pages
+from cardsmith.printing.pdf import FONT_NAME, _font
+from cardsmith.printing.imposition import (
     PAPER_SIZES, Label, Line, Page, Rect, SheetSpec, grid, impose, with_footer,
 )
 

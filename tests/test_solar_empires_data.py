@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from cardsmith.loader import load_yaml
-from cardsmith.model import CardSet, KeywordUse
-from cardsmith.validate import check_set, load_set
+from cardsmith.sets.loader import load_yaml
+from cardsmith.sets.model import CardSet, KeywordUse
+from cardsmith.sets.validate import check_set, load_set
 
 ROOT = Path(__file__).resolve().parents[1]
 SET_DIR = ROOT / "cards" / "solar-empires"

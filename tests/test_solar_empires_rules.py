@@ -17,9 +17,9 @@ import pytest
 from cardsmith.engine.chance import ScriptedChance, SeededChance
 from cardsmith.engine.contract import IllegalAction, PositionError
 from cardsmith.engine.kit import dump_position, parse_position
-from cardsmith.errors import CardsmithError
+from cardsmith.base.errors import CardsmithError
 from cardsmith.games import solar_empires as se
-from cardsmith.model import Card, frozen_map
+from cardsmith.sets.model import Card, frozen_map
 
 from solar_fixture import CHAIN, SHADOW, TERRACORP, deck, solar_set
 from solar_positions import (ARMOUR, DECK0, GAME, act, building, controller, decision, lines, point_card, rich, ship,
@@ -868,7 +868,7 @@ SET_DIR = Path(__file__).resolve().parents[1] / "cards" / "solar-empires"
 
 def bundled(set_dir=SET_DIR):
     from cardsmith.decks import load_deck
-    from cardsmith.validate import load_set
+    from cardsmith.sets.validate import load_set
 
     cs = load_set(set_dir)
     return cs, [load_deck(SET_DIR / "decks" / f"{race}.yaml", cs) for race in ("terracorp", "chain", "shadow")]

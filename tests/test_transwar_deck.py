@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from cardsmith.decks import check_deck, random_deck
-from cardsmith.model import Deck
+from cardsmith.sets.model import Deck
 from tests.transwar_support import cardset, game, standard_deck
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cardsmith.project import Project
-from cardsmith.render import render_set
-from cardsmith.validate import load_set
+from cardsmith.base.project import Project
+from cardsmith.render.batch import render_set
+from cardsmith.sets.validate import load_set
 
 ROOT = Path(__file__).resolve().parent.parent
 DPI = 100

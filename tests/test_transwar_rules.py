@@ -65,7 +65,7 @@ def test_tied_players_are_dealt_again():
     deck = standard_deck()
     table = game().table
     # Two copies of the Dragon (a mix the deck rules allow): P0 and P1 tie, then P1 wins the redraw.
-    from cardsmith.model import Deck
+    from cardsmith.sets.model import Deck
     cards = dict(deck.zones["deck"])
     cards["dragon"] = 2
     deck2 = Deck("two dragons", "transwar", {"deck": cards})

@@ -90,7 +90,7 @@ def test_the_rules_refuse_cards_they_cannot_play():
     import dataclasses
 
     from cardsmith.games.transwar import RULES
-    from cardsmith.model import frozen_map
+    from cardsmith.sets.model import frozen_map
     from tests.transwar_support import cardset
 
     cs = cardset()

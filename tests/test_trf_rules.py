@@ -12,7 +12,7 @@ import pytest
 
 from cardsmith.engine.chance import ScriptedChance
 from cardsmith.engine.contract import IllegalAction
-from cardsmith.model import Deck
+from cardsmith.sets.model import Deck
 from tests.trf_positions import char, play, player, position, state, trf_game
 
 # Tessaly (Dominion, Member) against Mira (Drifters, Mod): no weakness touches their fights.

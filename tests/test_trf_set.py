@@ -9,10 +9,10 @@ import pytest
 from cardsmith.decks import check_deck, load_deck
 from cardsmith.games.trf import RULES
 from cardsmith.layout.template import back_context, card_context, layouts_for
-from cardsmith.project import Project
-from cardsmith.layout.units import font_size_pt, parse_box
-from cardsmith.units import parse_length_mm
-from cardsmith.validate import check_set
+from cardsmith.base.project import Project
+from cardsmith.layout.boxes import font_size_pt, parse_box
+from cardsmith.sets.lengths import parse_length_mm
+from cardsmith.sets.validate import check_set
 from tests.trf_positions import ROOT, trf_game
 
 BODY = {"rules", "ability", "weakness"}

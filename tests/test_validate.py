@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cardsmith.validate import SetInvalid, check_set, load_set
+from cardsmith.sets.validate import SetInvalid, check_set, load_set
 
 
 def _edit(path: Path, old: str, new: str) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cardsmith.validate import check_set
+from cardsmith.sets.validate import check_set
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "engine" / "cards" / "skirmish"
 

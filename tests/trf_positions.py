@@ -10,7 +10,7 @@ from cardsmith.engine.chance import ScriptedChance
 from cardsmith.games.trf import RULES
 from cardsmith.games.trf.game import TRFGame
 from cardsmith.games.trf.state import TRFState
-from cardsmith.validate import load_set
+from cardsmith.sets.validate import load_set
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping
 
-from cardsmith.model import frozen_map
+from cardsmith.sets.model import frozen_map
 
 if TYPE_CHECKING:
     from cardsmith.components.model import Board, Player, TokenKind

@@ -13,10 +13,10 @@ from typing import Any, Callable, Iterable
 
 from cardsmith.components import geometry
 from cardsmith.components.model import COMPONENTS_DIR, Board, Cell, Components, Player, TokenFace, TokenKind
-from cardsmith.diagnostics import Diagnostic, did_you_mean
-from cardsmith.loader import Document
-from cardsmith.model import SourceRef, frozen_map
-from cardsmith.units import LengthError, parse_length_mm
+from cardsmith.base.diagnostics import Diagnostic, did_you_mean
+from cardsmith.sets.loader import Document
+from cardsmith.sets.model import SourceRef, frozen_map
+from cardsmith.sets.lengths import LengthError, parse_length_mm
 
 MAX_SIDE, MAX_RADIUS = 200, 60  # cells a side and a hexagon's radius, as components.schema.json bounds them
 MAX_BOARD_MM = 2000.0  # a plotter's roll; past this a 300 dpi image no longer fits in memory
@@ -224,8 +224,8 @@ def token_box(shape: str, size: float, orientation: str) -> tuple[float, float]:
 
 
 def _papers(paper: Any) -> list[tuple[str, tuple[float, float]]]:
-    from cardsmith.errors import CardsmithError
-    from cardsmith.paper import parse_paper
+    from cardsmith.base.errors import CardsmithError
+    from cardsmith.printing.paper import parse_paper
 
     names = [paper] if isinstance(paper, str) else list(DEFAULT_PAPERS)
     out = []

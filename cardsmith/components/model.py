@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from cardsmith.model import SourceRef, frozen_map
+from cardsmith.sets.model import SourceRef, frozen_map
 
 # the set's `components` value and the names validation asks for, in a module of their own (see base.py)
 from cardsmith.components.base import COMPONENT_KEYS, COMPONENTS_DIR, Components  # noqa: E402,F401

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardsmith.components.printing import ComponentPrintOptions, write_board_pdf, write_tokens_pdf
-from cardsmith.components.render import components_of, render_components
+from cardsmith.components.pages import ComponentPrintOptions, write_board_pdf, write_tokens_pdf
+from cardsmith.components.drawing import components_of, render_components
 
 BUILD_PAPERS = ("a4", "letter")
 

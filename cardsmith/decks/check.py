@@ -9,7 +9,7 @@ from typing import Any, Mapping
 from cardsmith.decks.plays import chosen_card, describe, play_terms, zone_cards
 from cardsmith.decks.predicates import run_predicate
 from cardsmith.decks.rules import Count, DeckRules, Rule, parse_rules
-from cardsmith.model import Card, CardSet, Deck
+from cardsmith.sets.model import Card, CardSet, Deck
 
 
 @dataclass(frozen=True)

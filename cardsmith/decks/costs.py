@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from cardsmith.diagnostics import did_you_mean
-from cardsmith.model import Card
+from cardsmith.base.diagnostics import did_you_mean
+from cardsmith.sets.model import Card
 
 if TYPE_CHECKING:
     from cardsmith.decks.rules import _Compiler

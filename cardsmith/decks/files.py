@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from cardsmith.decks.rules import DeckRules, parse_rules
-from cardsmith.model import slugify as slug
-from cardsmith.diagnostics import Diagnostic, did_you_mean
-from cardsmith.errors import CardsmithError
-from cardsmith.limits import MAX_COPIES, MAX_DECK_SIZE
-from cardsmith.loader import YamlError, load_yaml
-from cardsmith.model import CardSet, Deck, SourceRef, frozen_map
+from cardsmith.sets.model import slugify as slug
+from cardsmith.base.diagnostics import Diagnostic, did_you_mean
+from cardsmith.base.errors import CardsmithError
+from cardsmith.base.limits import MAX_COPIES, MAX_DECK_SIZE
+from cardsmith.sets.loader import YamlError, load_yaml
+from cardsmith.sets.model import CardSet, Deck, SourceRef, frozen_map
 
 MAX_COUNT = MAX_COPIES  # more copies than any table holds: surely a typo
 META_KEYS = ("name", "set", "description", "author", "notes")

@@ -16,9 +16,9 @@ from typing import Mapping
 from cardsmith.decks.check import check_deck
 from cardsmith.decks.plays import chosen_card, play_terms, zone_cards
 from cardsmith.decks.rules import Count, DeckRules, Rule, parse_rules
-from cardsmith.diagnostics import did_you_mean
-from cardsmith.errors import CardsmithError
-from cardsmith.model import Card, CardSet, Deck, frozen_map
+from cardsmith.base.diagnostics import did_you_mean
+from cardsmith.base.errors import CardsmithError
+from cardsmith.sets.model import Card, CardSet, Deck, frozen_map
 
 ATTEMPTS = 60
 OPEN_SIZE = 20  # a zone with a minimum but no maximum is filled up to minimum + this, at most

@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from cardsmith.diagnostics import did_you_mean
-from cardsmith.model import Card, CardSet, Deck
+from cardsmith.base.diagnostics import did_you_mean
+from cardsmith.sets.model import Card, CardSet, Deck
 
 if TYPE_CHECKING:
     from cardsmith.decks.rules import DeckRules, Filter, _Compiler

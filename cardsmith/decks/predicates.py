@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
-from cardsmith.errors import CardsmithError
-from cardsmith.model import CardSet, Deck
+from cardsmith.base.errors import CardsmithError
+from cardsmith.sets.model import CardSet, Deck
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Deck rules as data: read the `deck_rules:` section of set.yaml into checkable objects.
 
-The section is checked against `cardsmith/schemas/deck-rules.schema.json` and then against the set
+The section is checked against `cardsmith/sets/schemas/deck-rules.schema.json` and then against the set
 itself (zones, types, races, factions, keywords, fields and cards it names must exist), so a typo in
 set.yaml is reported with its line instead of silently matching no card.
 """
@@ -15,17 +15,17 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from cardsmith.decks.costs import as_list as _as_list
 from cardsmith.decks.costs import card_cost, cost_fields, cost_function
-from cardsmith.diagnostics import Diagnostic, did_you_mean, path_text
-from cardsmith.errors import CardsmithError
-from cardsmith.model import Card, CardSet
-from cardsmith.model import slugify as slug
-from cardsmith.schemaquick import quick_valid
+from cardsmith.base.diagnostics import Diagnostic, did_you_mean, path_text
+from cardsmith.base.errors import CardsmithError
+from cardsmith.sets.model import Card, CardSet
+from cardsmith.sets.model import slugify as slug
+from cardsmith.sets._schemaquick import quick_valid
 
 if TYPE_CHECKING:  # jsonschema words errors; deck rules the quick check proves valid never import it
     from cardsmith.decks.plays import PlayedBy
     import jsonschema
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "sets" / "schemas"
 NONE = "none"  # `race: none` matches cards without a race
 # Filter keys other than group dimensions (`faction: jedi`, `race: chain`, `class: ...`).
 FILTER_KEYS = ("type", "tag", "keyword", "card", "fields", "attributes", "not", "any")
@@ -368,7 +368,7 @@ def _where_in_set(cardset: CardSet, doc: Any = None) -> Callable[[Path_], tuple[
         nonlocal doc
         if doc is None:
             try:
-                from cardsmith.loader import load_yaml
+                from cardsmith.sets.loader import load_yaml
                 doc = load_yaml(file)
             except Exception:  # positions are a courtesy; the message still says what is wrong
                 return (file, 0, 0)

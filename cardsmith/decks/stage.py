@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cardsmith.atomic import write_text
+from cardsmith.base.atomic import write_text
 from cardsmith.decks.check import Violation, check_deck
 from cardsmith.decks.files import DeckFileError, LoadedDeck, deck_files, load_deck
 from cardsmith.decks.rules import RulesInvalid, parse_rules
 from cardsmith.decks.stats import deck_stats
-from cardsmith.diagnostics import Diagnostic
-from cardsmith.model import Deck
+from cardsmith.base.diagnostics import Diagnostic
+from cardsmith.sets.model import Deck
 
 
 def violation_diagnostic(v: Violation, deck: Deck, file: Path | None) -> Diagnostic:

@@ -11,7 +11,7 @@ from typing import Any
 from cardsmith.decks.plays import chosen_card, play_terms, zone_cards
 from cardsmith.decks.costs import card_cost
 from cardsmith.decks.rules import DeckRules, parse_rules
-from cardsmith.model import CardSet, Deck
+from cardsmith.sets.model import CardSet, Deck
 
 __all__ = ["DeckStats", "card_cost", "cost_buckets", "deck_stats", "write_chart"]
 BUCKET_WIDTHS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000)
@@ -137,10 +137,10 @@ def write_chart(stats: DeckStats, target: Path | str) -> Path:
         matplotlib.use("Agg")  # no display: write files only, and never open a window
         import matplotlib.pyplot as plt
     except ImportError as e:
-        from cardsmith.errors import CardsmithError
+        from cardsmith.base.errors import CardsmithError
         raise CardsmithError("deck charts need matplotlib, which is not installed",
                              hint="pip install matplotlib") from e
-    from cardsmith.atomic import atomic_path
+    from cardsmith.base.atomic import atomic_path
 
     from matplotlib.ticker import MaxNLocator
 

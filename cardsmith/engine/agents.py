@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence
 
 from cardsmith.engine.contract import Action, Game, GameState, IllegalAction
-from cardsmith.errors import CardsmithError
+from cardsmith.base.errors import CardsmithError
 
 WIN_SCORE = 1e9  # a greedy agent takes a winning move and avoids a losing one whatever the heuristic says
 

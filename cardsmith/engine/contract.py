@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
-from cardsmith.model import Card, CardSet, Deck
+from cardsmith.sets.model import Card, CardSet, Deck
 
 # Games choose their action type: hashable, picklable, equal across clones, with a readable str().
 # Plain tuples of strings and ints, such as ("play", "flack-load") or ("attack", 3, 7), serve well.

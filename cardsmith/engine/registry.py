@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Callable
 
 import cardsmith.games
 from cardsmith.engine.contract import Game, RulesModule
-from cardsmith.errors import CardsmithError
-from cardsmith.model import CardSet
+from cardsmith.base.errors import CardsmithError
+from cardsmith.sets.model import CardSet
 
 if TYPE_CHECKING:
     from importlib import metadata
@@ -99,7 +99,7 @@ def _where(cardset: CardSet) -> str:
 
 def unknown_rules_hint(name: str) -> str:
     """A did-you-mean over the registered games, else the list of them."""
-    from cardsmith.diagnostics import did_you_mean
+    from cardsmith.base.diagnostics import did_you_mean
 
     known = known_games()
     return did_you_mean(canonical(name), known) or f"games cardsmith knows: {', '.join(known) or 'none yet'}"

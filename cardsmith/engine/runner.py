@@ -23,8 +23,8 @@ from cardsmith.engine.agents import agent_label, make_agent, mute, parse_agent_s
 from cardsmith.engine.chance import agent_rng, game_seed
 from cardsmith.engine.contract import Action, Game, GameState, IllegalAction, Outcome
 from cardsmith.engine.hands import HandTracker
-from cardsmith.errors import CardsmithError
-from cardsmith.model import Deck, frozen_map
+from cardsmith.base.errors import CardsmithError
+from cardsmith.sets.model import Deck, frozen_map
 
 # A game that a rules bug keeps going forever must not hang a balance run: after this many actions
 # the runner stops it and counts it as a capped draw (and says so).

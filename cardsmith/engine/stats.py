@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from cardsmith.engine.runner import GameRecord
-from cardsmith.model import Deck
+from cardsmith.sets.model import Deck
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 

@@ -8,7 +8,7 @@ cannot embed OpenType fonts with PostScript outlines.
 
 from __future__ import annotations
 
-from cardsmith.model import slugify as slug
+from cardsmith.sets.model import slugify as slug
 
 import functools
 import json
@@ -18,8 +18,8 @@ from pathlib import Path
 
 from PIL import ImageFont
 
-from cardsmith.diagnostics import did_you_mean
-from cardsmith.errors import CardsmithError
+from cardsmith.base.diagnostics import did_you_mean
+from cardsmith.base.errors import CardsmithError
 
 STYLES = ("regular", "bold", "italic", "bolditalic")
 
@@ -107,8 +107,8 @@ def _charset(path: str) -> frozenset[int]:
 @functools.lru_cache(maxsize=64)
 def _charset_of(path: str, _size: int, _mtime_ns: int) -> frozenset[int]:
     """Read with ReportLab's font parser (a tenth of a second to import and run), so kept by the font's
-    content (`cardsmith.kept`) for the next process."""
-    from cardsmith import kept
+    content (`cardsmith.cache.kept`) for the next process."""
+    from cardsmith.cache import kept
 
     try:
         data = Path(path).read_bytes()
@@ -163,7 +163,7 @@ def missing_chars(path: Path | str, text: str) -> str:
 def library_for(dirs: tuple[str, ...]) -> FontLibrary:
     """The fonts in `dirs`, read again when a font file is added, removed or replaced (a long-lived
     process such as `cardsmith watch` then sees a new font as a new process would)."""
-    from cardsmith.freshness import fingerprint
+    from cardsmith.cache.freshness import fingerprint
 
     return _library_for(dirs, fingerprint(dirs))
 

@@ -1,4 +1,4 @@
-"""Painted pixels kept between processes (`cardsmith.kept`): masks, outline bands and icons ready to paste.
+"""Painted pixels kept between processes (`cardsmith.cache.kept`): masks, outline bands and icons ready to paste.
 
 Each `render` after an edit is a new process whose in-memory caches start empty, and drawing a
 card's oversampled masks and icons again cost more than the rest of painting it. A result is kept as
@@ -16,8 +16,8 @@ from typing import Any, Callable, Sequence, TypeVar
 
 from PIL import Image
 
-from cardsmith import kept
-from cardsmith.rawpixels import raw_bytes
+from cardsmith.cache import kept
+from cardsmith.layout.rawpixels import raw_bytes
 
 MODES = ("L", "RGB", "RGBA")
 _HEAD = struct.Struct("<4sBHH")  # magic, flags (1: zlib body), integers, images

@@ -18,7 +18,7 @@ from PIL import Image, ImageChops, ImageDraw
 from PIL import __version__ as PILLOW_VERSION
 
 from cardsmith.layout.keptpixels import keep_pixels, one_image, the_image
-from cardsmith.rawpixels import raw_bytes
+from cardsmith.layout.rawpixels import raw_bytes
 
 OVERSAMPLE = 4
 # Kept masks, bands, gradients and icons (`keptpixels`) are named by this: raise the number whenever

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pickle
 
-from cardsmith import kept
+from cardsmith.cache import kept
 
 TYPE_CHECKING = False  # typing stays unloaded at run time, as in the modules a quick command loads
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ def memo(kind: str, limit: int) -> KeptMemo:
 
 def open_scope(*parts: str) -> None:
     """Read the memos kept for `parts` (a set's id, the versions of what made them), once per scope
-    and process; nothing when `cardsmith.kept` keeps nothing."""
+    and process; nothing when `cardsmith.cache.kept` keeps nothing."""
     name = kept.name("layout-memo", VERSION, *parts) + ".pickle"
     if name == _SCOPE.name:
         return

@@ -19,7 +19,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageColor, ImageDraw, UnidentifiedImageError
 
-from cardsmith.errors import CardsmithError
+from cardsmith.base.errors import CardsmithError
 from cardsmith.layout import richtext
 from cardsmith.layout.fit import FitResult, fit_text, text_width
 from cardsmith.layout.fonts import FontLibrary, load_font, missing_chars
@@ -29,7 +29,7 @@ from cardsmith.layout.masks import (PIXELS_VERSION, gradient_part, gradient_tile
 from cardsmith.layout.printcheck import min_text_pt, panel_box, past_panel_note, shape_notes, text_limit, text_size_note
 from cardsmith.layout.template import LayoutError
 from cardsmith.layout.textcache import draw_text
-from cardsmith.layout.units import Box, UnitError, font_size_pt, layer_box, layer_points, pt_to_px, to_mm
+from cardsmith.layout.boxes import Box, UnitError, font_size_pt, layer_box, layer_points, pt_to_px, to_mm
 
 ART_FORMATS = {"PNG", "JPEG", "WEBP", "MPO"}
 DEFAULT_FONTS = {"title": "liberation-serif", "body": "liberation-sans"}
@@ -144,8 +144,8 @@ def forget_changed_icons() -> None:
 @functools.lru_cache(maxsize=64)
 def _svg_aspect(path: str) -> float:
     """An SVG icon's width over its height (its viewBox, else its width and height; 1 if neither),
-    kept by the file's content (`cardsmith.kept`): parsing it costs a new process an XML parser."""
-    from cardsmith import kept
+    kept by the file's content (`cardsmith.cache.kept`): parsing it costs a new process an XML parser."""
+    from cardsmith.cache import kept
 
     _DRAWN.setdefault(path, _file_sig(path))
     try:
@@ -446,7 +446,7 @@ class Painter:
         self._print_rules(notes, "line", props, label)
 
     def _polygon(self, canvas, props, roles, notes, label, what) -> None:
-        from cardsmith.layout.units import parse_point as point
+        from cardsmith.layout.boxes import parse_point as point
 
         pts = [point(p, self.page.trim) for p in props["points"]]
         xy = [(self.page.x(x), self.page.y(y)) for x, y in pts]
@@ -514,7 +514,7 @@ class Painter:
         if props.get("id"):
             iid = props["id"]
             if iid not in self.icons:
-                from cardsmith.diagnostics import did_you_mean
+                from cardsmith.base.diagnostics import did_you_mean
 
                 raise LayoutError(f"{props.get('_file', 'layout')}: {label}: icon '{iid}' is not declared in the set's icons: ({what})",
                                   hint=did_you_mean(iid, self.icons) or f"icons: {', '.join(sorted(self.icons)) or 'none'}")

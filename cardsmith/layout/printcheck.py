@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from cardsmith.layout.units import Box, UnitError, font_size_pt, layer_box, layer_points, to_mm
+from cardsmith.layout.boxes import Box, UnitError, font_size_pt, layer_box, layer_points, to_mm
 
 HAIRLINE_MM = 1.0
 TRIM_CLEARANCE_MM = 3.0
@@ -168,10 +168,10 @@ def set_diagnostics(project: Any, cardset: Any) -> list[Any]:
 
     A layout that cannot be built is left to `cardsmith render`, which reports it with its cause.
     """
-    from cardsmith.diagnostics import Diagnostic
-    from cardsmith.errors import CardsmithError
+    from cardsmith.base.diagnostics import Diagnostic
+    from cardsmith.base.errors import CardsmithError
     from cardsmith.layout.template import back_context, card_context, layouts_for, set_context
-    from cardsmith.render import back_layout, back_specs, card_back, card_layout
+    from cardsmith.render.batch import back_layout, back_specs, card_back, card_layout
 
     layouts = layouts_for(project, cardset)
     setctx = set_context(cardset)

@@ -4,7 +4,7 @@ A layout is `cards/<set>/layouts/<name>.yaml.j2` (or in the folders set.yaml nam
 `layout_folders:`; or `templates/default/<name>.yaml.j2`, cardsmith's generic ones). Rendering
 runs in Jinja's `SandboxedEnvironment` with undefined names as errors; the result is read as YAML,
 merged with the layout it `extends` (named layers are overridden key by key), and checked against
-`cardsmith/schemas/layout.schema.json`. Every `{{ }}` string is escaped for a double-quoted YAML
+`cardsmith/sets/schemas/layout.schema.json`. Every `{{ }}` string is escaped for a double-quoted YAML
 string, so card text can never break the YAML or run as template code.
 """
 
@@ -27,16 +27,16 @@ import yaml
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
-from cardsmith.diagnostics import did_you_mean
+from cardsmith.base.diagnostics import did_you_mean
 from cardsmith.layout.memo import memo
-from cardsmith.errors import CardsmithError
-from cardsmith.project import declared_layout_folders
-from cardsmith.model import Card, CardSet
-from cardsmith.schemaquick import quick_valid
+from cardsmith.base.errors import CardsmithError
+from cardsmith.base.project import declared_layout_folders
+from cardsmith.sets.model import Card, CardSet
+from cardsmith.sets._schemaquick import quick_valid
 
 SUFFIX = ".yaml.j2"
 SET_LAYOUTS = "layouts"  # a set's own layouts: cards/<set>/layouts/
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "layout.schema.json"
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "sets" / "schemas" / "layout.schema.json"
 LAYER_KINDS = ("rect", "ellipse", "line", "polygon", "image", "icon", "text")
 MAX_EXTENDS = 10
 # What a layout may build: a card face needs short strings and small numbers, and a shared set's

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from cardsmith.engine.contract import Game
-from cardsmith.model import CardSet, Deck
+from cardsmith.sets.model import CardSet, Deck
 from cardsmith.simulation.intervention import DEFAULT_BUDGET
 from cardsmith.simulation.match import BalanceResult, run_balance, tables
 from cardsmith.simulation.observed import Hands, observed_cards
@@ -44,7 +44,7 @@ def balance_run(cardset: CardSet, game: Game, factory: Callable[[], Game] | None
 def compare_agents(weak: dict[str, Any], strong: dict[str, Any]) -> dict[str, Any]:
     """Does the card ranking agree between two agents? Spearman's rho over the cards both tested,
     with its interval, and the cards flagged under one agent only."""
-    from cardsmith.simulation.effects import spearman
+    from cardsmith.simulation.inference import spearman
 
     a = {(r["deck"], r["card"]): r for r in weak.get("card_tests", [])}
     b = {(r["deck"], r["card"]): r for r in strong.get("card_tests", [])}

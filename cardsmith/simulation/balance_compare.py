@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from cardsmith.engine.stats import Z95
-from cardsmith.errors import CardsmithError
-from cardsmith.model import CardSet
-from cardsmith.project import Project
-from cardsmith.simulation.effects import Effect, paired_effect
+from cardsmith.base.errors import CardsmithError
+from cardsmith.sets.model import CardSet
+from cardsmith.base.project import Project
+from cardsmith.simulation.inference import Effect, paired_effect
 from cardsmith.simulation.match import BalanceResult
 
 
@@ -26,7 +26,7 @@ from cardsmith.simulation.match import BalanceResult
 def earlier_set(project: Project, cardset: CardSet, spec: str) -> Iterator[tuple[str, CardSet]]:
     """The set as it was: a folder holding a copy of it (set.yaml in it, in DIR/<set>, or in
     DIR/cards/<set>), or a git revision (the same revision handling as `gallery --compare`)."""
-    from cardsmith.compare import set_at_revision
+    from cardsmith.share.compare import set_at_revision
     from cardsmith.simulation.sets import load_set_checked
 
     given = Path(spec).expanduser()
@@ -93,8 +93,8 @@ def _se(row: dict[str, Any]) -> float:
 
 def card_edits(old_set: CardSet, new_set: CardSet) -> dict[str, list[str]]:
     """Cards whose data changed between the versions: id -> what changed (added/removed too)."""
-    from cardsmith.compare import record_changes
-    from cardsmith.exports.data import card_record
+    from cardsmith.share.compare import record_changes
+    from cardsmith.share.data import card_record
 
     a, b = old_set.by_id(), new_set.by_id()
     out: dict[str, list[str]] = {}

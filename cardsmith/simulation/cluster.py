@@ -26,8 +26,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from cardsmith.engine.contract import Game
 from cardsmith.engine.runner import GameRecord, GameTask, _play_task, deck_from_data, deck_to_data
-from cardsmith.errors import CardsmithError, UsageError
-from cardsmith.model import Deck
+from cardsmith.base.errors import CardsmithError, UsageError
+from cardsmith.sets.model import Deck
 
 PIP_LINE = "pip install 'cardsmith[distributed]'"
 

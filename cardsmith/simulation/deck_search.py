@@ -18,8 +18,8 @@ from typing import Any, Callable, Sequence
 from cardsmith.engine.chance import derive_seed, game_seed
 from cardsmith.engine.contract import Game
 from cardsmith.engine.runner import GameTask, run_tasks
-from cardsmith.model import CardSet, Deck, frozen_map
-from cardsmith.simulation.effects import Effect, unpaired_effect
+from cardsmith.sets.model import CardSet, Deck, frozen_map
+from cardsmith.simulation.inference import Effect, unpaired_effect
 
 
 @dataclass

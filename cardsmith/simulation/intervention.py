@@ -35,9 +35,9 @@ from typing import Any, Callable, Sequence
 from cardsmith.engine.chance import game_seed
 from cardsmith.engine.contract import Game
 from cardsmith.engine.runner import GameRecord, GameTask, run_tasks
-from cardsmith.model import Card, CardSet, Deck, frozen_map
+from cardsmith.sets.model import Card, CardSet, Deck, frozen_map
 from cardsmith.simulation import DEFAULT_BUDGET
-from cardsmith.simulation.effects import FDR, Effect, paired_effect, unpaired_effect
+from cardsmith.simulation.inference import FDR, Effect, paired_effect, unpaired_effect
 from cardsmith.simulation.observed import Hands
 
 FIRST_BATCH = 40  # games per arm per table at the first look

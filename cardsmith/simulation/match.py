@@ -17,8 +17,8 @@ from cardsmith.engine.chance import game_seed
 from cardsmith.engine.contract import Game
 from cardsmith.engine.runner import GameRecord, GameTask, table_tasks
 from cardsmith.engine.stats import card_impact, deck_overall, group_rows, match_summary, matchup_matrix
-from cardsmith.errors import CardsmithError
-from cardsmith.model import CardSet, Deck
+from cardsmith.base.errors import CardsmithError
+from cardsmith.sets.model import CardSet, Deck
 from cardsmith.simulation.runs import RunInfo, Where, run_games
 from cardsmith.simulation.sets import deck_group, unique_names
 

@@ -24,7 +24,7 @@ from cardsmith.engine.hands import Hand, HandTracker
 from cardsmith.engine.hands import Hands as HandsOfGame
 from cardsmith.engine.runner import GameRecord, play_game
 from cardsmith.engine.stats import wilson
-from cardsmith.model import Deck
+from cardsmith.sets.model import Deck
 
 KINDS = ("drawn", "opening", "not_seen")
 

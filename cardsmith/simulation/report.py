@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 from typing import Any, Sequence
 
-from cardsmith.atomic import write_text
-from cardsmith.model import CardSet, Deck
+from cardsmith.base.atomic import write_text
+from cardsmith.sets.model import CardSet, Deck
 from cardsmith.simulation.report_cards import (CSS as CARDS_CSS, agents_html, comparison_html, observed_html, tests_html,
                                                verdict_html)
 
@@ -272,7 +272,7 @@ def build_stage(ctx: Any) -> None:
     if not cardset.rules:
         return
     if not has_rules(cardset):
-        from cardsmith.diagnostics import Diagnostic
+        from cardsmith.base.diagnostics import Diagnostic
 
         where = cardset.source.file if cardset.source else cardset.path / "set.yaml"
         ctx.diagnostics.append(Diagnostic(

@@ -16,8 +16,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from cardsmith.engine.contract import Game
 from cardsmith.engine.runner import GameRecord, GameTask, default_jobs, run_tasks
-from cardsmith.errors import CardsmithError
-from cardsmith.model import Deck
+from cardsmith.base.errors import CardsmithError
+from cardsmith.sets.model import Deck
 
 
 @dataclass

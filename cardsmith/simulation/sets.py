@@ -9,8 +9,8 @@ from typing import Any, Sequence
 from cardsmith.decks.files import DECK_SUFFIXES, deck_files
 from cardsmith.engine.contract import Game, GameState, PositionError
 from cardsmith.engine.registry import load_game
-from cardsmith.errors import CardsmithError, UsageError
-from cardsmith.model import CardSet, Deck, frozen_map
+from cardsmith.base.errors import CardsmithError, UsageError
+from cardsmith.sets.model import CardSet, Deck, frozen_map
 
 __all__ = ["SetGameFactory", "deck_files", "default_deck", "deck_group", "load_checked_deck", "load_set_checked",
            "open_set", "read_position", "random_decks", "resolve_deck", "seat_decks", "unique_names"]
@@ -18,14 +18,14 @@ __all__ = ["SetGameFactory", "deck_files", "default_deck", "deck_group", "load_c
 
 def open_set(name: str) -> CardSet:
     """The validated set named by folder name or path, with clear errors."""
-    from cardsmith.validate import open_named_set
+    from cardsmith.sets.validate import open_named_set
 
     return open_named_set(name)[1]
 
 
 def load_set_checked(path: Path) -> CardSet:
     """The validated set at `path` (SetInvalid lists its errors)."""
-    from cardsmith.validate import load_set
+    from cardsmith.sets.validate import load_set
 
     return load_set(path)
 

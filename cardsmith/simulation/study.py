@@ -10,8 +10,8 @@ from typing import Any, Callable, Sequence
 
 from cardsmith.engine.contract import Game
 from cardsmith.engine.runner import GameRecord
-from cardsmith.model import CardSet, Deck
-from cardsmith.simulation.effects import FDR, benjamini_hochberg
+from cardsmith.sets.model import CardSet, Deck
+from cardsmith.simulation.inference import FDR, benjamini_hochberg
 from cardsmith.simulation.observed import Hands
 from cardsmith.simulation.intervention import (
     DEFAULT_BUDGET, Arm, FillerGameFactory, dealt_effects, fillers, run_interventions, swap, with_fillers)

@@ -16,10 +16,10 @@ import shutil
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from cardsmith.atomic import write_text
+from cardsmith.base.atomic import write_text
 from cardsmith.engine.runner import GameRecord, GameTask, deck_to_data
-from cardsmith.errors import CardsmithError
-from cardsmith.model import Deck
+from cardsmith.base.errors import CardsmithError
+from cardsmith.sets.model import Deck
 
 # The GameRecord fields a stored record keeps (every field but the action list and the readable log).
 FIELDS = ("index", "seed", "deck_ids", "decks", "agents", "ranks", "end_reason", "turns", "cards_played",

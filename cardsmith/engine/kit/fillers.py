@@ -11,7 +11,7 @@ import statistics
 from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping
 
-from cardsmith.model import Card, frozen_map
+from cardsmith.sets.model import Card, frozen_map
 
 SUFFIX = "~filler"
 

@@ -24,7 +24,7 @@ from cardsmith.engine.kit.positions import plain_copy, position_header
 from cardsmith.engine.kit.results import CAP_REASON, ResultState
 from cardsmith.engine.kit.turns import TurnOrder
 from cardsmith.engine.kit.zones import HIDDEN, Zones
-from cardsmith.model import CardSet, Deck
+from cardsmith.sets.model import CardSet, Deck
 
 
 def ranked(scores: Sequence[float], reason: str) -> Outcome:

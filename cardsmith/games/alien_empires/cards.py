@@ -9,7 +9,7 @@ from typing import Any, Mapping
 
 from cardsmith.engine.contract import card_effects
 from cardsmith.engine.kit.cards import CardTable as KitCardTable
-from cardsmith.model import Card, CardSet
+from cardsmith.sets.model import Card, CardSet
 
 KINDS = ("race", "force", "event")
 EVENT_TIMINGS = ("conflict", "migration", "fate")

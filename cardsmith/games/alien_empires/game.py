@@ -15,7 +15,7 @@ from cardsmith.games.alien_empires.cards import CardTable
 from cardsmith.games.alien_empires.hexmap import HexMap
 from cardsmith.games.alien_empires.powers import playable
 from cardsmith.games.alien_empires.state import FIELDS, GAME, HIDDEN, STEPS, AlienState, Settings, plain_copy
-from cardsmith.model import CardSet, Deck
+from cardsmith.sets.model import CardSet, Deck
 
 ZONE = "deck"
 DEFAULT_RADIUS = 4

@@ -9,7 +9,7 @@ from cardsmith.engine.contract import EffectSpec, Problem, RulesModule
 from cardsmith.engine.kit.fillers import hands_cards
 from cardsmith.games.alien_empires.cards import EVENT_TIMINGS, CardError, card_info
 from cardsmith.games.alien_empires.powers import IMPLEMENTED, NOT_IMPLEMENTED_WHY, playable
-from cardsmith.model import CardSet
+from cardsmith.sets.model import CardSet
 
 _INT: dict[str, Any] = {"type": "integer"}
 _AMOUNT = {"amount": _INT}

@@ -17,7 +17,7 @@ from cardsmith.games.rm2k_anime.effects import EFFECTS, set_problems
 from cardsmith.games.rm2k_anime.filler import cards_in_hand, filler
 from cardsmith.games.rm2k_anime.game import PLAY_SCHEMA, Rm2kAnime
 from cardsmith.games.rm2k_anime.state import RmState
-from cardsmith.model import CardSet
+from cardsmith.sets.model import CardSet
 
 
 def make_game(cardset: CardSet) -> Rm2kAnime:

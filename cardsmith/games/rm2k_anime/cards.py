@@ -11,9 +11,9 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from cardsmith.engine.contract import card_effects
-from cardsmith.errors import CardsmithError
+from cardsmith.base.errors import CardsmithError
 from cardsmith.games.rm2k_anime.effects import SKILLS, defaults
-from cardsmith.model import Card, Deck
+from cardsmith.sets.model import Card, Deck
 
 NAME = "rm2k_anime"
 USER, ATTACH, EVENT, CHALLENGE, VICTORY = "user", "attach", "event", "challenge", "victory"

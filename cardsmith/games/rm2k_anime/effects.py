@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from cardsmith.engine.contract import EffectSpec, Problem
-from cardsmith.model import CardSet
+from cardsmith.sets.model import CardSet
 
 SKILLS = ("roleplay", "otaku", "argue", "script", "gamer")
 REQUIREMENTS = ("users", "attached", "skill", "opponent_lag", "challenges_won", "vp", "hand", "lag_free")

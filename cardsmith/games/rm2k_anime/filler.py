@@ -20,7 +20,7 @@ from typing import Any
 
 from cardsmith.engine.kit.fillers import median, plain, real
 from cardsmith.games.rm2k_anime.effects import SKILLS
-from cardsmith.model import Card, CardSet
+from cardsmith.sets.model import Card, CardSet
 
 
 def _amounts(cards: list[Card], do: str) -> list[Any]:

@@ -7,14 +7,14 @@ from typing import Any, Mapping, Sequence
 
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, Problem, RulesModule
-from cardsmith.errors import CardsmithError
+from cardsmith.base.errors import CardsmithError
 from cardsmith.games.rm2k_anime.cards import CardInfo, deck_lists
 from cardsmith.games.rm2k_anime.effects import set_problems
 from cardsmith.games.rm2k_anime.heuristics import heuristic
 from cardsmith.games.rm2k_anime.observation import Observation, sample_state
 from cardsmith.games.rm2k_anime.positions import from_position
 from cardsmith.games.rm2k_anime.state import RmState
-from cardsmith.model import CardSet, Deck
+from cardsmith.sets.model import CardSet, Deck
 
 DEFAULT_BUDGET = 8
 DEFAULT_TURN_CAP = 60

@@ -23,7 +23,7 @@ from cardsmith.engine.contract import RulesModule
 from cardsmith.games.solar_empires.checks import PLAY_SCHEMA, set_problems
 from cardsmith.games.solar_empires.effects import EFFECTS
 from cardsmith.games.solar_empires.names import ORDERINGS, SHOT_CAP
-from cardsmith.model import CardSet
+from cardsmith.sets.model import CardSet
 
 _LAZY = {"SolarState": "state", "SolarEmpires": "game", "Observation": "observation"}
 

@@ -12,8 +12,8 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from cardsmith.engine.contract import PositionError, card_effects
-from cardsmith.errors import CardsmithError
-from cardsmith.model import Card, Deck
+from cardsmith.base.errors import CardsmithError
+from cardsmith.sets.model import Card, Deck
 
 FIGHTER, CRUISER, BATTLESHIP = 0, 1, 2
 CLASS_NAMES = ("fighter", "cruiser", "battleship")

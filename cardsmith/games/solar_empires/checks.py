@@ -9,7 +9,7 @@ from typing import Any, Mapping
 from cardsmith.engine.contract import Problem
 from cardsmith.games.solar_empires import effects
 from cardsmith.games.solar_empires.names import DEFAULT_TURN_CAP
-from cardsmith.model import CardSet
+from cardsmith.sets.model import CardSet
 
 PLAY_SCHEMA: Mapping[str, Any] = {
     "type": "object",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from cardsmith.engine.contract import EffectSpec, Problem
-from cardsmith.model import CardSet
+from cardsmith.sets.model import CardSet
 
 _COUNT = {"type": "integer", "minimum": 1, "maximum": 20}
 _AMOUNT = {"type": "integer", "minimum": 0, "maximum": 99}

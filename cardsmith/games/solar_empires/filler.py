@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardsmith.engine.kit.fillers import SUFFIX as FILLER_SUFFIX, median, real
-from cardsmith.model import Card, CardSet, frozen_map
+from cardsmith.sets.model import Card, CardSet, frozen_map
 
 _COST = ("energy", "minerals", "organics")
 _PLUS = ("plus_energy", "plus_minerals", "plus_organics")

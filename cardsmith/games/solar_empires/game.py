@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 from cardsmith.games.solar_empires.state import SolarState
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, RulesModule
-from cardsmith.errors import CardsmithError
+from cardsmith.base.errors import CardsmithError
 from cardsmith.games.solar_empires import effects
 from cardsmith.games.solar_empires.cards import BODY, POSITIONS, STAR, CardInfo, Table, build_table, deck_lists
 from cardsmith.games.solar_empires.checks import PLAY_SCHEMA, set_problems  # noqa: F401  (PLAY_SCHEMA: still read from here)
@@ -18,7 +18,7 @@ from cardsmith.games.solar_empires.heuristics import heuristic, scores_as_now
 from cardsmith.games.solar_empires.names import DEFAULT_TURN_CAP
 from cardsmith.games.solar_empires.observation import sample_state
 from cardsmith.games.solar_empires.positions import from_position
-from cardsmith.model import CardSet, Deck
+from cardsmith.sets.model import CardSet, Deck
 
 class SolarEmpires:
     """The Solar Empires rules for one card set (`make_game(cardset)` builds it)."""

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from cardsmith.engine.contract import card_effects
 from cardsmith.engine.kit.cards import CardTable as KitCardTable
-from cardsmith.model import Card, CardSet
+from cardsmith.sets.model import Card, CardSet
 
 MODES = ("swat", "bite", "claw", "trample", "gore", "kick")
 ATTACK_MODES = ("base",) + MODES

@@ -15,7 +15,7 @@ from cardsmith.games.transwar.cards import CardTable
 from cardsmith.games.transwar.fight import totals
 from cardsmith.games.transwar.flow import HAND, start_turn
 from cardsmith.games.transwar.state import FIELDS, GAME, HIDDEN, TransWarState, plain_copy
-from cardsmith.model import CardSet, Deck
+from cardsmith.sets.model import CardSet, Deck
 
 ZONE = "deck"            # the common deck's zone in deck files
 DEFAULT_TURN_CAP = 400

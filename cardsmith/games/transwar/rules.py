@@ -8,7 +8,7 @@ from typing import Any, Iterator
 from cardsmith.engine.contract import EffectSpec, Problem, RulesModule
 from cardsmith.engine.kit.fillers import hands_cards
 from cardsmith.games.transwar.cards import ATTACK_MODES, EFFECTS, MODES, TIMINGS, CardError, card_info
-from cardsmith.model import CardSet
+from cardsmith.sets.model import CardSet
 
 _INT: dict[str, Any] = {"type": "integer", "minimum": 0}
 _MODE_VALUE: dict[str, Any] = {"type": "integer", "minimum": 1}

@@ -12,7 +12,7 @@ from cardsmith.engine.contract import Game, Problem, RulesModule
 from cardsmith.games.trf.effects import SPECS, TARGETED
 from cardsmith.games.trf.filler import cards_in_hand, filler
 from cardsmith.games.trf.game import TRFGame
-from cardsmith.model import CardSet
+from cardsmith.sets.model import CardSet
 
 PLAY_SCHEMA = {
     "type": "object",

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from cardsmith.engine.contract import card_effects
-from cardsmith.model import CardSet
+from cardsmith.sets.model import CardSet
 
 UNIVERSAL = "universal"
 RANKS = {"admin": 2, "mod": 1}

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardsmith.engine.kit.fillers import median, plain, real
-from cardsmith.model import Card, CardSet
+from cardsmith.sets.model import Card, CardSet
 
 
 def filler(card: Card, cardset: CardSet) -> Card | None:

@@ -12,7 +12,7 @@ from cardsmith.engine.kit.shape import check_position, first_moves, guarded
 from cardsmith.games.trf import position_schema
 from cardsmith.games.trf.cards import Costs, Info, card_infos
 from cardsmith.games.trf.state import TRFState, default_chance, fresh_player, new_data, plain_copy
-from cardsmith.model import CardSet, Deck
+from cardsmith.sets.model import CardSet, Deck
 
 DEFAULT_TURN_CAP = 120
 STARTING_HAND = 6

@@ -1,0 +1,38 @@
+"""Bounds on every count and size a user writes, and on what commands multiply them into.
+
+A set is checked against these when it is validated, so a typo such as `copies: 1000000000000`
+is an error naming the file and line, not a command that runs out of memory later. Commands that
+multiply counts (printing every copy, Tabletop Simulator piles) check the product as well.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardsmith.base.errors import CardsmithError
+
+MAX_COPIES = 999  # copies of one card in a set or a deck: more than any table holds, surely a typo
+MAX_DECK_SIZE = 9999  # a deck rule's size or count
+MAX_CARD_MM = 600.0  # a card (or board) side; 600 mm at 300 dpi is already 50 megapixels
+MAX_BLEED_MM = 25.0  # bleed or safe margin
+MAX_PRINTED = 20_000  # cards one command lays out (PDF pages, a Tabletop Simulator deck)
+MAX_FACE_PIXELS = 150_000_000  # one card or board image, bleed included: more would need gigabytes per worker
+MAX_TEXT_CHARS = 20_000  # one text in a set or card file: a card shows a few hundred; 4.8 MB of rules text took minutes to draw
+MAX_PAPER_MM = 5080.0  # a paper side: 200 in, the largest PDF page Acrobat and most viewers show (a 100 m sheet laid out millions of card slots)
+
+
+def check_total(total: int, what: str, hint: str) -> None:
+    """Refuse a product of counts too large to lay out, before any memory is spent on it."""
+    if total > MAX_PRINTED:
+        raise CardsmithError(f"{what} comes to {total:,} cards; cardsmith lays out at most {MAX_PRINTED:,} at once",
+                             hint=hint)
+
+
+def check_export(cardset: Any, deck: Any = None) -> None:
+    """Refuse an export (print shop, Tabletop Simulator) of more cards than cardsmith lays out, before
+    any card is drawn: the set's every copy, or the deck's count."""
+    if deck is not None:
+        check_total(deck.count(), f"deck {deck.name}", "lower the counts in the deck file")
+        return
+    check_total(sum(max(1, c.copies) for c in cardset.cards), f"every copy in {cardset.id}",
+                "export a deck instead (--deck), or lower `copies:` in the card files")

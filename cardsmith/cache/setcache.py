@@ -1,0 +1,151 @@
+"""The validated set, kept between commands: a command after an unchanged set skips YAML and schema
+validation.
+
+`validated_set` pickles what `validate.check_set` returned under a `freshness` stamp of the set's
+folder, cardsmith's code and the libraries validation uses, and reads it back only as cardsmith's
+own model classes and plain data, so a planted cache file cannot run code. When the set changed,
+the cards it read last time (parsed and checked against the schema, by file, text and place) are
+kept beside it, so an edit to one card of a long file re-reads that card only (`cardsmith.sets._cardfile`).
+"""
+
+from __future__ import annotations
+
+import copyreg
+import io
+import pickle
+import sys
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Callable
+
+from cardsmith.base.atomic import write_bytes
+from cardsmith.cache.freshness import PACKAGE_DIR, fingerprint, key_of, library_files, snapshot, stamp_for
+
+
+def _mapping(data: dict) -> MappingProxyType:
+    return MappingProxyType(data)
+
+
+class _Pickler(pickle.Pickler):
+    dispatch_table = {**copyreg.dispatch_table, MappingProxyType: lambda m: (_mapping, (dict(m),))}
+
+
+_SAFE_GLOBALS = {("pathlib", "PosixPath"), ("pathlib", "WindowsPath"), ("pathlib", "PurePosixPath"),
+                 ("pathlib", "PureWindowsPath"), ("cardsmith.cache.setcache", "_mapping")}
+_SAFE_BUILTINS = {"set", "frozenset", "tuple", "list", "dict", "bytes", "bytearray", "complex", "int", "float",
+                  "str", "bool", "slice", "range"}
+
+
+class _Unpickler(pickle.Unpickler):
+    """Reads back only cardsmith's own classes and plain data: a planted cache file cannot run code."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in _SAFE_GLOBALS or (module == "builtins" and name in _SAFE_BUILTINS):
+            return super().find_class(module, name)
+        if module.startswith("cardsmith.") and "." not in name:
+            found = super().find_class(module, name)
+            if isinstance(found, type):
+                return found
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a cardsmith cache")
+
+
+def _set_key() -> str:
+    """What validation depends on besides files: the bounds in `cardsmith.base.limits` (a tiny module)."""
+    from cardsmith.base import limits
+
+    return key_of("set", {k: v for k, v in vars(limits).items() if k.isupper()})
+
+
+def _cacheable(cardset: Any) -> bool:
+    """A set whose validation reads only its own folder and cardsmith's code (a game from a plugin
+    or registered in-process is not: its code lies outside the roots)."""
+    rules = getattr(cardset, "rules", None)
+    if not rules:
+        return True
+    name = str(rules).strip().replace("-", "_").lower()
+    registry = sys.modules.get("cardsmith.engine.registry")
+    if registry is not None and name in getattr(registry, "_EXTRA", {}):
+        return False
+    games = PACKAGE_DIR / "games"
+    return (games / f"{name}.py").is_file() or (games / name / "__init__.py").is_file()
+
+
+def is_fresh(project: Any, set_dir: Path | str) -> bool:
+    """Whether `validated_set` would read the set from the cache (nothing it was made from changed)."""
+    return stamp_for(project, set_dir, "set").fresh(_set_key()) is not None
+
+
+def validation_inputs(project: Any, set_dir: Path | str) -> Any:
+    """What a validation of the set is made from (its folder, cardsmith's code and the libraries it uses),
+    fingerprinted now."""
+    return snapshot([set_dir, PACKAGE_DIR, *library_files()], skip=project.output_dir)
+
+
+def validated_set(project: Any, set_dir: Path | str, cached: Callable[[bool], object] | None = None) -> tuple[Any, list[Any]]:
+    """`validate.check_set(set_dir)`, read from the cache when the set and cardsmith are unchanged.
+    `cached(stored)` is called once the set is in the cache (True) or known not to be (False: a set with
+    errors, or one whose game lies outside cardsmith), before the cards read are kept for the next
+    validation (`cardsmith.cli._aside`'s reader waits only for the first)."""
+    stamp = stamp_for(project, set_dir, "set")
+    blob = stamp.path.with_suffix(".pickle")
+    key = _set_key()
+    hit = stamp.fresh(key)
+    if hit is not None:
+        try:
+            with open(blob, "rb") as f:
+                cardset, diags = _Unpickler(f).load()
+            return cardset, diags
+        except Exception:  # damaged or foreign: validate again
+            pass
+    from cardsmith.sets.validate import check_set
+
+    inputs = validation_inputs(project, set_dir)
+    items_file = stamp.path.with_name(stamp.path.stem + "-items.pickle")
+    code = key_of("items", fingerprint([str(PACKAGE_DIR), *library_files()]))  # how cards are read and checked
+    items, used = _read_items(items_file, code), {}  # type: dict, dict
+    cardset, diags = check_set(set_dir, items, used)
+    stored = False
+    if cardset is not None and _cacheable(cardset):
+        try:
+            write_bytes(blob, dumps((cardset, diags)))
+            stamp.record(key, inputs, [blob], {})
+            stored = True
+        except Exception:  # a cache that cannot be written only costs time next run
+            stamp.forget()
+    else:
+        stamp.forget()
+    if cached is not None:
+        cached(stored)
+    _write_items(items_file, code, used)
+    return cardset, diags
+
+
+def dumps(value: Any) -> bytes:
+    """`value` (a validated set, its diagnostics) as bytes that `loads` reads back."""
+    buf = io.BytesIO()
+    _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return buf.getvalue()
+
+
+def loads(data: bytes) -> Any:
+    """What `dumps` wrote, read back as cardsmith's own model classes and plain data only."""
+    return _Unpickler(io.BytesIO(data)).load()
+
+
+def _read_items(path: Path, code: str) -> dict:
+    """The cards read by the last validation (`cardsmith.sets._cardfile`), if cardsmith and its libraries are
+    as they were then; else none."""
+    try:
+        with open(path, "rb") as f:
+            data = _Unpickler(f).load()
+        return data["items"] if isinstance(data, dict) and data.get("code") == code and isinstance(data.get("items"), dict) else {}
+    except Exception:  # missing, damaged or foreign: read every card
+        return {}
+
+
+def _write_items(path: Path, code: str, items: dict) -> None:
+    """Keep the cards this validation read (only these: the file does not grow with old versions)."""
+    try:
+        write_bytes(path, dumps({"code": code, "items": items}))
+    except Exception:  # a cache that cannot be written only costs time next run
+        pass

@@ -1,0 +1,101 @@
+"""Helpers every command shares, kept light: importing this module imports no heavy library (rich
+is loaded on the first message), so a command that finds nothing to do starts and ends quickly."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+from cardsmith.base.errors import UsageError
+from cardsmith.base.project import Project, SetNotFound
+
+
+@functools.lru_cache(maxsize=1)
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return plain_console(stderr=True, soft_wrap=True)
+
+
+def plain_console(**options: Any) -> Any:
+    """A rich Console that prints what a set says as written: no emoji codes (`:x:` in a value or a
+    name would become an emoji) and no guessed highlighting. Markup stays on for our own colours,
+    so text from a set goes through `_escape`."""
+    from rich.console import Console
+
+    return Console(highlight=False, emoji=False, **options)
+
+
+class _LazyConsole:
+    """rich's Console on stderr, created on first use (importing rich costs a tenth of a second)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_stderr_console(), name)
+
+    @property
+    def console(self) -> Any:
+        """The Console itself, for code that needs the object (a progress bar's `console=`)."""
+        return _stderr_console()
+
+
+err_console: Any = _LazyConsole()
+
+
+def set_dirs(project: Project, names: tuple[str, ...]) -> list[Path]:
+    """The set folders named on the command line, or every set under cards/ when none is named."""
+    if not names:
+        dirs = project.set_dirs()
+        if not dirs:
+            raise UsageError(f"no sets found: {project.cards_dir} has no folder with a set.yaml",
+                             hint="name a set folder (cardsmith validate path/to/set) or create one with `cardsmith new cards/my-set`")
+        return dirs
+    try:
+        return [project.resolve_set(n) for n in names]
+    except SetNotFound as e:
+        raise UsageError(str(e)) from None
+
+
+def print_diagnostics(diags: list[Any], root: Path) -> None:
+    for d in diags:
+        colour = "red" if d.is_error else "yellow"
+        text = d.format(root)
+        head, _, hint = text.partition("\n")
+        err_console.print(f"[{colour}]{_escape(head)}[/]" + (f"\n[dim]{_escape(hint)}[/]" if hint else ""))
+
+
+def _escape(text: object) -> str:
+    """`text` as rich markup that prints it literally (`[/]` or `[bold]` in a card name is not a tag)."""
+    from rich.markup import escape
+
+    return escape(str(text))
+
+
+def display_path(path: Path) -> str:
+    """`path` relative to the current folder when it lies inside it (shorter to read), else as given."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def failure_status(e: BaseException) -> int:
+    """Say why a command failed, as a user should read it (never a traceback), and return its exit
+    status: a CardsmithError's message; an interrupt; else a bug of ours, briefly (CARDSMITH_DEBUG=1
+    re-raises it, to show the traceback)."""
+    import os
+
+    from cardsmith.base.errors import CardsmithError
+    from cardsmith.cli._quick import echo
+
+    if isinstance(e, CardsmithError):
+        echo(str(e) if e.located else f"error: {e}", "red", err=True)
+        return e.exit_code
+    if isinstance(e, KeyboardInterrupt):
+        echo("interrupted", err=True)
+        return 130
+    if os.environ.get("CARDSMITH_DEBUG"):
+        raise e
+    echo(f"internal error: {type(e).__name__}: {e}", "red", err=True)
+    echo("  this is a bug in cardsmith; run again with CARDSMITH_DEBUG=1 for details", err=True)
+    return 3

@@ -1,1 +1,0 @@
-"""Command modules; see cardsmith/commands/group.py."""

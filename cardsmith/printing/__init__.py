@@ -1,0 +1,1 @@
+"""Print: imposition as pure geometry, the PDF writer, paper, calibration and print-shop profiles."""

@@ -1,0 +1,1 @@
+"""Sharing: gallery, compare, watch (live preview), exports (TTS, JSON/CSV, contact sheets)."""
