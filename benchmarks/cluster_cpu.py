@@ -53,7 +53,7 @@ def pool_chunk(chunk: list) -> tuple[list, float]:
 
 
 def dask_chunk(files: Any, recipe: Any, decks: list, chunk: list) -> tuple[list, float]:
-    from cardsmith.simulation.cluster import play_chunk
+    from cardsmith.simulation._cluster import play_chunk
 
     started = time.thread_time()
     return play_chunk(files, recipe, decks, None, chunk), time.thread_time() - started
@@ -86,7 +86,7 @@ def on_pool(game: Any, decks: list, tasks: list, workers: int) -> None:
 def on_dask(name: str, game: Any, decks: list, tasks: list, workers: int, defaults: bool) -> None:
     import distributed
 
-    from cardsmith.simulation import cluster as cl
+    from cardsmith.simulation import _cluster as cl
     from cardsmith.simulation.sets import SetGameFactory
 
     files = cl.set_files(SET)
@@ -127,7 +127,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from cardsmith.engine.registry import load_game
-    from cardsmith.simulation.cluster import _quiet_dask_logs
+    from cardsmith.simulation._cluster import _quiet_dask_logs
     from cardsmith.simulation.match import balance_tasks
     from cardsmith.simulation.sets import load_checked_deck, load_set_checked
 

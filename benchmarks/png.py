@@ -1,4 +1,4 @@
-"""Writing a card's PNG: cardsmith's writer (`cardsmith.render.pngwrite`) against Pillow's own, in one run.
+"""Writing a card's PNG: cardsmith's writer (`cardsmith.render._pngwrite`) against Pillow's own, in one run.
 
     python benchmarks/png.py [--repeat 15]
 
@@ -65,7 +65,7 @@ def main() -> None:
     args = ap.parse_args()
     from PIL import Image
 
-    from cardsmith.render import pngwrite
+    from cardsmith.render import _pngwrite as pngwrite
 
     with tempfile.TemporaryDirectory(prefix="cardsmith-png-") as tmp:
         images = drawn_cards(Path(tmp), args.cards)

@@ -11,10 +11,10 @@ from dataclasses import replace
 import pytest
 
 from cardsmith.sets.model import Card, frozen_map
-from cardsmith.simulation.inference import benjamini_hochberg, paired_effect, spearman
-from cardsmith.simulation.intervention import swap
-from cardsmith.simulation.study import card_study
-from cardsmith.simulation.verdict import verdict
+from cardsmith.simulation._inference import benjamini_hochberg, paired_effect, spearman
+from cardsmith.simulation._intervention import swap
+from cardsmith.simulation._study import card_study
+from cardsmith.simulation._verdict import verdict
 from tests.engine_testgame import RULES as SKIRMISH, deck, make_game
 
 

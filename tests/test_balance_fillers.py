@@ -13,8 +13,8 @@ import pytest
 
 from cardsmith.engine.registry import load_game
 from cardsmith.engine.runner import play_game
-from cardsmith.simulation.inference import critical, paired_effect
-from cardsmith.simulation.intervention import fillers, swap, with_fillers
+from cardsmith.simulation._inference import critical, paired_effect
+from cardsmith.simulation._intervention import fillers, swap, with_fillers
 from cardsmith.simulation.sets import deck_files, load_checked_deck, open_set
 
 DECK_GAMES = ["solar-empires", "trf", "rm2k-anime"]
@@ -94,7 +94,7 @@ def test_looking_four_times_would_inflate_false_flags_and_the_correction_holds_t
 
 def test_observational_figures_are_when_drawn_in_the_opening_hand_and_never_seen():
     from cardsmith.simulation.match import run_balance
-    from cardsmith.simulation.observed import Hands, observed_cards
+    from cardsmith.simulation._observed import Hands, observed_cards
 
     cardset, game, decks = _set("solar-empires")
     result = run_balance(cardset, game, None, decks, "random", games=6, seed=2, jobs=1)
@@ -109,7 +109,7 @@ def test_observational_figures_are_when_drawn_in_the_opening_hand_and_never_seen
 
 
 def test_a_game_that_cannot_say_what_a_seat_holds_says_so():
-    from cardsmith.simulation.observed import Hands, observed_cards
+    from cardsmith.simulation._observed import Hands, observed_cards
     from tests.engine_testgame import deck, make_game
 
     game = make_game()
@@ -136,7 +136,7 @@ def test_hands_followed_while_playing_equal_a_replay_of_the_game(name):
     from dataclasses import replace
 
     from cardsmith.engine.runner import run_tasks, table_tasks
-    from cardsmith.simulation.observed import hands_of
+    from cardsmith.simulation._observed import hands_of
 
     cardset, game, decks = _set(name)
     decks = decks[:2] if len(decks) > 1 else decks * 2

@@ -68,7 +68,7 @@ def stored_games(folder: Path) -> int:
 
 def test_cluster_addresses_are_read_or_refused():
     from cardsmith.base.errors import UsageError
-    from cardsmith.simulation.cluster import parse_cluster
+    from cardsmith.simulation._cluster import parse_cluster
 
     assert parse_cluster("local:3").workers == 3 and parse_cluster("local:3").local
     assert parse_cluster("local").workers == (os.cpu_count() or 1)
@@ -109,7 +109,7 @@ def test_jobs_and_cluster_together_are_refused(project):
 
 
 def test_a_lost_cluster_says_whether_the_finished_games_are_kept():
-    from cardsmith.simulation.cluster import ClusterSpec, _lost
+    from cardsmith.simulation._cluster import ClusterSpec, _lost
 
     spec = ClusterSpec(address="tcp://10.0.0.5:8786")
     kept = _lost(spec, OSError("Timed out"), 45, 90)
@@ -128,7 +128,7 @@ def test_dashboard_is_only_for_a_local_cluster(project):
 
 def test_an_interrupted_run_resumes_from_its_finished_games(project, monkeypatch):
     from cardsmith.base.errors import CardsmithError
-    from cardsmith.simulation import taskstore
+    from cardsmith.simulation import _taskstore as taskstore
 
     code, _, err = cs(*BALANCE, "--jobs", "1")
     assert code == 0, err
@@ -342,7 +342,7 @@ def _lose_the_scheduler(project: Path, dask_cluster: LocalDask, pool: bytes) -> 
 
 @dask_missing
 def test_a_local_cluster_plays_the_round_robin_and_the_card_tests_with_the_pools_bytes(project, monkeypatch):
-    from cardsmith.simulation import intervention
+    from cardsmith.simulation import _intervention as intervention
 
     with_tests = [*BALANCE[:-1], "120"]  # --budget 120: card tests too
     code, _, err = cs(*with_tests, "--jobs", "2")

@@ -1,4 +1,4 @@
-"""Masks, outline bands, gradients and icons kept between processes (`cardsmith.layout.keptpixels`):
+"""Masks, outline bands, gradients and icons kept between processes (`cardsmith.layout._keptpixels`):
 a new process pastes the very pixels it would have drawn, reads them instead of drawing them, draws a
 damaged file again, and keeps nothing without a kept folder or for results cheaper to draw."""
 
@@ -11,7 +11,9 @@ import pytest
 from PIL import Image
 
 from cardsmith.cache import kept
-from cardsmith.layout import keptpixels, masks, paint
+from cardsmith.layout import paint
+from cardsmith.layout import _keptpixels as keptpixels
+from cardsmith.layout import _masks as masks
 from cardsmith.base.project import Project
 from cardsmith.render.batch import render_set
 from cardsmith.sets.validate import load_set

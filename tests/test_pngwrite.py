@@ -10,7 +10,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from cardsmith.printing.pdf import png_stream
-from cardsmith.render.pngwrite import encode_png
+from cardsmith.render._pngwrite import encode_png
 
 
 def _card_like(mode: str) -> Image.Image:
@@ -55,7 +55,7 @@ def test_writing_a_card_loads_no_image_file_machinery():
     import sys
     from pathlib import Path
 
-    code = ("import sys\nfrom PIL import Image\nfrom cardsmith.render.pngwrite import encode_png\n"
+    code = ("import sys\nfrom PIL import Image\nfrom cardsmith.render._pngwrite import encode_png\n"
             "encode_png(Image.new('RGBA', (300, 40), (1, 2, 3, 4)))\n"
             "print(*(m for m in ('PIL.ImageFile', 'logging') if m in sys.modules))")
     root = Path(__file__).resolve().parent.parent
@@ -67,7 +67,7 @@ def test_writing_a_card_loads_no_image_file_machinery():
 
 @pytest.mark.parametrize("mode", ["RGB", "RGBA", "L"])
 def test_a_card_sized_image_deflated_in_two_halves_is_one_stream_that_decodes_exactly(mode):
-    from cardsmith.render import pngwrite
+    from cardsmith.render import _pngwrite as pngwrite
 
     rng = random.Random(11)
     im = Image.new("RGB", (1125, 1500), (30, 90, 160))  # a large card (an L one too must pass the threshold)

@@ -192,7 +192,7 @@ def test_the_example_layout_in_the_docs_keeps_the_print_rules_on_a_new_set(tmp_p
 def test_no_alien_empires_star_speck_shows_through_text():
     """The starfield's specks sat under Force cards' rules text and read as punctuation
     ("conflict:.+9 Force"): a speck may lie in a text's box only under a panel that covers it."""
-    from cardsmith.layout.boxes import layer_box
+    from cardsmith.layout._boxes import layer_box
 
     cardset = load_set(ROOT / "cards" / "alien-empires")
     layouts = layouts_for(Project(ROOT), cardset)

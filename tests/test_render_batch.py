@@ -246,12 +246,12 @@ def test_guides_go_to_their_own_folder_and_leave_the_print_images_alone(project)
 def test_only_a_face_drawn_alone_with_a_core_to_spare_deflates_its_png_on_two_threads(project, monkeypatch):
     """`--jobs 1` means one core, and pool workers already fill the cores: only a render drawing its
     one changed face in this process, with a second core, splits the PNG's deflate."""
-    import cardsmith.render.pngwrite
+    import cardsmith.render._pngwrite
     import cardsmith.render.batch
 
     asked: list[int] = []
-    real = cardsmith.render.pngwrite.idat_data
-    monkeypatch.setattr(cardsmith.render.pngwrite, "idat_data", lambda im, level=1, threads=1: asked.append(threads) or real(im, level, threads))
+    real = cardsmith.render._pngwrite.idat_data
+    monkeypatch.setattr(cardsmith.render._pngwrite, "idat_data", lambda im, level=1, threads=1: asked.append(threads) or real(im, level, threads))
     monkeypatch.setattr(cardsmith.render.batch, "available_cores", lambda: 2)
     render_set(project, load(project), dpi=60, jobs=1)
     assert asked and set(asked) == {1}

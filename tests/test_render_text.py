@@ -3,9 +3,9 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cardsmith.layout.fit import fit_text, layout_text, text_width
+from cardsmith.layout._fit import fit_text, layout_text, text_width
 from cardsmith.layout.fonts import FontLibrary, load_font
-from cardsmith.layout.richtext import BOLD, ITALIC, Icon, Span, parse, plain_text
+from cardsmith.layout._richtext import BOLD, ITALIC, Icon, Span, parse, plain_text
 from cardsmith.base.project import BUNDLED_FONTS
 
 FONTS = FontLibrary([BUNDLED_FONTS])

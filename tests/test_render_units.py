@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from cardsmith.layout.boxes import Box, UnitError, font_size_pt, parse_box, parse_length, parse_point, to_mm
+from cardsmith.layout._boxes import Box, UnitError, font_size_pt, parse_box, parse_length, parse_point, to_mm
 
 TRIM = (63.5, 88.9)
 

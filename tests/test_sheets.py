@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from cardsmith.base.errors import CardsmithError, UsageError
-from cardsmith.printing.calibration import calibration_pages
+from cardsmith.printing._calibration import calibration_pages
 from cardsmith.printing.imposition import (
     PAPER_SIZES, Rect, SheetSpec, back_rect, back_slot, grid, gutterfold_grid, impose,
     parse_offset, parse_paper, with_footer,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from cardsmith.layout import textcache
+from cardsmith.layout import _textcache as textcache
 
 FONTS = Path(__file__).resolve().parent.parent / "fonts"
 

@@ -10,7 +10,7 @@ from cardsmith.decks import check_deck, load_deck
 from cardsmith.games.trf import RULES
 from cardsmith.layout.template import back_context, card_context, layouts_for
 from cardsmith.base.project import Project
-from cardsmith.layout.boxes import font_size_pt, parse_box
+from cardsmith.layout._boxes import font_size_pt, parse_box
 from cardsmith.sets.lengths import parse_length_mm
 from cardsmith.sets.validate import check_set
 from tests.trf_positions import ROOT, trf_game

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator
 from PIL import Image, ImageDraw
 
 from cardsmith.base.atomic import write_text
-from cardsmith.components.context import board_context, player_context, shape_mask_points, token_context
+from cardsmith.components._context import board_context, player_context, shape_mask_points, token_context
 from cardsmith.components.model import Components, TokenKind
 from cardsmith.base.diagnostics import Diagnostic
 from cardsmith.base.errors import CardsmithError, UsageError

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from cardsmith.components.drawing import components_dir, components_of, load_components_manifest, render_components
-from cardsmith.components.token_sheets import TokenSheetSpec, board_page, tiled_board, token_pages
+from cardsmith.components._token_sheets import TokenSheetSpec, board_page, tiled_board, token_pages
 from cardsmith.base.diagnostics import did_you_mean
 from cardsmith.base.errors import CardsmithError, UsageError
 from cardsmith.sets.model import CardSet

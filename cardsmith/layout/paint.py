@@ -20,16 +20,16 @@ from typing import Any
 from PIL import Image, ImageChops, ImageColor, ImageDraw, UnidentifiedImageError
 
 from cardsmith.base.errors import CardsmithError
-from cardsmith.layout import richtext
-from cardsmith.layout.fit import FitResult, fit_text, text_width
+from cardsmith.layout import _richtext as richtext
+from cardsmith.layout._fit import FitResult, fit_text, text_width
 from cardsmith.layout.fonts import FontLibrary, load_font, missing_chars
-from cardsmith.layout.keptpixels import keep_pixels, one_image, the_image
-from cardsmith.layout.masks import (PIXELS_VERSION, gradient_part, gradient_tile, polygon_mask, row_runs, scaled, shape_mask,
+from cardsmith.layout._keptpixels import keep_pixels, one_image, the_image
+from cardsmith.layout._masks import (PIXELS_VERSION, gradient_part, gradient_tile, polygon_mask, row_runs, scaled, shape_mask,
                                      solid_band, stroke_bands)
 from cardsmith.layout.printcheck import min_text_pt, panel_box, past_panel_note, shape_notes, text_limit, text_size_note
 from cardsmith.layout.template import LayoutError
-from cardsmith.layout.textcache import draw_text
-from cardsmith.layout.boxes import Box, UnitError, font_size_pt, layer_box, layer_points, pt_to_px, to_mm
+from cardsmith.layout._textcache import draw_text
+from cardsmith.layout._boxes import Box, UnitError, font_size_pt, layer_box, layer_points, pt_to_px, to_mm
 
 ART_FORMATS = {"PNG", "JPEG", "WEBP", "MPO"}
 DEFAULT_FONTS = {"title": "liberation-serif", "body": "liberation-sans"}
@@ -446,7 +446,7 @@ class Painter:
         self._print_rules(notes, "line", props, label)
 
     def _polygon(self, canvas, props, roles, notes, label, what) -> None:
-        from cardsmith.layout.boxes import parse_point as point
+        from cardsmith.layout._boxes import parse_point as point
 
         pts = [point(p, self.page.trim) for p in props["points"]]
         xy = [(self.page.x(x), self.page.y(y)) for x, y in pts]

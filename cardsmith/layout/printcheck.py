@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from cardsmith.layout.boxes import Box, UnitError, font_size_pt, layer_box, layer_points, to_mm
+from cardsmith.layout._boxes import Box, UnitError, font_size_pt, layer_box, layer_points, to_mm
 
 HAIRLINE_MM = 1.0
 TRIM_CLEARANCE_MM = 3.0

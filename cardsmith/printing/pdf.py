@@ -15,7 +15,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from cardsmith.base.atomic import atomic_path
 from cardsmith.base.errors import CardsmithError, UsageError
 from cardsmith.sets.model import CardSet, Deck
-from cardsmith.printing.calibration import calibration_pages
+from cardsmith.printing._calibration import calibration_pages
 from cardsmith.printing.pdfappend import PNG_SIGNATURE, png_stream
 from cardsmith.printing.pdfcache import ImageDigests, PdfStamp, StreamStore
 from cardsmith.printing.imposition import (Label, Line, Page, SheetSpec, impose, parse_paper, sheet_notes,
@@ -379,7 +379,7 @@ def write_pdf(pages: Sequence[Page], images: Mapping[str, Path], target: Path, *
               title: str = "", subject: str = "", digests: ImageDigests | None = None,
               streams: StreamStore | None = None) -> Path:
     """Draw `pages` (image keys resolved through `images`) into `target`, atomically."""
-    from cardsmith.printing.pdfstream import PdfWriter
+    from cardsmith.printing._pdfstream import PdfWriter
 
     return PdfWriter(pages, images, Path(target), title=title, subject=subject, digests=digests, streams=streams).finish()
 
@@ -505,7 +505,7 @@ def _print_pdf(items: Sequence[PrintItem], manifest: Mapping[str, Any], options:
     if stamp is not None and shas is not None and writer is None and stamp.update(target, layout, key, images, shas):
         return target, True  # only images changed: appended to the file as it was
     if writer is None:
-        from cardsmith.printing.pdfstream import PdfWriter
+        from cardsmith.printing._pdfstream import PdfWriter
 
         writer = PdfWriter(pages, images, target, title=title, subject=subject, digests=digests,
                            streams=StreamStore(out_dir) if out_dir is not None else None)
@@ -570,7 +570,7 @@ def build_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | 
         # a PDF that changed images may be brought up to date by appending them: render first, then see
         manifest = ensure_rendered(project, cardset, jobs=jobs, inputs=inputs)
     else:
-        from cardsmith.printing.pdfstream import render_and_print
+        from cardsmith.printing._pdfstream import render_and_print
 
         manifest, writer = render_and_print(project, cardset, plan_for, jobs, inputs)
     try:

@@ -33,7 +33,7 @@ from cardsmith.base.machine import available_cores
 from cardsmith.sets.model import Card, CardSet
 from cardsmith.cache.freshness import load_manifest  # noqa: F401  (read here by many callers)
 from cardsmith.printing.pdfcache import file_sha1, stat_pair
-from cardsmith.render.pngwrite import write_png
+from cardsmith.render._pngwrite import write_png
 from cardsmith.base.project import Project
 
 GUIDES_DIR = "guides"  # output/<set>/guides/: renders with --guides

@@ -1,6 +1,6 @@
 """Physical lengths written by designers (`3mm`, `0.125in`, `9pt`, `40px`, `50%`) and named card sizes.
 
-One parser serves set.yaml (card size, bleed, safe area), layouts (`cardsmith.layout.boxes` builds
+One parser serves set.yaml (card size, bleed, safe area), layouts (`cardsmith.layout._boxes` builds
 boxes on it) and print settings. A bare number is millimetres; `px` is a pixel at 300 dpi (so a
 layout looks the same at any output dpi); `%` is a share of a reference length; a leading `-`
 marks a length counted from the far edge.

@@ -7,11 +7,11 @@ from typing import Any, Callable, Sequence
 
 from cardsmith.engine.contract import Game
 from cardsmith.sets.model import CardSet, Deck
-from cardsmith.simulation.intervention import DEFAULT_BUDGET
+from cardsmith.simulation._intervention import DEFAULT_BUDGET
 from cardsmith.simulation.match import BalanceResult, run_balance, tables
-from cardsmith.simulation.observed import Hands, observed_cards
-from cardsmith.simulation.study import card_study
-from cardsmith.simulation.verdict import verdict
+from cardsmith.simulation._observed import Hands, observed_cards
+from cardsmith.simulation._study import card_study
+from cardsmith.simulation._verdict import verdict
 
 
 def balance_figures(cardset: CardSet, game: Game, factory: Callable[[], Game] | None, decks: Sequence[Deck], agent: str, *,
@@ -44,7 +44,7 @@ def balance_run(cardset: CardSet, game: Game, factory: Callable[[], Game] | None
 def compare_agents(weak: dict[str, Any], strong: dict[str, Any]) -> dict[str, Any]:
     """Does the card ranking agree between two agents? Spearman's rho over the cards both tested,
     with its interval, and the cards flagged under one agent only."""
-    from cardsmith.simulation.inference import spearman
+    from cardsmith.simulation._inference import spearman
 
     a = {(r["deck"], r["card"]): r for r in weak.get("card_tests", [])}
     b = {(r["deck"], r["card"]): r for r in strong.get("card_tests", [])}
@@ -67,7 +67,7 @@ def balance_against(project: Any, cardset: CardSet, spec: str, figures: dict[str
     """Play the set as it was at `spec` (a revision or a folder) on the same seeds; what moved."""
     from cardsmith.engine.registry import load_game
     from cardsmith.simulation import sets
-    from cardsmith.simulation.balance_compare import card_edits, compare_versions, earlier_set
+    from cardsmith.simulation._compare import card_edits, compare_versions, earlier_set
 
     with earlier_set(project, cardset, spec) as (label, old_set):
         game = load_game(old_set)

@@ -19,7 +19,7 @@ from cardsmith.engine.chance import derive_seed, game_seed
 from cardsmith.engine.contract import Game
 from cardsmith.engine.runner import GameTask, run_tasks
 from cardsmith.sets.model import CardSet, Deck, frozen_map
-from cardsmith.simulation.inference import Effect, unpaired_effect
+from cardsmith.simulation._inference import Effect, unpaired_effect
 
 
 @dataclass

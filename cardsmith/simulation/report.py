@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from cardsmith.base.atomic import write_text
 from cardsmith.sets.model import CardSet, Deck
-from cardsmith.simulation.report_cards import (CSS as CARDS_CSS, agents_html, comparison_html, observed_html, tests_html,
+from cardsmith.simulation._report_cards import (CSS as CARDS_CSS, agents_html, comparison_html, observed_html, tests_html,
                                                verdict_html)
 
 FONT = "font-family='system-ui, sans-serif'"
@@ -291,7 +291,7 @@ def build_stage(ctx: Any) -> None:
     result = run_balance(cardset, game, SetGameFactory(cardset.path), decks, "random", games=games, seed=1,
                          jobs=1, random=use_random, players=players)
     from cardsmith.simulation.match import add_game_figures, game_figures_text
-    from cardsmith.simulation.verdict import verdict
+    from cardsmith.simulation._verdict import verdict
 
     figures = add_game_figures(result.figures(decks), game, result.records)
     figures["verdict"] = verdict(figures)

@@ -102,12 +102,12 @@ def run_games(factory: Callable[[], Game] | None, game: Game, decks: Sequence[De
               where: Where, *, description: str = "playing",
               position: Mapping[str, Any] | None = None) -> tuple[list[GameRecord], RunInfo]:
     """Every task's record (in task order) and where the run went."""
-    from cardsmith.simulation.taskstore import TaskStore, run_key
+    from cardsmith.simulation._taskstore import TaskStore, run_key
 
     tasks = list(tasks)
     spec = None
     if where.cluster is not None:
-        from cardsmith.simulation.cluster import parse_cluster, require_dask
+        from cardsmith.simulation._cluster import parse_cluster, require_dask
 
         spec = parse_cluster(where.cluster, where.dashboard)
         require_dask()
@@ -115,7 +115,7 @@ def run_games(factory: Callable[[], Game] | None, game: Game, decks: Sequence[De
     done: list[GameRecord] = []
     if where.store is not None:
         assert where.set_folder is not None, "a kept run needs the set's folder for its key"
-        from cardsmith.simulation.cluster import set_files
+        from cardsmith.simulation._cluster import set_files
 
         key = run_key(set_files(where.set_folder).digest, decks, tasks, position)
         store = TaskStore(where.store, key, len(tasks))
@@ -161,7 +161,7 @@ def run_games(factory: Callable[[], Game] | None, game: Game, decks: Sequence[De
 def _on_cluster(spec: Any, where: Where, factory: Any, game: Game, decks: Sequence[Deck], todo: list[GameTask],
                 position: Any, keep: Callable[[list[GameRecord]], None], bar: "_Progress", info: RunInfo,
                 before: int) -> None:
-    from cardsmith.simulation.cluster import ClusterSession, game_recipe
+    from cardsmith.simulation._cluster import ClusterSession, game_recipe
 
     assert where.set_folder is not None, "a cluster run needs the set's folder to send"
     recipe = game_recipe(factory, where.set_folder.name)

@@ -17,7 +17,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw
 from PIL import __version__ as PILLOW_VERSION
 
-from cardsmith.layout.keptpixels import keep_pixels, one_image, the_image
+from cardsmith.layout._keptpixels import keep_pixels, one_image, the_image
 from cardsmith.layout.rawpixels import raw_bytes
 
 OVERSAMPLE = 4

@@ -11,9 +11,9 @@ from typing import Any, Callable, Sequence
 from cardsmith.engine.contract import Game
 from cardsmith.engine.runner import GameRecord
 from cardsmith.sets.model import CardSet, Deck
-from cardsmith.simulation.inference import FDR, benjamini_hochberg
-from cardsmith.simulation.observed import Hands
-from cardsmith.simulation.intervention import (
+from cardsmith.simulation._inference import FDR, benjamini_hochberg
+from cardsmith.simulation._observed import Hands
+from cardsmith.simulation._intervention import (
     DEFAULT_BUDGET, Arm, FillerGameFactory, dealt_effects, fillers, run_interventions, swap, with_fillers)
 
 

@@ -14,7 +14,7 @@ from typing import Callable
 from PIL import ImageFont
 
 from cardsmith.layout.fonts import Family, load_font
-from cardsmith.layout.richtext import STYLE_NAMES, Icon, Paragraph, Span, Word
+from cardsmith.layout._richtext import STYLE_NAMES, Icon, Paragraph, Span, Word
 
 _WIDTHS: dict[tuple[int, str], float] = {}
 

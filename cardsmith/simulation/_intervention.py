@@ -37,8 +37,8 @@ from cardsmith.engine.contract import Game
 from cardsmith.engine.runner import GameRecord, GameTask, run_tasks
 from cardsmith.sets.model import Card, CardSet, Deck, frozen_map
 from cardsmith.simulation import DEFAULT_BUDGET
-from cardsmith.simulation.inference import FDR, Effect, paired_effect, unpaired_effect
-from cardsmith.simulation.observed import Hands
+from cardsmith.simulation._inference import FDR, Effect, paired_effect, unpaired_effect
+from cardsmith.simulation._observed import Hands
 
 FIRST_BATCH = 40  # games per arm per table at the first look
 # Looks per arm (its games per table double at each): 40, 80, 160, 320. Every card test's interval

@@ -18,7 +18,7 @@ from cardsmith.engine.stats import Z95
 from cardsmith.base.errors import CardsmithError
 from cardsmith.sets.model import CardSet
 from cardsmith.base.project import Project
-from cardsmith.simulation.inference import Effect, paired_effect
+from cardsmith.simulation._inference import Effect, paired_effect
 from cardsmith.simulation.match import BalanceResult
 
 
