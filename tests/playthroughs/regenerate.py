@@ -19,10 +19,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from golden import ARROW, SPECS, Mismatch, Spec, account, load  # noqa: E402
+from golden import ARROW, SPECS, Chooser, Mismatch, Spec, account, load  # noqa: E402
 
 
-def _recorded(actions: list) -> "callable":
+def _recorded(actions: list) -> Chooser:
     """A chooser that hands back the actions the agents played, checking each prints as no other."""
     def choose(step: int, seat: int, legal: tuple):
         played_seat, action = actions[step - 1]
@@ -61,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no golden games for '{args.game}'; games: {known}", file=sys.stderr)
         return 2
     root = Path(cardsmith.__file__).resolve().parent.parent
+    print(f"playing with cardsmith from {root}")
     for spec in specs:
         path, n, seconds = write(root, spec, args.out)
         print(f"{path}: {n} actions, {seconds:.1f} s")
