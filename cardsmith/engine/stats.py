@@ -265,7 +265,7 @@ def card_impact(records: Sequence[GameRecord], decks: Sequence[Deck], alpha: flo
     for card, tables in counts.items():
         a, b, c, d = (sum(t[i] for t in tables) for i in range(4))
         p = fisher_exact(a, b, c, d)
-        adjusted, adjusted_p = mantel_haenszel([tuple(t) for t in tables])
+        adjusted, adjusted_p = mantel_haenszel([(t[0], t[1], t[2], t[3]) for t in tables])
         rows.append(CardImpact(card, Rate(a, a + b), Rate(c, c + d), p, adjusted, adjusted_p,
                                bool(a + b and c + d and adjusted is not None and adjusted_p < alpha)))
     rows.sort(key=lambda x: (-(x.adjusted_difference if x.adjusted_difference is not None else -2.0), x.card))
