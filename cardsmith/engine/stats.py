@@ -16,7 +16,7 @@ from cardsmith.sets.model import Deck
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval for k successes in n trials (0..1); (0, 1) when n is 0."""
     if n <= 0:
         return (0.0, 1.0)
