@@ -134,10 +134,9 @@ def _check_rule(rule: Rule, deck: Deck, cardset: CardSet, cards: Mapping[str, Ca
                               [cid], {"found": n, "max": limit}))
         return out
     if kind == "unique":
-        assert rule.cards is not None  # parse_rules gives every unique rule its filter
         out = []
         for cid, n in counter(deck).items():
-            if cid in cards and n > 1 and rule.cards(cards[cid]):
+            if cid in cards and n > 1 and rule.cards is not None and rule.cards(cards[cid]):
                 out.append(_v(rule, f"{n} copies of {cards[cid].name}, a unique card; a deck may hold one",
                               [cid], {"found": n, "max": 1}))
         return out
