@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install everything the tests need, then run the whole test suite.
+# Install everything the tests need, type-check cardsmith with mypy, then run the whole test suite.
 #   system packages: those listed in scripts/system-packages.txt (poppler for PDF checks, a browser for
 #   gallery tests), installed with apt-get when missing; Python: cardsmith with its `test` extra, and
 #   its `distributed` extra (Dask), so that the cluster tests run instead of being skipped.
@@ -36,6 +36,8 @@ if [ -z "${VIRTUAL_ENV:-}" ]; then
 fi
 
 "$py" -m pip install -q -e '.[test,distributed]'
+# Type-check first (settings in pyproject.toml's [tool.mypy]): a type error fails the run as a test would.
+"$py" -m mypy cardsmith
 # One pytest worker per core this process may use, counted as cardsmith's --jobs counts them (xdist's
 # `-n auto` counts physical cores: it may see one on a two-vCPU machine), each given whole test files
 # (a file's module fixtures are set up once).

@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from cardsmith.layout._boxes import Box, UnitError, font_size_pt, parse_box, parse_length, parse_point, to_mm
+from cardsmith.layout._boxes import Box, UnitError, font_size_pt, offset_mm, parse_box, parse_length, parse_point, to_mm
 
 TRIM = (63.5, 88.9)
 
@@ -40,6 +40,13 @@ def test_a_box_with_negative_size_is_refused():
         parse_box(["40mm", "10mm", "20mm", "30mm"], TRIM)
     with pytest.raises(UnitError, match="negative size"):
         to_mm("-3mm")
+
+
+def test_an_offset_that_is_no_length_is_refused_in_words():
+    assert offset_mm("-2mm") == -2 and offset_mm(1.5) == 1.5 and offset_mm(-3) == -3
+    for bad in ([1], None, {"x": "2mm"}):  # e.g. `move: [[1], 2mm]` in a layout: was a TypeError
+        with pytest.raises(UnitError, match="not a length"):
+            offset_mm(bad)
 
 
 def test_font_sizes():

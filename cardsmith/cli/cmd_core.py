@@ -15,6 +15,7 @@ from cardsmith.base.diagnostics import Diagnostic, diagnostics_json
 from cardsmith.base.errors import CardsmithError, UsageError
 from cardsmith.cli._common import _escape, display_path, err_console, plain_console, print_diagnostics, set_dirs  # noqa: F401 (re-exported)
 from cardsmith.base.project import Project
+from cardsmith.sets.model import CardSet
 from cardsmith.sets.scaffold import scaffold_set
 from cardsmith.sets.validate import check_set, schema_names, schema_text
 
@@ -55,6 +56,7 @@ def validate(sets: tuple[str, ...], strict: bool, as_json: bool) -> int:
 def list_sets(sets: tuple[str, ...]) -> int:
     """List the sets under cards/ with their card counts per type; with SET, list that set's cards."""
     project = Project.current()
+    cardset: CardSet | None  # a named set is always read; one of the list may be invalid (None)
     if sets:
         from cardsmith.sets.validate import open_named_set
 
@@ -133,7 +135,7 @@ def build(sets: tuple[str, ...], strict: bool, jobs: int | None, force: bool, sk
                 continue
             ctx = BuildContext(project, cardset, {"strict": strict, "jobs": jobs, "force": force, "inputs": inputs})
             with err_console.status(f"{cardset.id}: {name}...", spinner="dots") as st:
-                ctx.progress = lambda message, _st=st, _n=name: _st.update(f"{cardset.id}: {_n}: {message}")
+                ctx.progress = lambda message: st.update(f"{cardset.id}: {name}: {message}")  # (used in this pass only)
                 try:
                     stage_function(spec)(ctx)
                 except CardsmithError as e:

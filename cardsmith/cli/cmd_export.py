@@ -83,9 +83,9 @@ def export_command(set_name: str | None, shops: tuple[str, ...], list_shops: boo
     for profile in profiles:
         from cardsmith.printing.shops import export_for_shop
 
-        result = export_for_shop(project, cardset, profile, deck=the_deck)
-        click.echo(f"{profile.name}: {result.cards} cards -> {result.folder} ({len(result.files)} file{'s' if len(result.files) != 1 else ''}, checked against the profile)")
-        for w in result.warnings:
+        shop = export_for_shop(project, cardset, profile, deck=the_deck)
+        click.echo(f"{profile.name}: {shop.cards} cards -> {shop.folder} ({len(shop.files)} file{'s' if len(shop.files) != 1 else ''}, checked against the profile)")
+        for w in shop.warnings:
             click.secho(f"warning: {w}", fg="yellow", err=True)
     return 0
 

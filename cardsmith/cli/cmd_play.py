@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -215,7 +216,7 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     use_random = random_decks or not files
     if use_random:
         decks = sets.random_decks(cardset, seed=seed)
-    run = dict(games=games, seed=seed, budget=budget, jobs=jobs, progress=sys.stderr.isatty(), random=use_random,
+    run: dict[str, Any] = dict(games=games, seed=seed, budget=budget, jobs=jobs, progress=sys.stderr.isatty(), random=use_random,
                players=seats)
     # The round robin and the card tests go where --cluster says (one cluster session for both);
     # --resume reads back the round robin's finished games.

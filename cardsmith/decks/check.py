@@ -66,7 +66,7 @@ def check_deck(deck: Deck, cardset: CardSet, rules: DeckRules | None = None) -> 
 
     if rules.zones:
         for z in deck.zones:
-            if z not in rules.zones and sum(deck.zones[z].values()):
+            if z not in rules.zones and sum(deck.zones[z].values()) != 0:
                 out.append(Violation("unknown-zone", f"the set has no zone '{z}' (zones: {', '.join(rules.zones)})",
                                      tuple(deck.zones[z]), {"found": sum(deck.zones[z].values())}, z, "unknown-zone"))
     for z, entries in deck.zones.items():
@@ -136,7 +136,7 @@ def _check_rule(rule: Rule, deck: Deck, cardset: CardSet, cards: Mapping[str, Ca
     if kind == "unique":
         out = []
         for cid, n in counter(deck).items():
-            if cid in cards and n > 1 and rule.cards(cards[cid]):
+            if cid in cards and n > 1 and rule.cards is not None and rule.cards(cards[cid]):
                 out.append(_v(rule, f"{n} copies of {cards[cid].name}, a unique card; a deck may hold one",
                               [cid], {"found": n, "max": 1}))
         return out
@@ -172,18 +172,18 @@ def _check_rule(rule: Rule, deck: Deck, cardset: CardSet, cards: Mapping[str, Ca
         return [_v(rule, f"{rule.name}: {n} cards of {rule.count.cards.text}{where}; "
                          f"{rule.count.bound_text()} allowed{cond}", ids, counts, rule.zones[0] if len(rule.zones) == 1 else None)]
     if kind == "requires":
-        zone = rule.zones[0]
+        zid = rule.zones[0]
         out = []
-        entries = deck.zones.get(zone, {})
+        entries = deck.zones.get(zid, {})
         for cid, n in entries.items():
             if not n or cid not in cards:
                 continue
             if rule.cards is not None and not rule.cards(cards[cid]):
-                out.append(_v(rule, f"{rule.name}: {cards[cid].name} in {rules.zone_name(zone)} is not a card of {rule.cards.text}",
-                              [cid], {cid: n}, zone))
+                out.append(_v(rule, f"{rule.name}: {cards[cid].name} in {rules.zone_name(zid)} is not a card of {rule.cards.text}",
+                              [cid], {cid: n}, zid))
             if rule.also_in and deck.zones.get(rule.also_in, {}).get(cid, 0) < 1:
-                out.append(_v(rule, f"{rule.name}: {cards[cid].name} in {rules.zone_name(zone)} is not in "
-                                    f"{rules.zone_name(rule.also_in)} too", [cid], {cid: n, rule.also_in: 0}, zone))
+                out.append(_v(rule, f"{rule.name}: {cards[cid].name} in {rules.zone_name(zid)} is not in "
+                                    f"{rules.zone_name(rule.also_in)} too", [cid], {cid: n, rule.also_in: 0}, zid))
         return out
     if kind == "predicate":
         assert rule.check is not None

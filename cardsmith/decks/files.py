@@ -316,9 +316,9 @@ def _read_yaml(reader: _Reader, path: Path) -> tuple[str | None, str | None, str
         else:
             reader.problem(kline, f"zone '{key}' must map card names to counts, not hold {value!r}",
                            f"write\n    {key}:\n      Card name: 2", kcol)
-    return (data.get("name") if isinstance(data.get("name"), str) else None,
-            data.get("set") if isinstance(data.get("set"), str) else None,
-            data.get("description") if isinstance(data.get("description"), str) else "")
+    name, set_id, description = data.get("name"), data.get("set"), data.get("description")
+    return (name if isinstance(name, str) else None, set_id if isinstance(set_id, str) else None,
+            description if isinstance(description, str) else "")
 
 
 def load_deck(path: Path | str, cardset: CardSet, rules: DeckRules | None = None) -> LoadedDeck:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from cardsmith.decks.check import check_deck
 from cardsmith.decks.plays import chosen_card, play_terms, zone_cards
@@ -74,6 +74,7 @@ class _Builder:
                 if (not r.zones or zone in r.zones) and self.total(cid, r.zones) > r.copy_limit(cid):
                     return False
             for r in self.unique:
+                assert r.cards is not None  # parse_rules gives every unique rule its filter
                 if r.cards(self.cards[cid]) and self.total(cid) > 1:
                     return False
             for r in self.limits:
@@ -89,7 +90,7 @@ class _Builder:
             if not self.zones[zone][cid]:
                 del self.zones[zone][cid]
 
-    def candidates(self, zone: str, extra: Count | None = None, requires: list[Rule] = ()) -> list[str]:
+    def candidates(self, zone: str, extra: Count | None = None, requires: Sequence[Rule] = ()) -> list[str]:
         z = self.rules.zones[zone]
         out = []
         for c in self.pool:

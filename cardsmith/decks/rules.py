@@ -130,7 +130,7 @@ class _Compiler:
     def filter(self, data: Mapping[str, Any] | None, path: Path_) -> Filter:
         if not data:
             return ALL_CARDS
-        tests: list[Callable[[Card], bool]] = []
+        tests: list[Callable[..., bool]] = []  # each called with a card; the rest are bound defaults
         words: list[str] = []
         cs = self.cardset
         if "type" in data:
@@ -185,7 +185,8 @@ class _Compiler:
             alts = [self.filter(d, path + ("any", i)) for i, d in enumerate(data["any"])]
             tests.append(lambda c, fs=alts: any(f(c) for f in fs))
             words.append("(" + " or ".join(f.text for f in alts) + ")")
-        return Filter(lambda c, ts=tuple(tests): all(t(c) for t in ts), ", ".join(words) or "any card")
+        checks = tuple(tests)
+        return Filter(lambda c: all(t(c) for t in checks), ", ".join(words) or "any card")
 
     def _group_filter(self, key: str, value: Any, path: Path_, tests: list, words: list) -> None:
         """`faction: [jedi, sith]` (groups, `none` for cards of no faction) or `faction: {alignment: light}`

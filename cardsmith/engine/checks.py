@@ -19,7 +19,7 @@ _ATOMS = (str, bytes, int, float, complex, bool, type(None), range, types.Functi
 def _is_mutable(obj: Any) -> bool:
     if isinstance(obj, (tuple, frozenset, types.MappingProxyType)) or isinstance(obj, _ATOMS):
         return False
-    if dataclasses.is_dataclass(obj) and obj.__dataclass_params__.frozen:
+    if dataclasses.is_dataclass(obj) and getattr(obj, "__dataclass_params__").frozen:  # (typeshed omits the attribute)
         return False
     if hasattr(obj, "__dict__") or isinstance(obj, (list, dict, set, bytearray, random.Random)):
         return True

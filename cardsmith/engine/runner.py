@@ -407,7 +407,7 @@ def run_tasks(
                 # Forked workers inherit the game already made here; nothing is pickled, nothing reloaded.
                 factory = _Given(game)
             init: Callable[..., None] = _init_worker
-            with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=init, initargs=(factory, data, position)) as pool:  # type: ignore[arg-type]
+            with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=init, initargs=(factory, data, position)) as pool:
                 futures = [pool.submit(_play_tasks, chunk) for chunk in chunks]
                 for f in as_completed(futures):
                     finished(f.result())

@@ -16,7 +16,7 @@ from cardsmith.sets.model import Deck
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval for k successes in n trials (0..1); (0, 1) when n is 0."""
     if n <= 0:
         return (0.0, 1.0)
@@ -265,7 +265,7 @@ def card_impact(records: Sequence[GameRecord], decks: Sequence[Deck], alpha: flo
     for card, tables in counts.items():
         a, b, c, d = (sum(t[i] for t in tables) for i in range(4))
         p = fisher_exact(a, b, c, d)
-        adjusted, adjusted_p = mantel_haenszel([tuple(t) for t in tables])
+        adjusted, adjusted_p = mantel_haenszel([(t[0], t[1], t[2], t[3]) for t in tables])
         rows.append(CardImpact(card, Rate(a, a + b), Rate(c, c + d), p, adjusted, adjusted_p,
                                bool(a + b and c + d and adjusted is not None and adjusted_p < alpha)))
     rows.sort(key=lambda x: (-(x.adjusted_difference if x.adjusted_difference is not None else -2.0), x.card))

@@ -114,9 +114,11 @@ def font_size_pt(value: object) -> float:
 
 def offset_mm(value: object) -> float:
     """A signed length (`-2mm`, `1.5`): how far to move something, not a coordinate."""
+    if not isinstance(value, (str, int, float)):
+        return to_mm(value)  # not a length at all: to_mm raises the UnitError that says so
     text = str(value).strip()
     sign = -1.0 if text.startswith("-") else 1.0
-    return sign * to_mm(text.lstrip("-").strip() if isinstance(value, str) else abs(float(value)))  # type: ignore[arg-type]
+    return sign * to_mm(text.lstrip("-").strip() if isinstance(value, str) else abs(float(value)))
 
 
 def _move(props: dict) -> tuple[float, float]:

@@ -127,7 +127,7 @@ def polygon_mask(size: tuple[int, int], points: tuple[tuple[float, float], ...],
         d.line(big + big[:1], fill=255, width=max(1, round(stroke * s)), joint="curve")
         w = stroke * s / 2  # round off the joint where the outline closes
         d.ellipse((big[0][0] - w, big[0][1] - w, big[0][0] + w, big[0][1] + w), fill=255)
-    return m.resize(size, Image.BOX)
+    return m.resize(size, Image.Resampling.BOX)
 
 
 @functools.lru_cache(maxsize=48)
@@ -169,7 +169,7 @@ def _oversampled_mask(shape: str, w: int, h: int, radius: float, inset: float) -
     else:
         r = max(0.0, min(radius - inset, (x1 - x0) / 2 / s, (y1 - y0) / 2 / s)) * s
         d.rounded_rectangle((x0, y0, x1, y1), radius=r, fill=255)
-    return m.resize((max(1, w), max(1, h)), Image.BOX)
+    return m.resize((max(1, w), max(1, h)), Image.Resampling.BOX)
 
 
 def _ellipse_mask(w: int, h: int) -> Image.Image:
@@ -179,7 +179,7 @@ def _ellipse_mask(w: int, h: int) -> Image.Image:
     cw, ch = (w + 1) // 2, (h + 1) // 2
     t = Image.new("L", (cw * s, ch * s), 0)
     ImageDraw.Draw(t).ellipse((0, 0, w * s - 1, h * s - 1), fill=255)
-    q = t.resize((cw, ch), Image.BOX)
+    q = t.resize((cw, ch), Image.Resampling.BOX)
     m = Image.new("L", (w, h), 0)
     m.paste(q, (0, 0))
     m.paste(q.transpose(Image.Transpose.FLIP_LEFT_RIGHT), (w - cw, 0))
@@ -203,7 +203,7 @@ def _big_rounded_mask(w: int, h: int, radius: float, inset: float) -> Image.Imag
     s = OVERSAMPLE
     tile = Image.new("L", (rc * s, rc * s), 0)
     ImageDraw.Draw(tile).ellipse((0, 0, 2 * r * s - 1, 2 * r * s - 1), fill=255)  # its top-left quarter is the corner
-    corner = tile.resize((rc, rc), Image.BOX)
+    corner = tile.resize((rc, rc), Image.Resampling.BOX)
     m.paste(corner, (x0, y0))
     m.paste(corner.transpose(Image.Transpose.FLIP_LEFT_RIGHT), (x1 - rc, y0))
     m.paste(corner.transpose(Image.Transpose.FLIP_TOP_BOTTOM), (x0, y1 - rc))
@@ -238,7 +238,7 @@ def _angled_gradient(size: tuple[int, int], a: tuple[int, int, int, int], b: tup
     k = 255 / max(1e-6, max(proj) - lo)
     # one affine sample of the 256-level ramp (whose rows are its values) per output pixel: the ramp
     # row is the pixel's position along the direction, scaled to the box's extent along it
-    t = Image.linear_gradient("L").transform((w, h), Image.AFFINE, (0, 0, 0.5, dx * k, dy * k, 0.5 - lo * k), Image.BILINEAR)
+    t = Image.linear_gradient("L").transform((w, h), Image.Transform.AFFINE, (0, 0, 0.5, dx * k, dy * k, 0.5 - lo * k), Image.Resampling.BILINEAR)
     return Image.composite(Image.new("RGBA", size, b), Image.new("RGBA", size, a), t)
 
 
@@ -253,14 +253,14 @@ def axis_tile(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int,
     line = axis_line(h if vertical else w, a, b, angle)
     if not vertical:
         line = line.transpose(Image.Transpose.TRANSPOSE)
-    alpha = None if a[3] == 255 and b[3] == 255 else line.getchannel("A").resize((w, h), Image.NEAREST)
-    return line.convert("RGB").resize((w, h), Image.NEAREST), alpha
+    alpha = None if a[3] == 255 and b[3] == 255 else line.getchannel("A").resize((w, h), Image.Resampling.NEAREST)
+    return line.convert("RGB").resize((w, h), Image.Resampling.NEAREST), alpha
 
 
 @functools.lru_cache(maxsize=96)
 def axis_line(n: int, a: tuple[int, int, int, int], b: tuple[int, int, int, int], angle: int) -> Image.Image:
     """The colours of a gradient along an axis, RGBA, one column of `n` from its start to its end."""
-    strip = Image.linear_gradient("L").crop((0, 0, 1, 256)).resize((1, n), Image.BILINEAR)
+    strip = Image.linear_gradient("L").crop((0, 0, 1, 256)).resize((1, n), Image.Resampling.BILINEAR)
     if angle in (180, 270):
         strip = strip.transpose(Image.Transpose.FLIP_TOP_BOTTOM)
     return Image.composite(Image.new("RGBA", (1, n), b), Image.new("RGBA", (1, n), a), strip)
@@ -284,6 +284,6 @@ def gradient_part(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[
     """The RGB of a gradient `size` large within the box `part` (the corners of a rounded panel)."""
     if angle % 90 == 0 and round(angle % 360) in (90, 270):
         w, h = part[2] - part[0], part[3] - part[1]
-        return axis_line(size[1], a, b, round(angle % 360)).crop((0, part[1], 1, part[3])).convert("RGB").resize((w, h), Image.NEAREST)
+        return axis_line(size[1], a, b, round(angle % 360)).crop((0, part[1], 1, part[3])).convert("RGB").resize((w, h), Image.Resampling.NEAREST)
     tile = gradient_tile(size, a, b, angle)[0]
     return tile if part == (0, 0, *size) else tile.crop(part)

@@ -259,7 +259,7 @@ def _icon_raster(path: str, height_px: int) -> Image.Image:
         return _svg_raster(path, width_px, height_px)
     src = open_art(p, f"icon {p.name}")
     width_px = max(1, round(height_px * src.width / src.height))
-    return src.resize((width_px, height_px), Image.LANCZOS)
+    return src.resize((width_px, height_px), Image.Resampling.LANCZOS)
 
 
 _EXTERNAL = re.compile(rb"""(?:href\s*=\s*["']\s*(?!#|data:)|url\(\s*["']?\s*(?!#)|@import)""")
@@ -370,6 +370,7 @@ class Painter:
         if paint is None:
             return
         w, h = mask.size
+        tile: Image.Image | tuple[int, ...]  # a gradient, or one colour
         if isinstance(paint, dict):
             tile, ga = gradient_tile((w, h), color(paint["from"]), color(paint["to"]), float(paint.get("angle", 90)))
             a = mask if ga is None else ImageChops.multiply(ga, mask)
@@ -397,10 +398,10 @@ class Painter:
                 _paste_gradient(canvas, (x0, y0), size, fill, (0, 0, *size))
             else:
                 canvas.paste(color(fill)[:3], (x0, y0, x0 + size[0], y0 + size[1]))
-        elif shape == "rect" and opacity >= 1 and fill is not None and _opaque(fill) and solid_band(size[0], size[1], round(radius, 1)):
+        elif shape == "rect" and opacity >= 1 and fill is not None and _opaque(fill) and (solid := solid_band(size[0], size[1], round(radius, 1))):
             # an opaque rounded rectangle: its middle rows are solid, so only the top and bottom
             # bands (the corners) go through the mask
-            b, top, bottom = solid_band(size[0], size[1], round(radius, 1))
+            b, top, bottom = solid
             w, h = size
             if isinstance(fill, dict):
                 _paste_gradient(canvas, (x0, y0), size, fill, (0, b, w, h - b))
@@ -603,9 +604,9 @@ class Painter:
         paragraphs = richtext.parse(str(value), set(self.icons))
         if base_style:
             for para in paragraphs:
-                for line in para.lines:
-                    for w in line:
-                        w.pieces = [richtext.Span(p.text, p.style ^ base_style) if isinstance(p, richtext.Span) else p for p in w.pieces]
+                for words in para.lines:
+                    for word in words:
+                        word.pieces = [richtext.Span(p.text, p.style ^ base_style) if isinstance(p, richtext.Span) else p for p in word.pieces]
         self._check_glyphs(notes, label, props, family, paragraphs)
         icon_scale = float(props.get("icon_scale", 0.9))
         aspect = lambda iid: icon_aspect(str(self._icon_file(iid)))  # noqa: E731
@@ -687,7 +688,7 @@ class Painter:
                     rough = (x + bb[0], by + bb[1], x + bb[2], by + bb[3])
                 ink = [min(ink[0], rough[0]), min(ink[1], rough[1]), max(ink[2], rough[2]), max(ink[3], rough[3])]
         if props.get("safe", True) and ink[0] < math.inf:
-            self._check_safe(notes, label, what, tuple(ink), f"text '{field_name}'")
+            self._check_safe(notes, label, what, (ink[0], ink[1], ink[2], ink[3]), f"text '{field_name}'")
         if ink[0] < math.inf:
             mm = lambda v: v / self.page.dpi * 25.4 - self.page.bleed  # noqa: E731
             past = past_panel_note(field_name, Box(mm(ink[0]), mm(ink[1]), mm(ink[2]), mm(ink[3])), box, self._panels)
@@ -740,10 +741,10 @@ def _paste_gradient(canvas: Image.Image, xy: tuple[int, int], size: tuple[int, i
 def _fit_image(art: Image.Image, size: tuple[int, int], mode: str, focus: list[float]) -> Image.Image:
     w, h = size
     if mode == "stretch":
-        return art.resize((w, h), Image.LANCZOS)
+        return art.resize((w, h), Image.Resampling.LANCZOS)
     scale = (max if mode == "cover" else min)(w / art.width, h / art.height)
     nw, nh = max(1, round(art.width * scale)), max(1, round(art.height * scale))
-    resized = art.resize((nw, nh), Image.LANCZOS)
+    resized = art.resize((nw, nh), Image.Resampling.LANCZOS)
     if mode == "contain":
         return resized
     fx, fy = focus[0] / 100 * nw, focus[1] / 100 * nh

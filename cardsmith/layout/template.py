@@ -107,8 +107,8 @@ def _hex(rgb: tuple[float, float, float]) -> str:
 
 def mix(color: str, other: str, amount: float = 0.5) -> str:
     """`color` moved `amount` (0..1) of the way towards `other`."""
-    a, b = _rgb(color), _rgb(other)
-    return _hex(tuple(x + (y - x) * float(amount) for x, y in zip(a, b)))
+    (r, g, b), (r2, g2, b2), t = _rgb(color), _rgb(other), float(amount)
+    return _hex((r + (r2 - r) * t, g + (g2 - g) * t, b + (b2 - b) * t))
 
 
 def lighten(color: str, amount: float = 0.2) -> str:
@@ -583,7 +583,8 @@ def _template_position(exc: BaseException, fallback: Path) -> tuple[str, int | s
     """The template file and line an exception was raised at (Jinja rewrites tracebacks to template lines)."""
     import traceback  # (only for an error: a layout that renders never loads it)
 
-    file, line = str(fallback), "?"
+    file = str(fallback)
+    line: int | str = "?"
     for frame, lineno in traceback.walk_tb(exc.__traceback__):
         fn = frame.f_code.co_filename
         if fn.endswith(SUFFIX):

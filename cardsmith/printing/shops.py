@@ -123,7 +123,7 @@ def read_profile(path: Path) -> Profile:
         if value not in options:
             raise fail((key,), f"'{key}' must be one of {', '.join(options)}, not {value!r}",
                        f"write e.g. {key}: {options[0]}")
-        return value
+        return str(value)
 
     kind = choice("kind", KINDS)
     dpi = data.get("dpi", 300)
@@ -366,6 +366,7 @@ def _save_face(profile: Profile, size: ShopSize, *, front_or_back: Path, target:
     assert size.pixels is not None
     want_w, want_h = size.pixels
     shop_trim = (size.trim_mm[0] / 25.4 * profile.dpi, size.trim_mm[1] / 25.4 * profile.dpi)
+    im: Image.Image  # the open file, then each step's new image
     try:
         with Image.open(front_or_back) as im:
             im = im.convert("RGB")
@@ -424,8 +425,10 @@ def _export_pdf(profile: Profile, size: ShopSize, cardset: CardSet, manifest: Ma
     if profile.copies == "expand":
         chosen = list(items)
     else:
-        seen: set = set()
-        chosen = [it for it in items if not ((it.card_id, it.front) in seen or seen.add((it.card_id, it.front)))]
+        first: dict[tuple[str, Any], Any] = {}  # each face once, in the order of its first copy
+        for it in items:
+            first.setdefault((it.card_id, it.front), it)
+        chosen = list(first.values())
     pages, images = pdf.plan(chosen, spec)
     if profile.order == "back-front":
         pages = [p for i in range(0, len(pages), 2) for p in (pages[i + 1], pages[i])]
@@ -466,9 +469,10 @@ def check_export(profile: Profile, size: ShopSize, files: Sequence[Path], expect
     if profile.kind == "images":
         from PIL import Image
 
+        assert size.pixels is not None  # read_profile requires pixels of an images profile
         for f in files:
             with Image.open(f) as im:
-                if im.size != tuple(size.pixels or ()):
+                if im.size != tuple(size.pixels):
                     problems.append(f"{f.name}: {im.width} x {im.height} px, the profile asks {size.pixels[0]} x {size.pixels[1]}")
                 if im.format != FORMATS[profile.format]:
                     problems.append(f"{f.name}: {im.format}, the profile asks {FORMATS[profile.format]}")

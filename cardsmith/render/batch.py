@@ -164,7 +164,7 @@ class FaceRenderer:
         self.setctx = set_context(cardset)
         self.fonts = library_for(tuple(str(d) for d in project.font_dirs))
         icons = {k: (Path(v) if Path(v).is_absolute() else Path(cardset.path) / v) for k, v in cardset.icons.items()}
-        self.painter = Painter(Page(dpi, tuple(cardset.card_size), cardset.bleed, cardset.safe), self.fonts, icons,
+        self.painter = Painter(Page(dpi, (cardset.card_size[0], cardset.card_size[1]), cardset.bleed, cardset.safe), self.fonts, icons,
                                Path(cardset.path), guides)
         self.cards = cardset.by_id()
         self.backs = back_specs(cardset)

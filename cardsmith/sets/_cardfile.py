@@ -148,7 +148,9 @@ def _assemble(path: Path, header: Document, pieces: list[tuple[str, int]], got: 
     data["cards"] = []
     head = Document(path, data, dict(positions), keys)
     diags = schema_diagnostics(head, "card")  # the file's own keys (`cards: []` stands for the items)
-    positions[("cards",)] = (pieces[0][1], _ITEM.match(pieces[0][0]).end(1) + 1)  # type: ignore[union-attr]
+    item = _ITEM.match(pieces[0][0])
+    assert item is not None  # each piece was cut at a line _ITEM matches
+    positions[("cards",)] = (pieces[0][1], item.end(1) + 1)
     for value, item_positions, item_keys, item_diags in got:
         data["cards"].append(value)
         positions.update(item_positions)

@@ -234,7 +234,8 @@ class _RowParser:
     def _keywords(self, rownum: int, idx: int, raw: str) -> list[str]:
         out = []
         for item in _split(raw, extra=","):
-            m = re.match(r"^(.*?)(?:\s+([+-]?\d+))?$", item)
+            m = re.match(r"^(.*?)(?:\s+([+-]?\d+))?$", item, re.S)
+            assert m is not None  # with re.S the pattern matches any text
             name, number = m.group(1).strip(), m.group(2)
             kid = _match(name, self.keywords)
             if kid is None:
@@ -377,7 +378,7 @@ def _ordered(card: dict[str, Any]) -> dict[str, Any]:
 
 def _new_card(values: dict[str, Any], defaults: dict[str, Any], cardset: CardSet) -> dict[str, Any]:
     """A new card's YAML map: only what differs from the file's defaults and the type's field defaults."""
-    ctype = cardset.types.get(values.get("type") or defaults.get("type"))
+    ctype = cardset.types.get(values.get("type") or defaults.get("type") or "")
     card = {}
     for key, value in values.items():
         if value is None or (key in defaults and defaults[key] == value) or (key == "copies" and value == 1):
@@ -520,8 +521,8 @@ def import_csv(csv_path: Path, cardset: CardSet, *, target: Path | None = None, 
     writes: dict[Path, str] = {}
     for path, data in files.items():
         if path.is_file():
-            changed = any(homes.get(cid) == path for cid in result.updated)
-            if not changed and not any(homes.get(cid, target) == path for cid in result.created):
+            updated_here = any(homes.get(cid) == path for cid in result.updated)
+            if not updated_here and not any(homes.get(cid, target) == path for cid in result.created):
                 continue
         elif not data["cards"]:
             continue

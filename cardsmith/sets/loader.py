@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -94,6 +94,9 @@ class _DepthComposer(yaml.composer.Composer):
 
     _depth = 0
 
+    if TYPE_CHECKING:  # a mixin: the parser it is combined with (Python's or libyaml's) provides it
+        def peek_event(self) -> Any: ...
+
     def compose_node(self, parent: Any, index: Any) -> Any:
         self._depth += 1
         try:
@@ -122,7 +125,7 @@ try:
 except ImportError:  # PyYAML built without libyaml
     _CLoader: type | None = None
 else:
-    class _CLoaderImpl(_DepthComposer, CParser, yaml.constructor.SafeConstructor, _Resolver):  # type: ignore[misc]
+    class _CLoaderImpl(_DepthComposer, CParser, yaml.constructor.SafeConstructor, _Resolver):
         """libyaml scans and parses (about 8x faster); our composer builds the nodes, with their marks."""
 
         def __init__(self, stream: str):

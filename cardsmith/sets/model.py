@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, TypeVar
 
 FIELD_KINDS = ("int", "text", "enum", "list", "bool")
 
@@ -26,7 +26,11 @@ def slugify(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
 
 
-def frozen_map(data: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def frozen_map(data: Mapping[_K, _V] | None = None) -> Mapping[_K, _V]:
     """A read-only view of a copy of `data` (so a frozen dataclass really is frozen)."""
     return MappingProxyType(dict(data or {}))
 

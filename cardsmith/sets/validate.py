@@ -765,7 +765,7 @@ def _by_card_id(doc: Document, d: Diagnostic) -> Diagnostic:
     m = _CARD_INDEX.search(d.message)
     cards = doc.data.get("cards") if isinstance(doc.data, dict) else None
     index = int(m.group(1) or m.group(2)) if m else -1
-    if not isinstance(cards, list) or not 0 <= index < len(cards) or not isinstance(cards[index], dict) \
+    if m is None or not isinstance(cards, list) or not 0 <= index < len(cards) or not isinstance(cards[index], dict) \
             or not isinstance(cards[index].get("id"), str):
         return d
     name = f"card '{cards[index]['id']}'"
@@ -794,7 +794,7 @@ def _rel(file: Path, root: Path) -> str:
 
 def _card(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, origin: dict, cid: str, ref: SourceRef) -> Card | None:
     def at(key: str) -> tuple:
-        return origin.get(key, origin.get("id"))
+        return origin.get(key, origin["id"])  # _cards calls _card only for a card with an id
 
     ctype = merged["type"]
     tdecl = decl.types.get(ctype) if isinstance(ctype, str) else None

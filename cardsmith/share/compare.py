@@ -145,7 +145,9 @@ def images_differ(a: Path, rs_a: RenderedSet, b: Path, rs_b: RenderedSet) -> boo
     if x.size != y.size:
         return True
     diff = ImageChops.difference(x, y)
-    return max(ImageStat.Stat(diff).mean) > 0.5 or (diff.getbbox() is not None and max(m for _, m in diff.getextrema()) > 64)
+    # trimmed() gives RGB images, so getextrema() is one (min, max) pair per band.
+    return max(ImageStat.Stat(diff).mean) > 0.5 or (
+        diff.getbbox() is not None and max(band[1] for band in diff.getextrema() if isinstance(band, tuple)) > 64)
 
 
 def compare(cardset: CardSet, rs: RenderedSet, old: EarlierBuild) -> Comparison:

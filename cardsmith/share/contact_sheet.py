@@ -17,7 +17,7 @@ INK = (25, 25, 30)
 MUTED = (95, 95, 105)
 
 
-def _font(size: int, font_dirs: list[Path] | None = None, bold: bool = False) -> ImageFont.ImageFont:
+def _font(size: int, font_dirs: list[Path] | None = None, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """A bundled sans font if the project has one, else Pillow's own scalable default."""
     wanted = ("Bold",) if bold else ("Regular", "")
     for folder in font_dirs or []:

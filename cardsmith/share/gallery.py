@@ -194,7 +194,8 @@ def _card_entry(card: Card | None, record: dict[str, Any], cardset: CardSet, ord
     fields = record.get("fields", {})
     keywords = []
     for text in record.get("keywords", []):
-        m = re.match(r"^(.*?)(?:\s+(-?\d+))?$", text)
+        m = re.match(r"^(.*?)(?:\s+(-?\d+))?$", text, re.S)
+        assert m is not None  # with re.S the pattern matches any text
         kid = next((k.id for k in cardset.keywords.values() if k.name.lower() == m.group(1).lower() or k.id == m.group(1).lower()),
                    m.group(1).lower())
         kw = cardset.keywords.get(kid)
@@ -243,7 +244,7 @@ def build_gallery(project: Any, cardset: CardSet, rs: RenderedSet, *, comparison
         thumb, large = cache.make_many(src, rs, [(f"thumbs/{card.id}.jpg", THUMB_WIDTH), (f"large/{card.id}.jpg", LARGE_WIDTH)])
         change = comparison.changes.get(card.id) if comparison else None
         before = None
-        if change and change.status == "changed" and change.before is not None:
+        if change and comparison and change.status == "changed" and change.before is not None:
             before = {"large": cache.make(change.before, f"compare/{card.id}-before.jpg", LARGE_WIDTH, comparison.old_rendered)}
         entries.append(_card_entry(card, card_record(card, cardset), cardset, order, icons, thumb, large, change, before))
     if comparison:

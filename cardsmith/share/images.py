@@ -107,6 +107,7 @@ def _checked(rs: RenderedSet, cardset: Any) -> RenderedSet:
 
 def open_rgb(path: Path) -> Image.Image:
     """An image file as RGB; transparency is flattened onto white (Tabletop Simulator and JPEG want RGB)."""
+    im: Image.Image  # opened as an ImageFile, replaced by its RGBA conversion below
     try:
         with Image.open(path) as im:
             im.load()
@@ -140,7 +141,7 @@ def trimmed(path: Path, rs: RenderedSet) -> Image.Image:
 def fit_width(im: Image.Image, width: int) -> Image.Image:
     """Scaled (down or up) to `width` pixels wide, keeping the aspect ratio."""
     height = max(1, round(im.height * width / im.width))
-    return im.resize((width, height), Image.LANCZOS)
+    return im.resize((width, height), Image.Resampling.LANCZOS)
 
 
 def rendered_for_build(ctx: Any) -> RenderedSet:

@@ -110,7 +110,7 @@ def plan_sheets(cardset: CardSet, rs: RenderedSet, piles: list[Pile]) -> list[Sh
             faces = by_back.setdefault(back, [])
             if cid not in faces:
                 faces.append(cid)
-    sheets = []
+    sheets: list[Sheet] = []
     for back, ids in by_back.items():
         for start in range(0, len(ids), PER_SHEET):
             chunk = ids[start:start + PER_SHEET]
@@ -193,7 +193,7 @@ def draw_sheets(cardset: CardSet, rs: RenderedSet, sheets: list[Sheet], out_dir:
         w, h = group_size[sheet.back]
         canvas = Image.new("RGB", (w * sheet.cols, h * sheet.rows), (0, 0, 0))
         for i, cid in enumerate(sheet.card_ids):
-            face = trimmed(rs.cards[cid].file, rs).resize((w, h), Image.LANCZOS)
+            face = trimmed(rs.cards[cid].file, rs).resize((w, h), Image.Resampling.LANCZOS)
             canvas.paste(face, ((i % sheet.cols) * w, (i // sheet.cols) * h))
         sheet.size = canvas.size
         sheet.face_file = _save_jpeg(canvas, out_dir / f"{name}-sheet-{sheet.number}.jpg")
@@ -202,7 +202,7 @@ def draw_sheets(cardset: CardSet, rs: RenderedSet, sheets: list[Sheet], out_dir:
         if key not in backs_done:
             src = rs.back_file(sheet.back)
             if src is not None and src.is_file():
-                back = trimmed(src, rs).resize((w, h), Image.LANCZOS)
+                back = trimmed(src, rs).resize((w, h), Image.Resampling.LANCZOS)
             else:
                 back = _plain_back((w, h), cardset)
             label = sheet.back or "plain"
@@ -212,7 +212,8 @@ def draw_sheets(cardset: CardSet, rs: RenderedSet, sheets: list[Sheet], out_dir:
     return files
 
 
-def _url(path: Path, base_url: str | None) -> str:
+def _url(path: Path | None, base_url: str | None) -> str:
+    assert path is not None, "draw_sheets writes a sheet's images before saved_object links them"
     if base_url:
         return base_url.rstrip("/") + "/" + quote(path.name)
     return path.resolve().as_uri()

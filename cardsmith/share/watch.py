@@ -298,7 +298,7 @@ class Watcher:
         self.echo("the set has errors; showing the last good cards until they are fixed:\n" + "\n".join(errors))
 
     def run(self, host: str = "127.0.0.1", port: int = 8000, stop: threading.Event | None = None,
-            on_ready: Callable[[str], None] | None = None) -> None:
+            on_ready: Callable[[str], object] | None = None) -> None:
         """Build once, serve, then rebuild on every change until `stop` is set (or Ctrl-C)."""
         import watchfiles
 

@@ -71,7 +71,7 @@ class Hands:
 def _rate(results: list[float]) -> dict[str, Any]:
     n = len(results)
     k = sum(results)
-    low, high = wilson(k, n) if n else (0.0, 1.0)  # type: ignore[arg-type]
+    low, high = wilson(k, n) if n else (0.0, 1.0)
     return {"rate": round(k / n, 6) if n else None, "low": round(low, 6), "high": round(high, 6), "games": n}
 
 

@@ -36,7 +36,8 @@ def record_from_data(d: Mapping[str, Any]) -> GameRecord:
     def tup(x: Any) -> Any:
         return tuple(tup(v) for v in x) if isinstance(x, list) else x
 
-    return GameRecord(**{f: d.get(f) if f == "summary" else tup(d[f]) for f in FIELDS})
+    values: dict[str, Any] = {f: d.get(f) if f == "summary" else tup(d[f]) for f in FIELDS}
+    return GameRecord(**values)
 
 
 def run_key(set_digest: str, decks: Sequence[Deck], tasks: Sequence[GameTask],

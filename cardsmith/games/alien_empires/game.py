@@ -27,7 +27,7 @@ def board_map(cardset: CardSet, board_id: str | None) -> HexMap:
     board = boards.get(board_id) if board_id else None
     if board is None or board.grid != "hex":
         return HexMap.hexagon(DEFAULT_RADIUS)
-    return HexMap.from_coords([tuple(c.coord[:2]) for c in board.cells])  # type: ignore[misc]
+    return HexMap.from_coords([tuple(c.coord[:2]) for c in board.cells])
 
 
 def world_names(cardset: CardSet, n: int) -> tuple[str, ...]:
