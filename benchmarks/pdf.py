@@ -91,10 +91,10 @@ def baseline(folder: Path, manifest: dict, n: int, target: Path) -> None:
 
 
 def cardsmith_pdf(folder: Path, manifest: dict, n: int, target: Path, backs: str = "none", passthrough: bool = True) -> None:
-    import cardsmith.printing.pdf
+    from cardsmith.printing import _pdfstream
     from cardsmith.printing.pdf import PdfOptions, print_pdf, select_items
 
-    cardsmith.printing.pdf.PNG_PASSTHROUGH = passthrough
+    _pdfstream.PNG_PASSTHROUGH = passthrough
 
     items = select_items(None, manifest, folder)
     items = [items[i % len(items)] for i in range(n)]

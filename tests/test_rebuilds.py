@@ -95,33 +95,6 @@ def test_help_and_an_unchanged_render_and_pdf_import_nothing_heavy(project):
     render_then_pdf(project)
     assert _imported_by(["render", SET], project) == set()
     assert _imported_by(["pdf", SET], project) == set()
-    # answered from the command lines' records (cardsmith.cli._quick): not even click
-    assert _imported_by(["render", SET], project, ("click",)) == set()
-    assert _imported_by(["pdf", SET], project, ("click",)) == set()
-    assert _imported_by(["pdf", SET, "--paper", "letter"], project, ("click",)) == {"click"}  # another command line
-
-
-def test_an_unchanged_rerun_answered_from_its_record_says_what_the_command_says(project):
-    import re
-
-    def words(said: tuple[str, str]) -> tuple[str, ...]:  # the time taken aside
-        return tuple(re.sub(r" in \d+\.\d s;", " in _ s;", x) for x in said)
-
-    render_then_pdf(project)
-    answered = render_then_pdf(project)
-    assert "7 card(s) (0 drawn, 7 unchanged), 2 back(s)" in answered[0] and "is up to date" in answered[1]
-    records = sorted((project / "output" / ".cache").glob("cmd-*.json"))
-    assert len(records) == 2  # one per command line
-    for r in records:
-        r.unlink()
-    assert words(render_then_pdf(project)) == words(answered)  # the commands themselves, with the same words
-    _bump(project / "cards" / SET / "cards.yaml", "attack: 2", "attack: 3")
-    err, out = render_then_pdf(project)  # a record never answers for changed inputs
-    assert "(1 drawn, 6 unchanged)" in err and "wrote" in out
-    render_then_pdf(project)
-    shutil.copytree(project / "cards" / SET, project / SET)  # the name now means ./mini-empires, a set of its own
-    err, _ = render_then_pdf(project)
-    assert "(7 drawn, 0 unchanged)" in err
 
 
 # ---- unchanged and changed sets -------------------------------------------------------------------
@@ -288,11 +261,11 @@ def test_build_records_its_render_so_its_pdf_stage_and_a_later_render_do_not_has
     assert p.returncode == 0 and "is up to date" in p.stdout, p.stderr  # build wrote it; nothing was hashed
 
 
-# ---- pdf after render: the changed images appended, the set not loaded again -----------------------
+# ---- pdf after render: the PDF written again whole, showing the changed card ------------------------
 
 def _and_whole(project: Path, target: Path, tmp_path: Path, *args: str) -> Path:
-    """`target` as the last run left it, moved aside (returned), and written again whole from the same
-    images by `cardsmith pdf SET ARGS` (its record of objects deleted, nothing can be appended)."""
+    """`target` as the last run left it, moved aside (returned), and written again from the same images
+    by `cardsmith pdf SET ARGS` with its stamps deleted."""
     aside = tmp_path / f"as-left-{target.name}"
     shutil.move(target, aside)
     (target.parent / ".pdf-cache.json").unlink()
@@ -302,41 +275,31 @@ def _and_whole(project: Path, target: Path, tmp_path: Path, *args: str) -> Path:
 
 
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler) not installed")
-def test_pdf_after_a_one_card_render_appends_that_card_without_loading_the_set(project, monkeypatch, tmp_path):
-    import cardsmith.sets.named
-    import cardsmith.cache.setcache
+def test_pdf_after_a_one_card_render_shows_the_changed_card_and_then_is_up_to_date(project, tmp_path):
+    import hashlib
+
     from tests.pdf_support import raster, same_pages
 
+    def images() -> dict[str, str]:  # each card image's name in the PDF (by its content hash)
+        return {p.name: f"Img{hashlib.sha1(p.read_bytes()).hexdigest()[:20]}"
+                for p in (project / "output" / SET / "cards").glob("*.png")}
+
     render_then_pdf(project)
+    before = images()
     _bump(project / "cards" / SET / "cards.yaml", "attack: 2", "attack: 3")
     r = run_in_process("render", SET, cwd=project)
     assert "(1 drawn, 6 unchanged)" in r.stderr
-    before = pdf_of(project).read_bytes()
-
-    def not_loaded(*args, **kwargs):
-        raise AssertionError("pdf loaded the set although render had just vouched for it")
-
-    monkeypatch.setattr(cardsmith.sets.named, "open_named_set", not_loaded)
-    monkeypatch.setattr(cardsmith.cache.setcache, "validated_set", not_loaded)
     p = run_in_process("pdf", SET, cwd=project)
     assert p.returncode == 0 and f"wrote {pdf_of(project)}" in p.stdout, p.stderr
-    after = pdf_of(project).read_bytes()
-    assert after.startswith(before) and len(after) > len(before)  # the new card appended, the rest as it was
+    after = images()
+    (changed,) = [name for name in after if after[name] != before[name]]
+    written = pdf_of(project).read_bytes()
+    assert after[changed].encode() in written and before[changed].encode() not in written  # the new card, not the old
+    mtime = pdf_of(project).stat().st_mtime_ns
     p = run_in_process("pdf", SET, cwd=project)
-    assert "is up to date" in p.stdout
-    monkeypatch.undo()
+    assert "is up to date" in p.stdout and pdf_of(project).stat().st_mtime_ns == mtime
     aside = _and_whole(project, pdf_of(project), tmp_path)
     assert same_pages(raster(aside, tmp_path / "a"), raster(pdf_of(project), tmp_path / "b"))
-
-
-def test_pdf_after_a_one_card_render_is_answered_before_click_or_the_set_is_loaded(project):
-    render_then_pdf(project)
-    _bump(project / "cards" / SET / "cards.yaml", "attack: 2", "attack: 3")
-    assert "(1 drawn, 6 unchanged)" in run_in_process("render", SET, cwd=project).stderr
-    heavy = ("click", "reportlab", "PIL", "yaml", "jsonschema", "cardsmith.sets.model", "cardsmith.printing.imposition")
-    assert _imported_by(["pdf", SET], project, heavy) == set()
-    p = run_in_process("pdf", SET, cwd=project)
-    assert "is up to date" in p.stdout  # the appended PDF was recorded for the next run
 
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftoppm, pdftotext (poppler) not installed")
@@ -409,10 +372,9 @@ def test_a_one_card_render_loads_no_image_file_reader(project):
 
 
 def test_pdf_after_render_never_takes_the_manifest_s_hash_of_an_image_retouched_since(project):
-    """`pdf` trusts render's hashes only while render's stamp vouches for every image: an image changed
-    by hand after the render is hashed again and printed as it is now."""
+    """`pdf` trusts render's hashes only while the image is as render left it: an image changed by hand
+    after the render is hashed again and printed as it is now."""
     import hashlib
-    import json
 
     from PIL import Image
 
@@ -424,7 +386,5 @@ def test_pdf_after_render_never_takes_the_manifest_s_hash_of_an_image_retouched_
         im.convert("RGB").transpose(Image.Transpose.ROTATE_180).save(retouched)
     p = run_in_process("pdf", SET, cwd=project)
     assert p.returncode == 0 and "wrote" in p.stdout, p.stderr
-    stamp = json.loads((project / "output" / SET / ".pdf-cache.json").read_text())
-    (entry,) = [e for path, e in stamp.items() if path.endswith(".pdf")]
-    placed = {Path(k).name: sha for k, (_, sha) in entry["placed"].items()}
-    assert placed["mines.png"] == hashlib.sha1(retouched.read_bytes()).hexdigest()
+    # images are named in the PDF by their content hash: the one embedded is the file as it is now
+    assert f"Img{hashlib.sha1(retouched.read_bytes()).hexdigest()[:20]}".encode() in pdf_of(project).read_bytes()

@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from cardsmith.printing._calibration import calibration_pages
-from cardsmith.printing.pdf import FONT_NAME, _font
+from cardsmith.printing._pdfstream import FONT_NAME, _font
 from cardsmith.printing.imposition import (
     PAPER_SIZES, Label, Line, Page, Rect, SheetSpec, grid, impose, with_footer,
 )

@@ -1,5 +1,4 @@
-"""What the machine gives a run: the cores it may use. Standard library only, so that a command can
-ask before it imports anything heavy (`cardsmith.cli._aside` decides to fork on it)."""
+"""What the machine gives a run: the cores it may use (standard library only)."""
 
 from __future__ import annotations
 

@@ -31,11 +31,7 @@ class SetNotFound(LookupError):
 
 
 class Project:
-    """The folders of one project (by default the current directory).
-
-    A plain class, not a dataclass: `cardsmith.cli._quick` finds a project's records before anything
-    else is imported, and `dataclasses` alone costs more than a tenth of that answer.
-    """
+    """The folders of one project (by default the current directory)."""
 
     __slots__ = ("root",)
     root: Path

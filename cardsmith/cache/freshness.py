@@ -30,9 +30,7 @@ from pathlib import Path
 
 from cardsmith.base.errors import CardsmithError
 
-TYPE_CHECKING = False  # typing is not imported at run time: this module is on the path of `cardsmith.cli._quick`
-if TYPE_CHECKING:
-    from typing import Any, Iterable
+from typing import Any, Iterable
 
 STAMP_VERSION = "1"  # bump when what a stamp means changes
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -92,35 +90,10 @@ def _walk(root: str, skip: str, out: list[str], seen: set[tuple[int, int]] | Non
 
 def fingerprint(roots: Iterable[str], skip: str = "") -> str:
     """A digest of every file under `roots` (paths, sizes, modification times), `skip` (a folder) aside."""
-    roots = tuple(roots)
-    if _WALKS is not None and (roots, skip) in _WALKS:
-        return _WALKS[roots, skip]
     lines: list[str] = []
     for r in roots:
         _walk(r, skip, lines)
-    digest = hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
-    if _WALKS is not None:
-        _WALKS[roots, skip] = digest
-    return digest
-
-
-_WALKS: dict[tuple[tuple[str, ...], str], str] | None = None  # see `one_look`
-
-
-class one_look:
-    """`with one_look():` the same roots are walked once (a command that checks several stamps over the
-    same files, then snapshots them). For a short command only (`render`, `pdf` from the command line):
-    every fingerprint then describes the files as they were at its first look, before anything was
-    read, which is what a snapshot must be; an edit made meanwhile is seen by the next run."""
-
-    def __enter__(self) -> None:
-        global _WALKS
-        self.outer = _WALKS
-        _WALKS = {} if _WALKS is None else _WALKS
-
-    def __exit__(self, *exc: object) -> None:
-        global _WALKS
-        _WALKS = self.outer
+    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
 
 
 class Snapshot:
@@ -196,12 +169,6 @@ class Stamp:
         if not isinstance(roots, list) or fingerprint(roots, entry.get("skip") or "") != entry.get("fingerprint"):
             return None
         data = entry.get("data")
-        return data if isinstance(data, dict) else None
-
-    def recorded(self, key: str) -> dict[str, Any] | None:
-        """The data last recorded with `key`, whatever has changed since (the caller checks what matters)."""
-        entry = self._read()
-        data = entry.get("data") if entry is not None and entry.get("key") == key else None
         return data if isinstance(data, dict) else None
 
     def record(self, key: str, inputs: Snapshot, outputs: Iterable[Path | str], data: dict[str, Any]) -> bool:
@@ -291,7 +258,7 @@ def record_render(project: Any, inputs: Snapshot, cardset: Any, result: Any, *, 
         return False
     data = {"set_id": cardset.id, "out_dir": str(result.out_dir), "cards": len(result.rendered) + len(result.skipped),
             "backs": len(result.backs_rendered) + len(result.backs_skipped), "strict": bool(strict),
-            "diagnostics": [diagnostic_dict(d) for d in result.diagnostics], "print": print_digest(cardset, manifest)}
+            "diagnostics": [diagnostic_dict(d) for d in result.diagnostics]}
     return stamp.record(render_key(dpi, fmt, guides), inputs, files, data)
 
 
@@ -334,23 +301,6 @@ def _read_json(path: Path) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-
-
-IMAGE_CONTENT = ("sha1", "bytes", "mtime_ns")  # what a manifest says about an image's bytes, not its place
-
-
-def print_digest(cardset: Any, manifest: Any) -> str | None:
-    """A digest of everything a PDF's pages are laid out from besides its options: the set's id, name
-    and version (the file name, title and footer), its cards in order with their copies and types, and
-    the manifest without the images' contents (sizes, files, backs). A PDF made when the digest was the
-    same has the same pages: only images can differ (`cardsmith.cli.cmd_pdf` then appends them)."""
-    if not isinstance(manifest, dict):
-        return None
-    strip = {section: {k: {f: v for f, v in info.items() if f not in IMAGE_CONTENT} if isinstance(info, dict) else info
-                       for k, info in (manifest.get(section) or {}).items()} for section in ("cards", "backs")}
-    sheet = {k: v for k, v in manifest.items() if k not in ("cards", "backs")}
-    return key_of("print", cardset.id, cardset.name, cardset.version, [(c.id, c.copies, c.type) for c in cardset.cards],
-                  sheet, strip)
 
 
 def diagnostic_dict(d: Any) -> dict[str, Any]:

@@ -2,8 +2,7 @@
 
 Commands live in `cardsmith/cli/<topic>.py`; each module exposes `COMMANDS`, a list of click
 commands, is named in `COMMAND_MODULES` below, and each command in `LAZY_COMMANDS` (its module is
-imported only when it runs). The entry point, `cardsmith.cli.main`, imports this module only when
-a command must run (see `cardsmith.cli._quick`).
+imported only when it runs). The entry point is `cardsmith.cli.main`.
 """
 
 from __future__ import annotations

@@ -108,16 +108,9 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
     stamp = freshness.stamp_for(project, set_dir, f"pdf-{key[:16]}")
     last = stamp.fresh(key)
     if last is not None:  # decided before loading the set or importing ReportLab
-        _report(Path(last["path"]), False, last["notes"], (stamp.path, key), set_name, set_dir)
+        _report(Path(last["path"]), False, last["notes"])
         return 0
-    inputs = freshness.snapshot_set(project, set_dir, [deck] if deck else [])
-    if deck is None:
-        from cardsmith.printing.pdfupdate import append_rendered
-
-        appended = append_rendered(project, set_dir, stamp, key, inputs)
-        if appended is not None:
-            _report(*appended, set_name, set_dir)
-            return 0
+    inputs = freshness.snapshot_set(project, set_dir, [deck] if deck else [])  # before reading anything
     from cardsmith.printing.pdf import PdfOptions, build_pdf, notes_for
 
     project, cardset = open_set(set_name)
@@ -127,33 +120,18 @@ def pdf_command(set_name: str | None, layout: str, paper: str, orientation: str,
                          types=types, only=ids, deck=deck, name=name)
     path, written = build_pdf(project, cardset, options, the_deck, jobs=jobs, inputs=inputs)
     notes = notes_for(project, cardset, options)
-    vouched = None
-    last = freshness.last_render(project, set_dir)
-    if last is not None:  # the images are vouched for: so is the PDF
-        from cardsmith.printing.pdfcache import PdfStamp
-
+    if freshness.last_render(project, set_dir) is not None:  # the images are vouched for: so is the PDF
         out_dir = project.set_output(cardset.id)
-        entry = PdfStamp(out_dir).entry(path) or {}
-        data: dict = {"path": str(path), "notes": list(notes)}
-        if deck is None:  # what lets a later run append changed images (a deck's own file is no part of `print`)
-            data.update(print=last.get("print"), layout=entry.get("layout"))
-        if stamp.record(key, inputs, [path, *freshness.manifest_outputs(out_dir)], data):
-            vouched = (stamp.path, key)
-    _report(path, written, notes, vouched, set_name, set_dir)
+        stamp.record(key, inputs, [path, *freshness.manifest_outputs(out_dir)], {"path": str(path), "notes": list(notes)})
+    _report(path, written, notes)
     return 0
 
 
-def _report(path: Path, written: bool, notes: tuple[str, ...] | list[str], vouched: tuple[Path, str] | None,
-            set_name: str, set_dir: Path) -> None:
-    """Say what was written; with `vouched` (the stamp and key that keep the PDF current), let a re-run of
-    this command line answer before loading anything (`cardsmith.cli._quick`): the same words if nothing
-    changed, and after a render that changed only images, those appended (`pdfupdate.remember_pdf`)."""
-    from cardsmith.printing.pdfupdate import remember_pdf, said
-
-    for line in said(path, written, notes):
-        click.echo(line)
-    if vouched is not None:
-        remember_pdf(path, notes, vouched, set_name, set_dir)
+def _report(path: Path, written: bool, notes: tuple[str, ...] | list[str]) -> None:
+    """Say whether the PDF was written or was up to date, and what the person printing it should know."""
+    click.echo(f"wrote {path}" if written else f"{path} is up to date (nothing it is made from changed)")
+    for note in notes:
+        click.echo(f"note: {note}")
 
 
 COMMANDS = [pdf_command]

@@ -19,9 +19,8 @@ from cardsmith.base.diagnostics import Diagnostic, did_you_mean, path_text
 from cardsmith.base.errors import CardsmithError
 from cardsmith.sets.model import Card, CardSet
 from cardsmith.sets.model import slugify as slug
-from cardsmith.sets._schemaquick import quick_valid
 
-if TYPE_CHECKING:  # jsonschema words errors; deck rules the quick check proves valid never import it
+if TYPE_CHECKING:
     from cardsmith.decks.plays import PlayedBy
     import jsonschema
 
@@ -505,14 +504,16 @@ def _plain(value: Any) -> Any:
 
 
 def _schema_errors(data: Any) -> list[jsonschema.ValidationError]:
-    """jsonschema's errors for the deck rules `data`: none, without importing jsonschema, when the quick
-    check proves them valid."""
-    schema = rules_schema()
-    if quick_valid(schema, data):
-        return []
+    """jsonschema's errors for the deck rules `data`."""
+    return list(_rules_validator().iter_errors(data))
+
+
+@lru_cache(maxsize=None)
+def _rules_validator() -> jsonschema.Draft202012Validator:
+    """The validator of `deck_rules:`, built once per process."""
     import jsonschema
 
-    return list(jsonschema.Draft202012Validator(schema).iter_errors(data))
+    return jsonschema.Draft202012Validator(rules_schema())
 
 
 def _schema_message(err: jsonschema.ValidationError) -> str:

@@ -32,7 +32,6 @@ from cardsmith.layout.memo import memo
 from cardsmith.base.errors import CardsmithError
 from cardsmith.base.project import declared_layout_folders
 from cardsmith.sets.model import Card, CardSet
-from cardsmith.sets._schemaquick import quick_valid
 
 SUFFIX = ".yaml.j2"
 SET_LAYOUTS = "layouts"  # a set's own layouts: cards/<set>/layouts/
@@ -720,25 +719,38 @@ _VALID_PROPS = memo("props", 50_000)  # (kind, setting, repr of value) found val
 _SHELL_KEYS = {"type", "additionalProperties", "required", "properties", "minProperties", "maxProperties"}
 
 
-def _layer_valid(kind: str, clean: dict[str, Any], schema: dict[str, Any]) -> bool:
-    """`quick_valid` of one layer's settings, remembering each valid setting on its own.
+@lru_cache(maxsize=None)
+def _setting_validators(kind: str) -> tuple[Any, dict[str, Any]]:
+    """For layers of `kind`: a validator of which settings a layer has and one per setting, built once
+    (None, {} for a shape `_layer_valid` does not split)."""
+    from jsonschema import Draft202012Validator
+
+    defs = _schema()["$defs"]
+    ls = defs[kind]
+    if set(ls) - _SHELL_KEYS:
+        return None, {}
+    props = ls.get("properties", {})
+    shell = Draft202012Validator({**ls, "properties": {k: {} for k in props}, "$defs": defs})
+    return shell, {k: Draft202012Validator({**v, "$defs": defs}) for k, v in props.items()}
+
+
+def _layer_valid(kind: str, clean: dict[str, Any]) -> bool:
+    """Whether one layer's settings fit the schema, remembering each valid setting on its own.
 
     A layer that differs from one seen before usually differs in one or two settings (a star's
     box, a title's text); the others need no new check."""
-    defs = schema["$defs"]
-    ls = defs[kind]
-    if set(ls) - _SHELL_KEYS:  # a shape this shortcut does not know: check it whole
-        return quick_valid(ls, clean, defs)
-    props = ls.get("properties", {})
-    if not quick_valid({**ls, "properties": {k: {} for k in props}}, clean, defs):  # which keys, how many
+    shell, settings = _setting_validators(kind)
+    if shell is None:
+        return _validators()[1][kind].is_valid(clean)
+    if not shell.is_valid(clean):  # which keys, how many
         return False
     for k, v in clean.items():
-        if k not in props:
+        if k not in settings:
             continue  # unknown keys were judged by additionalProperties above
         pk = (kind, k, repr(v))
         if pk in _VALID_PROPS:
             continue
-        if not quick_valid(props[k], v, defs):
+        if not settings[k].is_valid(v):
             return False
         _VALID_PROPS.put(pk, True)
     return True
@@ -766,7 +778,7 @@ def check_tree(tree: dict[str, Any], file: Path | None, what: str) -> None:
         key = (kind, repr(clean))
         if key in _VALID:
             continue
-        if _layer_valid(kind, clean, schema):
+        if _layer_valid(kind, clean):
             _VALID.put(key, True)
             continue
         where = _layer_line(where, props.get("name"))
@@ -785,7 +797,7 @@ def check_tree(tree: dict[str, Any], file: Path | None, what: str) -> None:
                 message = e.message
             raise LayoutError(f"{where}: {label}{' ' + loc if loc else ''}: {message} ({what})", hint=hint)
     rest = {k: v for k, v in tree.items() if k not in ("layers", "_file")}
-    errors = [] if quick_valid(_schema(), {**rest, "layers": []}, _schema()["$defs"]) else list(_validators()[0].iter_errors({**rest, "layers": []}))
+    errors = list(_validators()[0].iter_errors({**rest, "layers": []}))
     if errors:
         e = errors[0]
         raise LayoutError(f"{file}: {'.'.join(str(p) for p in e.absolute_path) or 'layout'}: {e.message} ({what})")

@@ -1,34 +1,24 @@
-"""Print-and-play PDFs: rendered card images imposed by `cardsmith.printing.imposition`, drawn with ReportLab.
+"""Print-and-play PDFs: rendered card images imposed by `cardsmith.printing.imposition`, drawn by
+`cardsmith.printing._pdfstream` (with ReportLab).
 
-Each distinct image (by content) is stored once however often it is placed; fonts are embedded
-(Bitstream Vera, shipped with ReportLab); the canvas is `invariant` so the same input gives the
-same bytes. Files are written beside the target and renamed, so a failure leaves no partial PDF.
+When cards must be drawn first, the PDF is drawn in the same pass (`render_and_print`). When any
+card changed, the PDF is written again whole: beside the target, then renamed over it, so a failure
+leaves no partial PDF. A PDF whose inputs have the same content hashes as when it was written is
+left as it is (`pdfcache.PdfStamp`).
 """
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from cardsmith.base.atomic import atomic_path
 from cardsmith.base.errors import CardsmithError, UsageError
-from cardsmith.sets.model import CardSet, Deck
 from cardsmith.printing._calibration import calibration_pages
-from cardsmith.printing.pdfappend import PNG_SIGNATURE, png_stream
+from cardsmith.printing._pdfstream import FONT_NAME, MM, PdfWriter, png_stream  # noqa: F401  (used from here)
+from cardsmith.printing.imposition import Page, SheetSpec, impose, parse_paper, sheet_notes, with_footer
 from cardsmith.printing.pdfcache import ImageDigests, PdfStamp, StreamStore
-from cardsmith.printing.imposition import (Label, Line, Page, SheetSpec, impose, parse_paper, sheet_notes,
-                              with_footer)
-
-MM = 72 / 25.4  # points per millimetre
-FONT_NAME = "CardsmithVera"
-LINE_STYLES = {  # kind: (width in pt, grey level, dash pattern)
-    "crop": (0.5, 0.0, None),
-    "cut": (0.3, 0.55, None),
-    "fold": (0.5, 0.35, (3, 2)),
-    "guide": (0.35, 0.0, None),
-}
+from cardsmith.sets.model import CardSet, Deck
 
 
 @dataclass(frozen=True)
@@ -191,254 +181,11 @@ def _suggest(name: str, known: Mapping[str, Any]) -> str:
 
 
 # ---------------------------------------------------------------------------- writing
-
-PNG_PASSTHROUGH = True  # False decodes every image the way ReportLab does (benchmarks/pdf.py compares both)
-
-
-def png_header(path: Path) -> tuple[int, int, int] | None:
-    """What `png_stream` would return but the data, reading only the chunks before the image data."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(8192)
-    except OSError:
-        return None
-    if not head.startswith(PNG_SIGNATURE):
-        return None
-    pos = 8
-    while pos + 8 <= len(head):
-        kind = head[pos + 4:pos + 8]
-        if kind == b"IDAT":  # the header and any palette come first: end with an empty stream
-            png = png_stream(head[:pos] + b"\x00\x00\x00\x00IDAT\x00\x00\x00\x00")
-            return None if png is None else png[:3]
-        pos += 12 + int.from_bytes(head[pos:pos + 4], "big")
-    try:  # long text chunks before the data: read the whole file
-        png = png_stream(path.read_bytes())
-    except OSError:
-        return None
-    return None if png is None else png[:3]
-
-
-def _png_xobject(name: str, path: Path, width: int, height: int, colours: int) -> Any:
-    from reportlab.pdfbase import pdfdoc
-
-    class PngXObject(pdfdoc.PDFImageXObject):
-        """An image XObject whose data is a PNG's own Flate stream (PNG predictors declared).
-
-        The data is read from the file when the PDF is written, or by `prepare` as soon as the image
-        is drawn (`cardsmith pdf` then embeds it while other cards are drawn); the decoded pixels are
-        never held.
-        """
-
-        def __init__(self) -> None:
-            self.name, self.width, self.height = name, width, height
-            self.bitsPerComponent, self.mask = 8, None
-            self.colorSpace = "DeviceRGB" if colours == 3 else "DeviceGray"
-            self._filters = ("FlateDecode",)
-            self._formatted: bytes | None = None
-
-        @property
-        def streamContent(self) -> bytes:
-            png = png_stream(path.read_bytes())
-            if png is None or png[:3] != (width, height, colours):
-                raise CardsmithError(f"card image {path} changed while the PDF was being written",
-                                     hint="run the command again once rendering has finished")
-            return png[3]
-
-        def prepare(self, document: Any) -> None:
-            """Format the object now (while other cards are still being drawn), for `format` to hand over."""
-            if self._formatted is None:
-                self._formatted = self._format(document)
-
-        def format(self, document: Any) -> bytes:
-            done, self._formatted = self._formatted, None
-            return done if done is not None else self._format(document)
-
-        def _format(self, document: Any) -> bytes:
-            from cardsmith.printing.pdfappend import image_object
-
-            return image_object(self.width, self.height, colours, self.streamContent)
-
-    return PngXObject()
-
-
-_STREAM_FIELDS = ("width", "height", "bitsPerComponent", "colorSpace", "_filters", "mask", "_dotrans", "_decode")
-
-
-def _decoded_xobject(name: str, path: Path, sha: str, streams: StreamStore | None) -> Any:
-    """An image the PDF cannot take as it is (JPEG aside), decoded and compressed by ReportLab; the
-    result is kept in `streams` by content hash, so an unchanged image is compressed once."""
-    from reportlab.pdfbase import pdfdoc
-
-    hit = streams.get(sha) if streams is not None else None
-    if hit is not None:
-        meta, data = hit
-        obj = pdfdoc.PDFImageXObject(name)
-        for k in _STREAM_FIELDS:
-            if k in meta:
-                setattr(obj, k, tuple(meta[k]) if k == "_filters" else meta[k])
-        obj.streamContent = data
-        return obj
-    obj = pdfdoc.PDFImageXObject(name, str(path))
-    if streams is not None:
-        content = obj.streamContent
-        data = content.encode("latin-1") if isinstance(content, str) else bytes(content)
-        streams.put(sha, {k: getattr(obj, k) for k in _STREAM_FIELDS if hasattr(obj, k)}, data)
-    return obj
-
-
-class _Images:
-    """One PDF image object per distinct image content, registered on first use.
-
-    Named by a digest of the file's bytes, so copies of a card (and identical files) are stored once
-    and the output does not depend on where the project lives. Only compressed data is kept, never
-    decoded pixels (a reader per card holding 3 MB of pixels would break the memory target). The
-    digests come from `digests` (the render manifest's, where the file is as rendering left it), so
-    naming an image does not read it; a PNG's data is read only when the PDF is written.
-    """
-
-    def __init__(self, canvas: Any, digests: ImageDigests | None = None, streams: StreamStore | None = None):
-        self.canvas = canvas
-        self.names: dict[Path, str] = {}
-        self.objects: dict[str, Any] = {}
-        self.digests = digests or ImageDigests()
-        self.streams = streams
-
-    def prepare(self, path: Path) -> None:
-        """Register the image at `path` and format its PDF object now, if it is one we pass through."""
-        obj = self.objects.get(self.name_for(path))
-        if obj is not None and hasattr(obj, "prepare"):
-            obj.prepare(self.canvas._doc)
-
-    def name_for(self, path: Path) -> str:
-        name = self.names.get(path)
-        if name is None:
-            try:
-                sha = self.digests.digest(path)
-            except OSError as e:
-                raise CardsmithError(f"cannot read card image {path}: {e.strerror}",
-                                     hint="render the set again: cardsmith render SET") from e
-            name = "Img" + sha[:20]
-            self.names[path] = name
-            doc = self.canvas._doc
-            reg = doc.getXObjectName(name)
-            if reg not in doc.idToObject:
-                try:
-                    png = png_header(path) if PNG_PASSTHROUGH else None
-                    obj = _png_xobject(name, path, *png) if png else _decoded_xobject(name, path, sha, self.streams)
-                except Exception as e:  # PIL raises many kinds for a damaged file
-                    raise CardsmithError(f"cannot use card image {path}: {e}",
-                                         hint="render the set again: cardsmith render SET --force") from e
-                obj.name = name
-                self.objects[name] = obj
-                self.canvas._setXObjects(obj)
-                doc.Reference(obj, reg)
-                doc.addForm(name, obj)
-        return name
-
-    def draw(self, path: Path, x: float, y: float, w: float, h: float) -> None:
-        """What `canvas.drawImage` does, with our content-based name."""
-        c = self.canvas
-        name = self.name_for(path)
-        c._currentPageHasImages = 1
-        c.saveState()
-        c.translate(x, y)
-        c.scale(w, h)
-        c._code.append(f"/{c._doc.getXObjectName(name)} Do")
-        c.restoreState()
-        c._formsinuse.append(name)
-
-
-_font_ready = False
-
-
-def _font() -> str:
-    global _font_ready
-    if not _font_ready:
-        from reportlab.pdfbase import pdfmetrics
-        from reportlab.pdfbase.ttfonts import TTFont
-
-        pdfmetrics.registerFont(TTFont(FONT_NAME, "Vera.ttf"))  # ships with ReportLab; embedded as a subset
-        _font_ready = True
-    return FONT_NAME
-
-
-@contextlib.contextmanager
-def _no_ascii85() -> Iterator[None]:
-    """Binary streams: ASCII85 costs a third of the embedding time in pure Python and 25% more bytes."""
-    from reportlab import rl_config
-
-    old = rl_config.useA85
-    rl_config.useA85 = 0
-    try:
-        yield
-    finally:
-        rl_config.useA85 = old
-
-
 def write_pdf(pages: Sequence[Page], images: Mapping[str, Path], target: Path, *,
               title: str = "", subject: str = "", digests: ImageDigests | None = None,
               streams: StreamStore | None = None) -> Path:
     """Draw `pages` (image keys resolved through `images`) into `target`, atomically."""
-    from cardsmith.printing._pdfstream import PdfWriter
-
     return PdfWriter(pages, images, Path(target), title=title, subject=subject, digests=digests, streams=streams).finish()
-
-
-def _draw_page(c: Any, reg: _Images, page: Page, images: Mapping[str, Path], font: str) -> None:
-    c.setPageSize((page.width * MM, page.height * MM))
-    if page.trim_box is not None:
-        t = page.trim_box
-        c.setTrimBox((t.x * MM, t.y * MM, t.right * MM, t.top * MM))
-    if page.bleed_box is not None:
-        b = page.bleed_box
-        c.setBleedBox((b.x * MM, b.y * MM, b.right * MM, b.top * MM))
-    for p in page.placements:
-        path = images[p.key]
-        r = p.image_rect
-        c.saveState()
-        clip = c.beginPath()
-        clip.rect(p.clip.x * MM, p.clip.y * MM, p.clip.w * MM, p.clip.h * MM)
-        c.clipPath(clip, stroke=0, fill=0)
-        if p.rotation:
-            cx, cy = (p.trim.x + p.trim.w / 2) * MM, (p.trim.y + p.trim.h / 2) * MM
-            c.translate(cx, cy)
-            c.rotate(p.rotation)
-            c.translate(-cx, -cy)
-        reg.draw(path, r.x * MM, r.y * MM, r.w * MM, r.h * MM)
-        c.restoreState()
-    for line in page.lines:
-        _draw_line(c, line)
-    for label in page.labels:
-        _draw_label(c, label, font)
-
-
-def _draw_line(c: Any, line: Line) -> None:
-    width, grey, dash = LINE_STYLES.get(line.kind, LINE_STYLES["crop"])
-    c.saveState()
-    c.setLineWidth(width)
-    c.setStrokeGray(grey)
-    if dash:
-        c.setDash(*dash)
-    c.line(line.x1 * MM, line.y1 * MM, line.x2 * MM, line.y2 * MM)
-    c.restoreState()
-
-
-def _draw_label(c: Any, label: Label, font: str) -> None:
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    size = label.size
-    if label.max_width:
-        width = stringWidth(label.text, font, size)
-        if width > label.max_width * MM:
-            size = max(3.0, size * label.max_width * MM / width)
-    c.saveState()
-    c.setFont(font, size)
-    c.setFillGray(0.25)
-    c.translate(label.x * MM, label.y * MM)
-    if label.angle:
-        c.rotate(label.angle)
-    {"left": c.drawString, "right": c.drawRightString}.get(label.anchor, c.drawCentredString)(0, 0, label.text)
-    c.restoreState()
 
 
 # ---------------------------------------------------------------------------- whole jobs
@@ -486,7 +233,7 @@ def print_pdf(items: Sequence[PrintItem], manifest: Mapping[str, Any], options: 
 
 def _print_pdf(items: Sequence[PrintItem], manifest: Mapping[str, Any], options: PdfOptions, target: Path,
                title: str, footer: str, out_dir: Path | None, reuse: bool, writer: Any = None) -> tuple[Path, bool]:
-    """Write the PDF (with `writer`, a `pdfstream.PdfWriter` that already drew it, if given) unless its stamp
+    """Write the PDF whole (with `writer`, a `PdfWriter` that already drew it, if given) unless its stamp
     shows the file is current."""
     pages, images = _pages(items, manifest, options, footer)
     digests = ImageDigests(manifest, out_dir)
@@ -502,16 +249,12 @@ def _print_pdf(items: Sequence[PrintItem], manifest: Mapping[str, Any], options:
         if writer is not None:
             writer.abort()
         return target, False
-    if stamp is not None and shas is not None and writer is None and stamp.update(target, layout, key, images, shas):
-        return target, True  # only images changed: appended to the file as it was
     if writer is None:
-        from cardsmith.printing._pdfstream import PdfWriter
-
         writer = PdfWriter(pages, images, target, title=title, subject=subject, digests=digests,
                            streams=StreamStore(out_dir) if out_dir is not None else None)
     writer.finish()
     if stamp is not None:
-        stamp.record(target, key, layout, writer.object_numbers(), shas)
+        stamp.record(target, key)
     return target, True
 
 
@@ -547,7 +290,7 @@ def build_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | 
     `ensure_rendered`.
 
     When cards must be drawn, the PDF is drawn in the same pass: each image is embedded as soon as
-    a worker finishes it (see `pdfstream`)."""
+    a worker finishes it (`render_and_print`)."""
     out_dir = project.set_output(cardset.id)
     target = pdf_target(options.name or options.default_name(), out_dir)
     title = f"{cardset.name} {cardset.version}"
@@ -566,12 +309,7 @@ def build_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | 
     manifest: Mapping[str, Any]
     if render_is_current(project, cardset):
         manifest = load_images(out_dir)
-    elif PdfStamp(out_dir).updatable(target):
-        # a PDF that changed images may be brought up to date by appending them: render first, then see
-        manifest = ensure_rendered(project, cardset, jobs=jobs, inputs=inputs)
     else:
-        from cardsmith.printing._pdfstream import render_and_print
-
         manifest, writer = render_and_print(project, cardset, plan_for, jobs, inputs)
     try:
         return _print_pdf(select(manifest), manifest, options, target, title, footer, out_dir, True, writer)
@@ -579,6 +317,75 @@ def build_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | 
         if writer is not None:
             writer.abort()
         raise
+
+
+def render_and_print(project: Any, cardset: Any, plan_pdf: Callable[[Mapping[str, Any]], tuple[Sequence[Page], Mapping[str, Path], dict[str, Any]]],
+                     jobs: int | None, inputs: Any) -> tuple[Mapping[str, Any], PdfWriter | None]:
+    """Render the set while a `PdfWriter` embeds what is drawn; (the manifest, the writer to finish).
+
+    `plan_pdf(manifest)` gives the pages, their images and the writer's keyword arguments for a
+    manifest; it is called first with the manifest rendering will write when every face is drawn,
+    then again with the one it wrote, and the writer is returned only if both plans agree (else None:
+    the caller writes the PDF the usual way).
+    """
+    from cardsmith.cache import freshness
+    from cardsmith.render.batch import render_set
+
+    out_dir = project.set_output(cardset.id)
+    pages, images, kwargs = plan_pdf(planned_manifest(cardset))  # raises now for a selection that prints nothing
+    writer: PdfWriter | None = None
+    known: list[tuple[Path, str | None]] = []
+
+    def on_face(face: Any, outcome: Any, drawn: bool) -> None:
+        # the writer starts with the first card drawn: a set with nothing to draw may have a current PDF
+        nonlocal writer
+        if outcome.error:
+            return
+        known.append((face.path, outcome.digest))
+        if drawn and writer is None:
+            writer = PdfWriter(pages, images, kwargs["target"], **{k: v for k, v in kwargs.items() if k != "target"})
+            for path, sha in known:
+                writer.ready(path, sha)
+        elif writer is not None:
+            writer.ready(face.path, outcome.digest)
+
+    try:
+        result = render_set(project, cardset, jobs=jobs, on_face=on_face)
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    if result.errors:
+        if writer is not None:
+            writer.abort()
+        raise rendering_failed(project, result)
+    if inputs is not None:
+        freshness.record_render(project, inputs, cardset, result, dpi=300, fmt="png", guides=False, strict=False,
+                                layout_dirs=result.layout_dirs)
+    manifest = load_images(out_dir)
+    if writer is None:
+        return manifest, None
+    again, images_again, _ = plan_pdf(manifest)
+    if repr(list(again)) != repr(list(pages)) or dict(images_again) != dict(images):
+        writer.abort()  # rendering left other images than planned: write the PDF from what it left
+        return manifest, None
+    return manifest, writer
+
+
+def planned_manifest(cardset: Any) -> dict[str, Any]:
+    """The manifest `render_set` writes for `cardset` at 300 dpi PNG when every face is drawn."""
+    from cardsmith.render.batch import back_specs, card_back
+
+    cards, backs = {}, {}
+    specs = back_specs(cardset)
+    for c in cardset.cards:
+        b = card_back(cardset, c)
+        cards[c.id] = {"file": f"cards/{c.id}.png", "back": b, "name": c.name, "type": c.type, "copies": c.copies}
+        if b and b in specs:
+            backs[b] = {"file": f"backs/{b}.png"}
+    w, h = cardset.card_size
+    return {"set": cardset.id, "dpi": 300, "format": "png", "trim_mm": [w, h], "bleed_mm": cardset.bleed,
+            "safe_mm": cardset.safe, "cards": cards, "backs": backs}
 
 
 def write_calibration(target: Path, paper: str = "a4", flip: str = "long",

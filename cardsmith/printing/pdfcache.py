@@ -1,4 +1,4 @@
-"""What lets a PDF rebuild cost what changed: image content hashes known without reading the
+"""What lets a PDF rebuild skip what did not change: image content hashes known without reading the
 images, a stamp that skips a PDF whose inputs are unchanged, and a store of embedded streams.
 
 - Rendering records each image's SHA-1 with its size and mtime in the manifest (`sha1`, `bytes`,
@@ -18,9 +18,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
-TYPE_CHECKING = False  # typing is not imported at run time (on the path of a `pdf` answered by cardsmith.cli._quick)
-if TYPE_CHECKING:
-    from typing import Any, Mapping
+from typing import Any, Mapping
 
 from cardsmith.base.atomic import write_bytes, write_text
 
@@ -106,50 +104,12 @@ class PdfStamp:
             return None
         return entry
 
-    def updatable(self, target: Path, layout: str | None = None) -> bool:
-        """Whether `target` is as written and its record allows an incremental update (of pages
-        laid out as `layout`, if given)."""
-        entry = self.entry(target)
-        return entry is not None and "placed" in entry and (layout is None or entry.get("layout") == layout)
-
-    def update(self, target: Path, layout: str, key: str, images: Mapping[str, Path | str], shas: Mapping[str, str]) -> bool:
-        """Bring `target` to `key` by appending the images that changed (see `cardsmith.printing.pdfappend`);
-        False (nothing written) when the pages differ or an incremental update cannot do it."""
-        from cardsmith.printing import pdfappend
-
-        entry = self.entry(target)
-        if entry is None or entry.get("layout") != layout:
-            return False
-        updates = pdfappend.changes(entry, images, shas)
-        spare_was = entry.get("spare")
-        # a spare (the previous version, as large as the PDF) only beside PDFs in the set's output folder,
-        # never beside one written elsewhere with --name (a hidden copy on someone's desktop)
-        at_home = Path(target).resolve().parent == self.path.parent.resolve()
-        if not updates or pdfappend.append_images(target, updates, int(entry.get("base", 0)),
-                                                  tuple(spare_was) if isinstance(spare_was, list) else None,
-                                                  keep_spare=at_home) is None:
-            return False
-        # the swap leaves the file as it was before this update as the spare: the next update starts from it
-        self.entries[str(Path(target).resolve())] = {**entry, "key": key, "stat": list(stat_pair(target) or ()),
-                                                     "spare": entry.get("stat"),
-                                                     "placed": {k: [n, shas[k]] for k, (n, _) in entry["placed"].items()}}
-        self._write()
-        return True
-
-    def record(self, target: Path, key: str, layout: str | None = None, objects: Mapping[str, int] | None = None,
-               shas: Mapping[str, str] | None = None) -> None:
-        """Keep `target` as written from `key`; with `layout`, `objects` (image key -> object number)
-        and `shas`, a later change of images only can be appended (`update`)."""
-        entry: dict[str, Any] = {"key": key, "stat": list(stat_pair(target) or ())}
-        if layout is not None and objects is not None and shas is not None:
-            from cardsmith.printing.pdfappend import record
-
-            entry.update(layout=layout, **record(objects, shas, entry["stat"][0] if entry["stat"] else 0))
-        self.entries[str(Path(target).resolve())] = entry
+    def record(self, target: Path, key: str) -> None:
+        """Keep `target` as written from `key`."""
+        self.entries[str(Path(target).resolve())] = {"key": key, "stat": list(stat_pair(target) or ())}
         self._write()
 
     def _write(self) -> None:
-        # a few hundred images per PDF: compact, through json's C encoder (`indent` formats in Python)
         write_text(self.path, json.dumps(self.entries, sort_keys=True, separators=(",", ":")))
 
 

@@ -5,7 +5,7 @@ filtering); on a 300 dpi card that costs about 26 ms at zlib level 1. Card faces
 colour, where the unfiltered rows compress as well or better, so this writer stores every row
 with filter 0 and deflates at level 1: about 10 ms a card on one core, 8 ms with the two halves
 of a card deflated at once (`threads=2`), and smaller files (`python benchmarks/png.py` measures all three). The pixels are the same bytes Pillow would store, so decoding gives back the
-exact image, and the data stays a valid PDF Flate stream (see `cardsmith.printing.pdfappend.png_stream`).
+exact image, and the data stays a valid PDF Flate stream (see `cardsmith.printing._pdfstream.png_stream`).
 
 Modes other than RGB, RGBA and L go through Pillow.
 """

@@ -16,9 +16,8 @@ from cardsmith.engine.contract import EffectSpec, Problem, RulesModule, card_eff
 from cardsmith.base.errors import CardsmithError
 from cardsmith.sets.loader import Document
 from cardsmith.sets.model import Card, CardSet
-from cardsmith.sets._schemaquick import quick_valid
 
-if TYPE_CHECKING:  # jsonschema words errors; a value the quick check proves valid never imports it
+if TYPE_CHECKING:
     import jsonschema
 
 # Where a card was written: card id -> (its document, its path in it, the path of its `effect:`,
@@ -81,13 +80,22 @@ def _setting_hint(rules: RulesModule, path: tuple) -> str | None:
 
 
 def _schema_errors(schema: Mapping[str, Any], value: Any) -> Iterator[jsonschema.ValidationError]:
-    """jsonschema's errors for `value`: none, without importing jsonschema, when the quick check proves it valid."""
-    schema = dict(schema)
-    if quick_valid(schema, value):
-        return iter(())
-    import jsonschema
+    """jsonschema's errors for `value`."""
+    return _validator(schema).iter_errors(value)
 
-    return jsonschema.Draft202012Validator(schema).iter_errors(value)
+
+_VALIDATORS: dict[int, tuple[Mapping[str, Any], Any]] = {}
+
+
+def _validator(schema: Mapping[str, Any]) -> jsonschema.Draft202012Validator:
+    """jsonschema's validator of `schema`, built once per process (the rules modules' schemas live as long;
+    each is kept beside its validator, so that its id is not reused)."""
+    hit = _VALIDATORS.get(id(schema))
+    if hit is None or hit[0] is not schema:
+        import jsonschema
+
+        hit = _VALIDATORS[id(schema)] = (schema, jsonschema.Draft202012Validator(dict(schema)))
+    return hit[1]
 
 
 def _schema_words(err: jsonschema.ValidationError) -> str:

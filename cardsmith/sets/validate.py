@@ -20,12 +20,11 @@ from cardsmith.sets.named import SetInvalid, open_named_set  # noqa: F401  (impo
 from cardsmith.base.errors import CardsmithError
 from cardsmith.base.limits import MAX_BLEED_MM, MAX_CARD_MM, MAX_COPIES, MAX_TEXT_CHARS
 from cardsmith.sets.loader import Document, YamlError, load_yaml
-from cardsmith.sets._schemaquick import quick_valid
 from cardsmith.sets.model import (RESERVED_CARD_KEYS, Card, CardSet, CardType, Dimension, FieldSpec, Group, Keyword,
                              KeywordUse, SourceRef, frozen_map, slugify)
 from cardsmith.sets.lengths import CARD_SIZES, LengthError, parse_length_mm
 
-if TYPE_CHECKING:  # jsonschema is imported only to word errors: a valid set never needs it
+if TYPE_CHECKING:
     import jsonschema
     from referencing import Registry
 
@@ -84,11 +83,6 @@ def _schemas() -> Mapping[str, Any]:
     return _SCHEMAS
 
 
-def _schema(name: str) -> Any:
-    found = _SCHEMAS.get(f"{name}.schema.json")
-    return found if found is not None else json.loads(schema_text(name))  # (which raises, naming the schemas)
-
-
 @lru_cache(maxsize=None)
 def _registry() -> Registry:
     from referencing import Registry, Resource
@@ -98,29 +92,20 @@ def _registry() -> Registry:
 
 @lru_cache(maxsize=None)
 def validator(name: str) -> jsonschema.Draft202012Validator:
-    """jsonschema's validator of the package schema `name` (imports jsonschema: only to word errors)."""
+    """jsonschema's validator of the package schema `name`, built once per process."""
     import jsonschema
 
     return jsonschema.Draft202012Validator(json.loads(schema_text(name)), registry=_registry())
 
 
 def schema_diagnostics(doc: Document, name: str) -> list[Diagnostic]:
-    """Every schema error in `doc`, worded for a person, at the line and column of the offending value.
-
-    A valid document is proven so by `cardsmith.sets._schemaquick` (no jsonschema import); jsonschema
-    judges and words only what that quick check cannot prove."""
-    if quick_valid(_schema(name), doc.data, resources=_schemas()):
-        return []
+    """Every schema error in `doc`, worded for a person, at the line and column of the offending value."""
     return [_schema_diagnostic(doc, err) for err in validator(name).iter_errors(doc.data)]
-
-
-def _item_schema() -> Any:
-    """The card schema's rule for one item of `cards:` (it refers to nothing outside itself)."""
-    return _schema("card")["properties"]["cards"]["items"]
 
 
 @lru_cache(maxsize=None)
 def _item_validator() -> jsonschema.Draft202012Validator:
+    """The card schema's rule for one item of `cards:`, built once per process."""
     import jsonschema
 
     return jsonschema.Draft202012Validator(json.loads(schema_text("card"))["properties"]["cards"]["items"],
@@ -130,8 +115,6 @@ def _item_validator() -> jsonschema.Draft202012Validator:
 def item_schema_diagnostics(doc: Document, value: Any, index: int) -> list[Diagnostic]:
     """The card schema's errors for item `index` of a card file's `cards:` (`value`), worded and placed
     as `schema_diagnostics` places them for the whole file (`cardsmith.sets._cardfile` reads items one by one)."""
-    if quick_valid(_item_schema(), value, resources=_schemas()):
-        return []
     return [_schema_diagnostic(doc, err, ("cards", index)) for err in _item_validator().iter_errors(value)]
 
 
