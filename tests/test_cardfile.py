@@ -12,7 +12,8 @@ import pytest
 from cardsmith.sets import _cardfile as cardfile
 from cardsmith.sets import loader
 from cardsmith.sets.loader import YamlError, load_yaml
-from cardsmith.sets.validate import card_files, check_set, schema_diagnostics
+from cardsmith.sets._schema_check import schema_diagnostics
+from cardsmith.sets.validate import card_files, check_set
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "mini-empires"

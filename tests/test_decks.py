@@ -403,7 +403,7 @@ def test_build_checks_the_decks_folder_but_not_sub_folders(tmp_path):
 def test_deck_schema_agrees_with_the_reader():
     """The deck schema editors use accepts the sample decks and rejects bad counts."""
     from cardsmith.sets.loader import load_yaml
-    from cardsmith.sets.validate import validator
+    from cardsmith.sets._schema_check import validator
 
     v = validator("deck")
     good = sorted(SOLAR.glob("decks/*.yaml")) + sorted(FIX.glob("cards/*/decks/*.yaml")) + sorted(FIX.glob("invalid/*/*.yaml"))

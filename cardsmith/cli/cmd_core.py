@@ -17,7 +17,8 @@ from cardsmith.cli._common import _escape, display_path, err_console, plain_cons
 from cardsmith.base.project import Project
 from cardsmith.sets.model import CardSet
 from cardsmith.sets.scaffold import scaffold_set
-from cardsmith.sets.validate import check_set, schema_names, schema_text
+from cardsmith.sets._schema_check import schema_names, schema_text
+from cardsmith.sets.validate import check_set
 
 @click.command()
 @click.argument("sets", nargs=-1)
@@ -58,7 +59,7 @@ def list_sets(sets: tuple[str, ...]) -> int:
     project = Project.current()
     cardset: CardSet | None  # a named set is always read; one of the list may be invalid (None)
     if sets:
-        from cardsmith.sets.validate import open_named_set
+        from cardsmith.sets.named import open_named_set
 
         for name in sets:
             _, cardset = open_named_set(name, project)

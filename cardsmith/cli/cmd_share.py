@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from cardsmith.cli.cmd_core import set_dirs
-from cardsmith.sets.validate import open_named_set
+from cardsmith.sets.named import open_named_set
 from cardsmith.base.errors import UsageError
 from cardsmith.base.project import Project
 

@@ -154,7 +154,7 @@ def _png_xobject(name: str, path: Path, width: int, height: int, colours: int) -
             self._formatted: bytes | None = None
 
         @property
-        def streamContent(self) -> bytes:  # type: ignore[override]
+        def streamContent(self) -> bytes:
             png = png_stream(path.read_bytes())
             if png is None or png[:3] != (width, height, colours):
                 raise CardsmithError(f"card image {path} changed while the PDF was being written",

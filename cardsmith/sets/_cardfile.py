@@ -72,7 +72,7 @@ def read_unchanged(path: Path, items: dict[tuple, Any], used: dict[tuple, Any], 
     hit = items.get(key)
     if hit is None:
         from cardsmith.sets.loader import load_yaml
-        from cardsmith.sets.validate import schema_diagnostics
+        from cardsmith.sets._schema_check import schema_diagnostics
 
         try:
             doc = load_yaml(path)
@@ -132,7 +132,7 @@ def _item(path: Path, piece: str, line: int, index: int, items: dict[tuple, Item
         value = doc.data["cards"][0]
         positions = {("cards", index) + p[2:]: v for p, v in doc.positions.items() if p[:2] == ("cards", 0)}
         keys = {("cards", index) + p[2:]: v for p, v in doc.key_positions.items() if p[:2] == ("cards", 0)}
-        from cardsmith.sets.validate import item_schema_diagnostics
+        from cardsmith.sets._schema_check import item_schema_diagnostics
 
         hit = (value, positions, keys, item_schema_diagnostics(Document(path, None, positions, keys), value, index))
     used[key] = hit
@@ -140,7 +140,7 @@ def _item(path: Path, piece: str, line: int, index: int, items: dict[tuple, Item
 
 
 def _assemble(path: Path, header: Document, pieces: list[tuple[str, int]], got: list[Any]) -> tuple[Document, list[Diagnostic]]:
-    from cardsmith.sets.validate import schema_diagnostics
+    from cardsmith.sets._schema_check import schema_diagnostics
 
     data = dict(header.data)
     positions = {p: v for p, v in header.positions.items() if p[:1] != ("cards",)}

@@ -1,8 +1,7 @@
 """A set named on the command line, opened for a command: its validated `CardSet` (from the cache
 while the set is unchanged, see `setcache.validated_set`) or `SetInvalid` with every problem.
 
-Kept apart from `cardsmith.sets.validate` so a command on an unchanged set imports neither the YAML
-reader nor the JSON Schema validator (a third of a second together).
+`SetInvalid` is defined in `cardsmith.sets.validate` and re-exported here for commands.
 """
 
 from __future__ import annotations
@@ -10,27 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardsmith.base.diagnostics import Diagnostic
-from cardsmith.base.errors import CardsmithError, UsageError
+from cardsmith.base.errors import UsageError
+from cardsmith.sets.validate import SetInvalid
 
 if TYPE_CHECKING:
     from cardsmith.sets.model import CardSet
     from cardsmith.base.project import Project
-
-
-class SetInvalid(CardsmithError):
-    """A set with errors; `diagnostics` holds every problem found."""
-
-    SHOWN = 20
-
-    def __init__(self, path: Path, diagnostics: list[Diagnostic]):
-        errors = [d for d in diagnostics if d.is_error]
-        listed = "\n".join(d.format(Path.cwd()) for d in errors[:self.SHOWN])
-        if len(errors) > self.SHOWN:
-            listed += f"\n... and {len(errors) - self.SHOWN} more"
-        super().__init__(f"the set {Path(path).name} has {len(errors)} error(s):\n{listed}",
-                         hint=f"fix them (`cardsmith validate {Path(path).name}` lists them all), then run the command again")
-        self.diagnostics = diagnostics
 
 
 def open_named_set(name: str, project: "Project | None" = None) -> tuple["Project", "CardSet"]:

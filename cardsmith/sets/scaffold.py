@@ -114,7 +114,7 @@ def scaffold_set(directory: Path, name: str | None = None) -> list[Path]:
         (directory / "cards.yaml", CARDS_YAML),
         (directory / "decks" / "starter.yaml", DECK_YAML),
     ]
-    from cardsmith.sets.validate import schema_names, schema_text
+    from cardsmith.sets._schema_check import schema_names, schema_text
 
     files += [(directory / SCHEMA_DIR / f"{n}.schema.json", schema_text(n)) for n in schema_names()]
     for path, text in files:
