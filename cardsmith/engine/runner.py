@@ -365,8 +365,6 @@ def run_tasks(
     tasks: Sequence[GameTask],
     *,
     jobs: int | None = None,
-    progress: bool = False,
-    description: str = "playing",
     game: Game | None = None,
     position: Mapping[str, Any] | None = None,
     on_records: Callable[[list[GameRecord]], None] | None = None,
@@ -374,7 +372,8 @@ def run_tasks(
     """Play every task, over `jobs` processes (default: all cores), records in task order.
 
     With `position` (a state's `position()` data) every game continues from that position.
-    `on_records` is called with each chunk of finished records as it comes in (in any order).
+    `on_records` is called with each chunk of finished records as it comes in (in any order): the
+    way to show progress (the simulation layer draws the bar, `simulation.runs`; the engine draws nothing).
 
     `factory` is a picklable callable that makes the Game in each worker (a set's Game may hold data
     that cannot be pickled). With one job the games run here, with `game` if given; forked workers
@@ -390,55 +389,27 @@ def run_tasks(
 
     def finished(done: list[GameRecord]) -> None:
         records.extend(done)
-        advance(len(done))
         if on_records is not None:
             on_records(done)
 
-    with _progress_bar(progress, description, len(tasks)) as advance:
-        if jobs == 1 or len(tasks) <= 1:
-            if game is None:
-                assert factory is not None, "run_tasks needs a factory or a game"
-                game = factory()
-            for chunk in chunks:
-                finished([_play_task(game, decks, t, position) for t in chunk])
-        else:
-            data = [deck_to_data(d) for d in decks]
-            if game is not None and multiprocessing.get_start_method(allow_none=False) == "fork":
-                # Forked workers inherit the game already made here; nothing is pickled, nothing reloaded.
-                factory = _Given(game)
-            init: Callable[..., None] = _init_worker
-            with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=init, initargs=(factory, data, position)) as pool:  # type: ignore[arg-type]
-                futures = [pool.submit(_play_tasks, chunk) for chunk in chunks]
-                for f in as_completed(futures):
-                    finished(f.result())
+    if jobs == 1 or len(tasks) <= 1:
+        if game is None:
+            assert factory is not None, "run_tasks needs a factory or a game"
+            game = factory()
+        for chunk in chunks:
+            finished([_play_task(game, decks, t, position) for t in chunk])
+    else:
+        data = [deck_to_data(d) for d in decks]
+        if game is not None and multiprocessing.get_start_method(allow_none=False) == "fork":
+            # Forked workers inherit the game already made here; nothing is pickled, nothing reloaded.
+            factory = _Given(game)
+        init: Callable[..., None] = _init_worker
+        with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=init, initargs=(factory, data, position)) as pool:  # type: ignore[arg-type]
+            futures = [pool.submit(_play_tasks, chunk) for chunk in chunks]
+            for f in as_completed(futures):
+                finished(f.result())
     records.sort(key=lambda r: r.index)
     return records
-
-
-class _progress_bar:
-    """A rich progress bar on stderr (or nothing), used as `with _progress_bar(...) as advance`."""
-
-    def __init__(self, show: bool, description: str, total: int):
-        self.show, self.description, self.total = show, description, total
-        self._progress: Any = None
-
-    def __enter__(self) -> Callable[[int], None]:
-        if not self.show:
-            return lambda n: None
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-        self._progress = Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-            console=Console(stderr=True), transient=True,
-        )
-        self._progress.__enter__()
-        task = self._progress.add_task(self.description, total=self.total)
-        return lambda n: self._progress.advance(task, n)
-
-    def __exit__(self, *exc: Any) -> None:
-        if self._progress is not None:
-            self._progress.__exit__(*exc)
 
 
 def table_tasks(agents: Sequence[str], games: int, seed: int, deck_ids: Sequence[int] | None = None,

@@ -34,7 +34,7 @@ from typing import Any, Callable, Sequence
 
 from cardsmith.engine.chance import game_seed
 from cardsmith.engine.contract import Game
-from cardsmith.engine.runner import GameRecord, GameTask, run_tasks
+from cardsmith.engine.runner import GameRecord, GameTask
 from cardsmith.sets.model import Card, CardSet, Deck, frozen_map
 from cardsmith.simulation import DEFAULT_BUDGET
 from cardsmith.simulation._inference import FDR, Effect, paired_effect, unpaired_effect
@@ -197,11 +197,10 @@ def run_interventions(game: Game, factory: Callable[[], Game] | None, decks: Seq
                           looks=looks)
 
     def play(tasks: list[GameTask]) -> list[GameRecord]:
-        if where is not None and where.cluster is not None:
-            from cardsmith.simulation.runs import run_games
+        from cardsmith.simulation.runs import Where, run_games
 
-            return run_games(factory, game, decks, tasks, where.elsewhere(), description="intervention")[0]
-        return run_tasks(factory, decks, tasks, jobs=jobs, progress=progress, description="intervention", game=game)
+        place = where.elsewhere() if where is not None and where.cluster is not None else Where(jobs=jobs, progress=progress)
+        return run_games(factory, game, decks, tasks, place, description="intervention")[0]
 
     testable = [a for a in range(len(arms)) if run.tables_of(arms[a])]
     # A small budget gets a smaller first batch (a whole number of seat rotations, so every deck
