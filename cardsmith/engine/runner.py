@@ -19,9 +19,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from cardsmith.engine.agents import agent_label, make_agent, mute, parse_agent_spec
+from cardsmith.engine.agents import agent_label, make_agent, parse_agent_spec
 from cardsmith.engine.chance import agent_rng, game_seed
-from cardsmith.engine.contract import Action, Game, GameState, IllegalAction, Outcome
+from cardsmith.engine.contract import (Action, Game, GameState, IllegalAction, Outcome, first_player, mute,
+                                       names_first_player, summary)
 from cardsmith.engine.hands import HandTracker
 from cardsmith.base.errors import CardsmithError
 from cardsmith.sets.model import Deck, frozen_map
@@ -155,7 +156,7 @@ def _play(state: GameState, players: list, rngs: list, max_actions: int, watch: 
     # Who goes first is the rules' business. A game whose setup choices come before the real first
     # turn names that seat in `first_player` once it is decided; otherwise the first seat to act counts.
     first_actor: int | None = None
-    hook = hasattr(state, "first_player")
+    hook = names_first_player(state)
     looks = [getattr(p, "needs_observation", True) for p in players]
     acts = [p.act for p in players]
     is_terminal, to_act, legal_of, apply = state.is_terminal, state.to_act, state.legal_actions, state.apply
@@ -192,7 +193,7 @@ def _play(state: GameState, players: list, rngs: list, max_actions: int, watch: 
         if watch is not None:
             watch(state)
         if first_actor is None and hook:
-            first_actor = getattr(state, "first_player", None)
+            first_actor = first_player(state)
     else:
         capped = not is_terminal()  # the engine's guard: a rules bug must not hang a run
     if first_actor is None:
@@ -243,7 +244,7 @@ def play_game(
         first_actor=played.first_actor, actions=played.actions,
         ceiling_hits=tuple(getattr(p, "ceiling_hits", 0) for p in players),
         log=list(state.log) if keep_log else None, decisions=tuple(played.decisions),
-        think_seconds=tuple(played.think), summary=state.summary() if hasattr(state, "summary") else None,
+        think_seconds=tuple(played.think), summary=summary(state),
     )
 
 
@@ -341,7 +342,7 @@ def _play_task(game: Game, decks: Sequence[Deck], task: GameTask, position: Mapp
     seated = [decks[i] for i in task.deck_ids]
     # A game continued from a position draws its chance from the task's seed, like a new game.
     state = game.from_position(position, seed=task.seed) if position is not None else None
-    hand = getattr(game.rules, "cards_in_hand", None) if task.hands else None
+    hand = game.rules.cards_in_hand if task.hands else None
     tracker = HandTracker(hand, len(seated)) if hand is not None else None
     record = play_game(game, seated, task.agents, task.seed, index=task.index, deck_ids=task.deck_ids, state=state,
                        watch=tracker)

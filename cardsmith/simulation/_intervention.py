@@ -29,11 +29,12 @@ games), so they need no correction for sequential looks.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from cardsmith.engine.chance import game_seed
-from cardsmith.engine.contract import Game
+from cardsmith.engine.contract import Game, cards_dealt
 from cardsmith.engine.runner import GameRecord, GameTask
 from cardsmith.sets.model import Card, CardSet, Deck, frozen_map
 from cardsmith.simulation import DEFAULT_BUDGET
@@ -61,7 +62,7 @@ class Arm:
 
 def fillers(cardset: CardSet, rules: Any, cards: Sequence[str]) -> dict[str, Card]:
     """The rules' stand-in for each card that has one (none if the rules define no filler)."""
-    hook = getattr(rules, "filler", None)
+    hook = rules.filler
     if hook is None:
         return {}
     by_id = cardset.by_id() if hasattr(cardset, "by_id") else {c.id: c for c in cardset.cards}
@@ -239,10 +240,11 @@ def dealt_effects(game: Game, decks: Sequence[Deck], records: Sequence[GameRecor
     rows: dict[tuple[int, str], tuple[list[float], list[float]]] = {}
     for r in records:
         state = game.new_game([decks[d] for d in r.deck_ids], r.seed)
-        dealt_of_seat = getattr(state, "cards_dealt", None)
-        if dealt_of_seat is None:
-            if hands is None or hands.hand is None:
-                return []
+        if cards_dealt(state, 0) is not None:
+            dealt_of_seat = functools.partial(cards_dealt, state)
+        elif hands is None or hands.hand is None:
+            return []
+        else:
             dealt_of_seat = hands.of(r)[0].__getitem__
         returns = r.returns()
         for seat, d in enumerate(r.deck_ids):
