@@ -26,6 +26,11 @@ FLAGS = {"leap": "leap", "blind": "blind", "ignore_base_defense": "perfect", "ha
          "broken_limb": "broken"}
 
 
+@STEPS.auto("@attack")
+def _attack(st: "TransWarState", e: Entry) -> None:
+    begin_attack(st, e["seat"], e["target"])
+
+
 def begin_attack(st: "TransWarState", att: int, dfn: int) -> None:
     dform = st.form_of(dfn)
     st.attack = {

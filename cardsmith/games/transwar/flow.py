@@ -226,8 +226,7 @@ def _action(st: "TransWarState", e: Entry, action: tuple) -> None:
     if what == "transform":
         begin_transform(st, seat, action[1])
     elif what == "attack":
-        from cardsmith.games.transwar.fight import begin_attack
-        begin_attack(st, seat, action[1])
+        st.push("@attack", seat, target=action[1])  # fight.py's step: the attack begins at once
     elif what == "discard":
         st.rec("action", f"P{seat} discards two and refills", seat=seat, action="discard")
         st.push("@refill", seat)
