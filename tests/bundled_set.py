@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from cardsmith.decks import load_deck
-from cardsmith.engine.chance import ScriptedChance
+from cardsmith import ScriptedChance
 from cardsmith.engine.contract import RulesModule
 from cardsmith.sets.validate import load_set
 

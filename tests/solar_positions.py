@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from cardsmith.engine.chance import ScriptedChance
+from cardsmith import ScriptedChance
 from cardsmith.games import solar_empires as se
 from cardsmith.sets.model import Card, KeywordUse, frozen_map
 

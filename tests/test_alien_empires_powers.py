@@ -506,7 +506,7 @@ def test_all_65_race_powers_are_played_and_each_names_a_test_that_exists():
     from pathlib import Path
 
     from tests.alien_support import cardset, game, standard_deck
-    from cardsmith.games.alien_empires.rules import validate
+    from cardsmith.games.alien_empires.checks import validate
 
     races = [c for c in cardset().cards if c.type == "race"]
     assert len(races) == 65

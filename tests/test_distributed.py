@@ -342,7 +342,7 @@ def _lose_the_scheduler(project: Path, dask_cluster: LocalDask, pool: bytes) -> 
 
 @dask_missing
 def test_a_local_cluster_plays_the_round_robin_and_the_card_tests_with_the_pools_bytes(project, monkeypatch):
-    from cardsmith.simulation import _intervention as intervention
+    from cardsmith.simulation import runs
 
     with_tests = [*BALANCE[:-1], "120"]  # --budget 120: card tests too
     code, _, err = cs(*with_tests, "--jobs", "2")
@@ -351,9 +351,9 @@ def test_a_local_cluster_plays_the_round_robin_and_the_card_tests_with_the_pools
     assert json.loads(pool)["study_games"] > 0
 
     def on_this_machine(*args, **kwargs):
-        raise AssertionError("the card tests ran on this machine's process pool, not on the cluster")
+        raise AssertionError("games (the card tests among them) ran on this machine's process pool, not on the cluster")
 
-    monkeypatch.setattr(intervention, "run_tasks", on_this_machine)
+    monkeypatch.setattr(runs, "run_tasks", on_this_machine)
     code, out, err = cs(*with_tests, "--cluster", "local:2")
     assert code == 0, err
     assert balance_bytes(project) == pool

@@ -134,7 +134,7 @@ def test_scores_as_now_is_true_only_when_the_look_ahead_scores_the_same(se):
 def test_peek_plays_exactly_as_apply(se):
     """A greedy agent's look-ahead (`peek`) lists the next legal set only when asked; the position,
     the legal set when asked, and refusing an action not offered are those of `apply`."""
-    from cardsmith.engine.contract import IllegalAction
+    from cardsmith import IllegalAction
 
     game, decks = se
     for seed in range(4):

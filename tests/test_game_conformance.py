@@ -7,7 +7,8 @@ for its smallest and largest table: random games end; clones are independent; (s
 replays the game; an action not offered, an offered action edited, or an action for a seat not to
 act is refused and changes nothing; observations share nothing with the state, and a
 determinization (the hidden cards dealt otherwise) shows the seat the same observation; positions
-read back; returns sum to N/2; `play.turn_cap` ends a game as a capped draw.
+read back; returns sum to N/2; `play.turn_cap` ends a game as a capped draw; every optional hook a
+game offers (contract.StateHooks, GameHooks) keeps its promise.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from cardsmith.engine.checks import protocol_problems
+from cardsmith.engine.checks import hook_problems, protocol_problems
 from cardsmith.engine.contract import Outcome, RulesModule
 from cardsmith.engine.kit import dump_position, parse_position
 from cardsmith.engine.registry import canonical, get_rules, known_games, register
@@ -109,6 +110,14 @@ def test_random_games_keep_the_contract(played):
         for seed in range(2) if i == 0 else range(1):
             seated = [decks[(j + seed) % len(decks)] for j in range(len(table))]
             assert protocol_problems(at, seated, seeds=[seed], position_every=5) == [], f"{len(table)} seats, seed {seed}"
+
+
+def test_the_optional_hooks_a_game_offers_keep_their_promise(played):
+    """peek leads where apply leads, mute changes no play, first_player is a seat that stays put,
+    cards_dealt names the seat's own cards, scores_as_now never guesses, balance figures are data."""
+    rules, game, decks, cardset = played
+    table = tables(rules, decks)[0]
+    assert hook_problems(game, table, seeds=range(2)) == []
 
 
 def test_positions_read_back_from_yaml_text(played):

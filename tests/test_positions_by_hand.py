@@ -13,7 +13,7 @@ import pytest
 import yaml
 from conftest import main_in_process
 
-from cardsmith.engine.chance import ScriptedChance
+from cardsmith import ScriptedChance
 from cardsmith.engine.contract import PositionError
 from cardsmith.engine.kit import parse_position
 from cardsmith.engine.registry import get_rules

@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from cardsmith.engine.chance import ScriptedChance
-from cardsmith.engine.contract import IllegalAction
+from cardsmith import ScriptedChance
+from cardsmith import IllegalAction
 from cardsmith.engine.kit import HIDDEN, dump_position, parse_position
 from cardsmith.sets.model import Deck, frozen_map
 

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from cardsmith.engine.contract import IllegalAction
+from cardsmith import IllegalAction
 from cardsmith.games.transwar.game import all_cards
 from tests.transwar_support import game, standard_deck
 

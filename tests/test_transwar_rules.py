@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from cardsmith.engine.chance import ScriptedChance
-from cardsmith.engine.contract import IllegalAction
+from cardsmith import ScriptedChance
+from cardsmith import IllegalAction
 from cardsmith.games.transwar.fight import totals
 from tests.transwar_support import game, kinds, play, position, standard_deck, start, status
 

@@ -110,3 +110,16 @@ def test_the_tutorials_code_is_the_packages_code_line_for_line():
     assert len([line for line in body if line.strip()]) <= 60, "the tutorial's game is a few dozen lines"
     for block in re.findall(r"```toml\n(.*?)```", doc, re.S):
         assert block in (EXAMPLE / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_the_tutorials_python_session_plays_through_the_public_api(project, capsys):
+    """Section 8's script, run as written in the installed game's project: the package root's
+    load_set, load_game, load_deck, ScriptedChance and IllegalAction are all a user needs."""
+    import re
+
+    doc = (EXAMPLE.parents[1] / "tutorial-game.md").read_text(encoding="utf-8")
+    (script,) = re.findall(r"```py\n(.*?)```", doc, re.S)
+    exec(compile(script, "tutorial-game.md", "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Outcome(ranks=") and "capped=False" in out[0]
+    assert out[1] == "the game is over: nothing is legal"

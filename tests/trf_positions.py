@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from cardsmith.engine.chance import ScriptedChance
+from cardsmith import ScriptedChance
 from cardsmith.games.trf import RULES
 from cardsmith.games.trf.game import TRFGame
 from cardsmith.games.trf.state import TRFState

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from cardsmith.components import geometry
-from cardsmith.components.model import COMPONENTS_DIR, Board, Cell, Components, Player, TokenFace, TokenKind
+from cardsmith.components.base import COMPONENTS_DIR, Components
+from cardsmith.components.model import Board, Cell, Player, TokenFace, TokenKind
 from cardsmith.base.diagnostics import Diagnostic, did_you_mean
 from cardsmith.sets.loader import Document
 from cardsmith.sets.model import SourceRef, frozen_map

@@ -20,7 +20,8 @@ from PIL import Image, ImageDraw
 
 from cardsmith.base.atomic import write_text
 from cardsmith.components._context import board_context, player_context, shape_mask_points, token_context
-from cardsmith.components.model import Components, TokenKind
+from cardsmith.components.base import Components
+from cardsmith.components.model import TokenKind
 from cardsmith.base.diagnostics import Diagnostic
 from cardsmith.base.errors import CardsmithError, UsageError
 from cardsmith.base.limits import MAX_FACE_PIXELS

@@ -12,7 +12,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from cardsmith.base.atomic import atomic_path, write_text
-from cardsmith.components.model import Components
+from cardsmith.components.base import Components
 
 CSV_COLUMNS = ("component", "id", "of", "name", "grid_or_shape", "player", "copies", "width_mm", "height_mm", "data")
 

@@ -7,8 +7,8 @@ from typing import Any, Mapping
 
 from cardsmith.sets.model import SourceRef, frozen_map
 
-# the set's `components` value and the names validation asks for, in a module of their own (see base.py)
-from cardsmith.components.base import COMPONENT_KEYS, COMPONENTS_DIR, Components  # noqa: E402,F401
+# The set's `components` value (`Components`) and the names validation asks for are in base.py, which
+# imports this module for its types only.
 
 GRIDS = ("hex", "square", "track")
 HEX_ORIENTATIONS = ("pointy", "flat")

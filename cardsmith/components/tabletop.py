@@ -17,7 +17,8 @@ from typing import Any, Mapping
 from PIL import Image
 
 from cardsmith.base.atomic import atomic_path, write_text
-from cardsmith.components.model import Components, TokenKind
+from cardsmith.components.base import Components
+from cardsmith.components.model import TokenKind
 from cardsmith.components.drawing import cut_to_shape
 from cardsmith.base.errors import UsageError
 from cardsmith.share.tts import _guid, _url

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence
 
-from cardsmith.engine.contract import Action, Game, GameState, IllegalAction
+from cardsmith.engine.contract import Action, Game, GameState, IllegalAction, mute, peek, scores_as_now
 from cardsmith.base.errors import CardsmithError
 
 WIN_SCORE = 1e9  # a greedy agent takes a winning move and avoids a losing one whatever the heuristic says
@@ -59,15 +59,6 @@ def _outcome_score(state: GameState, seat: int, game: Game) -> float:
     return game.heuristic(state, seat)
 
 
-def mute(state: GameState) -> GameState:
-    """`state` told to record no events or log lines, if its game offers that (`state.mute()`): a
-    simulation or an agent's look-ahead reads neither, and writing them is a large share of a fast game."""
-    quiet = getattr(state, "mute", None)
-    if quiet is not None:
-        quiet()
-    return state
-
-
 def _mover(state: GameState) -> int:
     return state.to_act()[0]
 
@@ -100,7 +91,7 @@ class GreedyAgent:
             state.legal_actions(seat)
         # The rules may know that an action changes nothing the heuristic reads (moving a ship, say):
         # such an action scores as the sample does now, without a clone and an apply.
-        same = getattr(self.game, "scores_as_now", None)
+        same = scores_as_now(self.game)
         heuristic = self.game.heuristic
         now: list[float | None] = [None] * len(states)
         scores = []
@@ -119,8 +110,7 @@ class GreedyAgent:
                 # action refused leaves a state unchanged).
                 after = state if j == last else state.clone()
                 try:
-                    # `peek` where the game has it: apply for a position that is only scored
-                    getattr(after, "peek", after.apply)(action, seat)
+                    peek(after, action, seat)  # apply, for a position that is only scored
                 except IllegalAction:  # a determinization where this action is impossible tells nothing
                     continue
                 # (_outcome_score written out: this runs for every action weighed)

@@ -325,3 +325,141 @@ def _check_end(game: Any, decks: Any, state: Any, seed: int, actions: list, fail
             fail(seed, len(actions), "replaying (seed, actions) gave a different game")
     except IllegalAction as e:
         fail(seed, len(actions), f"replaying (seed, actions) failed: {e}")
+
+
+# ---- the optional hooks (contract.StateHooks, contract.GameHooks) -----------------------------------
+
+def _plain_data(obj: Any) -> bool:
+    """Only str, int, float, bool, None, lists, tuples and dicts with str keys (YAML/JSON-ready, picklable)."""
+    if obj is None or isinstance(obj, (str, int, float, bool)):
+        return True
+    if isinstance(obj, (list, tuple)):
+        return all(_plain_data(x) for x in obj)
+    if isinstance(obj, dict):
+        return all(isinstance(k, str) and _plain_data(v) for k, v in obj.items())
+    return False
+
+
+def _same_place(a: Any, b: Any) -> bool:
+    """Two states stand at the same point of the game: position (or every seat's observation), the
+    seats to act and their legal actions, the outcome."""
+    from cardsmith.engine.contract import PositionError
+
+    try:
+        same = a.position() == b.position()
+    except (PositionError, NotImplementedError):
+        same = all(same_plain(a.observation(s), b.observation(s)) for s in range(a.seats))
+    acting = a.to_act()
+    return (same and acting == b.to_act() and a.outcome() == b.outcome()
+            and all(a.legal_actions(s) == b.legal_actions(s) for s in acting))
+
+
+def hook_problems(game: Any, decks: Any, seeds: Iterable[int] = range(3), max_actions: int = 20_000,
+                  every: int = 3) -> list[str]:
+    """Play random games and hold each optional hook the game offers to its promise (empty: none broken).
+
+    `cards_dealt`: straight after setup, cards of the seat's own deck. `first_player`: None or a seat,
+    and never None again once decided. `mute`: a muted twin fed the same actions plays the same game and
+    writes no log. `peek` (every `every` actions): leads where `apply` leads. `scores_as_now` (every
+    `every` actions): an action it vouches for leaves the heuristic and the end as they are.
+    `summary`, `balance_figures`: plain data; `balance_text`: a str. Hooks are called as the engine
+    calls them, through `cardsmith.engine.contract`.
+    """
+    import random as _random
+
+    from cardsmith.engine import contract as c
+
+    problems: list[str] = []
+
+    def fail(seed: int, step: int, text: str) -> None:
+        if len(problems) < 50:
+            problems.append(f"seed {seed}, action {step}: {text}")
+
+    for seed in seeds:
+        state = game.new_game(list(decks), seed)
+        _check_dealt(state, decks, seed, fail)
+        muted = c.mute(game.new_game(list(decks), seed)) if c.offers(state, "mute") else None
+        quiet_log = len(muted.log) if muted is not None else 0
+        rng, decided = _random.Random(seed), None
+        for step in range(max_actions):
+            decided = _check_first_player(state, decided, seed, step, fail)
+            if state.is_terminal():
+                break
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            action = legal[rng.randrange(len(legal))]
+            if step % every == 0:
+                _check_lookahead(game, state, seat, action, seed, step, fail)
+            state.apply(action, seat)
+            if muted is not None:
+                if muted.apply(action, seat) != () or len(muted.log) != quiet_log:
+                    fail(seed, step, "a muted state recorded events or log lines")
+                if not _same_place(muted, state):
+                    fail(seed, step, "muting the game changed its play")
+                    muted = None
+        if not _plain_data(c.summary(state)):
+            fail(seed, 0, f"summary() is not plain data: {c.summary(state)!r:.80}")
+    problems += _check_balance_hooks(game, decks)
+    return problems
+
+
+def _check_dealt(state: Any, decks: Any, seed: int, fail: Any) -> None:
+    from cardsmith.engine.contract import cards_dealt
+
+    for seat in range(state.seats):
+        dealt = cards_dealt(state, seat)
+        if dealt is None:
+            return
+        own = set(decks[seat].cards()) if seat < len(decks) else set()
+        if not isinstance(dealt, frozenset) or not dealt <= own:
+            fail(seed, 0, f"cards_dealt({seat}) gave {sorted(dealt)[:5]}, not cards of the seat's own deck")
+
+
+def _check_first_player(state: Any, decided: int | None, seed: int, step: int, fail: Any) -> int | None:
+    from cardsmith.engine.contract import first_player, names_first_player
+
+    if not names_first_player(state):
+        return None
+    seat = first_player(state)
+    if seat is not None and (not isinstance(seat, int) or not 0 <= seat < state.seats):
+        fail(seed, step, f"first_player is {seat!r}, not a seat")
+    elif decided is not None and seat is None:
+        fail(seed, step, f"first_player went back to None after naming seat {decided}")
+    return decided if seat is None else seat
+
+
+def _check_lookahead(game: Any, state: Any, seat: int, action: Any, seed: int, step: int, fail: Any) -> None:
+    """`peek` leads where `apply` leads; an action `scores_as_now` vouches for changes no score."""
+    from cardsmith.engine.contract import offers, peek, scores_as_now
+
+    if offers(state, "peek"):
+        applied, peeked = state.clone(), state.clone()
+        applied.apply(action, seat)
+        peek(peeked, action, seat)
+        if not _same_place(applied, peeked):
+            fail(seed, step, f"peek({action}) led elsewhere than apply")
+    same = scores_as_now(game)
+    if same is None:
+        return
+    now = game.heuristic(state, seat)
+    for a in state.legal_actions(seat):
+        if same(state, seat, a):
+            after = state.clone()
+            after.apply(a, seat)
+            if after.is_terminal() != state.is_terminal() or game.heuristic(after, seat) != now:
+                fail(seed, step, f"scores_as_now vouched for {a}, which changes the score")
+
+
+def _check_balance_hooks(game: Any, decks: Any) -> list[str]:
+    from cardsmith.engine.contract import balance_figures, balance_text, offers
+    from cardsmith.engine.runner import play_game
+
+    if not offers(game, "balance_figures"):
+        return []
+    seated = list(decks)
+    records = [play_game(game, seated, ["random"] * len(seated), seed) for seed in range(2)]
+    figures = balance_figures(game, records)
+    if not _plain_data(figures):
+        return [f"balance_figures gave something other than plain data: {figures!r:.80}"]
+    words = balance_text(game, figures) if offers(game, "balance_text") else ""
+    return [] if isinstance(words, str) else ["balance_text gave no text"]

@@ -291,3 +291,121 @@ def card_effects(card: Card) -> tuple[Mapping[str, Any], ...]:
 
     The validator keeps them on `Card.effects` (checked against the rules module's `effects`)."""
     return tuple(getattr(card, "effects", ()) or ())
+
+
+# ---- optional hooks ---------------------------------------------------------------------------------
+# A game may offer more than the contract above asks: each hook below is optional, and a game without
+# it plays exactly as the default says. The engine and the simulation layer call a hook only through
+# the functions that follow (never by probing a state or game themselves), so this section is the one
+# list of them; `cardsmith.engine.checks.hook_problems` holds each game that offers one to its promise.
+
+
+class StateHooks(Protocol):
+    """What a `GameState` may add (call them through `mute`, `peek`, `first_player`, `cards_dealt`
+    and `summary` below)."""
+
+    first_player: int | None
+    """The seat that goes first by the rules, None until it is decided (a game whose setup choices
+    come before the real first turn); the engine reads the first value that is not None, and it
+    never goes back to None (Solar Empires then names the seat with priority each turn). Default:
+    the first seat to act goes first. Saves crediting seat advantage to the wrong seat."""
+
+    def mute(self) -> None:
+        """From now on record no events and no log lines (`apply` returns ()); clones stay muted.
+        Default: nothing (the game records as usual). Saves formatting text nobody reads: a fifth
+        of a fast random game."""
+
+    def peek(self, action: Action, seat: int | None = None) -> tuple[Event, ...]:
+        """`apply` for a look-ahead that is scored, not played on: same checks, same resulting
+        position; the next decision's legal set may be left unlisted until asked for. Default:
+        `apply`. Saves listing a legal set a greedy agent never asks for."""
+
+    def cards_dealt(self, seat: int) -> frozenset[str]:
+        """Right after `new_game`: the cards of the seat's deck that the game's own chance put into
+        play (Solar Empires' star and planets). Default: the game cannot say (the report falls back
+        to the opening hand, `RulesModule.cards_in_hand`). Saves nothing: it adds a natural experiment."""
+
+    def summary(self) -> Any:
+        """The game's own facts about the finished game, plain data, kept on the record for the
+        game's `balance_figures`. Default: None."""
+
+
+class GameHooks(Protocol):
+    """What a `Game` may add (call them through `scores_as_now`, `balance_figures` and `balance_text`)."""
+
+    def scores_as_now(self, state: GameState, seat: int, action: Action) -> bool:
+        """True only when applying the legal `action` would leave a position the heuristic (and the
+        game's end) scores exactly as `state` now, for `seat`; never a guess. Default: False. Saves
+        a greedy agent a clone and an apply per such action."""
+
+    def balance_figures(self, records: Sequence[Any]) -> Mapping[str, Any]:
+        """The game's own balance figures over finished games (`runner.GameRecord`s, with their
+        `summary`), plain data (Alien Empires: win rates per Race power). Default: none."""
+
+    def balance_text(self, figures: Mapping[str, Any]) -> str:
+        """`balance_figures`' figures in words for the terminal and the report. Default: none."""
+
+
+STATE_HOOKS = ("first_player", "mute", "peek", "cards_dealt", "summary")
+GAME_HOOKS = ("scores_as_now", "balance_figures", "balance_text")
+
+
+def offers(obj: Any, hook: str) -> bool:
+    """True when the state or game `obj` offers the optional hook named `hook` (one of the above)."""
+    if hook not in STATE_HOOKS and hook not in GAME_HOOKS:
+        raise ValueError(f"{hook!r} is no optional hook of the contract")
+    return hasattr(obj, hook)
+
+
+def mute(state: GameState) -> GameState:
+    """`state`, told to record no events or log (`StateHooks.mute`) if its game can; returned for chaining."""
+    quiet = getattr(state, "mute", None)
+    if quiet is not None:
+        quiet()
+    return state
+
+
+def peek(state: GameState, action: Action, seat: int | None = None) -> tuple[Event, ...]:
+    """`state.peek(action, seat)` where the game has it (`StateHooks.peek`), else `state.apply`."""
+    look = getattr(state, "peek", None)
+    return look(action, seat) if look is not None else state.apply(action, seat)
+
+
+def names_first_player(state: GameState) -> bool:
+    """True when the game says who goes first (`StateHooks.first_player`), rather than the first to act."""
+    return offers(state, "first_player")
+
+
+def first_player(state: GameState) -> int | None:
+    """The seat the rules made first player, or None: not decided yet, or a game that does not say."""
+    return getattr(state, "first_player", None)
+
+
+def cards_dealt(state: GameState, seat: int) -> frozenset[str] | None:
+    """The cards chance dealt `seat` at setup (`StateHooks.cards_dealt`), or None for a game that cannot say."""
+    dealt = getattr(state, "cards_dealt", None)
+    return None if dealt is None else dealt(seat)
+
+
+def summary(state: GameState) -> Any:
+    """The game's facts about a finished game (`StateHooks.summary`), or None."""
+    own = getattr(state, "summary", None)
+    return None if own is None else own()
+
+
+def scores_as_now(game: Game) -> Callable[[GameState, int, Action], bool] | None:
+    """The game's `GameHooks.scores_as_now`, or None (every action is then looked at). Returned rather
+    than called: a greedy agent asks it for every action it weighs, and looks it up once a decision."""
+    return getattr(game, "scores_as_now", None)
+
+
+def balance_figures(game: Game, records: Sequence[Any]) -> Mapping[str, Any] | None:
+    """The game's own balance figures (`GameHooks.balance_figures`), or None for a game without any."""
+    own = getattr(game, "balance_figures", None)
+    return None if own is None else own(records)
+
+
+def balance_text(game: Game, figures: Mapping[str, Any]) -> str | None:
+    """The game's words for its own figures (`GameHooks.balance_text`), or None."""
+    words = getattr(game, "balance_text", None)
+    return None if words is None else str(words(figures))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from cardsmith.engine.contract import first_player, names_first_player
+
 Hand = Callable[[Any, int], frozenset[str]]
 Hands = tuple[tuple[frozenset[str], ...], tuple[frozenset[str], ...]]  # (opening, drawn) per seat
 
@@ -24,14 +26,14 @@ class HandTracker:
 
     def __call__(self, state: Any) -> None:
         if self.timed is None:  # the state after setup
-            self.timed = hasattr(state, "first_player")
+            self.timed = names_first_player(state)
             self.seen = [set(self.hand(state, s)) for s in self.seats]
             if not self.timed:
                 self.opening = tuple(frozenset(x) for x in self.seen)
             return
         for s in self.seats:
             self.seen[s] |= self.hand(state, s)
-        if self.opening is None and getattr(state, "first_player", None) is not None:
+        if self.opening is None and first_player(state) is not None:
             self.opening = tuple(self.hand(state, s) for s in self.seats)
 
     def result(self) -> Hands:

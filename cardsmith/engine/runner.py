@@ -19,9 +19,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from cardsmith.engine.agents import agent_label, make_agent, mute, parse_agent_spec
+from cardsmith.engine.agents import agent_label, make_agent, parse_agent_spec
 from cardsmith.engine.chance import agent_rng, game_seed
-from cardsmith.engine.contract import Action, Game, GameState, IllegalAction, Outcome
+from cardsmith.engine.contract import (Action, Game, GameState, IllegalAction, Outcome, first_player, mute,
+                                       names_first_player, summary)
 from cardsmith.engine.hands import HandTracker
 from cardsmith.base.errors import CardsmithError
 from cardsmith.sets.model import Deck, frozen_map
@@ -155,7 +156,7 @@ def _play(state: GameState, players: list, rngs: list, max_actions: int, watch: 
     # Who goes first is the rules' business. A game whose setup choices come before the real first
     # turn names that seat in `first_player` once it is decided; otherwise the first seat to act counts.
     first_actor: int | None = None
-    hook = hasattr(state, "first_player")
+    hook = names_first_player(state)
     looks = [getattr(p, "needs_observation", True) for p in players]
     acts = [p.act for p in players]
     is_terminal, to_act, legal_of, apply = state.is_terminal, state.to_act, state.legal_actions, state.apply
@@ -192,7 +193,7 @@ def _play(state: GameState, players: list, rngs: list, max_actions: int, watch: 
         if watch is not None:
             watch(state)
         if first_actor is None and hook:
-            first_actor = getattr(state, "first_player", None)
+            first_actor = first_player(state)
     else:
         capped = not is_terminal()  # the engine's guard: a rules bug must not hang a run
     if first_actor is None:
@@ -243,7 +244,7 @@ def play_game(
         first_actor=played.first_actor, actions=played.actions,
         ceiling_hits=tuple(getattr(p, "ceiling_hits", 0) for p in players),
         log=list(state.log) if keep_log else None, decisions=tuple(played.decisions),
-        think_seconds=tuple(played.think), summary=state.summary() if hasattr(state, "summary") else None,
+        think_seconds=tuple(played.think), summary=summary(state),
     )
 
 
@@ -341,7 +342,7 @@ def _play_task(game: Game, decks: Sequence[Deck], task: GameTask, position: Mapp
     seated = [decks[i] for i in task.deck_ids]
     # A game continued from a position draws its chance from the task's seed, like a new game.
     state = game.from_position(position, seed=task.seed) if position is not None else None
-    hand = getattr(game.rules, "cards_in_hand", None) if task.hands else None
+    hand = game.rules.cards_in_hand if task.hands else None
     tracker = HandTracker(hand, len(seated)) if hand is not None else None
     record = play_game(game, seated, task.agents, task.seed, index=task.index, deck_ids=task.deck_ids, state=state,
                        watch=tracker)
@@ -365,8 +366,6 @@ def run_tasks(
     tasks: Sequence[GameTask],
     *,
     jobs: int | None = None,
-    progress: bool = False,
-    description: str = "playing",
     game: Game | None = None,
     position: Mapping[str, Any] | None = None,
     on_records: Callable[[list[GameRecord]], None] | None = None,
@@ -374,7 +373,8 @@ def run_tasks(
     """Play every task, over `jobs` processes (default: all cores), records in task order.
 
     With `position` (a state's `position()` data) every game continues from that position.
-    `on_records` is called with each chunk of finished records as it comes in (in any order).
+    `on_records` is called with each chunk of finished records as it comes in (in any order): the
+    way to show progress (the simulation layer draws the bar, `simulation.runs`; the engine draws nothing).
 
     `factory` is a picklable callable that makes the Game in each worker (a set's Game may hold data
     that cannot be pickled). With one job the games run here, with `game` if given; forked workers
@@ -390,55 +390,27 @@ def run_tasks(
 
     def finished(done: list[GameRecord]) -> None:
         records.extend(done)
-        advance(len(done))
         if on_records is not None:
             on_records(done)
 
-    with _progress_bar(progress, description, len(tasks)) as advance:
-        if jobs == 1 or len(tasks) <= 1:
-            if game is None:
-                assert factory is not None, "run_tasks needs a factory or a game"
-                game = factory()
-            for chunk in chunks:
-                finished([_play_task(game, decks, t, position) for t in chunk])
-        else:
-            data = [deck_to_data(d) for d in decks]
-            if game is not None and multiprocessing.get_start_method(allow_none=False) == "fork":
-                # Forked workers inherit the game already made here; nothing is pickled, nothing reloaded.
-                factory = _Given(game)
-            init: Callable[..., None] = _init_worker
-            with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=init, initargs=(factory, data, position)) as pool:
-                futures = [pool.submit(_play_tasks, chunk) for chunk in chunks]
-                for f in as_completed(futures):
-                    finished(f.result())
+    if jobs == 1 or len(tasks) <= 1:
+        if game is None:
+            assert factory is not None, "run_tasks needs a factory or a game"
+            game = factory()
+        for chunk in chunks:
+            finished([_play_task(game, decks, t, position) for t in chunk])
+    else:
+        data = [deck_to_data(d) for d in decks]
+        if game is not None and multiprocessing.get_start_method(allow_none=False) == "fork":
+            # Forked workers inherit the game already made here; nothing is pickled, nothing reloaded.
+            factory = _Given(game)
+        init: Callable[..., None] = _init_worker
+        with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), initializer=init, initargs=(factory, data, position)) as pool:
+            futures = [pool.submit(_play_tasks, chunk) for chunk in chunks]
+            for f in as_completed(futures):
+                finished(f.result())
     records.sort(key=lambda r: r.index)
     return records
-
-
-class _progress_bar:
-    """A rich progress bar on stderr (or nothing), used as `with _progress_bar(...) as advance`."""
-
-    def __init__(self, show: bool, description: str, total: int):
-        self.show, self.description, self.total = show, description, total
-        self._progress: Any = None
-
-    def __enter__(self) -> Callable[[int], None]:
-        if not self.show:
-            return lambda n: None
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-        self._progress = Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-            console=Console(stderr=True), transient=True,
-        )
-        self._progress.__enter__()
-        task = self._progress.add_task(self.description, total=self.total)
-        return lambda n: self._progress.advance(task, n)
-
-    def __exit__(self, *exc: Any) -> None:
-        if self._progress is not None:
-            self._progress.__exit__(*exc)
 
 
 def table_tasks(agents: Sequence[str], games: int, seed: int, deck_ids: Sequence[int] | None = None,

@@ -219,7 +219,7 @@ class CardSet:
     # Everything else set.yaml holds (source, invented numbers, fixes, print and play settings).
     meta: Mapping[str, Any] = field(default_factory=frozen_map)
     source: SourceRef | None = None
-    components: Any = None  # boards, tokens and player colours: a cardsmith.components.model.Components
+    components: Any = None  # boards, tokens and player colours: a cardsmith.components.base.Components
 
     def __post_init__(self) -> None:
         dims = dict(self.dimensions)

@@ -29,12 +29,13 @@ games), so they need no correction for sequential looks.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from cardsmith.engine.chance import game_seed
-from cardsmith.engine.contract import Game
-from cardsmith.engine.runner import GameRecord, GameTask, run_tasks
+from cardsmith.engine.contract import Game, cards_dealt
+from cardsmith.engine.runner import GameRecord, GameTask
 from cardsmith.sets.model import Card, CardSet, Deck, frozen_map
 from cardsmith.simulation import DEFAULT_BUDGET
 from cardsmith.simulation._inference import FDR, Effect, paired_effect, unpaired_effect
@@ -61,7 +62,7 @@ class Arm:
 
 def fillers(cardset: CardSet, rules: Any, cards: Sequence[str]) -> dict[str, Card]:
     """The rules' stand-in for each card that has one (none if the rules define no filler)."""
-    hook = getattr(rules, "filler", None)
+    hook = rules.filler
     if hook is None:
         return {}
     by_id = cardset.by_id() if hasattr(cardset, "by_id") else {c.id: c for c in cardset.cards}
@@ -197,11 +198,10 @@ def run_interventions(game: Game, factory: Callable[[], Game] | None, decks: Seq
                           looks=looks)
 
     def play(tasks: list[GameTask]) -> list[GameRecord]:
-        if where is not None and where.cluster is not None:
-            from cardsmith.simulation.runs import run_games
+        from cardsmith.simulation.runs import Where, run_games
 
-            return run_games(factory, game, decks, tasks, where.elsewhere(), description="intervention")[0]
-        return run_tasks(factory, decks, tasks, jobs=jobs, progress=progress, description="intervention", game=game)
+        place = where.elsewhere() if where is not None and where.cluster is not None else Where(jobs=jobs, progress=progress)
+        return run_games(factory, game, decks, tasks, place, description="intervention")[0]
 
     testable = [a for a in range(len(arms)) if run.tables_of(arms[a])]
     # A small budget gets a smaller first batch (a whole number of seat rotations, so every deck
@@ -240,10 +240,11 @@ def dealt_effects(game: Game, decks: Sequence[Deck], records: Sequence[GameRecor
     rows: dict[tuple[int, str], tuple[list[float], list[float]]] = {}
     for r in records:
         state = game.new_game([decks[d] for d in r.deck_ids], r.seed)
-        dealt_of_seat = getattr(state, "cards_dealt", None)
-        if dealt_of_seat is None:
-            if hands is None or hands.hand is None:
-                return []
+        if cards_dealt(state, 0) is not None:
+            dealt_of_seat = functools.partial(cards_dealt, state)
+        elif hands is None or hands.hand is None:
+            return []
+        else:
             dealt_of_seat = hands.of(r)[0].__getitem__
         returns = r.returns()
         for seat, d in enumerate(r.deck_ids):

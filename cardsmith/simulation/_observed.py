@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from cardsmith.engine.contract import Game
-from cardsmith.engine.agents import mute
+from cardsmith.engine.contract import mute
 from cardsmith.engine.hands import Hand, HandTracker
 from cardsmith.engine.hands import Hands as HandsOfGame
 from cardsmith.engine.runner import GameRecord, play_game

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from cardsmith.engine.chance import game_seed
-from cardsmith.engine.contract import Game
+from cardsmith.engine.contract import Game, balance_figures, balance_text
 from cardsmith.engine.runner import GameRecord, GameTask, table_tasks
 from cardsmith.engine.stats import card_impact, deck_overall, group_rows, match_summary, matchup_matrix
 from cardsmith.base.errors import CardsmithError
@@ -128,19 +128,18 @@ class BalanceResult:
 def add_game_figures(figures: dict[str, Any], game: Game, records: Sequence[GameRecord]) -> dict[str, Any]:
     """A game's own figures under `game_figures`, when its Game offers `balance_figures(records)`
     (Alien Empires: win rates per Race power)."""
-    own = getattr(game, "balance_figures", None)
+    own = balance_figures(game, records)
     if own is not None:
-        figures["game_figures"] = own(records)
+        figures["game_figures"] = own
     return figures
 
 
 def game_figures_text(game: Game, figures: dict[str, Any]) -> str | None:
     """The game's own figures as its rules module words them (`balance_text`), for the terminal and
     the report page; None for a game without any."""
-    words = getattr(game, "balance_text", None)
-    if "game_figures" not in figures or words is None:
+    if "game_figures" not in figures:
         return None
-    return str(words(figures["game_figures"]))
+    return balance_text(game, figures["game_figures"])
 
 
 def _relabel(r: GameRecord, local: dict[int, int]) -> GameRecord:

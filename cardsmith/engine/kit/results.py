@@ -25,6 +25,7 @@ class ResultState:
     """`is_terminal`, `outcome` and `returns` for a state that keeps its `Outcome` in `self.result`
     (None while the game goes on) and its seat count in `self.seats`."""
 
+    __slots__ = ()  # so that a subclass with slots has no __dict__
     result: Outcome | None
     seats: int
 
@@ -42,6 +43,7 @@ class WinnerState:
     """`is_terminal`, `outcome` and `returns` for a two-seat state that keeps its `winner` (a seat, or
     None for a draw) and `end_reason` (empty while the game goes on)."""
 
+    __slots__ = ()  # so that a subclass with slots (Solar Empires' state) has no __dict__
     winner: int | None
     end_reason: str
 

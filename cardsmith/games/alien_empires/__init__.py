@@ -5,6 +5,35 @@ worlds with Force, Race and Event cards from one common deck; whoever controls e
 docs/rules/alien-empires.md; the set is cards/alien-empires/.
 """
 
-from cardsmith.games.alien_empires.rules import RULES
+from __future__ import annotations
 
-__all__ = ["RULES"]
+from typing import Any
+
+from cardsmith.engine.contract import RulesModule
+from cardsmith.engine.kit.fillers import hands_cards
+from cardsmith.games.alien_empires.checks import CARD_FIELDS, EFFECT_SPECS, PLAY_SCHEMA, validate
+from cardsmith.sets.model import CardSet
+
+
+def make_game(cardset: CardSet) -> Any:
+    """The rules bound to `cardset`: a `game.AlienGame` (the game module loads only when a game is made)."""
+    from cardsmith.games.alien_empires.game import AlienGame
+
+    return AlienGame(cardset, RULES)
+
+
+RULES = RulesModule(
+    name="alien_empires",
+    title="Alien Empires",
+    players=(2, 6),
+    make_game=make_game,
+    play_schema=PLAY_SCHEMA,
+    card_fields=CARD_FIELDS,
+    effects=EFFECT_SPECS,
+    effect_types=("race", "event"),
+    validate=validate,
+    cards_in_hand=hands_cards,
+    doc="Two to six alien races spread over a hex map of 20 worlds with a common deck of Force, Race and Event cards.",
+)
+
+__all__ = ["RULES", "make_game"]

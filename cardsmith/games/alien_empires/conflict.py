@@ -418,5 +418,3 @@ def kill_taking_part(st: "AlienState", s: int, n: int, why: str) -> None:
             c["commit"][s][label] -= k
             n -= k
 
-
-from cardsmith.games.alien_empires import conflict_start, resolve  # noqa: E402,F401  (register their steps)

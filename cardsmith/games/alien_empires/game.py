@@ -10,7 +10,8 @@ from typing import Any, Mapping, Sequence
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit.shape import check_position, first_moves, guarded
-from cardsmith.games.alien_empires import conflict, position_schema, turns  # noqa: F401  (conflict, turns register their steps)
+# conflict, conflict_start, resolve and turns register their steps on STEPS as they load.
+from cardsmith.games.alien_empires import conflict, conflict_start, position_schema, resolve, turns  # noqa: F401
 from cardsmith.games.alien_empires.cards import CardTable
 from cardsmith.games.alien_empires.hexmap import HexMap
 from cardsmith.games.alien_empires.powers import playable

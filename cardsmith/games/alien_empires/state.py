@@ -152,11 +152,9 @@ class AlienState(ResultState):
 
     def settle(self) -> None:
         """Run automatic steps and forced decisions until a seat has a real choice (or the game ends)."""
-        from cardsmith.games.alien_empires import turns
-
         while self.result is None:
             if not self.stack:
-                turns.next_turn(self)
+                STEPS.empty(self)  # turns.next_turn
                 continue
             top = self.stack[-1]
             kind = top["kind"]

@@ -152,6 +152,7 @@ def _first_turn(st: "AlienState", e: Entry) -> None:
 
 
 # ---- turns -----------------------------------------------------------------------------------
+@STEPS.on_empty
 def next_turn(st: "AlienState") -> None:
     """The next player still in the game; a new round when the order wraps."""
     n = len(st.order)

@@ -6,8 +6,8 @@ left to chance or to no one. A decision with a single legal option is taken auto
 Readings of ambiguous sentences are in docs/rules/solar-empires.md.
 
 Modules: `cards` (card records and a game's table), `effects` (the effect handlers cards name),
-`checks` (what validation asks: play settings, the set's problems), `state` (the state and its
-zones), `flow` (the turn), `combat`, `resolve` (playing cards and their effects), `observation`,
+`checks` (what validation asks: play settings, the set's problems), `board` (the table: zones and
+the moves between them), `state` (the game contract on the board), `flow` (the turn), `combat`, `resolve` (playing cards and their effects), `observation`,
 `heuristics`, `positions`, `game`.
 
 Importing the package loads only what validating a set needs (`RULES` with its effects, settings and
@@ -33,7 +33,6 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import importlib
 
-    importlib.import_module(f"{__name__}.state")  # state first (see game.py)
     return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
 
 

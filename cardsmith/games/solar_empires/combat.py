@@ -13,13 +13,14 @@ from cardsmith.games.solar_empires import resolve
 from cardsmith.games.solar_empires.cards import FIGHTER, SEATS
 from cardsmith.games.solar_empires.names import (BOMBER_BONUS, DAMAGE, FIRE, INTERCEPT, ORDER101, POINT, SHOT_CAP,
                                                  STRIKE, SWARM, WORLD_EATER)
-from cardsmith.games.solar_empires.resolve import Pick, building_save
+from cardsmith.games.solar_empires.board import Pick
+from cardsmith.games.solar_empires.resolve import building_save
 
 if TYPE_CHECKING:
-    from cardsmith.games.solar_empires.state import SolarState
+    from cardsmith.games.solar_empires.board import Board
 
 
-def start(s: "SolarState", pos: int) -> None:
+def start(s: "Board", pos: int) -> None:
     """Open the combat at `pos`: list the pre-combat damage effects that may act there."""
     s.cpending.remove(pos)
     s.cpos = pos
@@ -52,7 +53,7 @@ def start(s: "SolarState", pos: int) -> None:
         s.rec("combat", f"Combat at position {pos + 1} ({s.name(s.planet[pos])})", position=pos + 1)
 
 
-def withdraw(s: "SolarState", p: int) -> None:
+def withdraw(s: "Board", p: int) -> None:
     for i in s.cf[p]:
         s.at[i] = -1
     s.cf[p] = []
@@ -60,7 +61,7 @@ def withdraw(s: "SolarState", p: int) -> None:
     s.cstage = "won"
 
 
-def roll_attack(s: "SolarState") -> None:
+def roll_attack(s: "Board") -> None:
     """The attacker's shot: d6 + attack bonus - the enemy point ship's shield, into `s.pd_amt`."""
     info = s.t.info
     a = s.catt
@@ -96,7 +97,7 @@ def roll_attack(s: "SolarState") -> None:
 
 
 # ---------------------------------------------------------------------- the steps
-def _effects(s: "SolarState") -> bool:
+def _effects(s: "Board") -> bool:
     pos = s.cpos
     info = s.t.info
     while s.cfx:
@@ -118,7 +119,7 @@ def _effects(s: "SolarState") -> bool:
     return False
 
 
-def _swarm(s: "SolarState") -> bool:
+def _swarm(s: "Board") -> bool:
     # each Asteroid Swarm on this planet hits each fleet there (priority's fleet first)
     hits = [(sp, n) for sp, n in s.swarm if sp == s.cpos]
     k = s.swarm_i
@@ -137,7 +138,7 @@ def _swarm(s: "SolarState") -> bool:
     return False
 
 
-def _swarm_place(s: "SolarState") -> bool:
+def _swarm_place(s: "Board") -> bool:
     if s.pd_amt > 0 and s.cf[s.current_player]:
         s.dec = SWARM
         return True
@@ -145,7 +146,7 @@ def _swarm_place(s: "SolarState") -> bool:
     return False
 
 
-def _start(s: "SolarState") -> bool:
+def _start(s: "Board") -> bool:
     f0, f1 = s.cf
     if f0 and f1:
         s.cstage = "point"
@@ -161,7 +162,7 @@ def _start(s: "SolarState") -> bool:
     return False
 
 
-def _point(s: "SolarState") -> bool:
+def _point(s: "Board") -> bool:
     for q in (s.priority, 1 - s.priority):
         if s.point[q] < 0:
             return s.ask(POINT, q)
@@ -174,7 +175,7 @@ def _point(s: "SolarState") -> bool:
     return False
 
 
-def _choice(s: "SolarState") -> bool:
+def _choice(s: "Board") -> bool:
     if s.cshots >= SHOT_CAP:
         if s.loud:
             s.rec("break off", f"  {SHOT_CAP} shots without a result: both fleets break off; control is unchanged")
@@ -192,7 +193,7 @@ def _choice(s: "SolarState") -> bool:
     return False
 
 
-def _shoot(s: "SolarState") -> bool:
+def _shoot(s: "Board") -> bool:
     roll_attack(s)
     a = s.catt
     s.pd_forced = -1
@@ -207,7 +208,7 @@ def _shoot(s: "SolarState") -> bool:
     return False
 
 
-def _place(s: "SolarState") -> bool:
+def _place(s: "Board") -> bool:
     d = 1 - s.catt
     f = s.pd_forced
     if f >= 0:
@@ -223,7 +224,7 @@ def _place(s: "SolarState") -> bool:
     return False
 
 
-def _after(s: "SolarState") -> bool:
+def _after(s: "Board") -> bool:
     d = 1 - s.catt
     s.cshots += 1
     fleet = s.cf[d]
@@ -248,13 +249,13 @@ def _after(s: "SolarState") -> bool:
     return False
 
 
-def _newpoint(s: "SolarState") -> bool:
+def _newpoint(s: "Board") -> bool:
     s.point_max = [-1, -1]
     s.cstage = "choice"
     return False
 
 
-def _won(s: "SolarState") -> bool:
+def _won(s: "Board") -> bool:
     w, pos = s.cwinner, s.cpos
     info = s.t.info
     prev = s.cprev = s.ctrl[pos]
@@ -278,7 +279,7 @@ def _won(s: "SolarState") -> bool:
     return False
 
 
-def _building(s: "SolarState") -> bool:
+def _building(s: "Board") -> bool:
     s.cstage = "next"
     w = s.cwinner
     loser = 1 - w
@@ -290,11 +291,11 @@ def _building(s: "SolarState") -> bool:
     return False
 
 
-def _waiting(s: "SolarState") -> bool:
+def _waiting(s: "Board") -> bool:
     raise AssertionError(f"combat step {s.cstage} has no pending decision")
 
 
-_STEPS: dict[str, Callable[["SolarState"], bool]] = {
+_STEPS: dict[str, Callable[["Board"], bool]] = {
     "effects": _effects, "swarm": _swarm, "swarm_place": _swarm_place, "start": _start, "point": _point,
     "choice": _choice, "shoot": _shoot, "place": _place, "after": _after, "newpoint": _newpoint,
     "won": _won, "building": _building, "effect_wait": _waiting, "intercept_wait": _waiting,
@@ -302,7 +303,7 @@ _STEPS: dict[str, Callable[["SolarState"], bool]] = {
 }
 
 
-def step(s: "SolarState") -> bool:
+def step(s: "Board") -> bool:
     """Advance the combat at s.cpos; True when a decision is pending or the combat is over."""
     while s.cstage != "next":
         if _STEPS[s.cstage](s):
@@ -311,14 +312,14 @@ def step(s: "SolarState") -> bool:
 
 
 # ---------------------------------------------------------------------- combat decisions
-def _damage_actions(s: "SolarState", p: int) -> tuple:
+def _damage_actions(s: "Board", p: int) -> tuple:
     """A ship of seat p's fleet here to put damage on (one per distinguishable copy; at a shot the
     point ship is told apart from its copies)."""
     pt = s.point[p] if s.dec == DAMAGE else -1
     return _fleet_choices(s, "damage", s.cf[p], pt)
 
 
-def _fleet_choices(s: "SolarState", verb: str, insts: list[int], apart: int = -1) -> tuple:
+def _fleet_choices(s: "Board", verb: str, insts: list[int], apart: int = -1) -> tuple:
     """(verb, instance, card id) for one ship per distinguishable copy among `insts` (same design,
     same damage), `apart` (a point ship) counted as a copy of its own: `SolarState.dedup` written
     out, as combat lists these after nearly every shot."""
@@ -333,7 +334,7 @@ def _fleet_choices(s: "SolarState", verb: str, insts: list[int], apart: int = -1
     return tuple(out)
 
 
-def _point_actions(s: "SolarState", p: int) -> tuple:
+def _point_actions(s: "Board", p: int) -> tuple:
     info = s.t.info
     cands = s.cf[p]
     if s.point_max[p] >= 0:
@@ -341,18 +342,18 @@ def _point_actions(s: "SolarState", p: int) -> tuple:
     return _fleet_choices(s, "point", cands)
 
 
-def _intercept_actions(s: "SolarState", p: int) -> tuple:
+def _intercept_actions(s: "Board", p: int) -> tuple:
     info = s.t.info
     pt = s.point[1 - p]
     fighters = [i for i in s.cf[1 - p] if info[i].cls == FIGHTER]
     return (("no-intercept",),) + tuple(("intercept", i, info[i].id) for i in s.dedup(fighters, lambda i: i == pt))
 
 
-def _strike_actions(s: "SolarState", p: int) -> tuple:
+def _strike_actions(s: "Board", p: int) -> tuple:
     return _fleet_choices(s, "strike", s.cf[1 - p])
 
 
-LEGAL: dict[str | None, Callable[["SolarState", int], tuple]] = {
+LEGAL: dict[str | None, Callable[["Board", int], tuple]] = {
     DAMAGE: _damage_actions, SWARM: _damage_actions, POINT: _point_actions, INTERCEPT: _intercept_actions,
     STRIKE: _strike_actions, FIRE: lambda s, p: (("fire",), ("withdraw",)),
     WORLD_EATER: lambda s, p: (("world-eater", "destroy"), ("world-eater", "spare")),
@@ -360,7 +361,7 @@ LEGAL: dict[str | None, Callable[["SolarState", int], tuple]] = {
 }
 
 
-def _place_damage(s: "SolarState", p: int, a: tuple) -> None:
+def _place_damage(s: "Board", p: int, a: tuple) -> None:
     inst = a[1]
     put = min(s.t.info[inst].armour - s.dmg[inst], s.pd_amt)
     s.pd_amt -= put
@@ -369,13 +370,13 @@ def _place_damage(s: "SolarState", p: int, a: tuple) -> None:
     s.hurt(inst, put)
 
 
-def _choose_point(s: "SolarState", p: int, a: tuple) -> None:
+def _choose_point(s: "Board", p: int, a: tuple) -> None:
     s.point[p] = a[1]
     if s.loud:
         s.rec("point", f"  P{p} point ship: {s.name(a[1])}", seat=p, card=a[2])
 
 
-def _fire(s: "SolarState", p: int, a: tuple) -> None:
+def _fire(s: "Board", p: int, a: tuple) -> None:
     if a[0] == "withdraw":
         if s.loud:
             s.rec("withdraw", f"  P{p} withdraws", seat=p)
@@ -384,12 +385,12 @@ def _fire(s: "SolarState", p: int, a: tuple) -> None:
         s.cstage = "shoot"
 
 
-def _intercept(s: "SolarState", p: int, a: tuple) -> None:
+def _intercept(s: "Board", p: int, a: tuple) -> None:
     s.pd_forced = a[1] if a[0] == "intercept" else -1
     s.cstage = "place"
 
 
-def _strike(s: "SolarState", p: int, a: tuple) -> None:
+def _strike(s: "Board", p: int, a: tuple) -> None:
     amount, source = s.cfx[0][1], s.cfx[0][3]
     s.cfx.pop(0)
     if s.loud:
@@ -398,7 +399,7 @@ def _strike(s: "SolarState", p: int, a: tuple) -> None:
     s.cstage = "effects"
 
 
-def _world_eater(s: "SolarState", p: int, a: tuple) -> None:
+def _world_eater(s: "Board", p: int, a: tuple) -> None:
     if a[1] == "spare":
         s.cstage = "building"
         return
@@ -412,7 +413,7 @@ def _world_eater(s: "SolarState", p: int, a: tuple) -> None:
         resolve.open_pick(s, Pick("discard", p, count, may_stop=True, then="combat"))
 
 
-def _order101(s: "SolarState", p: int, a: tuple) -> None:
+def _order101(s: "Board", p: int, a: tuple) -> None:
     s.cstage = "next"
     if a[1] == "self-destruct":
         if s.loud:
@@ -422,7 +423,7 @@ def _order101(s: "SolarState", p: int, a: tuple) -> None:
         building_save(s, s.cpos, s.cwinner)
 
 
-HANDLE: dict[str | None, Callable[["SolarState", int, tuple], None]] = {
+HANDLE: dict[str | None, Callable[["Board", int, tuple], None]] = {
     DAMAGE: _place_damage, SWARM: _place_damage, POINT: _choose_point, FIRE: _fire, INTERCEPT: _intercept,
     STRIKE: _strike, WORLD_EATER: _world_eater, ORDER101: _order101,
 }

@@ -16,16 +16,13 @@ from cardsmith.games.solar_empires.cards import BUILDING, EVENT, HAND_SIZE, POSI
 from cardsmith.games.solar_empires.names import (COMBAT, CONSTRUCT, DEPLOY, ORDER, ORDERINGS, PICK, PRIORITY, SPY)
 
 if TYPE_CHECKING:
-    from cardsmith.games.solar_empires.state import SolarState
+    from cardsmith.games.solar_empires.board import Board
 
 _TARGETED = ("damage", "destroy_ship", "grant_shield")
-# A seat number. (The alias, not `int`, where flow.pxd declares a function for the compiled build:
-# Cython reads an `int` annotation as a Python int, which would not match the declaration.)
-Seat = int
 
 
 # ---------------------------------------------------------------------- legal actions
-def construct_actions(s: "SolarState", p: Seat, probe: bool = False) -> tuple:
+def construct_actions(s: "Board", p: int, probe: bool = False) -> tuple:
     """The construction options of seat p, "done" last. `probe`: stop at the first option found,
     without "done" (enough for a look-ahead's `settle` to know the decision is a real one).
 
@@ -70,7 +67,7 @@ def construct_actions(s: "SolarState", p: Seat, probe: bool = False) -> tuple:
     return tuple(acts)
 
 
-def event_plays(s: "SolarState", p: int, ci: Any) -> list:
+def event_plays(s: "Board", p: int, ci: Any) -> list:
     """The ways to play event `ci`: with the planets it chooses, or the ship it targets, or plainly."""
     fx = ci.fx
     for handler in ("block_deployment", "fleet_damage"):
@@ -93,7 +90,7 @@ def event_plays(s: "SolarState", p: int, ci: Any) -> list:
     return [ci.play]
 
 
-def _deploy(s: "SolarState", p: Seat) -> tuple:
+def _deploy(s: "Board", p: int) -> tuple:
     """Each ship of seat p in reinforcements to each open planet (one ship per distinguishable copy,
     the first in play order, keyed as `SolarState.dedup` keys them), then "done".
 
@@ -131,7 +128,7 @@ _COMBAT_AT = tuple(("combat", pos + 1) for pos in range(POSITIONS))  # the comba
 _ORDER_OPTIONS = tuple(("order", o) for o in ORDERINGS)
 
 
-def _deploy_open(s: "SolarState", p: int) -> bool:
+def _deploy_open(s: "Board", p: int) -> bool:
     """Whether seat p has a deployment to choose (a ship in reinforcements and an open planet)."""
     at = s.at
     for i in s.ships[p]:
@@ -143,13 +140,13 @@ def _deploy_open(s: "SolarState", p: int) -> bool:
 
 # Decisions whose options always end with "done": a look-ahead's `settle` only asks whether there is
 # any other option; the legal set is listed if someone asks for it.
-_HAS_CHOICE: dict[str | None, Callable[["SolarState", int], Any]] = {
+_HAS_CHOICE: dict[str | None, Callable[["Board", int], Any]] = {
     CONSTRUCT: lambda s, p: construct_actions(s, p, True),
     DEPLOY: _deploy_open,
 }
 
 
-def _spy(s: "SolarState", p: int) -> tuple:
+def _spy(s: "Board", p: int) -> tuple:
     acts: list = [("spy-keep",)]
     targets = [pos for pos in s.planets() if pos not in s.flare]
     info = s.t.info
@@ -163,7 +160,7 @@ def _spy(s: "SolarState", p: int) -> tuple:
     return tuple(acts)
 
 
-_LEGAL: dict[str | None, Callable[["SolarState", int], tuple]] = {
+_LEGAL: dict[str | None, Callable[["Board", int], tuple]] = {
     CONSTRUCT: construct_actions,
     DEPLOY: _deploy,
     SPY: _spy,
@@ -176,12 +173,12 @@ _LEGAL: dict[str | None, Callable[["SolarState", int], tuple]] = {
 }
 
 
-def compute_legal(s: "SolarState") -> tuple:
+def compute_legal(s: "Board") -> tuple:
     return _LEGAL[s.dec](s, s.current_player)
 
 
 # ---------------------------------------------------------------------- carrying out a choice
-def _construct(s: "SolarState", p: int, a: tuple) -> None:
+def _construct(s: "Board", p: int, a: tuple) -> None:
     verb = a[0]
     if verb == "done":
         if s.loud:
@@ -201,7 +198,7 @@ def _construct(s: "SolarState", p: int, a: tuple) -> None:
         s.dec = CONSTRUCT  # the seat builds on until it passes (unless the card opened a choice)
 
 
-def _deploy_handle(s: "SolarState", p: int, a: tuple) -> None:
+def _deploy_handle(s: "Board", p: int, a: tuple) -> None:
     if a[0] == "done":
         s.stage_i += 1
     else:
@@ -211,7 +208,7 @@ def _deploy_handle(s: "SolarState", p: int, a: tuple) -> None:
         s.dec = DEPLOY  # the seat deploys on until it passes
 
 
-def _spy_handle(s: "SolarState", p: int, a: tuple) -> None:
+def _spy_handle(s: "Board", p: int, a: tuple) -> None:
     if a[0] == "spy":
         inst = a[1]
         s.at[inst] = -1 if a[3] == "reserve" else a[3] - 1
@@ -220,7 +217,7 @@ def _spy_handle(s: "SolarState", p: int, a: tuple) -> None:
     s.stage_i += 1
 
 
-def _order_deck(s: "SolarState", p: int, a: tuple) -> None:
+def _order_deck(s: "Board", p: int, a: tuple) -> None:
     how = a[1]
     # deck file order, top first; or cheapest first (ties in file order)
     cards = list(s.t.curve[p] if how == "curve" else s.t.fleet[p])
@@ -232,7 +229,7 @@ def _order_deck(s: "SolarState", p: int, a: tuple) -> None:
     s.stage_i += 1
 
 
-def _priority(s: "SolarState", p: int, a: tuple) -> None:
+def _priority(s: "Board", p: int, a: tuple) -> None:
     s.priority = p if a[1] == "take" else 1 - p
     if s.loud:
         s.rec("priority", f"P{p} gives priority to P{s.priority}" if a[1] == "give" else f"P{p} takes priority",
@@ -240,7 +237,7 @@ def _priority(s: "SolarState", p: int, a: tuple) -> None:
     s.stage = "draw"
 
 
-_HANDLE: dict[str | None, Callable[["SolarState", int, tuple], None]] = {
+_HANDLE: dict[str | None, Callable[["Board", int, tuple], None]] = {
     CONSTRUCT: _construct,
     DEPLOY: _deploy_handle,
     SPY: _spy_handle,
@@ -252,13 +249,13 @@ _HANDLE: dict[str | None, Callable[["SolarState", int, tuple], None]] = {
 }
 
 
-def handle(s: "SolarState", a: tuple) -> None:
+def handle(s: "Board", a: tuple) -> None:
     d = s.dec
     s.dec = None  # a handler that opens a new decision sets it again
     _HANDLE[d](s, s.current_player, a)
 
 
-def settle(s: "SolarState", lazy: bool = False) -> None:
+def settle(s: "Board", lazy: bool = False) -> None:
     """Run the rules to the next real decision: one with a single option is taken at once. The legal
     set of the decision it stops at is left in `s._legal` (apply checks the next action against it).
     `lazy` (a look-ahead, `SolarState.peek`): at construction and deployment only ask whether there
@@ -290,7 +287,7 @@ def settle(s: "SolarState", lazy: bool = False) -> None:
 
 
 # ---------------------------------------------------------------------- the stages of a turn
-def _setup(s: "SolarState") -> bool:
+def _setup(s: "Board") -> bool:
     if s.stage_i < 2:
         return s.ask(ORDER, s.stage_i)
     for p in SEATS:
@@ -299,14 +296,14 @@ def _setup(s: "SolarState") -> bool:
     return False
 
 
-def _coin(s: "SolarState") -> bool:
+def _coin(s: "Board") -> bool:
     w = s.pick_one(2, "coin toss")
     if s.loud:
         s.rec("coin", f"P{w} wins the coin toss", seat=w)
     return s.ask(PRIORITY, w)
 
 
-def _draw(s: "SolarState") -> bool:
+def _draw(s: "Board") -> bool:
     pr = s.priority
     if s.loud:
         s.rec("turn", f"== Turn {s.turn}: P{pr} has priority ==", turn=s.turn, priority=pr)
@@ -318,7 +315,7 @@ def _draw(s: "SolarState") -> bool:
     return False
 
 
-def _construction(s: "SolarState") -> bool:
+def _construction(s: "Board") -> bool:
     if s.stage_i < 2:
         return s.ask(CONSTRUCT, s.priority if s.stage_i == 0 else 1 - s.priority)
     if s.check_end():
@@ -330,14 +327,14 @@ def _construction(s: "SolarState") -> bool:
     return False
 
 
-def _deployment(s: "SolarState") -> bool:
+def _deployment(s: "Board") -> bool:
     if s.stage_i < 2:
         return s.ask(DEPLOY, s.priority if s.stage_i == 0 else 1 - s.priority)
     s.stage, s.stage_i = "spy", 0
     return False
 
 
-def _spy_stage(s: "SolarState") -> bool:
+def _spy_stage(s: "Board") -> bool:
     while s.stage_i < 2:
         q = s.priority if s.stage_i == 0 else 1 - s.priority
         if s.event_fx(q, "redeploy") and s.ships[q]:
@@ -352,7 +349,7 @@ def _spy_stage(s: "SolarState") -> bool:
     return False
 
 
-def _combat_stage(s: "SolarState") -> bool:
+def _combat_stage(s: "Board") -> bool:
     if s.cpos >= 0:
         if not combat.step(s):
             return False
@@ -372,20 +369,20 @@ def _combat_stage(s: "SolarState") -> bool:
     return False
 
 
-_STAGES: dict[str, Callable[["SolarState"], bool]] = {
+_STAGES: dict[str, Callable[["Board"], bool]] = {
     "setup": _setup, "coin": _coin, "draw": _draw, "construct1": _construction, "deploy": _deployment,
     "spy": _spy_stage, "combat": _combat_stage, "construct2": _construction, "cleanup": lambda s: cleanup(s),
 }
 
 
-def advance(s: "SolarState") -> None:
+def advance(s: "Board") -> None:
     """Run the turn until a seat must decide (`s.dec` set) or the game ends."""
     while not s.end_reason and s.dec is None:
         if _STAGES[s.stage](s):
             return
 
 
-def stalemate(s: "SolarState") -> bool:
+def stalemate(s: "Board") -> bool:
     """True when the next turn would repeat this state forever: no ships, no draws (hands full or
     decks empty), no playable card, and no black hole eating planets."""
     if s.black_hole or s.ships[0] or s.ships[1]:
@@ -396,7 +393,7 @@ def stalemate(s: "SolarState") -> bool:
     return all(len(construct_actions(s, p)) == 1 for p in SEATS)
 
 
-def cleanup(s: "SolarState") -> bool:
+def cleanup(s: "Board") -> bool:
     for p in SEATS:
         s.disc[p].extend(s.events[p])
         s.events[p] = []

@@ -5,8 +5,6 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-# State first: in the compiled build, flow, combat and resolve import it as they load (see state.py).
-from cardsmith.games.solar_empires.state import SolarState
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, RulesModule
 from cardsmith.base.errors import CardsmithError
@@ -18,6 +16,7 @@ from cardsmith.games.solar_empires.heuristics import heuristic, scores_as_now
 from cardsmith.games.solar_empires.names import DEFAULT_TURN_CAP
 from cardsmith.games.solar_empires.observation import sample_state
 from cardsmith.games.solar_empires.positions import from_position
+from cardsmith.games.solar_empires.state import SolarState
 from cardsmith.sets.model import CardSet, Deck
 
 class SolarEmpires:
@@ -100,7 +99,8 @@ class SolarEmpires:
 
     def from_position(self, position: Mapping[str, Any] | str, *, chance: Chance | None = None, seed: int = 0) -> SolarState:
         """A state from `SolarState.position()` data (or its YAML text); PositionError names a bad entry."""
-        return from_position(self.infos, position, self.turn_cap, chance if chance is not None else SeededChance(seed))
+        return from_position(self.infos, position, self.turn_cap, chance if chance is not None else SeededChance(seed),
+                             SolarState)
 
     def sample_state(self, observation: Any, rng: random.Random) -> SolarState:
         return sample_state(observation, rng)

@@ -9,7 +9,7 @@ from cardsmith.engine.chance import LookaheadChance, shuffled
 from cardsmith.games.solar_empires.cards import POSITIONS, SEATS
 
 if TYPE_CHECKING:
-    from cardsmith.games.solar_empires.state import SolarState
+    from cardsmith.games.solar_empires.board import Board
 
 
 class Observation:
@@ -20,7 +20,7 @@ class Observation:
 
     __slots__ = ("player", "turn", "current_player", "decision", "opp_hand", "opp_deck", "_masked")
 
-    def __init__(self, state: "SolarState", player: int):
+    def __init__(self, state: "Board", player: int):
         o = 1 - player
         self.player = player
         self.turn = state.turn
@@ -64,7 +64,7 @@ class Observation:
         }
 
 
-def sample_state(observation: Observation, rng: random.Random) -> "SolarState":
+def sample_state(observation: Observation, rng: random.Random) -> "Board":
     """A full state consistent with `observation`: the opponent's unseen cards (their deck list minus
     every public card) dealt at random into their hand and deck; fresh chance drawn from `rng`
     (`LookaheadChance`: the agent's own imagined dice)."""

@@ -10,21 +10,24 @@ starts with these ships deployed" and let the rules take over.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
 
 from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit import parse_position, position_header
 from cardsmith.engine.kit.shape import check_position, first_moves, guarded
 from cardsmith.games.solar_empires import position_schema
-from cardsmith.games.solar_empires.cards import CLASS_NAMES, NAME, POSITIONS, SEATS, CardInfo, build_table
+from cardsmith.games.solar_empires.cards import CLASS_NAMES, NAME, POSITIONS, SEATS, CardInfo, Table, build_table
+from cardsmith.games.solar_empires.flow import compute_legal, settle
 from cardsmith.games.solar_empires.position_schema import check_fit
-from cardsmith.games.solar_empires.resolve import Pick
+from cardsmith.games.solar_empires.board import Pick
 
 if TYPE_CHECKING:
-    from cardsmith.games.solar_empires.state import SolarState
+    from cardsmith.games.solar_empires.board import Board
+
+S = TypeVar("S", bound="Board")
 
 
-def to_position(s: "SolarState") -> dict[str, Any]:
+def to_position(s: "Board") -> dict[str, Any]:
     t = s.t
     ids = t.ids
     info = t.info
@@ -72,7 +75,7 @@ def to_position(s: "SolarState") -> dict[str, Any]:
     return data
 
 
-def _instances(s: "SolarState") -> dict[str, list[int]]:
+def _instances(s: "Board") -> dict[str, list[int]]:
     """Card instance numbers in the order `from_position` reads the cards (per seat: its buildings in
     planet order, hand, deck top first, discard, events, ships; solar: star, planets, removed), so a
     position read back names every card as the game did and recorded actions replay on it."""
@@ -154,9 +157,11 @@ class _Reader:
 
 
 def from_position(infos: Mapping[str, CardInfo], data: Mapping[str, Any] | str, turn_cap: int,
-                  chance: Chance) -> "SolarState":
-    """A state from position data (or its YAML/JSON text), run on to a decision. The data is checked
-    against `position_schema` first, so a mistake is a PositionError naming the entry."""
+                  chance: Chance, make: Callable[[Table, Chance], S]) -> S:
+    """A state from position data (or its YAML/JSON text), run on to a decision: `make(table, chance)`
+    gives the empty state (`SolarState`; passed in, as the state imports this module to write its
+    positions). The data is checked against `position_schema` first, so a mistake is a PositionError
+    naming the entry."""
     if isinstance(data, str):
         data = parse_position(data, NAME)
     elif data.get("game") != NAME:
@@ -164,10 +169,10 @@ def from_position(infos: Mapping[str, CardInfo], data: Mapping[str, Any] | str, 
     if data.get("seats", 2) != 2:
         raise PositionError(f"seats is {data.get('seats')!r}: Solar Empires is a game for 2 players")
     checked = _checked(infos, data)
-    return guarded(lambda: _build(infos, checked, turn_cap, chance), _some_move)
+    return guarded(lambda: _build(infos, checked, turn_cap, chance, make), _some_move)
 
 
-def _some_move(s: "SolarState") -> None:
+def _some_move(s: "Board") -> None:
     """The probe under `guarded`: the seat to act has something it may do."""
     first_moves(s)
     for seat in s.to_act():
@@ -188,12 +193,10 @@ def _schema() -> dict[str, Any]:
     return position_schema.schema()
 
 
-def _build(infos: Mapping[str, CardInfo], data: Mapping[str, Any], turn_cap: int, chance: Chance) -> "SolarState":
-    from cardsmith.games.solar_empires.flow import compute_legal, settle
-    from cardsmith.games.solar_empires.state import SolarState
-
+def _build(infos: Mapping[str, CardInfo], data: Mapping[str, Any], turn_cap: int, chance: Chance,
+           make: Callable[[Table, Chance], S]) -> S:
     r = _Reader(infos, data, turn_cap)
-    s = SolarState(r.table, chance)
+    s = make(r.table, chance)
     _fill(s, r, data)
     if s.end_reason:
         return s
@@ -205,7 +208,7 @@ def _build(infos: Mapping[str, CardInfo], data: Mapping[str, Any], turn_cap: int
     return s
 
 
-def _fill(s: "SolarState", r: _Reader, data: Mapping[str, Any]) -> None:
+def _fill(s: "Board", r: _Reader, data: Mapping[str, Any]) -> None:
     s.turn = int(data.get("turn", 1))
     s.priority = int(data.get("priority", 0))
     s.stage = data["stage"]
@@ -256,20 +259,20 @@ def _fill(s: "SolarState", r: _Reader, data: Mapping[str, Any]) -> None:
         _combat(s, data["combat"])
 
 
-def _ship(s: "SolarState", ref: Any) -> int:
+def _ship(s: "Board", ref: Any) -> int:
     if ref is None:
         return -1
     seat, zone, k = ref
     return (s.ships if zone == "ships" else s.disc)[int(seat)][int(k)]
 
 
-def _pick(s: "SolarState", d: Mapping[str, Any]) -> Pick:
+def _pick(s: "Board", d: Mapping[str, Any]) -> Pick:
     return Pick(str(d["kind"]), int(d["seat"]), int(d["left"]), CLASS_NAMES.index(d.get("max_class", "battleship")),
                 bool(d.get("may_stop", False)), tuple(_ship(s, c) for c in d.get("chosen") or ()),
                 str(d.get("then", "construct")), int(d.get("amount", 0)))
 
 
-def _combat(s: "SolarState", c: Mapping[str, Any]) -> None:
+def _combat(s: "Board", c: Mapping[str, Any]) -> None:
     s.cpending = [int(x) - 1 for x in c.get("pending") or []]
     s.cpos = -1 if c.get("position") is None else int(c["position"]) - 1
     s.cstage = c.get("step", "effects" if s.cpos >= 0 else "next")

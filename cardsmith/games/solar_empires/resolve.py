@@ -1,49 +1,30 @@
 """Playing cards and resolving their effects: ships, buildings, events and spells, the choices an
-effect asks for (`Pick`), and building saves. Effects are found by handler name in `CardInfo.fx`,
+effect asks for (`board.Pick`), and building saves. Effects are found by handler name in `CardInfo.fx`,
 with the parameters the card's YAML gives."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, Mapping
 
+from cardsmith.games.solar_empires.board import Pick
 from cardsmith.games.solar_empires.cards import BATTLESHIP, BUILDING, CLASS_NAMES, FIGHTER, POSITIONS, SHIP
 from cardsmith.games.solar_empires.names import CONSTRUCT, PICK
 
 if TYPE_CHECKING:
-    from cardsmith.games.solar_empires.state import SolarState
-
-
-class Pick(NamedTuple):
-    """An effect's pending choices: `kind` "fighters" (damage up to `left` different fighters),
-    "discard" (put ships from the discard pile into play) or "deck" (search the fleet deck for ships).
-    `limit` is the largest class allowed; `may_stop` lets the seat stop early; `then` is where play
-    returns ("construct" or "combat")."""
-
-    kind: str
-    seat: int
-    left: int
-    limit: int = BATTLESHIP
-    may_stop: bool = False
-    chosen: tuple[int, ...] = ()
-    then: str = "construct"
-    amount: int = 0
-
-    def to_data(self, ids: Any) -> dict[str, Any]:
-        return {"kind": self.kind, "seat": self.seat, "left": self.left, "max_class": CLASS_NAMES[self.limit],
-                "may_stop": self.may_stop, "chosen": ids(self.chosen), "then": self.then, "amount": self.amount}
+    from cardsmith.games.solar_empires.board import Board
 
 
 def max_class(params: Mapping[str, Any]) -> int:
     return CLASS_NAMES.index(params.get("max_class", "battleship"))
 
 
-def save_penalty(s: "SolarState", saboteur: int) -> int:
+def save_penalty(s: "Board", saboteur: int) -> int:
     """What `saboteur`'s events deduct from the opponent's building saves this turn."""
     return sum(fx["amount"] for fx in s.event_fx(saboteur, "save_penalty"))
 
 
 # ---------------------------------------------------------------------- playing a card
-def play(s: "SolarState", p: int, a: tuple) -> None:
+def play(s: "Board", p: int, a: tuple) -> None:
     info = s.t.info
     cid = a[1]
     for inst in s.hand[p]:  # the first copy in hand (copies are alike)
@@ -82,7 +63,7 @@ def play(s: "SolarState", p: int, a: tuple) -> None:
         _ON_PLAY.get(handler, _passive)(s, p, a, params)
 
 
-def _targets_text(s: "SolarState", a: tuple) -> str:
+def _targets_text(s: "Board", a: tuple) -> str:
     if len(a) <= 2:
         return ""
     if len(a) == 4 and isinstance(a[2], int) and isinstance(a[3], str):
@@ -90,19 +71,19 @@ def _targets_text(s: "SolarState", a: tuple) -> str:
     return " on positions " + ", ".join(str(x) for x in a[2:])
 
 
-def _passive(s: "SolarState", p: int, a: tuple, params: Mapping[str, Any]) -> None:
+def _passive(s: "Board", p: int, a: tuple, params: Mapping[str, Any]) -> None:
     """Effects that act later while the event is in play (read with `s.event_fx`)."""
 
 
-def _block(s: "SolarState", p: int, a: tuple, params: Mapping[str, Any]) -> None:
+def _block(s: "Board", p: int, a: tuple, params: Mapping[str, Any]) -> None:
     s.flare.extend(x - 1 for x in a[2:])
 
 
-def _swarm(s: "SolarState", p: int, a: tuple, params: Mapping[str, Any]) -> None:
+def _swarm(s: "Board", p: int, a: tuple, params: Mapping[str, Any]) -> None:
     s.swarm.extend((x - 1, params["bonus"]) for x in a[2:])
 
 
-def _damage(s: "SolarState", p: int, a: tuple, params: Mapping[str, Any]) -> None:
+def _damage(s: "Board", p: int, a: tuple, params: Mapping[str, Any]) -> None:
     if params.get("when") != "played":
         return  # before attacks: combat reads it from the events in play
     if params["target"] == "fighters":
@@ -114,23 +95,23 @@ def _damage(s: "SolarState", p: int, a: tuple, params: Mapping[str, Any]) -> Non
         open_pick(s, Pick("discard", p, params["revive_on_kill"], limit=tcls))
 
 
-def _destroy(s: "SolarState", p: int, a: tuple, params: Mapping[str, Any]) -> None:
+def _destroy(s: "Board", p: int, a: tuple, params: Mapping[str, Any]) -> None:
     s.destroy_ship(a[2])
 
 
-def _shield(s: "SolarState", p: int, a: tuple, params: Mapping[str, Any]) -> None:
+def _shield(s: "Board", p: int, a: tuple, params: Mapping[str, Any]) -> None:
     s.gaze[a[2]] = max(s.gaze.get(a[2], 0), params["amount"])
 
 
-def _revive(s: "SolarState", p: int, a: tuple, params: Mapping[str, Any]) -> None:
+def _revive(s: "Board", p: int, a: tuple, params: Mapping[str, Any]) -> None:
     open_pick(s, Pick("discard", p, params["count"]))
 
 
-def _search(s: "SolarState", p: int, a: tuple, params: Mapping[str, Any]) -> None:
+def _search(s: "Board", p: int, a: tuple, params: Mapping[str, Any]) -> None:
     open_pick(s, Pick("deck", p, params["count"]))
 
 
-def _rift(s: "SolarState", p: int, a: tuple, params: Mapping[str, Any]) -> None:
+def _rift(s: "Board", p: int, a: tuple, params: Mapping[str, Any]) -> None:
     info = s.t.info
     for pos in range(POSITIONS):
         b = s.bldg[pos]
@@ -144,7 +125,7 @@ def _rift(s: "SolarState", p: int, a: tuple, params: Mapping[str, Any]) -> None:
                 s.destroy_building(pos)
 
 
-def _black_hole(s: "SolarState", p: int, a: tuple, params: Mapping[str, Any]) -> None:
+def _black_hole(s: "Board", p: int, a: tuple, params: Mapping[str, Any]) -> None:
     if not s.black_hole:
         s.black_hole = True
         s.table_changed()
@@ -160,7 +141,7 @@ _ON_PLAY = {
 
 
 # ---------------------------------------------------------------------- an effect's choices
-def pick_actions(s: "SolarState", p: int) -> tuple:
+def pick_actions(s: "Board", p: int) -> tuple:
     pk = s.pick
     assert pk is not None
     info = s.t.info
@@ -179,7 +160,7 @@ def pick_actions(s: "SolarState", p: int) -> tuple:
     return tuple(acts)
 
 
-def open_pick(s: "SolarState", pick: Pick) -> None:
+def open_pick(s: "Board", pick: Pick) -> None:
     s.pick = pick
     s.dec = PICK
     s.current_player = pick.seat
@@ -187,7 +168,7 @@ def open_pick(s: "SolarState", pick: Pick) -> None:
         close_pick(s)
 
 
-def close_pick(s: "SolarState") -> None:
+def close_pick(s: "Board") -> None:
     pk = s.pick
     assert pk is not None
     s.pick = None
@@ -198,7 +179,7 @@ def close_pick(s: "SolarState") -> None:
         s.dec = None
 
 
-def pick_handle(s: "SolarState", p: int, a: tuple) -> None:
+def pick_handle(s: "Board", p: int, a: tuple) -> None:
     pk = s.pick
     assert pk is not None
     info = s.t.info
@@ -226,7 +207,7 @@ def pick_handle(s: "SolarState", p: int, a: tuple) -> None:
 
 
 # ---------------------------------------------------------------------- buildings on conquest
-def building_save(s: "SolarState", pos: int, winner: int) -> None:
+def building_save(s: "Board", pos: int, winner: int) -> None:
     """The conqueror rolls d6 (less the loser's Sabotage) against the building's save; Precision
     Bombing re-rolls a failure once."""
     b = s.bldg[pos]

@@ -5,6 +5,35 @@ cards from one common deck, asking each other for help; the last one standing wi
 text are in docs/rules/transwar.md; the set is cards/transwar/.
 """
 
-from cardsmith.games.transwar.rules import RULES
+from __future__ import annotations
 
-__all__ = ["RULES"]
+from typing import Any
+
+from cardsmith.engine.contract import RulesModule
+from cardsmith.engine.kit.fillers import hands_cards
+from cardsmith.games.transwar.checks import CARD_FIELDS, EFFECT_SPECS, PLAY_SCHEMA, validate
+from cardsmith.sets.model import CardSet
+
+
+def make_game(cardset: CardSet) -> Any:
+    """The rules bound to `cardset`: a `game.TransWarGame` (the game module loads only when a game is made)."""
+    from cardsmith.games.transwar.game import TransWarGame
+
+    return TransWarGame(cardset, RULES)
+
+
+RULES = RulesModule(
+    name="transwar",
+    title="TransWar",
+    players=(2, 6),
+    make_game=make_game,
+    play_schema=PLAY_SCHEMA,
+    card_fields=CARD_FIELDS,
+    effects=EFFECT_SPECS,
+    effect_types=("special",),
+    validate=validate,
+    cards_in_hand=hands_cards,
+    doc="Two to six players in animal Forms fight with cards from one common deck; allies on both sides.",
+)
+
+__all__ = ["RULES", "make_game"]

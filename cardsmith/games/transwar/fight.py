@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from cardsmith.games.transwar.cards import BREATH
 from cardsmith.games.transwar.flow import hurt, pay
-from cardsmith.games.transwar.steps import Entry, auto, closes, decision, distinct
+from cardsmith.engine.kit.steps import Entry
+from cardsmith.games.transwar.state import STEPS
+from cardsmith.games.transwar.steps import closes, distinct
 
 if TYPE_CHECKING:
     from cardsmith.games.transwar.state import TransWarState
@@ -22,6 +24,11 @@ PER_CARD = 2   # allies "draw as many as two cards ... for each card they played
 # Specials that set a flag on the attack: effect name -> flag.
 FLAGS = {"leap": "leap", "blind": "blind", "ignore_base_defense": "perfect", "halve_damage": "feign",
          "broken_limb": "broken"}
+
+
+@STEPS.auto("@attack")
+def _attack(st: "TransWarState", e: Entry) -> None:
+    begin_attack(st, e["seat"], e["target"])
 
 
 def begin_attack(st: "TransWarState", att: int, dfn: int) -> None:
@@ -78,7 +85,7 @@ def _ask_legal(st: "TransWarState", e: Entry) -> tuple:
     return tuple(("ask", s) for s in st.alive() if s not in busy) + (("ask_done",),)
 
 
-@decision("ask", _ask_legal)
+@STEPS.decision("ask", _ask_legal)
 def _ask(st: "TransWarState", e: Entry, action: tuple) -> None:
     if closes(st, action, "ask_done"):
         return
@@ -92,7 +99,7 @@ def _ask(st: "TransWarState", e: Entry, action: tuple) -> None:
            side=side)
 
 
-@auto("@answers")
+@STEPS.auto("@answers")
 def _answers(st: "TransWarState", entry: Entry) -> None:
     a: dict[str, Any] = st.attack  # type: ignore[assignment]
     for s in reversed(a["asked"][entry["side"]]):
@@ -103,7 +110,7 @@ def _answer_legal(st: "TransWarState", e: Entry) -> tuple:
     return (("join",), ("decline",))
 
 
-@decision("answer", _answer_legal)
+@STEPS.decision("answer", _answer_legal)
 def _answer(st: "TransWarState", e: Entry, action: tuple) -> None:
     a: dict[str, Any] = st.attack  # type: ignore[assignment]
     st.stack.pop()
@@ -139,7 +146,7 @@ def _ready_legal(st: "TransWarState", e: Entry) -> tuple:
     return tuple(out) + (("ready",),)
 
 
-@decision("ready", _ready_legal)
+@STEPS.decision("ready", _ready_legal)
 def _ready(st: "TransWarState", e: Entry, action: tuple) -> None:
     a: dict[str, Any] = st.attack  # type: ignore[assignment]
     seat, form, what = e["seat"], st.form_of(e["seat"]), action[0]
@@ -167,7 +174,7 @@ def _ready(st: "TransWarState", e: Entry, action: tuple) -> None:
 
 
 # ---- the attack mode --------------------------------------------------------------------------
-@auto("@choose_mode")
+@STEPS.auto("@choose_mode")
 def _choose_mode(st: "TransWarState", entry: Entry) -> None:
     a: dict[str, Any] = st.attack  # type: ignore[assignment]
     breath = st.prep.get("breath")
@@ -183,7 +190,7 @@ def _mode_legal(st: "TransWarState", e: Entry) -> tuple:
     return tuple(("mode", m) for m in form.attack_options()) if form else ()
 
 
-@decision("mode", _mode_legal)
+@STEPS.decision("mode", _mode_legal)
 def _mode(st: "TransWarState", e: Entry, action: tuple) -> None:
     a: dict[str, Any] = st.attack  # type: ignore[assignment]
     st.stack.pop()
@@ -223,7 +230,7 @@ def _cards_legal(st: "TransWarState", e: Entry) -> tuple:
     return tuple(("play", c) for c in playable(st, e["seat"], e["side"])) + (("done",),)
 
 
-@decision("cards", _cards_legal)
+@STEPS.decision("cards", _cards_legal)
 def _cards(st: "TransWarState", e: Entry, action: tuple) -> None:
     if closes(st, action, "done"):
         return
@@ -263,7 +270,7 @@ def _special(st: "TransWarState", a: dict[str, Any], info: Any, side: str) -> No
         a["mult"]["base"] = a["mult"].get("base", 0) + info.amount
 
 
-@auto("@ally_cards")
+@STEPS.auto("@ally_cards")
 def _ally_cards(st: "TransWarState", entry: Entry) -> None:
     a: dict[str, Any] = st.attack  # type: ignore[assignment]
     for s in reversed(a["allies"][entry["side"]]):
@@ -298,7 +305,7 @@ def totals(st: "TransWarState") -> tuple[int, int]:
     return att_total, def_total
 
 
-@auto("@resolve")
+@STEPS.auto("@resolve")
 def _resolve(st: "TransWarState", entry: Entry) -> None:
     a: dict[str, Any] = st.attack  # type: ignore[assignment]
     att, dfn = a["attacker"], a["defender"]
@@ -335,7 +342,7 @@ def _resolve(st: "TransWarState", entry: Entry) -> None:
         st.push("take", dfn, victim=att)
 
 
-@auto("@attack_end")
+@STEPS.auto("@attack_end")
 def _attack_end(st: "TransWarState", entry: Entry) -> None:
     st.attack = None
 
@@ -345,7 +352,7 @@ def _draw_legal(st: "TransWarState", e: Entry) -> tuple:
     return tuple(("draw", k) for k in range(most + 1))
 
 
-@decision("draw", _draw_legal)
+@STEPS.decision("draw", _draw_legal)
 def _draw(st: "TransWarState", e: Entry, action: tuple) -> None:
     st.stack.pop()
     st.rec("ally_reward", f"P{e['seat']} draws {action[1]} of {e['max']} for helping", seat=e["seat"],
@@ -357,7 +364,7 @@ def _take_legal(st: "TransWarState", e: Entry) -> tuple:
     return tuple(("take", k) for k in range(min(TAKE, len(st.hands[e["victim"]])) + 1))
 
 
-@decision("take", _take_legal)
+@STEPS.decision("take", _take_legal)
 def _take(st: "TransWarState", e: Entry, action: tuple) -> None:
     st.stack.pop()
     seat, victim = e["seat"], e["victim"]

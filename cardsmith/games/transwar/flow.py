@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardsmith.games.transwar.steps import Entry, auto, closes, decision, distinct
+from cardsmith.engine.kit.steps import Entry
+from cardsmith.games.transwar.state import STEPS
+from cardsmith.games.transwar.steps import closes, distinct
 
 if TYPE_CHECKING:
     from cardsmith.games.transwar.state import TransWarState
@@ -17,6 +19,7 @@ HAND = 5  # "deals out five cards"; the Discard action refills to five
 
 
 # ---- turn order -------------------------------------------------------------------------------
+@STEPS.on_empty
 def next_turn(st: "TransWarState") -> None:
     """Play passes clockwise (to the next seat number) to the next player still in the game."""
     for step in range(1, st.seats + 1):
@@ -53,7 +56,7 @@ def start_turn(st: "TransWarState") -> None:
         hurt(st, seat, status["bleeding"], "Heavy Bleeding")
 
 
-@auto("@end_turn")
+@STEPS.auto("@end_turn")
 def _end_turn(st: "TransWarState", entry: Entry) -> None:
     st.prep = {}
     next_turn(st)
@@ -75,7 +78,7 @@ def valid_forms(st: "TransWarState", seat: int) -> list[str]:
     return [c for c in distinct(hand) if st.table.is_form(c) and st.table.form(c).cost <= len(hand) - 1]
 
 
-@auto("@first_turn")
+@STEPS.auto("@first_turn")
 def _first_turn(st: "TransWarState", entry: Entry) -> None:
     """"Get cards from the dealer, one card at a time, until your hand contains a valid Form."""
     seat = entry["seat"]
@@ -90,7 +93,7 @@ def _first_form_legal(st: "TransWarState", e: Entry) -> tuple:
     return tuple(("transform", f) for f in valid_forms(st, e["seat"]))
 
 
-@decision("first_form", _first_form_legal)
+@STEPS.decision("first_form", _first_form_legal)
 def _first_form(st: "TransWarState", e: Entry, action: tuple) -> None:
     st.stack.pop()
     st.started[e["seat"]] = True
@@ -106,7 +109,7 @@ def begin_transform(st: "TransWarState", seat: int, form: str) -> None:
     pay(st, seat, st.table.form(form).cost, f"Transform into {st.table[form].name}")
 
 
-@auto("@transform")
+@STEPS.auto("@transform")
 def _transform(st: "TransWarState", entry: Entry) -> None:
     become(st, entry["seat"], entry["form"])
 
@@ -137,7 +140,7 @@ def _pay_legal(st: "TransWarState", e: Entry) -> tuple:
     return tuple(("discard", c) for c in distinct(st.hands[e["seat"]]))
 
 
-@decision("pay", _pay_legal)
+@STEPS.decision("pay", _pay_legal)
 def _pay(st: "TransWarState", e: Entry, action: tuple) -> None:
     seat = e["seat"]
     st.discard_from_hand(seat, action[1])
@@ -170,7 +173,7 @@ def _bookkeeping_legal(st: "TransWarState", e: Entry) -> tuple:
     return tuple(out)
 
 
-@decision("bookkeeping", _bookkeeping_legal)
+@STEPS.decision("bookkeeping", _bookkeeping_legal)
 def _bookkeeping(st: "TransWarState", e: Entry, action: tuple) -> None:
     seat, prep, form = e["seat"], st.prep, st.form_of(e["seat"])
     what = action[0]
@@ -215,7 +218,7 @@ def _action_legal(st: "TransWarState", e: Entry) -> tuple:
     return tuple(out)
 
 
-@decision("action", _action_legal)
+@STEPS.decision("action", _action_legal)
 def _action(st: "TransWarState", e: Entry, action: tuple) -> None:
     seat = e["seat"]
     st.stack.pop()
@@ -223,8 +226,7 @@ def _action(st: "TransWarState", e: Entry, action: tuple) -> None:
     if what == "transform":
         begin_transform(st, seat, action[1])
     elif what == "attack":
-        from cardsmith.games.transwar.fight import begin_attack
-        begin_attack(st, seat, action[1])
+        st.push("@attack", seat, target=action[1])  # fight.py's step: the attack begins at once
     elif what == "discard":
         st.rec("action", f"P{seat} discards two and refills", seat=seat, action="discard")
         st.push("@refill", seat)
@@ -234,7 +236,7 @@ def _action(st: "TransWarState", e: Entry, action: tuple) -> None:
         st.draw(seat, 2)
 
 
-@auto("@refill")
+@STEPS.auto("@refill")
 def _refill(st: "TransWarState", entry: Entry) -> None:
     seat = entry["seat"]
     st.draw(seat, max(0, HAND - len(st.hands[seat])))
@@ -246,7 +248,7 @@ def _going_out_legal(st: "TransWarState", e: Entry) -> tuple:
     return tuple(("reform", c) for c in distinct(hand) if st.table.is_form(c)) + (("give_up",),)
 
 
-@decision("going_out", _going_out_legal)
+@STEPS.decision("going_out", _going_out_legal)
 def _going_out(st: "TransWarState", e: Entry, action: tuple) -> None:
     seat = e["seat"]
     st.stack.pop()
@@ -277,7 +279,7 @@ def _rescue_ask_legal(st: "TransWarState", e: Entry) -> tuple:
     return tuple(out) + (("ask_done",),)
 
 
-@decision("rescue_ask", _rescue_ask_legal)
+@STEPS.decision("rescue_ask", _rescue_ask_legal)
 def _rescue_ask(st: "TransWarState", e: Entry, action: tuple) -> None:
     if closes(st, action, "ask_done"):
         return
@@ -286,7 +288,7 @@ def _rescue_ask(st: "TransWarState", e: Entry, action: tuple) -> None:
     st.rec("rescue_asked", f"P{e['seat']} asks P{action[1]} to help it stay in", seat=e["seat"], asked=action[1])
 
 
-@auto("@pledges")
+@STEPS.auto("@pledges")
 def _pledges(st: "TransWarState", entry: Entry) -> None:
     r: dict[str, Any] = st.rescue  # type: ignore[assignment]
     for s in reversed(r["asked"]):
@@ -299,7 +301,7 @@ def _pledge_legal(st: "TransWarState", e: Entry) -> tuple:
     return tuple(("pledge", k) for k in range(0, min(len(st.hands[e["seat"]]), max(0, left)) + 1))
 
 
-@decision("pledge", _pledge_legal)
+@STEPS.decision("pledge", _pledge_legal)
 def _pledge(st: "TransWarState", e: Entry, action: tuple) -> None:
     r: dict[str, Any] = st.rescue  # type: ignore[assignment]
     st.stack.pop()
@@ -309,7 +311,7 @@ def _pledge(st: "TransWarState", e: Entry, action: tuple) -> None:
            dying=r["seat"], cards=action[1])
 
 
-@auto("@rescue_settle")
+@STEPS.auto("@rescue_settle")
 def _rescue_settle(st: "TransWarState", entry: Entry) -> None:
     """Enough cards offered: the dying player discards its hand and the helpers their offers."""
     r: dict[str, Any] = st.rescue  # type: ignore[assignment]

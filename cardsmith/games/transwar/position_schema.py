@@ -5,8 +5,7 @@ an empty `stack:` starts the active seat's turn."""
 from __future__ import annotations
 
 from cardsmith.engine.kit.shape import Schema, anything, card, cards, count, enum, flag, obj, per_seat, position_schema, seat
-from cardsmith.games.transwar.state import TALLIES
-from cardsmith.games.transwar.steps import AUTOS, DECISIONS
+from cardsmith.games.transwar.state import STEPS, TALLIES
 
 
 # Steps of the stack that belong to an attack in progress (fight.begin_attack pushes them).
@@ -16,7 +15,7 @@ ATTACK_STEPS = frozenset({"ask", "@answers", "ready", "@choose_mode", "cards", "
 def schema(n: int) -> Schema:
     status = obj({}, {"lost": count(default=0), "sprayed": flag(False), "broken": flag(False),
                       "bleeding": count(default=0), "berserk": flag(False)})
-    kinds = sorted(set(AUTOS) | set(DECISIONS))
+    kinds = sorted(set(STEPS.autos) | set(STEPS.decisions))
     step = obj({"kind": enum(kinds)}, {"seat": seat(n, nullable=True)}, open_=True)
     tally = obj({}, {"first_form": per_seat(n, card(nullable=True), [None] * n),
                      **{k: per_seat(n, count(), [0] * n) for k in TALLIES}})

@@ -2,7 +2,7 @@
 
 Everything a position needs is plain data (lists, dicts, ints, strings), so `position()` is a
 copy of the fields and `from_position` reads them back. The top of `stack` is the next step: a
-decision of one seat (legal actions from steps.DECISIONS) or an automatic step ("@..."). A
+decision of one seat (legal actions from `STEPS.decisions`) or an automatic step ("@..."). A
 decision with a single legal action is taken at once; decisions of seats already out are dropped.
 """
 
@@ -13,12 +13,14 @@ from typing import Any
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
 from cardsmith.engine.kit import EventRecorder, plain_copy, position_header, ResultState
-from cardsmith.games.transwar import fight, flow  # noqa: F401  (they register their steps)
+from cardsmith.engine.kit.steps import Steps
 from cardsmith.games.transwar.cards import CardTable, FormStats
-from cardsmith.games.transwar.steps import AUTOS, DECISIONS
 
 GAME = "transwar"
 HIDDEN = "?"
+# The game's steps, on the kit's registry: flow.py (turns, Transform, Going Out) and fight.py (the
+# attack sequence) register theirs as they load (game.py imports both), so this module imports neither.
+STEPS: "Steps[TransWarState]" = Steps()
 # The fields a position holds, in the order it writes them.
 FIELDS = ("dealer", "active", "turn", "turn_cap", "out", "forms", "damage", "status", "started", "hands",
           "deck", "discard", "prep", "attack", "rescue", "stack", "played", "tally")
@@ -76,7 +78,7 @@ class TransWarState(ResultState):
             return ()
         if self._legal is None:
             top = self.stack[-1]
-            self._legal = tuple(DECISIONS[top["kind"]][0](self, top))
+            self._legal = tuple(STEPS.decisions[top["kind"]][0](self, top))
         return self._legal
 
     def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
@@ -96,20 +98,20 @@ class TransWarState(ResultState):
     def _do(self, action: tuple) -> None:
         top = self.stack[-1]
         self._legal = None
-        DECISIONS[top["kind"]][1](self, top, action)
+        STEPS.decisions[top["kind"]][1](self, top, action)
         self._legal = None
 
     def settle(self) -> None:
         """Run automatic steps and forced decisions until a seat has a real choice (or the game ends)."""
         while self.result is None:
             if not self.stack:
-                flow.next_turn(self)
+                STEPS.empty(self)  # flow.next_turn
                 continue
             top = self.stack[-1]
             kind = top["kind"]
             if kind.startswith("@"):
                 self.stack.pop()
-                AUTOS[kind](self, top)
+                STEPS.autos[kind](self, top)
                 self._legal = None
                 continue
             if top["seat"] in self.out:

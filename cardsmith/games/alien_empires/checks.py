@@ -1,12 +1,11 @@
-"""What the Alien Empires rules declare: players, `play:` settings, card fields, the effect handlers
+"""What `RULES` (in __init__.py) is made of: the `play:` settings, card fields, the effect handlers
 Race and Event cards may name, and the set checks `cardsmith validate` runs."""
 
 from __future__ import annotations
 
 from typing import Any, Iterator
 
-from cardsmith.engine.contract import EffectSpec, Problem, RulesModule
-from cardsmith.engine.kit.fillers import hands_cards
+from cardsmith.engine.contract import EffectSpec, Problem
 from cardsmith.games.alien_empires.cards import EVENT_TIMINGS, CardError, card_info
 from cardsmith.games.alien_empires.powers import IMPLEMENTED, NOT_IMPLEMENTED_WHY, playable
 from cardsmith.sets.model import CardSet
@@ -149,23 +148,3 @@ def validate(cardset: CardSet) -> Iterator[Problem]:
             yield Problem(f"play.map: board {board!r} is a {boards[board].grid} grid, not a hex map", setting=("map",))
         elif len(boards[board].cells) < int(play.get("worlds", 20)):
             yield Problem(f"play.map: board {board!r} has fewer hexes than worlds", setting=("map",))
-
-
-def make_game(cardset: CardSet):  # -> AlienGame (imported here: the game imports this package)
-    from cardsmith.games.alien_empires.game import AlienGame
-    return AlienGame(cardset, RULES)
-
-
-RULES = RulesModule(
-    name="alien_empires",
-    title="Alien Empires",
-    players=(2, 6),
-    make_game=make_game,
-    play_schema=PLAY_SCHEMA,
-    card_fields=CARD_FIELDS,
-    effects=EFFECT_SPECS,
-    effect_types=("race", "event"),
-    validate=validate,
-    cards_in_hand=hands_cards,
-    doc="Two to six alien races spread over a hex map of 20 worlds with a common deck of Force, Race and Event cards.",
-)

@@ -1,12 +1,11 @@
-"""What the TransWar rules declare: players, `play:` settings, the card fields and effects they read,
+"""What `RULES` (in __init__.py) is made of: the `play:` settings, the card fields and effects the rules read,
 and the set checks `cardsmith validate` runs."""
 
 from __future__ import annotations
 
 from typing import Any, Iterator
 
-from cardsmith.engine.contract import EffectSpec, Problem, RulesModule
-from cardsmith.engine.kit.fillers import hands_cards
+from cardsmith.engine.contract import EffectSpec, Problem
 from cardsmith.games.transwar.cards import ATTACK_MODES, EFFECTS, MODES, TIMINGS, CardError, card_info
 from cardsmith.sets.model import CardSet
 
@@ -72,23 +71,3 @@ def validate(cardset: CardSet) -> Iterator[Problem]:
     if forms < 6:
         yield Problem(f"the set has {forms} Forms; six players need at least six to choose a dealer",
                       hint="add Form cards")
-
-
-def make_game(cardset: CardSet):  # -> TransWarGame (imported here: the state imports this package)
-    from cardsmith.games.transwar.game import TransWarGame
-    return TransWarGame(cardset, RULES)
-
-
-RULES = RulesModule(
-    name="transwar",
-    title="TransWar",
-    players=(2, 6),
-    make_game=make_game,
-    play_schema=PLAY_SCHEMA,
-    card_fields=CARD_FIELDS,
-    effects=EFFECT_SPECS,
-    effect_types=("special",),
-    validate=validate,
-    cards_in_hand=hands_cards,
-    doc="Two to six players in animal Forms fight with cards from one common deck; allies on both sides.",
-)
