@@ -367,7 +367,7 @@ def hook_problems(game: Any, decks: Any, seeds: Iterable[int] = range(3), max_ac
     """
     import random as _random
 
-    from cardsmith.engine import contract as c
+    import cardsmith.engine.contract as c
 
     problems: list[str] = []
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardsmith.games.alien_empires import powers as P
+import cardsmith.games.alien_empires.powers as P
 from cardsmith.games.alien_empires.force import other_side, primary, role_of
 from cardsmith.games.alien_empires.state import STEPS
 from cardsmith.games.alien_empires.turns import hx, lbl, sacrifice

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardsmith.games.alien_empires import powers as P
+import cardsmith.games.alien_empires.powers as P
 
 if TYPE_CHECKING:
     from cardsmith.games.alien_empires.state import AlienState

@@ -11,7 +11,11 @@ from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit.shape import check_position, first_moves, guarded
 # conflict, conflict_start, resolve and turns register their steps on STEPS as they load.
-from cardsmith.games.alien_empires import conflict, conflict_start, position_schema, resolve, turns  # noqa: F401
+import cardsmith.games.alien_empires.conflict as conflict  # noqa: F401
+import cardsmith.games.alien_empires.conflict_start as conflict_start
+import cardsmith.games.alien_empires.position_schema as position_schema
+import cardsmith.games.alien_empires.resolve as resolve
+import cardsmith.games.alien_empires.turns as turns
 from cardsmith.games.alien_empires.cards import CardTable
 from cardsmith.games.alien_empires.hexmap import HexMap
 from cardsmith.games.alien_empires.powers import playable
@@ -162,13 +166,13 @@ class AlienGame:
 
     # ---- balance figures (cardsmith balance adds them to its report) -----------------------------
     def balance_figures(self, records: Sequence[Any]) -> dict[str, Any]:
-        from cardsmith.games.alien_empires import balance
+        import cardsmith.games.alien_empires.balance as balance
 
         races = {cid: info.name for cid, info in self.table.cards.items() if info.kind == "race"}
         return balance.figures(records, races)
 
     def balance_text(self, figures: Mapping[str, Any]) -> str:
-        from cardsmith.games.alien_empires import balance
+        import cardsmith.games.alien_empires.balance as balance
 
         return balance.text(dict(figures))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardsmith.games.alien_empires import powers as P
+import cardsmith.games.alien_empires.powers as P
 from cardsmith.games.alien_empires.state import STEPS
 
 if TYPE_CHECKING:

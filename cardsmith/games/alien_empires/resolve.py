@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardsmith.games.alien_empires import powers as P
+import cardsmith.games.alien_empires.powers as P
 from cardsmith.games.alien_empires.conflict import kill_taking_part, opponent, primaries, steal
 from cardsmith.games.alien_empires.force import other_side, primary, side_force, winner_side
 from cardsmith.games.alien_empires.state import STEPS

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardsmith.games.alien_empires import powers as P
+import cardsmith.games.alien_empires.powers as P
 from cardsmith.games.alien_empires.manoeuvres import counts as _counts, moved, toll_blocked
 from cardsmith.games.alien_empires.state import CHOICE, STEPS
 

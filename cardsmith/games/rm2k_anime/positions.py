@@ -8,7 +8,7 @@ from typing import Any, Mapping
 from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit import parse_position, plain_copy, position_header
 from cardsmith.engine.kit.shape import check_position, first_moves, guarded
-from cardsmith.games.rm2k_anime import position_schema
+import cardsmith.games.rm2k_anime.position_schema as position_schema
 from cardsmith.games.rm2k_anime.cards import ATTACH, NAME, USER, CardInfo
 from cardsmith.games.rm2k_anime.state import RmState, Seat, Slot
 

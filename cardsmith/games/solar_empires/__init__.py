@@ -47,7 +47,7 @@ _FILLER: Any = None  # cardsmith.games.solar_empires.filler, once a game asks fo
 def _filler_module() -> Any:
     global _FILLER
     if _FILLER is None:
-        from cardsmith.games.solar_empires import filler
+        import cardsmith.games.solar_empires.filler as filler
 
         _FILLER = filler
     return _FILLER

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from cardsmith.engine.contract import Problem
-from cardsmith.games.solar_empires import effects
+import cardsmith.games.solar_empires.effects as effects
 from cardsmith.games.solar_empires.names import DEFAULT_TURN_CAP
 from cardsmith.sets.model import CardSet
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from cardsmith.games.solar_empires import resolve
+import cardsmith.games.solar_empires.resolve as resolve
 from cardsmith.games.solar_empires.cards import FIGHTER, SEATS
 from cardsmith.games.solar_empires.names import (BOMBER_BONUS, DAMAGE, FIRE, INTERCEPT, ORDER101, POINT, SHOT_CAP,
                                                  STRIKE, SWARM, WORLD_EATER)

@@ -11,7 +11,8 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable
 
 from cardsmith.engine.chance import seat_stream
-from cardsmith.games.solar_empires import combat, resolve
+import cardsmith.games.solar_empires.combat as combat
+import cardsmith.games.solar_empires.resolve as resolve
 from cardsmith.games.solar_empires.cards import BUILDING, EVENT, HAND_SIZE, POSITIONS, SEATS, SHIP
 from cardsmith.games.solar_empires.names import (COMBAT, CONSTRUCT, DEPLOY, ORDER, ORDERINGS, PICK, PRIORITY, SPY)
 

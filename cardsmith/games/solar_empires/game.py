@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, RulesModule
 from cardsmith.base.errors import CardsmithError
-from cardsmith.games.solar_empires import effects
+import cardsmith.games.solar_empires.effects as effects
 from cardsmith.games.solar_empires.cards import BODY, POSITIONS, STAR, CardInfo, Table, build_table, deck_lists
 from cardsmith.games.solar_empires.checks import PLAY_SCHEMA, set_problems  # noqa: F401  (PLAY_SCHEMA: still read from here)
 from cardsmith.games.solar_empires.flow import settle

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
 from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit import parse_position, position_header
 from cardsmith.engine.kit.shape import check_position, first_moves, guarded
-from cardsmith.games.solar_empires import position_schema
+import cardsmith.games.solar_empires.position_schema as position_schema
 from cardsmith.games.solar_empires.cards import CLASS_NAMES, NAME, POSITIONS, SEATS, CardInfo, Table, build_table
 from cardsmith.games.solar_empires.flow import compute_legal, settle
 from cardsmith.games.solar_empires.position_schema import check_fit

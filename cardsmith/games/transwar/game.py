@@ -10,7 +10,7 @@ from typing import Any, Mapping, Sequence
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit.shape import check_position, first_moves, guarded
-from cardsmith.games.transwar import position_schema
+import cardsmith.games.transwar.position_schema as position_schema
 from cardsmith.games.transwar.cards import CardTable
 from cardsmith.games.transwar.fight import totals
 from cardsmith.games.transwar.flow import HAND, start_turn
@@ -126,12 +126,12 @@ class TransWarGame:
 
     def balance_figures(self, records: Sequence[Any]) -> dict[str, Any]:
         """Win rate per seat and per starting Form, allies asked and what helping earns, game length."""
-        from cardsmith.games.transwar import balance
+        import cardsmith.games.transwar.balance as balance
 
         return balance.figures(balance.Finished(r.summary, r.outcome, r.turns) for r in records if r.summary)
 
     def balance_text(self, figures: Mapping[str, Any]) -> str:
-        from cardsmith.games.transwar import balance
+        import cardsmith.games.transwar.balance as balance
 
         return balance.text(figures)
 

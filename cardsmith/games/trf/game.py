@@ -9,7 +9,7 @@ from cardsmith.engine.chance import seat_stream
 from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit import EventRecorder
 from cardsmith.engine.kit.shape import check_position, first_moves, guarded
-from cardsmith.games.trf import position_schema
+import cardsmith.games.trf.position_schema as position_schema
 from cardsmith.games.trf.cards import Costs, Info, card_infos
 from cardsmith.games.trf.state import TRFState, default_chance, fresh_player, new_data, plain_copy
 from cardsmith.sets.model import CardSet, Deck

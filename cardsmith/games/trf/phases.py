@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardsmith.engine.kit import EventRecorder
-from cardsmith.games.trf import fights
+import cardsmith.games.trf.fights as fights
 from cardsmith.games.trf.effects import new_char, resolve, targets
 from cardsmith.games.trf.state import TIMING, TRFState
 
