@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> None:
         look.__enter__()
         # Most of a one-card rebuild is importing modules, and the cycle collector runs every 700 new
         # objects, going over all of them again and again. Refcounting frees what these commands drop;
-        # render's workers collect as usual (`cardsmith.render.batch._init_worker`).
+        # render's workers collect as usual (`cardsmith.render.draw._init_worker`).
         gc.set_threshold(100_000, 50, 50)
     try:
         status = quick.answer(args)
