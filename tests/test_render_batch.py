@@ -247,12 +247,12 @@ def test_only_a_face_drawn_alone_with_a_core_to_spare_deflates_its_png_on_two_th
     """`--jobs 1` means one core, and pool workers already fill the cores: only a render drawing its
     one changed face in this process, with a second core, splits the PNG's deflate."""
     import cardsmith.render._pngwrite
-    import cardsmith.render.batch
+    import cardsmith.render.draw
 
     asked: list[int] = []
     real = cardsmith.render._pngwrite.idat_data
     monkeypatch.setattr(cardsmith.render._pngwrite, "idat_data", lambda im, level=1, threads=1: asked.append(threads) or real(im, level, threads))
-    monkeypatch.setattr(cardsmith.render.batch, "available_cores", lambda: 2)
+    monkeypatch.setattr(cardsmith.render.draw, "available_cores", lambda: 2)
     render_set(project, load(project), dpi=60, jobs=1)
     assert asked and set(asked) == {1}
     f = project.cards_dir / "mini-empires" / "cards.yaml"

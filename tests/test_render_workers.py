@@ -17,7 +17,7 @@ import os, sys, time
 r, w = os.pipe()
 pid = os.fork()
 if pid == 0:
-    from cardsmith.render.batch import _end_with_parent
+    from cardsmith.render.draw import _end_with_parent
     _end_with_parent()
     os.write(w, b"ready")
     time.sleep(60)  # a worker still drawing

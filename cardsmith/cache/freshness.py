@@ -10,7 +10,8 @@ A `Stamp` (a small JSON file under `output/.cache/`) records, after a command di
 `Stamp.fresh(key)` gives that data back only when the key matches, a new walk of the roots gives
 the same fingerprint and every output is still as it was written; anything else (a stamp of an
 older version, a file added, removed, touched or replaced, an output deleted) is a miss, and the
-command does its work as usual. The fingerprint is taken *before* the work starts (`snapshot`), so
+command does its work as usual. With caches off (`cardsmith.cache.off`) no stamp is read or written.
+The fingerprint is taken *before* the work starts (`snapshot`), so
 an edit made while a command runs is seen by the next run.
 
 The roots of a set's commands (`set_roots`) cover the set folder, the project's and cardsmith's
@@ -29,6 +30,7 @@ import sys
 from pathlib import Path
 
 from cardsmith.base.errors import CardsmithError
+from cardsmith.cache import off
 
 from typing import Any, Iterable
 
@@ -151,6 +153,8 @@ class Stamp:
         self.path = Path(path)
 
     def _read(self) -> dict[str, Any] | None:
+        if off():  # caches off: no stamp is read, so nothing is skipped
+            return None
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -173,7 +177,9 @@ class Stamp:
 
     def record(self, key: str, inputs: Snapshot, outputs: Iterable[Path | str], data: dict[str, Any]) -> bool:
         """Keep `data` as the answer for `key` while `inputs` and `outputs` stay as they are now; whether
-        it is kept."""
+        it is kept (never with caches off)."""
+        if off():
+            return False
         entry = {"v": STAMP_VERSION, "key": key, "roots": list(inputs.roots), "skip": inputs.skip,
                  "fingerprint": inputs.digest, "data": data}
         outs = {}

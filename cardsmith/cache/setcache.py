@@ -19,6 +19,7 @@ from types import MappingProxyType
 from typing import Any, Callable
 
 from cardsmith.base.atomic import write_bytes
+from cardsmith.cache import off
 from cardsmith.cache.freshness import PACKAGE_DIR, fingerprint, key_of, library_files, snapshot, stamp_for
 
 
@@ -85,7 +86,15 @@ def validated_set(project: Any, set_dir: Path | str, cached: Callable[[bool], ob
     """`validate.check_set(set_dir)`, read from the cache when the set and cardsmith are unchanged.
     `cached(stored)` is called once the set is in the cache (True) or known not to be (False: a set with
     errors, or one whose game lies outside cardsmith), before the cards read are kept for the next
-    validation (`cardsmith.cli._aside`'s reader waits only for the first)."""
+    validation (`cardsmith.cli._aside`'s reader waits only for the first). With caches off the set is
+    validated from its files and nothing is read from or written to the cache."""
+    if off():
+        from cardsmith.sets.validate import check_set
+
+        cardset, diags = check_set(set_dir, {}, {})
+        if cached is not None:
+            cached(False)
+        return cardset, diags
     stamp = stamp_for(project, set_dir, "set")
     blob = stamp.path.with_suffix(".pickle")
     key = _set_key()

@@ -28,7 +28,7 @@ from cardsmith.base.limits import MAX_FACE_PIXELS
 from cardsmith.sets.model import CardSet, SourceRef
 from cardsmith.base.project import Project
 
-COMPONENTS_VERSION = "1"  # bump when components draw differently, so caches are rebuilt
+COMPONENTS_VERSION = "2"  # what a key holds (the drawing code since 2: `cardsmith.cache.code`)
 CACHE_NAME = ".components-cache.json"
 TOKEN_SAFE = 1.0  # mm: a token's safe area (its shape is cut, not a card's rounded corner)
 
@@ -145,7 +145,11 @@ def render_components(project: Project, cardset: CardSet, *, dpi: int = 300, fmt
                       progress: Callable[[int, int, str], None] | None = None) -> ComponentsResult:
     """Draw the set's boards and token faces that changed (all of them with `force`)."""
     from cardsmith.layout.template import LayoutError
-    from cardsmith.render.batch import FORMATS, _digest, _read_cache, _stat_sig, save_image
+    from cardsmith.cache.code import drawing_code
+    from cardsmith.cache.keybook import read_keys, write_keys
+    from cardsmith.render.draw import save_image
+    from cardsmith.render.keys import _digest, _stat_sig
+    from cardsmith.render.plan import FORMATS
 
     started = time.perf_counter()
     ext = FORMATS.get(str(fmt).lower())
@@ -160,10 +164,10 @@ def render_components(project: Project, cardset: CardSet, *, dpi: int = 300, fmt
         return result
     drawer = _Drawer(project, cardset, dpi)
     stat_sig = functools.lru_cache(maxsize=None)(_stat_sig)
-    base = _digest({"v": COMPONENTS_VERSION, "dpi": dpi, "fmt": ext, "bleed": comps.bleed, "set": drawer.setctx,
+    base = _digest({"v": COMPONENTS_VERSION, "code": drawing_code(), "dpi": dpi, "fmt": ext, "bleed": comps.bleed, "set": drawer.setctx,
                     "players": drawer.players, "fonts": [stat_sig(p) for p in drawer.fonts.files()]})
     cache_path = out / CACHE_NAME
-    cache = _read_cache(cache_path)
+    cache = read_keys(cache_path)
     jobs = list(jobs_for(cardset, out, ext))
     new_cache: dict[str, Any] = {}
     failed: set[str] = set()
@@ -197,7 +201,7 @@ def render_components(project: Project, cardset: CardSet, *, dpi: int = 300, fmt
             result.rendered.append(job.key)
         if progress:
             progress(n, len(jobs), job.key)
-    write_text(cache_path, json.dumps(new_cache, indent=1, sort_keys=True))
+    write_keys(cache_path, new_cache, cache)
     result.manifest = write_manifest(out, comps, jobs, dpi, ext, failed)
     result.seconds = time.perf_counter() - started
     return result
@@ -223,7 +227,13 @@ def write_manifest(out: Path, comps: Components, jobs: list[Job], dpi: int, ext:
                 "players": {p.id: {"name": p.name, "color": p.color} for p in comps.players.values()},
                 "boards": boards, "tokens": tokens}
     path = out / "manifest.json"
-    write_text(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+    try:
+        same = path.read_text(encoding="utf-8") == text
+    except OSError:
+        same = False
+    if not same:  # an unchanged manifest keeps its time: the stages after it see nothing new (`cache.stages`)
+        write_text(path, text)
     return path
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from cardsmith.components.pages import ComponentPrintOptions, write_board_pdf, write_tokens_pdf
@@ -12,10 +13,26 @@ BUILD_PAPERS = ("a4", "letter")
 
 def build_stage(ctx: Any) -> None:
     """Boards tiled on A4 and Letter and as one large page; token sheets on A4 and Letter, with duplex
-    backs (long-edge flip) when the tokens have backs. A set without components is skipped."""
-    comps = components_of(ctx.cardset)
-    if not comps:
+    backs (long-edge flip) when the tokens have backs. A set without components is skipped, and so is
+    a set whose components and what they are drawn from are unchanged (`cardsmith.cache.stages`)."""
+    from cardsmith.cache.keybook import read_keys
+    from cardsmith.cache.stages import files_under, unless_unchanged
+    from cardsmith.components.drawing import CACHE_NAME, components_dir
+
+    if not components_of(ctx.cardset):
         return
+    out = components_dir(ctx.project, ctx.cardset)
+
+    def used() -> list[str]:  # the files its images were drawn from (art, icons, fonts)
+        return sorted({f for e in read_keys(out / CACHE_NAME).values() if isinstance(e, dict) for f in e.get("files") or ()})
+
+    unless_unchanged(ctx, "components", _build, parts=[BUILD_PAPERS], also_read=used,
+                     unchanged=lambda message: re.sub(r"\((\d+) drawn\)", "(0 drawn)", message),
+                     outputs=lambda wrote: [*files_under(out), *(p for p in wrote if p.suffix == ".pdf")])
+
+
+def _build(ctx: Any) -> None:
+    comps = components_of(ctx.cardset)
     result = render_components(ctx.project, ctx.cardset, force=bool(ctx.options.get("force")),
                                progress=lambda done, total, what: ctx.progress(f"{done}/{total} {what}"))
     ctx.diagnostics.extend(result.diagnostics)

@@ -16,12 +16,17 @@ from PIL import ImageFont
 from cardsmith.layout.fonts import Family, load_font
 from cardsmith.layout._richtext import STYLE_NAMES, Icon, Paragraph, Span, Word
 
-_WIDTHS: dict[tuple[int, str], float] = {}
+_WIDTHS: dict[tuple[ImageFont.FreeTypeFont, str], float] = {}
 
 
 def text_width(font: ImageFont.FreeTypeFont, text: str) -> float:
-    """Advance width of `text`, memoised per font object (cards repeat many words)."""
-    key = (id(font), text)
+    """Advance width of `text`, memoised per font object (cards repeat many words).
+
+    Keyed by the font object itself (hashed by identity), never by `id(font)`: the memo then holds
+    the font, so its id cannot pass to another font (another file or size) while the entry lives.
+    A key by id gave a font opened after `load_font` let go of an older one (its cache evicted or
+    cleared) the older font's widths: cards laid out with wrong widths."""
+    key = (font, text)
     w = _WIDTHS.get(key)
     if w is None:
         if len(_WIDTHS) > 200_000:

@@ -4,7 +4,9 @@ Each `render` after an edit is a new process whose in-memory caches start empty,
 card's oversampled masks and icons again cost more than the rest of painting it. A result is kept as
 a few integers and its images' raw pixels (zlib level 1 when that halves them: masks are mostly 0
 and 255), named by a hash of the painter's version and every input. A file that cannot be read or
-decoded is drawn again and written anew; without a kept folder nothing is read or written.
+decoded is drawn again and written anew; without a kept folder, or with caches off, nothing is read or
+written. A name also holds the digest of the drawing code (`cardsmith.cache.code`): an edit to the
+painter never reads pixels drawn by the old one.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any, Callable, Sequence, TypeVar
 from PIL import Image
 
 from cardsmith.cache import kept
+from cardsmith.cache.code import drawing_code
 from cardsmith.layout.rawpixels import raw_bytes
 
 MODES = ("L", "RGB", "RGBA")
@@ -92,12 +95,12 @@ def keep_pixels(kind: str, version: str, encode: Callable[[Any], Parts], decode:
     def wrap(fn: Callable[..., R]) -> Callable[..., R]:
         @functools.wraps(fn)
         def run(*args: Any, **kwargs: Any) -> R:
-            if kept.FOLDER is None or not worth(*args, **kwargs):
+            if not kept.active() or not worth(*args, **kwargs):
                 return fn(*args, **kwargs)
             parts = inputs(*args, **kwargs) if inputs is not None else (repr((args, sorted(kwargs.items()))),)
             if parts is None:
                 return fn(*args, **kwargs)
-            name = kept.name(kind, version, *parts) + ".pix"
+            name = kept.name(kind, version, drawing_code(), *parts) + ".pix"
             data = kept.read(name)
             got = unpack(data) if data is not None else None
             if got is not None:

@@ -10,20 +10,22 @@ read back by the next process that draws the set (`open_scope`, by `render.FaceR
 
 A kept entry is a pure function of its key (the text read, the layer checked) and of what the
 file's name holds: the memo's kind and version, the YAML library's version and loader, and the
-layout schema's content. So an entry is never wrong for another run; a stale one is only unused.
+layout schema's content, and the drawing code (`cardsmith.cache.code`, which covers this layout
+language). So an entry is never wrong for another run; a stale one is only unused. The file is plain
+data read back by `cardsmith.cache.kept.read_plain`, which builds nothing else: a planted file in
+output/ cannot run code.
 """
 
 from __future__ import annotations
 
-import pickle
-
 from cardsmith.cache import kept
+from cardsmith.cache.code import drawing_code
 
 TYPE_CHECKING = False  # typing stays unloaded at run time, as in the modules a quick command loads
 if TYPE_CHECKING:
     from typing import Any, Hashable
 
-VERSION = "1"
+VERSION = "2"  # 2: plain data only
 _MISSING = object()
 
 
@@ -82,17 +84,11 @@ def memo(kind: str, limit: int) -> KeptMemo:
 def open_scope(*parts: str) -> None:
     """Read the memos kept for `parts` (a set's id, the versions of what made them), once per scope
     and process; nothing when `cardsmith.cache.kept` keeps nothing."""
-    name = kept.name("layout-memo", VERSION, *parts) + ".pickle"
+    name = kept.name("layout-memo", VERSION, drawing_code(), *parts) + ".pickle"
     if name == _SCOPE.name:
         return
     _SCOPE.name, _SCOPE.written = name, 0
-    raw = kept.read(name)
-    if raw is None:
-        return
-    try:
-        stored = pickle.loads(raw)
-    except Exception:  # a truncated or foreign file: drawn without it, and written again
-        return
+    stored = kept.read_plain(name)  # None when missing, damaged or not plain data: drawn without it
     if not isinstance(stored, dict):
         return
     for m in MEMOS:
@@ -107,10 +103,10 @@ def open_scope(*parts: str) -> None:
 def keep_if_grown() -> None:
     """Write the shared entries when they have grown by half since read or last written (so a batch
     of faces writes a few times, and a process that draws one card writes nothing new)."""
-    if _SCOPE.name is None or kept.FOLDER is None:
+    if _SCOPE.name is None or not kept.active():
         return
     total = sum(len(m.shared) for m in MEMOS)
     if total < 8 or total < _SCOPE.written * 1.5:
         return
     _SCOPE.written = total
-    kept.write(_SCOPE.name, pickle.dumps({m.kind: m.kept_part() for m in MEMOS}, protocol=pickle.HIGHEST_PROTOCOL))
+    kept.write_plain(_SCOPE.name, {m.kind: m.kept_part() for m in MEMOS})

@@ -171,7 +171,7 @@ def set_diagnostics(project: Any, cardset: Any) -> list[Any]:
     from cardsmith.base.diagnostics import Diagnostic
     from cardsmith.base.errors import CardsmithError
     from cardsmith.layout.template import back_context, card_context, layouts_for, set_context
-    from cardsmith.render.batch import back_layout, back_specs, card_back, card_layout
+    from cardsmith.layout.faces import back_layout, back_specs, card_back, card_layout
 
     layouts = layouts_for(project, cardset)
     setctx = set_context(cardset)

@@ -80,8 +80,13 @@ class PdfStamp:
     """The inputs each PDF in one folder was made from (see the module's docstring)."""
 
     def __init__(self, folder: Path):
+        from cardsmith.cache import off
+
         self.path = Path(folder) / STAMP_NAME
+        self.off = off()  # caches off: no record is read or written, every PDF is written whole
         try:
+            if self.off:
+                raise OSError
             data = json.loads(self.path.read_text(encoding="utf-8"))
             self.entries: dict[str, Any] = data if isinstance(data, dict) else {}
         except (OSError, ValueError):
@@ -110,6 +115,9 @@ class PdfStamp:
         self._write()
 
     def _write(self) -> None:
+        if self.off:
+            return
+        # a few hundred images per PDF: compact, through json's C encoder (`indent` formats in Python)
         write_text(self.path, json.dumps(self.entries, sort_keys=True, separators=(",", ":")))
 
 
@@ -120,6 +128,10 @@ class StreamStore:
         self.folder = Path(folder) / STREAMS_DIR
 
     def get(self, sha: str) -> tuple[dict[str, Any], bytes] | None:
+        from cardsmith.cache import off
+
+        if off():
+            return None
         try:
             meta = json.loads((self.folder / f"{sha}.json").read_text(encoding="utf-8"))
             data = (self.folder / f"{sha}.bin").read_bytes()
@@ -130,6 +142,10 @@ class StreamStore:
         return meta, data
 
     def put(self, sha: str, meta: dict[str, Any], data: bytes) -> None:
+        from cardsmith.cache import off
+
+        if off():
+            return
         try:
             write_bytes(self.folder / f"{sha}.bin", data)
             write_text(self.folder / f"{sha}.json", json.dumps({**meta, "length": len(data)}))

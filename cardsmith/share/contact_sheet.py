@@ -99,7 +99,15 @@ def _components_page(cardset: CardSet, rs: RenderedSet, out_dir: Path, title_fon
 
 
 def build_stage(ctx: Any) -> None:
-    """Build stage: contact sheets of the set into output/<set>/sheets/."""
+    """Build stage: contact sheets of the set into output/<set>/sheets/ (skipped when the set, the card
+    and component images and cardsmith are unchanged: `cardsmith.cache.stages`)."""
+    from cardsmith.cache.stages import files_under, unless_unchanged
+
+    unless_unchanged(ctx, "sheets", _build, reads=[ctx.out / "cards", ctx.out / "components"],
+                     outputs=lambda wrote: files_under(ctx.out / "sheets"))
+
+
+def _build(ctx: Any) -> None:
     from cardsmith.share.images import rendered_for_build
 
     rs = rendered_for_build(ctx)

@@ -365,7 +365,16 @@ def build_index(project: Any) -> Path:
 
 
 def build_stage(ctx: Any) -> None:
-    """Build stage: the set's gallery and the output index page."""
+    """Build stage: the set's gallery (skipped when the set, its images and cardsmith are unchanged:
+    `cardsmith.cache.stages`) and the output index page (always: it lists every set's gallery)."""
+    from cardsmith.cache.stages import files_under, unless_unchanged
+
+    if not unless_unchanged(ctx, "gallery", _build, reads=[ctx.out / "cards", ctx.out / "components"],
+                            outputs=lambda wrote: files_under(gallery_dir(ctx.project, ctx.cardset))):
+        build_index(ctx.project)
+
+
+def _build(ctx: Any) -> None:
     from cardsmith.share.images import rendered_for_build
 
     rs = rendered_for_build(ctx)
