@@ -461,5 +461,5 @@ def _check_balance_hooks(game: Any, decks: Any) -> list[str]:
     figures = balance_figures(game, records)
     if not _plain_data(figures):
         return [f"balance_figures gave something other than plain data: {figures!r:.80}"]
-    words = balance_text(game, figures) if offers(game, "balance_text") else ""
+    words = balance_text(game, figures) if figures is not None and offers(game, "balance_text") else ""
     return [] if isinstance(words, str) else ["balance_text gave no text"]

@@ -29,7 +29,6 @@ games), so they need no correction for sequential looks.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
@@ -240,15 +239,16 @@ def dealt_effects(game: Game, decks: Sequence[Deck], records: Sequence[GameRecor
     rows: dict[tuple[int, str], tuple[list[float], list[float]]] = {}
     for r in records:
         state = game.new_game([decks[d] for d in r.deck_ids], r.seed)
+        dealt_by_seat: Sequence[frozenset[str]]
         if cards_dealt(state, 0) is not None:
-            dealt_of_seat = functools.partial(cards_dealt, state)
+            dealt_by_seat = [cards_dealt(state, seat) or frozenset() for seat in range(len(r.deck_ids))]
         elif hands is None or hands.hand is None:
             return []
         else:
-            dealt_of_seat = hands.of(r)[0].__getitem__
+            dealt_by_seat = hands.of(r)[0]  # the opening hands
         returns = r.returns()
         for seat, d in enumerate(r.deck_ids):
-            dealt = dealt_of_seat(seat)
+            dealt = dealt_by_seat[seat]
             for card in dict.fromkeys(decks[d].cards()):
                 if card in skip:
                     continue

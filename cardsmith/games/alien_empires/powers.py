@@ -8,10 +8,10 @@ the common deck when a game starts (and `RULES.validate` warns about it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Protocol
 
 if TYPE_CHECKING:
-    from cardsmith.games.alien_empires.state import AlienState
+    from cardsmith.games.alien_empires.cards import CardTable
 
 # Handlers the rules play, by the phase where they act (docs/rules/alien-empires.md has each reading).
 IMPLEMENTED = frozenset({
@@ -30,12 +30,35 @@ IMPLEMENTED = frozenset({
 NOT_IMPLEMENTED_WHY: dict[str, str] = {}
 
 
+class _Numbers(Protocol):
+    hand: int
+    move: int
+
+
+class Powered(Protocol):
+    """What the powers read of a game (`state.AlienState`): a protocol, not the state class, since the
+    state asks this module (`sees_hand`) and data flows one way, from the rules to the state."""
+
+    static: int
+    destiny: list[list[str]]
+    conflict: dict[str, Any] | None
+    turnstate: dict[str, Any]
+
+    @property
+    def table(self) -> CardTable: ...
+
+    @property
+    def settings(self) -> _Numbers: ...
+
+    def alive(self) -> list[int]: ...
+
+
 def playable(effects: tuple[Mapping[str, Any], ...]) -> bool:
     """True when the rules play every effect of a Race card."""
     return all(str(e.get("do", "")) in IMPLEMENTED for e in effects)
 
 
-def active_cards(st: "AlienState", seat: int) -> list[str]:
+def active_cards(st: Powered, seat: int) -> list[str]:
     """The Race cards whose powers `seat` may use now."""
     c = st.conflict
     if c is None:
@@ -55,7 +78,7 @@ def active_cards(st: "AlienState", seat: int) -> list[str]:
 _DOES: dict[tuple, frozenset[str]] = {}
 
 
-def handlers(st: "AlienState", seat: int) -> frozenset[str]:
+def handlers(st: Powered, seat: int) -> frozenset[str]:
     """Every handler of the Race cards `seat` may use now."""
     cards = st.destiny[seat] if st.conflict is None else active_cards(st, seat)
     key = (st.static, *cards)
@@ -66,7 +89,7 @@ def handlers(st: "AlienState", seat: int) -> frozenset[str]:
     return got
 
 
-def effects(st: "AlienState", seat: int, do: str) -> Iterator[Mapping[str, Any]]:
+def effects(st: Powered, seat: int, do: str) -> Iterator[Mapping[str, Any]]:
     """Every active effect of `seat` with handler `do`."""
     if do not in handlers(st, seat):
         return
@@ -79,12 +102,12 @@ def effects(st: "AlienState", seat: int, do: str) -> Iterator[Mapping[str, Any]]
                     yield e
 
 
-def has(st: "AlienState", seat: int, do: str) -> bool:
+def has(st: Powered, seat: int, do: str) -> bool:
     """True when `seat` may use a power with handler `do` now."""
     return do in handlers(st, seat)
 
 
-def amount(st: "AlienState", seat: int, do: str, key: str = "amount", **match: Any) -> int:
+def amount(st: Powered, seat: int, do: str, key: str = "amount", **match: Any) -> int:
     """The sum of `key` over `seat`'s active `do` effects whose parameters match `match`."""
     total = 0
     for e in effects(st, seat, do):
@@ -93,7 +116,7 @@ def amount(st: "AlienState", seat: int, do: str, key: str = "amount", **match: A
     return total
 
 
-def hand_limit(st: "AlienState", seat: int) -> int:
+def hand_limit(st: Powered, seat: int) -> int:
     """The hand size: the setting, plus Memory, less every opponent's Scourge."""
     limit = st.settings.hand + amount(st, seat, "hand_size", who="self")
     for other in st.alive():
@@ -102,7 +125,7 @@ def hand_limit(st: "AlienState", seat: int) -> int:
     return max(0, limit)
 
 
-def move_range(st: "AlienState", seat: int) -> int:
+def move_range(st: Powered, seat: int) -> int:
     """Spaces a token may move: the setting plus Traveler (+2), Mass (-1) and this turn's Hyperspace
     Lanes, times Tachyonic Travel's moves; at least 1."""
     reach = st.settings.move + amount(st, seat, "move_range") + int(st.turnstate.get("range_bonus", 0))
@@ -110,7 +133,7 @@ def move_range(st: "AlienState", seat: int) -> int:
     return max(1, reach) * times
 
 
-def sees_hand(st: "AlienState", seat: int, other: int) -> bool:
+def sees_hand(st: Powered, seat: int, other: int) -> bool:
     """Spies: in a conflict, a primary player with Spies sees the opposing primary's hand once the
     defender has drawn his card."""
     c = st.conflict

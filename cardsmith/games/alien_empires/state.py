@@ -16,6 +16,7 @@ from cardsmith.engine.kit import EventRecorder, position_header, ResultState
 from cardsmith.engine.kit.steps import Steps
 from cardsmith.games.alien_empires.cards import CardTable
 from cardsmith.games.alien_empires.hexmap import HexMap
+from cardsmith.games.alien_empires.powers import sees_hand
 
 GAME = "alien_empires"
 HIDDEN = "?"
@@ -305,8 +306,6 @@ class AlienState(ResultState):
     def observation(self, seat: int) -> dict[str, Any]:
         """The position as `seat` may know it: other hands, the deck's order and the other side's
         committed Force cards are hidden ("?"); Spies see the opponent's hand in their conflict."""
-        from cardsmith.games.alien_empires.powers import sees_hand
-
         pos = self.position()
         pos["hands"] = [h if s == seat or sees_hand(self, seat, s) else [HIDDEN] * len(h) for s, h in enumerate(pos["hands"])]
         seen = int(self.turnstate.get("psychic", 0)) if seat == self.seat else 0

@@ -9,21 +9,21 @@ from cardsmith.games.rm2k_anime.cards import CHALLENGE, CardInfo
 from cardsmith.games.rm2k_anime.events import event_actions, handle_event_play
 
 if TYPE_CHECKING:
-    from cardsmith.games.rm2k_anime.state import RmState
+    from cardsmith.games.rm2k_anime.board import Board
 
 SINGLE_ATTACKER = ("attack", "duel", "personal")
 
 
-def _can_attack(s: "RmState", seat: int) -> list[int]:
+def _can_attack(s: "Board", seat: int) -> list[int]:
     """Users that may still be Attackers this turn ("only one Challenge each turn"), in play."""
     return [i for i, u in enumerate(s.p[seat].users) if not u.limbo and not u.attacked]
 
 
-def _feasible(s: "RmState", seat: int, ci: CardInfo) -> bool:
+def _feasible(s: "Board", seat: int, ci: CardInfo) -> bool:
     return bool(_can_attack(s, seat)) and (ci.kind == "personal" or bool(s.in_play(1 - seat)))
 
 
-def _activations(s: "RmState", seat: int) -> list[tuple]:
+def _activations(s: "Board", seat: int) -> list[tuple]:
     me = s.p[seat]
     out: list[tuple] = []
     for i, u in enumerate(me.users):
@@ -40,7 +40,7 @@ def _activations(s: "RmState", seat: int) -> list[tuple]:
     return out + [("end",)]
 
 
-def challenge_legal(s: "RmState") -> tuple:
+def challenge_legal(s: "Board") -> tuple:
     d, ch = s.dec, s.ch
     if d == "challenge":
         return tuple(_activations(s, s.actor))
@@ -56,7 +56,7 @@ def challenge_legal(s: "RmState") -> tuple:
     return tuple(event_actions(s, s.actor, "window")) + (("pass",),)  # window
 
 
-def start_challenge(s: "RmState", a: tuple) -> None:
+def start_challenge(s: "Board", a: tuple) -> None:
     seat = s.actor
     me = s.p[seat]
     if a[0] == "instant":
@@ -76,7 +76,7 @@ def start_challenge(s: "RmState", a: tuple) -> None:
     s.ask("attackers", seat)
 
 
-def handle_challenge(s: "RmState", a: tuple) -> None:
+def handle_challenge(s: "Board", a: tuple) -> None:
     ch = s.ch
     assert ch is not None
     seat, kind = ch["seat"], s.info(ch["card"]).kind
@@ -109,7 +109,7 @@ def handle_challenge(s: "RmState", a: tuple) -> None:
         _open_window(s)
 
 
-def _open_window(s: "RmState") -> None:
+def _open_window(s: "Board") -> None:
     ch = s.ch
     assert ch is not None
     names = lambda p, ids: ", ".join(s.info(s.p[p].users[i].card).name for i in ids) or "none"  # noqa: E731
@@ -119,7 +119,7 @@ def _open_window(s: "RmState") -> None:
     s.ask("window", 1 - ch["seat"])
 
 
-def _once(s: "RmState", seat: int, users: list[int], when: str) -> int:
+def _once(s: "Board", seat: int, users: list[int], when: str) -> int:
     """Bonuses stated on other cards, each card counted once: the Users' own and their Attach cards'."""
     total = 0
     for i in users:
@@ -129,7 +129,7 @@ def _once(s: "RmState", seat: int, users: list[int], when: str) -> int:
     return total
 
 
-def totals(s: "RmState") -> tuple[int, int]:
+def totals(s: "Board") -> tuple[int, int]:
     """(Attacker total, Defender total): skills summed, the card's bonus per User, other bonuses once."""
     ch = s.ch
     assert ch is not None
@@ -146,7 +146,7 @@ def totals(s: "RmState") -> tuple[int, int]:
     return att, dfn
 
 
-def resolve_challenge(s: "RmState") -> None:
+def resolve_challenge(s: "Board") -> None:
     ch = s.ch
     assert ch is not None
     ci = s.info(ch["card"])
@@ -159,7 +159,7 @@ def resolve_challenge(s: "RmState") -> None:
         s.rec("all-fail", f"  {att} to {dfn}: All-Fail, both sides lose", attack=att, defense=dfn)
         _losers(s, ci, [(a, ch["att"]), (d, ch["dfn"])])
     elif att == dfn:
-        finish_challenge(s, f"{att} to {dfn}: a draw, discarded without effect")
+        s.finish_challenge(f"{att} to {dfn}: a draw, discarded without effect")
         return
     else:
         win = a if att > dfn else d
@@ -169,10 +169,10 @@ def resolve_challenge(s: "RmState") -> None:
         if ci.kind != "personal" or win == a:
             _winner(s, ci, win)
         _losers(s, ci, [(d, ch["dfn"])] if win == a else [(a, ch["att"])])
-    finish_challenge(s, "resolved")
+    s.finish_challenge("resolved")
 
 
-def _winner(s: "RmState", ci: CardInfo, seat: int) -> None:
+def _winner(s: "Board", ci: CardInfo, seat: int) -> None:
     me = s.p[seat]
     me.won += 1
     for n, p in ci.fx:
@@ -183,7 +183,7 @@ def _winner(s: "RmState", ci: CardInfo, seat: int) -> None:
             s.draw(seat, int(p["cards"]))
 
 
-def _losers(s: "RmState", ci: CardInfo, sides: list[tuple[int, list[int]]]) -> None:
+def _losers(s: "Board", ci: CardInfo, sides: list[tuple[int, list[int]]]) -> None:
     for seat, idx in sides:
         users = s.p[seat].users
         for n, p in ci.fx:
@@ -200,18 +200,6 @@ def _losers(s: "RmState", ci: CardInfo, sides: list[tuple[int, list[int]]]) -> N
         if ci.effect("loser_delete") is not None:
             for i in sorted(idx, reverse=True):
                 s.remove_user(seat, i)
-
-
-def finish_challenge(s: "RmState", why: str) -> None:
-    ch = s.ch
-    assert ch is not None
-    if not ch.get("marked"):  # cancelled by a React: its Attackers did take part
-        for i in ch["att"]:
-            s.p[ch["seat"]].users[i].attacked = True
-    s.p[ch["seat"]].disc.append(ch["card"])
-    s.rec("challenge over", f"  {s.info(ch['card']).name}: {why}", card=ch["card"])
-    s.ch = None
-    s.ask("challenge", ch["seat"])
 
 
 _SKILLS = ("Roleplay", "Otaku", "Argue", "Script", "Gamer")

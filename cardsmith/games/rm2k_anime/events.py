@@ -9,7 +9,7 @@ from cardsmith.games.rm2k_anime.cards import EVENT, CardInfo
 from cardsmith.games.rm2k_anime.effects import TARGETED
 
 if TYPE_CHECKING:
-    from cardsmith.games.rm2k_anime.state import RmState
+    from cardsmith.games.rm2k_anime.board import Board
 
 
 def playable(ci: CardInfo, where: str) -> bool:
@@ -25,7 +25,7 @@ def playable(ci: CardInfo, where: str) -> bool:
     return ci.effect("cancel") is not None
 
 
-def _targets(s: "RmState", seat: int, ci: CardInfo) -> list[tuple]:
+def _targets(s: "Board", seat: int, ci: CardInfo) -> list[tuple]:
     """() for an untargeted Event, else one (target,) per opposing User in play it may name."""
     name = next((n for n, _ in ci.fx if n in TARGETED), None)
     if name is None:
@@ -34,7 +34,7 @@ def _targets(s: "RmState", seat: int, ci: CardInfo) -> list[tuple]:
     return [(j,) for j, u in enumerate(opp) if not u.limbo and (name != "delete_sync" or u.sync is not None)]
 
 
-def event_actions(s: "RmState", seat: int, where: str) -> list[tuple]:
+def event_actions(s: "Board", seat: int, where: str) -> list[tuple]:
     """("activate", user[, target]) for completed Syncing Events, ("instant", card, user[, target]) for
     Events from the hand a User with no Syncing card can pay for alone."""
     me = s.p[seat]
@@ -56,7 +56,7 @@ def event_actions(s: "RmState", seat: int, where: str) -> list[tuple]:
     return out
 
 
-def _take(s: "RmState", seat: int, a: tuple) -> tuple[str, int]:
+def _take(s: "Board", seat: int, a: tuple) -> tuple[str, int]:
     """Pay for an Event being played: the card and the User that Synced it."""
     me = s.p[seat]
     ui = a[2] if a[0] == "instant" else a[1]
@@ -73,7 +73,7 @@ def _take(s: "RmState", seat: int, a: tuple) -> tuple[str, int]:
     return cid, ui
 
 
-def handle_event_play(s: "RmState", a: tuple, resume: tuple[str, int]) -> None:
+def handle_event_play(s: "Board", a: tuple, resume: tuple[str, int]) -> None:
     """Play an Event; the opponent may React before it takes effect (a React is not answered)."""
     seat = s.actor
     cid, ui = _take(s, seat, a)
@@ -87,12 +87,12 @@ def handle_event_play(s: "RmState", a: tuple, resume: tuple[str, int]) -> None:
         s.ask("react", 1 - seat)
 
 
-def react_legal(s: "RmState") -> tuple:
+def react_legal(s: "Board") -> tuple:
     return tuple(("react",) + x[1:] if x[0] == "activate" else x
                  for x in event_actions(s, s.actor, "react")) + (("pass",),)
 
 
-def handle_react(s: "RmState", a: tuple) -> None:
+def handle_react(s: "Board", a: tuple) -> None:
     seat = s.actor
     if a[0] != "pass":
         cid, _ = _take(s, seat, ("activate",) + a[1:] if a[0] == "react" else a)
@@ -108,14 +108,14 @@ def handle_react(s: "RmState", a: tuple) -> None:
     resolve_pending(s)
 
 
-def _resume(s: "RmState", pend: dict[str, Any]) -> None:
+def _resume(s: "Board", pend: dict[str, Any]) -> None:
     dec, who = pend["resume"]
     if dec == "window":
         s.passes = 0
     s.ask(dec, who)
 
 
-def resolve_pending(s: "RmState") -> None:
+def resolve_pending(s: "Board") -> None:
     """The pending Event takes effect and is discarded."""
     pend = s.pending
     assert pend is not None
@@ -144,7 +144,6 @@ def resolve_pending(s: "RmState") -> None:
     me.disc.append(cid)
     s.rec("resolved", f"  {s.info(cid).name} takes effect", seat=seat, card=cid)
     if s.ch is not None and s.ch.get("cancelled"):
-        from cardsmith.games.rm2k_anime.challenge import finish_challenge
-        finish_challenge(s, "cancelled by a React")
+        s.finish_challenge("cancelled by a React")
         return
     _resume(s, pend)

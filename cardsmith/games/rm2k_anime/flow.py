@@ -7,19 +7,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cardsmith.engine.chance import seat_stream
+from cardsmith.games.rm2k_anime.board import Slot
 from cardsmith.games.rm2k_anime.cards import ATTACH, CHALLENGE, EVENT, USER, VICTORY
 from cardsmith.games.rm2k_anime.challenge import challenge_legal, handle_challenge, start_challenge
 from cardsmith.games.rm2k_anime.events import event_actions, handle_event_play, react_legal, handle_react
 
 if TYPE_CHECKING:
-    from cardsmith.games.rm2k_anime.state import RmState
+    from cardsmith.games.rm2k_anime.board import Board
 
 HAND_SIZE = 5
 MAX_TURN_START_LOOPS = 1
 
 
 # ------------------------------------------------------------------ preparation
-def _pool(s: "RmState", seat: int) -> list[str]:
+def _pool(s: "Board", seat: int) -> list[str]:
     """The Users a seat may still choose from (in its deck, not chosen, not set aside), one per id."""
     seen: list[str] = []
     for c in s.p[seat].deck:
@@ -28,7 +30,7 @@ def _pool(s: "RmState", seat: int) -> list[str]:
     return sorted(seen)
 
 
-def _setup_legal(s: "RmState") -> tuple:
+def _setup_legal(s: "Board") -> tuple:
     me = s.p[s.actor]
     if s.dec == "main_user":
         pool = _pool(s, s.actor)
@@ -43,7 +45,7 @@ def _setup_legal(s: "RmState") -> tuple:
     return tuple(("lag", i) for i in range(len(me.users)))  # distribute_lag
 
 
-def _setup_handle(s: "RmState", a: tuple) -> None:
+def _setup_handle(s: "Board", a: tuple) -> None:
     seat, me = s.actor, s.p[s.actor]
     if a[0] in ("main", "start"):
         me.deck.remove(a[1])
@@ -75,10 +77,7 @@ def _setup_handle(s: "RmState", a: tuple) -> None:
             start_turn(s, s.first_player or 0)
 
 
-def _reveal(s: "RmState") -> None:
-    from cardsmith.engine.chance import seat_stream
-    from cardsmith.games.rm2k_anime.state import Slot
-
+def _reveal(s: "Board") -> None:
     costs = []
     for seat, me in enumerate(s.p):
         me.users = [Slot(c, main=(i == 0)) for i, c in enumerate(me.picks)]
@@ -105,7 +104,7 @@ def _reveal(s: "RmState") -> None:
 
 
 # ------------------------------------------------------------------ the turn
-def start_turn(s: "RmState", seat: int) -> None:
+def start_turn(s: "Board", seat: int) -> None:
     """Connect Phase: "At the beginning of your turn" effects, then each User clears Lag equal to its
     Bandwidth; skipped on a player's first turn. Then the Main Phase."""
     s.active = seat
@@ -127,7 +126,7 @@ def start_turn(s: "RmState", seat: int) -> None:
     s.ask("main", seat)
 
 
-def _ability(s: "RmState", seat: int, u: Any, name: str, p: Any) -> None:
+def _ability(s: "Board", seat: int, u: Any, name: str, p: Any) -> None:
     if name == "draw":
         s.draw(seat, int(p["cards"]))
     elif name == "clear_lag":
@@ -137,7 +136,7 @@ def _ability(s: "RmState", seat: int, u: Any, name: str, p: Any) -> None:
         s.rec("vp", f"  {s.info(u.card).name} has no Lag: P{seat} gains {p['amount']} VP", seat=seat)
 
 
-def _end_turn(s: "RmState") -> None:
+def _end_turn(s: "Board") -> None:
     """Draw Phase: "At the end of your turn" effects, Users in Limbo come into play, draw a card."""
     seat = s.active
     me = s.p[seat]
@@ -161,7 +160,7 @@ def _end_turn(s: "RmState") -> None:
     start_turn(s, 1 - seat)
 
 
-def _main_legal(s: "RmState") -> list[tuple]:
+def _main_legal(s: "Board") -> list[tuple]:
     seat = s.actor
     me = s.p[seat]
     out: list[tuple] = []
@@ -184,7 +183,7 @@ def _main_legal(s: "RmState") -> list[tuple]:
     return out
 
 
-def _main_handle(s: "RmState", a: tuple) -> None:
+def _main_handle(s: "Board", a: tuple) -> None:
     seat = s.actor
     me = s.p[seat]
     kind = a[0]
@@ -209,9 +208,7 @@ def _main_handle(s: "RmState", a: tuple) -> None:
         s.ask("challenge", seat)
 
 
-def _activate_permanent(s: "RmState", seat: int, i: int) -> None:
-    from cardsmith.games.rm2k_anime.state import Slot
-
+def _activate_permanent(s: "Board", seat: int, i: int) -> None:
     u = s.p[seat].users[i]
     cid = u.sync
     assert cid is not None
@@ -225,7 +222,7 @@ def _activate_permanent(s: "RmState", seat: int, i: int) -> None:
         s.rec("activate", f"  P{seat} attaches {s.info(cid).name} to {s.info(u.card).name}", seat=seat, card=cid)
 
 
-def _victory_legal(s: "RmState") -> list[tuple]:
+def _victory_legal(s: "Board") -> list[tuple]:
     me = s.p[s.actor]
     out = []
     for i, u in enumerate(me.users):
@@ -236,7 +233,7 @@ def _victory_legal(s: "RmState") -> list[tuple]:
     return out + [("end",)]
 
 
-def _victory_handle(s: "RmState", a: tuple) -> None:
+def _victory_handle(s: "Board", a: tuple) -> None:
     seat = s.actor
     me = s.p[seat]
     if a[0] == "claim":
@@ -263,7 +260,7 @@ def _victory_handle(s: "RmState", a: tuple) -> None:
 
 
 # ------------------------------------------------------------------ dispatch
-def legal(s: "RmState") -> tuple:
+def legal(s: "Board") -> tuple:
     d = s.dec
     if s.stage in ("setup", "lag"):
         return _setup_legal(s)
@@ -276,7 +273,7 @@ def legal(s: "RmState") -> tuple:
     return challenge_legal(s)
 
 
-def handle(s: "RmState", a: tuple) -> None:
+def handle(s: "Board", a: tuple) -> None:
     d = s.dec
     if s.stage in ("setup", "lag"):
         _setup_handle(s, a)
@@ -295,7 +292,7 @@ def handle(s: "RmState", a: tuple) -> None:
         handle_challenge(s, a)
 
 
-def settle(s: "RmState") -> None:
+def settle(s: "Board") -> None:
     """The checks after every action (2.3): Domination and Pingout (a player with no Users, or
     whose Users all have Bandwidth 0 for good, loses) and the Main User's Goal; both players at once
     make a draw game decided on Victory Points."""

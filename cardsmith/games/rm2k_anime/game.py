@@ -64,11 +64,11 @@ class Rm2kAnime:
         return s
 
     def from_position(self, position: Mapping[str, Any] | str, *, chance: Chance | None = None, seed: int = 0) -> RmState:
-        return from_position(self.infos, position, chance if chance is not None else SeededChance(seed),
+        return from_position(RmState, self.infos, position, chance if chance is not None else SeededChance(seed),
                              self.budget, self.turn_cap)
 
     def sample_state(self, observation: Observation, rng: random.Random) -> RmState:
-        return sample_state(observation, rng, self.infos)
+        return sample_state(RmState, observation, rng, self.infos)
 
     def heuristic(self, state: Any, seat: int) -> float:
         return heuristic(state, seat)

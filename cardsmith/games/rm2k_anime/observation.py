@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.kit import HIDDEN, plain_copy
 from cardsmith.games.rm2k_anime.cards import USER
+from cardsmith.games.rm2k_anime.positions import S, build, to_position
 
 if TYPE_CHECKING:
-    from cardsmith.games.rm2k_anime.state import RmState
+    from cardsmith.games.rm2k_anime.board import Board
 
 
-def deck_list(s: "RmState", seat: int) -> list[str]:
+def deck_list(s: "Board", seat: int) -> list[str]:
     """Every card a seat brought, wherever it is now (sorted)."""
     out = s.p[seat].all_cards()
     if s.pending and s.pending["seat"] == seat:
@@ -35,9 +36,7 @@ class Observation:
 
     __slots__ = ("seat", "data", "deck_lists", "budget", "turn_cap")
 
-    def __init__(self, state: "RmState", seat: int):
-        from cardsmith.games.rm2k_anime.positions import to_position
-
+    def __init__(self, state: "Board", seat: int):
         self.seat = seat
         self.budget, self.turn_cap = state.budget, state.turn_cap
         self.deck_lists = [deck_list(state, 0), deck_list(state, 1)]
@@ -58,11 +57,9 @@ class Observation:
         return self.seat
 
 
-def sample_state(obs: Observation, rng: random.Random, infos: Any) -> "RmState":
-    """A full state consistent with `obs`: each seat's unseen cards (its list less what the observer
+def sample_state(new: type[S], obs: Observation, rng: random.Random, infos: Any) -> S:
+    """A full state (of class `new`, the game's state) consistent with `obs`: each seat's unseen cards (its list less what the observer
     sees) dealt at random into the hidden slots; hidden starting Users are dealt from unseen Users."""
-    from cardsmith.games.rm2k_anime.positions import build
-
     data = plain_copy(obs.data)
     for n, d in enumerate(data["seats"]):
         seen: Counter[str] = Counter(c for k in ("deck", "hand", "discard", "scored", "aside", "picks")
@@ -85,4 +82,4 @@ def sample_state(obs: Observation, rng: random.Random, infos: Any) -> "RmState":
         d["hand"] = [c if c != HIDDEN else pool.pop() for c in d["hand"]]
         d["deck"] = [c if c != HIDDEN else pool.pop() for c in d["deck"]]
     # built without the shape check: the data came from a valid state
-    return build(infos, data, SeededChance(rng.getrandbits(64)), obs.budget, obs.turn_cap)
+    return build(new, infos, data, SeededChance(rng.getrandbits(64)), obs.budget, obs.turn_cap)

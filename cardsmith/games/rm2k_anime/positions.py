@@ -3,15 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeVar
 
 from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit import parse_position, plain_copy, position_header
 from cardsmith.engine.kit.shape import check_position, first_moves, guarded
 import cardsmith.games.rm2k_anime.position_schema as position_schema
 from cardsmith.games.rm2k_anime.cards import ATTACH, NAME, USER, CardInfo
-from cardsmith.games.rm2k_anime.state import RmState, Seat, Slot
+from cardsmith.games.rm2k_anime.board import Board, Seat, Slot
 
+S = TypeVar("S", bound=Board)
 _PILES = ("deck", "hand", "discard", "scored", "aside", "picks")
 
 
@@ -20,7 +21,7 @@ def _slot_data(u: Slot) -> dict[str, Any]:
             "main": u.main, "syncing": u.sync, "tokens": u.tokens, "attached": list(u.attached)}
 
 
-def to_position(s: RmState) -> dict[str, Any]:
+def to_position(s: Board) -> dict[str, Any]:
     out = position_header(NAME, 2)
     out.update({
         "turn": s.turn, "active": s.active, "first_player": s.first_player, "stage": s.stage,
@@ -64,22 +65,24 @@ def _seat(infos: Mapping[str, CardInfo], d: Mapping[str, Any], n: int) -> Seat:
     return p
 
 
-def from_position(infos: Mapping[str, CardInfo], data: Mapping[str, Any] | str, chance: Chance,
-                  budget: int, turn_cap: int) -> RmState:
-    """A state from `to_position` data (or its YAML text); PositionError names a bad entry."""
+def from_position(new: type[S], infos: Mapping[str, CardInfo], data: Mapping[str, Any] | str, chance: Chance,
+                  budget: int, turn_cap: int) -> S:
+    """A state of class `new` (`RmState`; passed in, as the state imports this module to write its
+    positions) from `to_position` data (or its YAML text); PositionError names a bad entry."""
     if isinstance(data, str):
         data = parse_position(data, NAME)
     seats = data.get("seats")
     if not isinstance(seats, list) or len(seats) != 2:
         raise PositionError("a #rm2k_anime position has `seats:`, a list of two seats")
     data = check_position(data, position_schema.schema(), infos)
-    return guarded(lambda: build(infos, data, chance, budget, turn_cap), first_moves)
+    return guarded(lambda: build(new, infos, data, chance, budget, turn_cap), first_moves)
 
 
-def build(infos: Mapping[str, CardInfo], data: Mapping[str, Any], chance: Chance, budget: int, turn_cap: int) -> RmState:
-    """The state of position data already checked (or taken from a valid state)."""
+def build(new: type[S], infos: Mapping[str, CardInfo], data: Mapping[str, Any], chance: Chance, budget: int,
+          turn_cap: int) -> S:
+    """The state (of class `new`) of position data already checked (or taken from a valid state)."""
     seats = data["seats"]
-    s = RmState(infos, chance, budget, turn_cap)
+    s = new(infos, chance, budget, turn_cap)
     s.p = [_seat(infos, d or {}, n) for n, d in enumerate(seats)]
     s.turn = int(data.get("turn", 1))
     s.active = int(data.get("active", 0))

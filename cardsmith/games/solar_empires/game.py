@@ -14,7 +14,7 @@ from cardsmith.games.solar_empires.checks import PLAY_SCHEMA, set_problems  # no
 from cardsmith.games.solar_empires.flow import settle
 from cardsmith.games.solar_empires.heuristics import heuristic, scores_as_now
 from cardsmith.games.solar_empires.names import DEFAULT_TURN_CAP
-from cardsmith.games.solar_empires.observation import sample_state
+from cardsmith.games.solar_empires.observation import Observation, sample_state
 from cardsmith.games.solar_empires.positions import from_position
 from cardsmith.games.solar_empires.state import SolarState
 from cardsmith.sets.model import CardSet, Deck
@@ -102,7 +102,7 @@ class SolarEmpires:
         return from_position(self.infos, position, self.turn_cap, chance if chance is not None else SeededChance(seed),
                              SolarState)
 
-    def sample_state(self, observation: Any, rng: random.Random) -> SolarState:
+    def sample_state(self, observation: Observation[SolarState], rng: random.Random) -> SolarState:
         return sample_state(observation, rng)
 
     def heuristic(self, state: Any, player: int) -> float:

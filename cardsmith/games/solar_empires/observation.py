@@ -3,16 +3,44 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from cardsmith.engine.chance import LookaheadChance, shuffled
 from cardsmith.games.solar_empires.cards import POSITIONS, SEATS
 
 if TYPE_CHECKING:
-    from cardsmith.games.solar_empires.board import Board
+    from cardsmith.engine.contract import Chance
+    from cardsmith.games.solar_empires.cards import Table
+
+S = TypeVar("S", bound="Copyable")
 
 
-class Observation:
+class Copyable(Protocol):
+    """What an observation reads of a state: the board's zones (`board.Board`) and the contract's
+    `clone` (`state.SolarState` has both; named by this protocol, as the state imports this module)."""
+
+    t: Table
+    chance: Chance
+    _legal: tuple | None
+    turn: int
+    priority: int
+    current_player: int
+    dec: str | None
+    deck: list[list[int]]
+    hand: list[list[int]]
+    disc: list[list[int]]
+    ships: list[list[int]]
+    events: list[list[int]]
+    at: list[int]
+    dmg: list[int]
+    planet: list[int]
+    ctrl: list[int]
+    bldg: list[int]
+
+    def clone(self: S, keep_log: bool = True, keep_chance: bool = True) -> S: ...
+
+
+class Observation(Generic[S]):
     """What one seat may know: a copy of the state without chance, the log, or the opponent's hand
     and deck (only their sizes). `hand` and `deck` (top first) are the seat's own card ids; `public()`
     summarises the table for readable agents. Deck lists are open (as with registered tournament
@@ -20,7 +48,7 @@ class Observation:
 
     __slots__ = ("player", "turn", "current_player", "decision", "opp_hand", "opp_deck", "_masked")
 
-    def __init__(self, state: "Board", player: int):
+    def __init__(self, state: S, player: int):
         o = 1 - player
         self.player = player
         self.turn = state.turn
@@ -45,7 +73,7 @@ class Observation:
     @property
     def deck(self) -> tuple[str, ...]:
         """The seat's own fleet deck, top card first (they chose its order)."""
-        return tuple(self._masked.t.ids(reversed(self._masked.deck[self.player])))  # type: ignore[arg-type]
+        return tuple(self._masked.t.ids(self._masked.deck[self.player][::-1]))
 
     def public(self) -> dict[str, Any]:
         """A readable summary of the table (planets, ships in play, discards, counts)."""
@@ -64,7 +92,7 @@ class Observation:
         }
 
 
-def sample_state(observation: Observation, rng: random.Random) -> "Board":
+def sample_state(observation: Observation[S], rng: random.Random) -> S:
     """A full state consistent with `observation`: the opponent's unseen cards (their deck list minus
     every public card) dealt at random into their hand and deck; fresh chance drawn from `rng`
     (`LookaheadChance`: the agent's own imagined dice)."""

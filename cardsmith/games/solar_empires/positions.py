@@ -173,12 +173,12 @@ def from_position(infos: Mapping[str, CardInfo], data: Mapping[str, Any] | str, 
 
 
 def _some_move(s: "Board") -> None:
-    """The probe under `guarded`: the seat to act has something it may do."""
+    """The probe under `guarded`: the seat to act has something it may do. `first_moves` asks the
+    state's contract (`to_act`, `legal_actions`), which leaves the legal set in `s._legal`."""
     first_moves(s)
-    for seat in s.to_act():
-        if not s.legal_actions(seat):
-            raise PositionError(f"decision {s.dec!r}: seat {seat} has nothing it may do in this position (compare "
-                                "it with one the game writes: --log-position)")
+    if not s.end_reason and not s._legal:
+        raise PositionError(f"decision {s.dec!r}: seat {s.current_player} has nothing it may do in this position "
+                            "(compare it with one the game writes: --log-position)")
 
 
 def _checked(infos: Mapping[str, CardInfo], data: Mapping[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from cardsmith.engine.contract import EffectSpec
 from cardsmith.engine.kit import EventRecorder
 
 if TYPE_CHECKING:
-    from cardsmith.games.trf.state import TRFState
+    from cardsmith.games.trf.board import Board
 
 _INT = {"type": "integer"}
 _POS = {"type": "integer", "minimum": 1}
@@ -61,7 +61,7 @@ SPECS: dict[str, EffectSpec] = {s.name: s for s in (
 TARGETED = ("destroy", "fight_bonus", "revive", "recover_planet", "join_fight", "counter", "discard_revive", "discard_hand")
 
 
-def targets(s: "TRFState", seat: int, effects: tuple[Mapping[str, Any], ...], source: int | None = None) -> list[tuple]:
+def targets(s: "Board", seat: int, effects: tuple[Mapping[str, Any], ...], source: int | None = None) -> list[tuple]:
     """The target choices for using these effects ([()] when none is needed, [] when none is possible)."""
     out: list[tuple] = [()]
     for e in effects:
@@ -71,7 +71,7 @@ def targets(s: "TRFState", seat: int, effects: tuple[Mapping[str, Any], ...], so
     return out
 
 
-def _targets(s: "TRFState", seat: int, e: Mapping[str, Any], source: int | None) -> list[tuple]:
+def _targets(s: "Board", seat: int, e: Mapping[str, Any], source: int | None) -> list[tuple]:
     do, p, t = e["do"], s.d["p"][seat], s.turn
     if do == "destroy":
         return [(c["uid"],) for c in s.chars_of(1 - seat)
@@ -103,14 +103,14 @@ def _targets(s: "TRFState", seat: int, e: Mapping[str, Any], source: int | None)
     return [()]
 
 
-def resolve(s: "TRFState", seat: int, effects: tuple[Mapping[str, Any], ...], target: tuple, rec: EventRecorder,
+def resolve(s: "Board", seat: int, effects: tuple[Mapping[str, Any], ...], target: tuple, rec: EventRecorder,
             source: str) -> None:
     """Do each effect in order; the targeted one (at most one per card) takes `target`."""
     for e in effects:
         _resolve(s, seat, e, target if e.get("do") in TARGETED else (), rec, source)
 
 
-def _resolve(s: "TRFState", seat: int, e: Mapping[str, Any], target: tuple, rec: EventRecorder, source: str) -> None:
+def _resolve(s: "Board", seat: int, e: Mapping[str, Any], target: tuple, rec: EventRecorder, source: str) -> None:
     do, p, opp = e["do"], s.d["p"][seat], s.d["p"][1 - seat]
     if do == "draw":
         s.draw(seat, e["amount"], rec)

@@ -1,4 +1,4 @@
-"""Fights, captures and the end of a turn.
+"""Fights and captures.
 
 A fight is {"seats": [attacker, defender], "att": [uids], "def": [uids], "bicker": bool,
 "bonus": [attacker's, defender's]}; a bickering fight stays in `fights` and is rolled again in the
@@ -8,12 +8,12 @@ next turn's fight step, whoever's turn it is.
 from __future__ import annotations
 
 from cardsmith.engine.kit import EventRecorder
-from cardsmith.games.trf.state import TRFState
+from cardsmith.games.trf.board import Board
 
 BICKER_MAX = 2  # "on a one or two, the cards stay committed, but the fight is not resolved this turn"
 
 
-def form_fights(s: TRFState, rec: EventRecorder) -> None:
+def form_fights(s: Board, rec: EventRecorder) -> None:
     """After the defender's blocks: one fight per blocked attacker, every blocker of it ganging up."""
     a, d = s.active, 1 - s.active
     for leader in s.d["declared"]:
@@ -26,7 +26,7 @@ def form_fights(s: TRFState, rec: EventRecorder) -> None:
     s.d["phase"] = "combat"
 
 
-def side_total(s: TRFState, fight: dict, side: int) -> int:
+def side_total(s: Board, fight: dict, side: int) -> int:
     """A side's combat: its characters' combat, their bonuses, card bonuses, less a weakness."""
     seat = fight["seats"][side]
     uids = fight["att"] if side == 0 else fight["def"]
@@ -47,7 +47,7 @@ def side_total(s: TRFState, fight: dict, side: int) -> int:
     return total
 
 
-def resolve_fights(s: TRFState, rec: EventRecorder) -> None:
+def resolve_fights(s: Board, rec: EventRecorder) -> None:
     """Roll every committed fight: 1-2 bickers, else combat + d6 each side, the higher wins."""
     for fight in list(s.d["fights"]):
         roll = s.chance.roll(6, "bickering")
@@ -78,27 +78,27 @@ def resolve_fights(s: TRFState, rec: EventRecorder) -> None:
         rest_attackers(s)
 
 
-def unblocked_fleets(s: TRFState) -> list[int]:
+def unblocked_fleets(s: Board) -> list[int]:
     """Declared attackers nobody blocked that are fleets (individuals cannot take planets)."""
     blocked = {x for _, x in s.d["blocks"]}
     alive = {c["uid"] for c in s.d["chars"]}
     return [u for u in s.d["declared"] if u not in blocked and u in alive and s.info(s.char(u)["card"]).fleeter]
 
 
-def capturable(s: TRFState) -> list[int]:
+def capturable(s: Board) -> list[int]:
     """The defender's planets that may be attacked: every other planet before the homeworld."""
     planets = s.d["p"][1 - s.active]["planets"]
     others = [pl["uid"] for pl in planets if not pl["home"]]
     return others or [pl["uid"] for pl in planets if pl["home"]]
 
 
-def planet_value(s: TRFState, seat: int, planet: dict) -> int:
+def planet_value(s: Board, seat: int, planet: dict) -> int:
     info = s.info(planet["card"])
     base = info.homeworld if planet["home"] else info.capture
     return base + sum(e["amount"] for e in s.persistent(seat, "fortify"))
 
 
-def capture(s: TRFState, rec: EventRecorder) -> None:
+def capture(s: Board, rec: EventRecorder) -> None:
     """Each planet falls if the capture total of the fleets sent to it equals or exceeds its value."""
     a, d = s.active, 1 - s.active
     owner = s.d["p"][d]
@@ -123,7 +123,7 @@ def capture(s: TRFState, rec: EventRecorder) -> None:
     s.d["phase"] = "post"
 
 
-def rest_attackers(s: TRFState) -> None:
+def rest_attackers(s: Board) -> None:
     """Everyone who attacked cannot attack or defend on the next player's turn."""
     alive = {c["uid"]: c for c in s.d["chars"]}
     for leader in s.d["declared"]:
@@ -132,16 +132,5 @@ def rest_attackers(s: TRFState) -> None:
                 alive[uid]["rest"] = s.turn + 1
 
 
-def end_turn(s: TRFState, rec: EventRecorder) -> None:
-    from cardsmith.games.trf.phases import start_turn
-
-    s.d["active"] = 1 - s.active
-    s.d["turn"] += 1
-    if s.d["turn"] > s.g.turn_cap:
-        s.finish(None, "turn cap", rec)
-        return
-    start_turn(s, rec)
-
-
-def _names(s: TRFState, uids: list[int]) -> str:
+def _names(s: Board, uids: list[int]) -> str:
     return " + ".join(s.info(s.char(u)["card"]).name for u in uids)

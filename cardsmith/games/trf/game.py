@@ -10,8 +10,10 @@ from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit import EventRecorder
 from cardsmith.engine.kit.shape import check_position, first_moves, guarded
 import cardsmith.games.trf.position_schema as position_schema
+from cardsmith.games.trf.board import default_chance, fresh_player, new_data, plain_copy
 from cardsmith.games.trf.cards import Costs, Info, card_infos
-from cardsmith.games.trf.state import TRFState, default_chance, fresh_player, new_data, plain_copy
+from cardsmith.games.trf.phases import start_turn
+from cardsmith.games.trf.state import TRFState
 from cardsmith.sets.model import CardSet, Deck
 
 DEFAULT_TURN_CAP = 120
@@ -61,8 +63,6 @@ class TRFGame:
             hand = self.starting_hand + sum(e["amount"] for e in state.account(seat).effect("start_hand"))
             state.draw(seat, max(0, hand), rec)
         data["first"] = data["active"] = _first_player(chance, rec)
-        from cardsmith.games.trf.phases import start_turn
-
         start_turn(state, rec)
         return state
 

@@ -13,18 +13,18 @@ from typing import Any
 
 from cardsmith.engine.kit import EventRecorder
 import cardsmith.games.trf.fights as fights
+from cardsmith.games.trf.board import TIMING, Board
 from cardsmith.games.trf.effects import new_char, resolve, targets
-from cardsmith.games.trf.state import TIMING, TRFState
 
 
-def legal(s: TRFState) -> list[tuple]:
+def legal(s: Board) -> list[tuple]:
     phase = s.d["phase"]
     return {"draw": _legal_draw, "planet": _legal_planet, "buy": _legal_buy, "roleplay": _legal_roleplay,
             "declare": _legal_declare, "block": _legal_block, "combat": _legal_timed,
             "capture": _legal_capture, "post": _legal_timed}[phase](s)
 
 
-def do(s: TRFState, a: tuple, rec: EventRecorder) -> None:
+def do(s: Board, a: tuple, rec: EventRecorder) -> None:
     seat, p, kind = s.active, s.d["p"][s.active], a[0]
     if kind == "draw":
         s.draw(seat, 1, rec)
@@ -67,12 +67,12 @@ def do(s: TRFState, a: tuple, rec: EventRecorder) -> None:
         _step(s, a, rec)
 
 
-def _step(s: TRFState, a: tuple, rec: EventRecorder) -> None:
+def _step(s: Board, a: tuple, rec: EventRecorder) -> None:
     """The actions that move the turn on: pass, attack, declare, block, fight, assign, done."""
     phase, kind = s.d["phase"], a[0]
     if kind == "pass":
         if phase == "post":
-            fights.end_turn(s, rec)
+            end_turn(s, rec)
         else:
             s.d["phase"] = PASS_TO[phase]
     elif kind == "attack":
@@ -100,16 +100,16 @@ def _step(s: TRFState, a: tuple, rec: EventRecorder) -> None:
 PASS_TO = {"draw": "planet", "planet": "buy", "buy": "roleplay", "roleplay": "post"}
 
 
-def _legal_draw(s: TRFState) -> list[tuple]:
+def _legal_draw(s: Board) -> list[tuple]:
     return ([("draw",)] if s.d["p"][s.active]["deck"] else []) + [("pass",)]
 
 
-def _legal_planet(s: TRFState) -> list[tuple]:
+def _legal_planet(s: Board) -> list[tuple]:
     hand = s.d["p"][s.active]["hand"]
     return [("planet", cid) for cid in sorted(set(hand)) if s.info(cid).type == "planet"] + [("pass",)]
 
 
-def _legal_buy(s: TRFState) -> list[tuple]:
+def _legal_buy(s: Board) -> list[tuple]:
     seat, p = s.active, s.d["p"][s.active]
     out: list[tuple] = []
     meters = s.meters(seat)
@@ -127,12 +127,12 @@ def _legal_buy(s: TRFState) -> list[tuple]:
     return out + _legal_activate(s) + [("pass",)]
 
 
-def _unique_free(s: TRFState, seat: int, cid: str) -> bool:
+def _unique_free(s: Board, seat: int, cid: str) -> bool:
     """A Unique character may not be in play twice for one player."""
     return not s.info(cid).unique or all(c["card"] != cid for c in s.chars_of(seat))
 
 
-def _legal_activate(s: TRFState) -> list[tuple]:
+def _legal_activate(s: Board) -> list[tuple]:
     """Planets with an activated ability, while the pool can spare what the planet would give."""
     seat, p = s.active, s.d["p"][s.active]
     out: list[tuple] = []
@@ -149,7 +149,7 @@ def _legal_activate(s: TRFState) -> list[tuple]:
     return out
 
 
-def _legal_roleplay(s: TRFState) -> list[tuple]:
+def _legal_roleplay(s: Board) -> list[tuple]:
     seat, t = s.active, s.turn
     mine = s.chars_of(seat)
     out: list[tuple] = []
@@ -176,7 +176,7 @@ def _legal_roleplay(s: TRFState) -> list[tuple]:
     return out + [("no_attack",)]
 
 
-def _legal_ooc(s: TRFState) -> list[tuple]:
+def _legal_ooc(s: Board) -> list[tuple]:
     seat, p = s.active, s.d["p"][s.active]
     timing = TIMING[s.d["phase"]]
     out: list[tuple] = []
@@ -193,11 +193,11 @@ def _legal_ooc(s: TRFState) -> list[tuple]:
     return out
 
 
-def _legal_timed(s: TRFState) -> list[tuple]:
+def _legal_timed(s: Board) -> list[tuple]:
     return _legal_ooc(s) + [("fight",) if s.d["phase"] == "combat" else ("pass",)]
 
 
-def _legal_declare(s: TRFState) -> list[tuple]:
+def _legal_declare(s: Board) -> list[tuple]:
     # "If a player does choose to attack, they move their chosen attacking characters forwards": an
     # attack declares at least one character (declaring nobody would be `no_attack` by another name).
     chosen = set(s.d["declared"])
@@ -205,14 +205,14 @@ def _legal_declare(s: TRFState) -> list[tuple]:
     return [("declare", c["uid"]) for c in s.chars_of(s.active) if s.can_attack(c) and c["uid"] not in chosen] + done
 
 
-def _legal_block(s: TRFState) -> list[tuple]:
+def _legal_block(s: Board) -> list[tuple]:
     used = {b for b, _ in s.d["blocks"]}
     out = [("block", c["uid"], a) for c in s.chars_of(1 - s.active) if s.can_block(c) and c["uid"] not in used
            for a in s.d["declared"]]
     return out + [("done",)]
 
 
-def _legal_capture(s: TRFState) -> list[tuple]:
+def _legal_capture(s: Board) -> list[tuple]:
     used = {u for u, _ in s.d["assign"]}
     open_planets = fights.capturable(s)
     # "any and all unblocked characters are assigned to a planet or planets of the attacker's choice":
@@ -221,7 +221,7 @@ def _legal_capture(s: TRFState) -> list[tuple]:
     return out or [("done",)]
 
 
-def _ability(s: TRFState, a: tuple, rec: EventRecorder) -> None:
+def _ability(s: Board, a: tuple, rec: EventRecorder) -> None:
     """A character's activated ability: it, and the fleet it is joined to, do nothing else this turn."""
     c = s.char(a[1])
     c["acted"] = s.turn
@@ -232,7 +232,7 @@ def _ability(s: TRFState, a: tuple, rec: EventRecorder) -> None:
     resolve(s, c["owner"], tuple(info.activated()), a[2:], rec, info.name)
 
 
-def _ooc(s: TRFState, a: tuple, rec: EventRecorder) -> None:
+def _ooc(s: Board, a: tuple, rec: EventRecorder) -> None:
     seat, p, cid = s.active, s.d["p"][s.active], a[1]
     info = s.info(cid)
     p["spent_w"] += s.ooc_cost(seat, cid) or 0
@@ -250,7 +250,7 @@ def _ooc(s: TRFState, a: tuple, rec: EventRecorder) -> None:
     resolve(s, seat, effects, a[2:], rec, info.name)
 
 
-def _overrule(s: TRFState, seat: int, rec: EventRecorder) -> None:
+def _overrule(s: Board, seat: int, rec: EventRecorder) -> None:
     """A Staff Ruling discards the opponent's rulings played by a lower rank (Admin over Mod)."""
     mine, opp = s.account(seat).rank, s.d["p"][1 - seat]
     for item in list(opp["persistent"]):
@@ -260,7 +260,7 @@ def _overrule(s: TRFState, seat: int, rec: EventRecorder) -> None:
             rec("overruled", f"{s.info(item['card']).name} is overruled", card=item["card"])
 
 
-def start_turn(s: TRFState, rec: EventRecorder) -> Any:
+def start_turn(s: Board, rec: EventRecorder) -> Any:
     """A new turn for the active seat: fresh pools, its next-turn Persistent cards end, Lurker draws."""
     seat, p = s.active, s.d["p"][s.active]
     p.update(spent_m=0, spent_w=0, bonus_m=0, bonus_w=0, activated=[], account_used=False)
@@ -270,3 +270,13 @@ def start_turn(s: TRFState, rec: EventRecorder) -> Any:
     extra = sum(e["amount"] for e in s.account(seat).effect("extra_draw"))
     if extra:
         s.draw(seat, extra, rec)
+
+
+def end_turn(s: Board, rec: EventRecorder) -> None:
+    """The turn passes to the other seat (or the game ends at the turn cap)."""
+    s.d["active"] = 1 - s.active
+    s.d["turn"] += 1
+    if s.d["turn"] > s.g.turn_cap:
+        s.finish(None, "turn cap", rec)
+        return
+    start_turn(s, rec)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cardsmith.engine.kit.shape import (Schema, anything, card, cards, count, enum, flag, obj, per_seat,
                                         position_schema, seat)
-from cardsmith.games.trf.state import PHASES
+from cardsmith.games.trf.board import PHASES
 
 UID = {"type": "integer", "minimum": 0, "x-what": "a uid (a whole number naming a card in play)"}
 UID_OR_NULL = {"anyOf": [UID, {"type": "null"}], "x-what": "a uid or null", "default": None}

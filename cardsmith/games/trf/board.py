@@ -1,0 +1,196 @@
+"""The TRF table: plain data (what `position()` writes) and the helpers the phase, fight and effect
+code share (pools, costs, who may attack or block). `state.TRFState` adds the game contract on top;
+the rules modules need only this, so none of them imports the state.
+
+The mutable part is one dict `d` of lists, dicts, ints and strings, so a clone is a deep copy and a
+position is that dict under the contract's header. Characters in play are numbered (`uid`) because a
+deck may hold several copies of one card; so are planets in play (the homeworld is one of them).
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any, Mapping, Protocol
+
+from cardsmith.engine.chance import SeededChance
+from cardsmith.engine.contract import Chance
+from cardsmith.engine.kit import EventRecorder
+from cardsmith.games.trf.cards import Costs, Info
+
+# Phases of a turn, in order. "block" is the defender's; every other phase is the active player's.
+PHASES = ("draw", "planet", "buy", "roleplay", "declare", "block", "combat", "capture", "post")
+TIMING = {"roleplay": "non-combat", "combat": "combat", "post": "post-combat"}
+
+
+def plain_copy(data: Any) -> Any:
+    """A deep copy of plain data (pickle round trip: several times faster than copy.deepcopy)."""
+    return pickle.loads(pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
+
+
+class Rules(Protocol):
+    """What the table reads of its game (`game.TRFGame`; a protocol, as the game imports this module)."""
+
+    infos: dict[str, Info]
+    costs: Costs
+    turn_cap: int
+
+
+class Board:
+    """The table of one TRF game, without the contract (see `state.TRFState`)."""
+
+    seats = 2
+    # The game (card tables, costs, settings) is a class attribute of a subclass each TRFGame makes
+    # (`TRFGame.state_class`): states share it without holding it, so what a state holds is only its
+    # own plain data (cheap to copy and to search for observation leaks).
+    g: Rules
+
+    def __init__(self, data: dict[str, Any], chance: Chance, log: list[str] | None = None):
+        self.d = data
+        self.chance = chance
+        self.log: list[str] = log if log is not None else []
+        self._legal: tuple | None = None
+
+    # --- reading the table ----------------------------------------------------------------------
+    @property
+    def turn(self) -> int:
+        return self.d["turn"]
+
+    @property
+    def active(self) -> int:
+        return self.d["active"]
+
+    def is_terminal(self) -> bool:
+        return self.d["end"] is not None
+
+    def info(self, cid: str) -> Info:
+        return self.g.infos[cid]
+
+    def account(self, seat: int) -> Info:
+        return self.g.infos[self.d["p"][seat]["account"]]
+
+    def char(self, uid: int) -> dict[str, Any]:
+        for c in self.d["chars"]:
+            if c["uid"] == uid:
+                return c
+        raise KeyError(uid)
+
+    def chars_of(self, seat: int) -> list[dict[str, Any]]:
+        return [c for c in self.d["chars"] if c["owner"] == seat]
+
+    def new_uid(self) -> int:
+        self.d["uid"] += 1
+        return self.d["uid"]
+
+    def in_fight(self, uid: int) -> int | None:
+        """The index of the fight this character is committed to, or None."""
+        for i, f in enumerate(self.d["fights"]):
+            if uid in f["att"] or uid in f["def"]:
+                return i
+        return None
+
+    def unit(self, uid: int) -> list[int]:
+        """A character and the individual joined to it (a fleet); the individual alone otherwise."""
+        return [uid] + [c["uid"] for c in self.d["chars"] if c["fleet"] == uid]
+
+    def persistent(self, seat: int, do: str) -> list[Mapping[str, Any]]:
+        """The effects named `do` of the Persistent cards `seat` has in play."""
+        out = []
+        for p in self.d["p"][seat]["persistent"]:
+            out += [e for e in self.info(p["card"]).effects if e.get("do") == do]
+        return out
+
+    def income(self, seat: int, resource: str) -> int:
+        """Meters or words this seat's planets give this turn (activated planets give nothing)."""
+        p = self.d["p"][seat]
+        total = sum(getattr(self.info(pl["card"]), resource) for pl in p["planets"] if pl["uid"] not in p["activated"])
+        extra = self.account(seat).effect("income") + self.persistent(seat, "income")
+        total += sum(e["amount"] for e in extra if e.get("resource") == resource)
+        return max(0, total)
+
+    def meters(self, seat: int) -> int:
+        p = self.d["p"][seat]
+        return self.income(seat, "meters") + p["bonus_m"] - p["spent_m"]
+
+    def words(self, seat: int) -> int:
+        p = self.d["p"][seat]
+        return self.income(seat, "words") + p["bonus_w"] - p["spent_w"]
+
+    def char_cost(self, seat: int, cid: str) -> int | None:
+        """Meters this seat pays for the character: faction factor, then its planets' discounts."""
+        card = self.info(cid)
+        cost = self.g.costs(self.d["p"][seat]["account"], cid)
+        if cost is None:
+            return None
+        for pl in self.d["p"][seat]["planets"]:
+            for e in self.info(pl["card"]).effect("discount"):
+                if e.get("faction") == card.faction or (e.get("tag") and e["tag"] in card.tags):
+                    cost -= e["amount"]
+        return max(0, cost)
+
+    def ooc_cost(self, seat: int, cid: str) -> int | None:
+        """Words this seat pays for the OOC card (doubled under an opposing Staff Ruling)."""
+        cost = self.g.costs(self.d["p"][seat]["account"], cid)
+        if cost is None:
+            return None
+        return cost * (2 if self.persistent(1 - seat, "ruling") else 1)
+
+    def can_attack(self, c: dict[str, Any]) -> bool:
+        t = self.turn
+        return (c["owner"] == self.active and c["bought"] != t and c["rest"] != t and c["acted"] != t
+                and c["done"] != t and c["fleet"] is None and self.in_fight(c["uid"]) is None)
+
+    def can_block(self, c: dict[str, Any]) -> bool:
+        return (c["owner"] != self.active and c["rest"] != self.turn and c["fleet"] is None
+                and self.in_fight(c["uid"]) is None)
+
+    def discard_char(self, uid: int, rec: EventRecorder, why: str) -> None:
+        """A character leaves play for its owner's discard pile (an individual joined to it stays)."""
+        c = self.char(uid)
+        self.d["chars"].remove(c)
+        for other in self.d["chars"]:
+            if other["fleet"] == uid:
+                other["fleet"] = None
+        self.d["p"][c["owner"]]["discard"].append(c["card"])
+        rec("discarded", f"{self.info(c['card']).name} ({why}) goes to seat {c['owner']}'s discard pile",
+            card=c["card"], seat=c["owner"], why=why)
+        self.expire(c["owner"], "character_lost", rec)
+
+    def expire(self, seat: int, until: str, rec: EventRecorder) -> None:
+        """Persistent cards of `seat` whose condition `until` is now met go to its discard pile."""
+        p = self.d["p"][seat]
+        for item in [x for x in p["persistent"] if x["until"] == until]:
+            p["persistent"].remove(item)
+            p["discard"].append(item["card"])
+            rec("expired", f"{self.info(item['card']).name} ends ({until.replace('_', ' ')})", card=item["card"], seat=seat)
+
+    def draw(self, seat: int, n: int, rec: EventRecorder) -> None:
+        p = self.d["p"][seat]
+        for _ in range(n):
+            if not p["deck"]:
+                return
+            card = p["deck"].pop()
+            p["hand"].append(card)
+            rec("draw", "", seen_by=(seat,), seat=seat, card=card)
+        rec("drew", f"seat {seat} draws {n}", seat=seat, n=n)
+
+    def finish(self, winner: int | None, reason: str, rec: EventRecorder) -> None:
+        self.d["winner"], self.d["end"] = winner, reason
+        rec("end", f"game over: {reason}" + (f", seat {winner} wins" if winner is not None else ""),
+            winner=winner, reason=reason)
+
+
+def fresh_player(account: str, homeworld: str, deck: list[str]) -> dict[str, Any]:
+    """A seat before the first draw: its homeworld in play (uid 0 or 1 is set by the caller)."""
+    return {"account": account, "homeworld": homeworld, "deck": deck, "hand": [], "discard": [],
+            "planets": [], "spent_m": 0, "spent_w": 0, "bonus_m": 0, "bonus_w": 0, "activated": [],
+            "persistent": [], "account_used": False, "played": [], "list": sorted(deck)}
+
+
+def new_data(players: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"turn": 1, "active": 0, "first": 0, "phase": "draw", "p": players, "chars": [], "fights": [],
+            "declared": [], "blocks": [], "assign": [], "capture_bonus": 0, "uid": 0,
+            "winner": None, "end": None}
+
+
+def default_chance(seed: int, chance: Chance | None) -> Chance:
+    return chance if chance is not None else SeededChance(seed)
