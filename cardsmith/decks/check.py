@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from cardsmith.decks.plays import chosen_card, describe, play_terms, zone_cards
 from cardsmith.decks.predicates import run_predicate
@@ -108,85 +108,113 @@ def _v(rule: Rule, message: str, cards=(), counts=None, zone=None) -> Violation:
 
 
 def _check_rule(rule: Rule, deck: Deck, cardset: CardSet, cards: Mapping[str, Card], rules: DeckRules) -> list[Violation]:
-    kind = rule.kind
-    if kind == "zone-size":
-        zone = rules.zones[rule.zones[0]]
-        n = deck.count(zone.id)
-        if (zone.min is not None and n < zone.min) or (zone.max is not None and n > zone.max):
-            counts = {"found": n} | ({"min": zone.min} if zone.min is not None else {}) | ({"max": zone.max} if zone.max is not None else {})
-            return [_v(rule, f"{zone.name} holds {n} cards; it must hold {zone.size_text()}",
-                       list(deck.zones.get(zone.id, {})) if zone.max is not None and n > zone.max else [], counts, zone.id)]
+    """The violations of one rule, by its kind's checker (`same-<dimension>` kinds share one)."""
+    check = _CHECKS.get("same-" if rule.kind.startswith("same-") else rule.kind)
+    if check is None:
+        raise AssertionError(f"unknown rule kind {rule.kind}")
+    return check(rule, deck, cardset, cards, rules)
+
+
+def _zone_size(rule: Rule, deck: Deck, cardset: CardSet, cards: Mapping[str, Card], rules: DeckRules) -> list[Violation]:
+    zone = rules.zones[rule.zones[0]]
+    n = deck.count(zone.id)
+    if (zone.min is not None and n < zone.min) or (zone.max is not None and n > zone.max):
+        counts = {"found": n} | ({"min": zone.min} if zone.min is not None else {}) | ({"max": zone.max} if zone.max is not None else {})
+        return [_v(rule, f"{zone.name} holds {n} cards; it must hold {zone.size_text()}",
+                   list(deck.zones.get(zone.id, {})) if zone.max is not None and n > zone.max else [], counts, zone.id)]
+    return []
+
+
+def _zone_accepts(rule: Rule, deck: Deck, cardset: CardSet, cards: Mapping[str, Card], rules: DeckRules) -> list[Violation]:
+    zone = rules.zones[rule.zones[0]]
+    bad = {cid: n for cid, n in deck.zones.get(zone.id, {}).items() if n and cid in cards and not zone.accepts(cards[cid])}
+    if bad:
+        names = ", ".join(cards[c].name for c in bad)
+        return [_v(rule, f"{zone.name} may hold only cards of {zone.accepts.text}; it holds {names}", bad, bad, zone.id)]
+    return []
+
+
+def _copies(rule: Rule, deck: Deck, cardset: CardSet, cards: Mapping[str, Card], rules: DeckRules) -> list[Violation]:
+    out = []
+    for cid, n in counter(deck, rule.zones).items():
+        limit = rule.copy_limit(cid)
+        if cid in cards and n > limit:
+            where = f" in {', '.join(rules.zone_name(z) for z in rule.zones)}" if rule.zones else ""
+            out.append(_v(rule, f"{n} copies of {cards[cid].name}{where}; at most {limit} allowed",
+                          [cid], {"found": n, "max": limit}))
+    return out
+
+
+def _unique(rule: Rule, deck: Deck, cardset: CardSet, cards: Mapping[str, Card], rules: DeckRules) -> list[Violation]:
+    assert rule.cards is not None
+    out = []
+    for cid, n in counter(deck).items():
+        if cid in cards and n > 1 and rule.cards(cards[cid]):
+            out.append(_v(rule, f"{n} copies of {cards[cid].name}, a unique card; a deck may hold one",
+                          [cid], {"found": n, "max": 1}))
+    return out
+
+
+def _same_group(rule: Rule, deck: Deck, cardset: CardSet, cards: Mapping[str, Card], rules: DeckRules) -> list[Violation]:
+    dim_id = rule.check or rule.kind.removeprefix("same-")
+    dim = cardset.dimensions.get(dim_id)
+    attr = dim.name.lower() if dim else dim_id
+    groups: dict[str, list[str]] = {}
+    sizes: Counter = Counter()
+    for cid, n in counter(deck, rule.zones).items():
+        g = cards[cid].groups.get(dim_id) if cid in cards else None
+        if g and n:
+            groups.setdefault(g, []).append(cid)
+            sizes[g] += n
+    if len(groups) > 1:
+        what = ", ".join(f"{sizes[g]} {g}" for g in groups)
+        # The odd ones out (the smaller groups) first: they are what a designer would remove.
+        order = sorted(groups, key=lambda g: sizes[g])
+        return [_v(rule, f"cards of more than one {attr}: {what}; a deck holds cards of one {attr} or of none",
+                   [c for g in order for c in groups[g]], dict(sizes))]
+    return []
+
+
+def _limit(rule: Rule, deck: Deck, cardset: CardSet, cards: Mapping[str, Card], rules: DeckRules) -> list[Violation]:
+    assert rule.count is not None
+    if rule.when is not None and not rule.when.ok(count_matching(deck, cards, rule.when)[0]):
         return []
-    if kind == "zone-accepts":
-        zone = rules.zones[rule.zones[0]]
-        bad = {cid: n for cid, n in deck.zones.get(zone.id, {}).items() if n and cid in cards and not zone.accepts(cards[cid])}
-        if bad:
-            names = ", ".join(cards[c].name for c in bad)
-            return [_v(rule, f"{zone.name} may hold only cards of {zone.accepts.text}; it holds {names}", bad, bad, zone.id)]
+    n, ids = count_matching(deck, cards, rule.count)
+    if rule.count.ok(n):
         return []
-    if kind == "copies":
-        out = []
-        for cid, n in counter(deck, rule.zones).items():
-            limit = rule.copy_limit(cid)
-            if cid in cards and n > limit:
-                where = f" in {', '.join(rules.zone_name(z) for z in rule.zones)}" if rule.zones else ""
-                out.append(_v(rule, f"{n} copies of {cards[cid].name}{where}; at most {limit} allowed",
-                              [cid], {"found": n, "max": limit}))
-        return out
-    if kind == "unique":
-        out = []
-        for cid, n in counter(deck).items():
-            if cid in cards and n > 1 and rule.cards is not None and rule.cards(cards[cid]):
-                out.append(_v(rule, f"{n} copies of {cards[cid].name}, a unique card; a deck may hold one",
-                              [cid], {"found": n, "max": 1}))
-        return out
-    if kind.startswith("same-"):
-        dim_id = rule.check or kind.removeprefix("same-")
-        dim = cardset.dimensions.get(dim_id)
-        attr = dim.name.lower() if dim else dim_id
-        groups: dict[str, list[str]] = {}
-        sizes: Counter = Counter()
-        for cid, n in counter(deck, rule.zones).items():
-            g = cards[cid].groups.get(dim_id) if cid in cards else None
-            if g and n:
-                groups.setdefault(g, []).append(cid)
-                sizes[g] += n
-        if len(groups) > 1:
-            what = ", ".join(f"{sizes[g]} {g}" for g in groups)
-            # The odd ones out (the smaller groups) first: they are what a designer would remove.
-            order = sorted(groups, key=lambda g: sizes[g])
-            return [_v(rule, f"cards of more than one {attr}: {what}; a deck holds cards of one {attr} or of none",
-                       [c for g in order for c in groups[g]], dict(sizes))]
-        return []
-    if kind == "limit":
-        assert rule.count is not None
-        if rule.when is not None and not rule.when.ok(count_matching(deck, cards, rule.when)[0]):
-            return []
-        n, ids = count_matching(deck, cards, rule.count)
-        if rule.count.ok(n):
-            return []
-        counts = {"found": n} | ({"min": rule.count.min} if rule.count.min is not None else {}) \
-            | ({"max": rule.count.max} if rule.count.max is not None else {})
-        where = f" in {', '.join(rules.zone_name(z) for z in rule.zones)}" if rule.zones else ""
-        cond = f" (applies because the deck holds {rule.when.bound_text()} cards of {rule.when.cards.text})" if rule.when else ""
-        return [_v(rule, f"{rule.name}: {n} cards of {rule.count.cards.text}{where}; "
-                         f"{rule.count.bound_text()} allowed{cond}", ids, counts, rule.zones[0] if len(rule.zones) == 1 else None)]
-    if kind == "requires":
-        zid = rule.zones[0]
-        out = []
-        entries = deck.zones.get(zid, {})
-        for cid, n in entries.items():
-            if not n or cid not in cards:
-                continue
-            if rule.cards is not None and not rule.cards(cards[cid]):
-                out.append(_v(rule, f"{rule.name}: {cards[cid].name} in {rules.zone_name(zid)} is not a card of {rule.cards.text}",
-                              [cid], {cid: n}, zid))
-            if rule.also_in and deck.zones.get(rule.also_in, {}).get(cid, 0) < 1:
-                out.append(_v(rule, f"{rule.name}: {cards[cid].name} in {rules.zone_name(zid)} is not in "
-                                    f"{rules.zone_name(rule.also_in)} too", [cid], {cid: n, rule.also_in: 0}, zid))
-        return out
-    if kind == "predicate":
-        assert rule.check is not None
-        return [_v(rule, p.message if p.message.startswith(rule.name) else f"{rule.name}: {p.message}", p.cards, p.counts)
-                for p in run_predicate(rule.check, deck, cardset, rule.params)]
-    raise AssertionError(f"unknown rule kind {kind}")
+    counts = {"found": n} | ({"min": rule.count.min} if rule.count.min is not None else {}) \
+        | ({"max": rule.count.max} if rule.count.max is not None else {})
+    where = f" in {', '.join(rules.zone_name(z) for z in rule.zones)}" if rule.zones else ""
+    cond = f" (applies because the deck holds {rule.when.bound_text()} cards of {rule.when.cards.text})" if rule.when else ""
+    return [_v(rule, f"{rule.name}: {n} cards of {rule.count.cards.text}{where}; "
+                     f"{rule.count.bound_text()} allowed{cond}", ids, counts, rule.zones[0] if len(rule.zones) == 1 else None)]
+
+
+def _requires(rule: Rule, deck: Deck, cardset: CardSet, cards: Mapping[str, Card], rules: DeckRules) -> list[Violation]:
+    zone = rule.zones[0]
+    out = []
+    entries = deck.zones.get(zone, {})
+    for cid, n in entries.items():
+        if not n or cid not in cards:
+            continue
+        if rule.cards is not None and not rule.cards(cards[cid]):
+            out.append(_v(rule, f"{rule.name}: {cards[cid].name} in {rules.zone_name(zone)} is not a card of {rule.cards.text}",
+                          [cid], {cid: n}, zone))
+        if rule.also_in and deck.zones.get(rule.also_in, {}).get(cid, 0) < 1:
+            out.append(_v(rule, f"{rule.name}: {cards[cid].name} in {rules.zone_name(zone)} is not in "
+                                f"{rules.zone_name(rule.also_in)} too", [cid], {cid: n, rule.also_in: 0}, zone))
+    return out
+
+
+def _predicate(rule: Rule, deck: Deck, cardset: CardSet, cards: Mapping[str, Card], rules: DeckRules) -> list[Violation]:
+    assert rule.check is not None
+    return [_v(rule, p.message if p.message.startswith(rule.name) else f"{rule.name}: {p.message}", p.cards, p.counts)
+            for p in run_predicate(rule.check, deck, cardset, rule.params)]
+
+
+_Checker = Callable[[Rule, Deck, CardSet, Mapping[str, Card], DeckRules], list[Violation]]
+# Each rule kind's checker; played-by rules are answered by `_refusals` for the whole deck at once.
+_CHECKS: dict[str, _Checker] = {
+    "zone-size": _zone_size, "zone-accepts": _zone_accepts, "copies": _copies, "unique": _unique,
+    "same-": _same_group, "limit": _limit, "requires": _requires, "predicate": _predicate,
+}

@@ -6,15 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from cardsmith.base.diagnostics import did_you_mean
+from cardsmith.decks._compiler import as_list
 from cardsmith.sets.model import Card
 
 if TYPE_CHECKING:
-    from cardsmith.decks.rules import _Compiler
-
-
-def as_list(value: Any) -> list:
-    """A list as it is; anything else as a list of one."""
-    return list(value) if isinstance(value, list) else [value]
+    from cardsmith.decks._compiler import Compiler
 
 
 def card_cost(card: Card, cost_fields: tuple[str, ...]) -> int | None:
@@ -23,7 +19,7 @@ def card_cost(card: Card, cost_fields: tuple[str, ...]) -> int | None:
     return sum(values) if values else None
 
 
-def cost_fields(comp: "_Compiler", cost: Any) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+def cost_fields(comp: "Compiler", cost: Any) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
     """`cost:` as (every cost field, per type fields): a field, a list of fields, or type -> field(s)."""
     if not cost:
         return (("cost",) if "cost" in comp.fields else ()), {}
@@ -46,7 +42,7 @@ def cost_fields(comp: "_Compiler", cost: Any) -> tuple[tuple[str, ...], dict[str
     return fields, by_type
 
 
-def cost_function(comp: "_Compiler", name: str, path: tuple) -> Callable[..., Any] | None:
+def cost_function(comp: "Compiler", name: str, path: tuple) -> Callable[..., Any] | None:
     """The cost function `name` that the set's rules module declares; a problem if it has none."""
     from cardsmith.decks.predicates import rules_module
 

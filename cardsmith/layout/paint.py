@@ -21,8 +21,8 @@ from PIL import Image, ImageChops, ImageColor, ImageDraw, UnidentifiedImageError
 
 from cardsmith.base.errors import CardsmithError
 from cardsmith.layout import _richtext as richtext
-from cardsmith.layout._fit import FitResult, fit_text, text_width
-from cardsmith.layout.fonts import FontLibrary, load_font, missing_chars
+from cardsmith.layout._fit import FitResult, Line, TextBlock, fit_text, text_width
+from cardsmith.layout.fonts import Family, FontLibrary, load_font, missing_chars
 from cardsmith.layout._keptpixels import keep_pixels, one_image, the_image
 from cardsmith.layout._masks import (PIXELS_VERSION, gradient_part, gradient_tile, polygon_mask, row_runs, scaled, shape_mask,
                                      solid_band, stroke_bands)
@@ -585,6 +585,8 @@ class Painter:
                               f"so they are left out: {shown}", label))
 
     def _text(self, canvas, props, roles, notes, label, what) -> None:
+        """A text layer: rich text fitted into its box and drawn, with notes for text that does not fit,
+        is too small, lacks glyphs, or reaches past the safe area or its panel."""
         value = props.get("value")
         if value is None or value == "":
             return
@@ -593,30 +595,53 @@ class Painter:
         for style in ("regular", "bold", "italic", "bolditalic"):
             self.used_files.add(str(family.path(style)))
         box = self._box(props)
-        pad = props.get("padding", 0)
-        pads = [self._len_px(p) for p in (pad if isinstance(pad, list) else [pad] * 4)]  # top right bottom left
-        x0, y0, x1, y1 = self.page.x(box.left) + pads[3], self.page.y(box.top) + pads[0], self.page.x(box.right) - pads[1], self.page.y(box.bottom) - pads[2]
+        x0, y0, x1, y1 = self._text_area(box, props)
         width, height = max(1.0, x1 - x0), max(1.0, y1 - y0)
-        size_pt = font_size_pt(props.get("size", "9pt"))
-        min_pt = font_size_pt(props["min_size"]) if props.get("min_size") else min(size_pt, min_text_pt(props))
-        base_style = {"regular": 0, "bold": richtext.BOLD, "italic": richtext.ITALIC,
-                      "bolditalic": richtext.BOLD | richtext.ITALIC}[props.get("style", "regular")]
-        paragraphs = richtext.parse(str(value), set(self.icons))
-        if base_style:
-            for para in paragraphs:
-                for words in para.lines:
-                    for word in words:
-                        word.pieces = [richtext.Span(p.text, p.style ^ base_style) if isinstance(p, richtext.Span) else p for p in word.pieces]
+        paragraphs = _styled_paragraphs(str(value), set(self.icons), props.get("style", "regular"))
         self._check_glyphs(notes, label, props, family, paragraphs)
         icon_scale = float(props.get("icon_scale", 0.9))
+        r = self._fit(props, family, paragraphs, width, height, icon_scale)
+        block = r.block
+        field_name = props.get("field") or props.get("name") or "text"
+        self._fit_notes(notes, label, props, field_name, r)
+        valign = props.get("valign", "top")
+        if valign == "bottom":
+            top = y1 - block.height
+        elif valign in ("middle", "center", "centre"):
+            top = y0 + (height - block.height) / 2
+        else:
+            top = y0
+        ink = self._draw_block(canvas, props, block, x0, top, width, icon_scale, self._ink_limit_px(box))
+        if props.get("safe", True) and ink[0] < math.inf:
+            self._check_safe(notes, label, what, (ink[0], ink[1], ink[2], ink[3]), f"text '{field_name}'")
+        if ink[0] < math.inf:
+            mm = lambda v: v / self.page.dpi * 25.4 - self.page.bleed  # noqa: E731
+            past = past_panel_note(field_name, Box(mm(ink[0]), mm(ink[1]), mm(ink[2]), mm(ink[3])), box, self._panels)
+            if past:
+                notes.append(Note(past[0], past[1], label, past[2]))
+
+    def _text_area(self, box: Box, props: dict[str, Any]) -> tuple[float, float, float, float]:
+        """The text box in canvas pixels less its `padding` (one length, or top right bottom left)."""
+        pad = props.get("padding", 0)
+        pads = [self._len_px(p) for p in (pad if isinstance(pad, list) else [pad] * 4)]  # top right bottom left
+        return (self.page.x(box.left) + pads[3], self.page.y(box.top) + pads[0],
+                self.page.x(box.right) - pads[1], self.page.y(box.bottom) - pads[2])
+
+    def _fit(self, props: dict[str, Any], family: Family, paragraphs: list[richtext.Paragraph], width: float,
+             height: float, icon_scale: float) -> FitResult:
+        """The text laid out in the box at its `size`, shrunk as far as `min_size` when `fit: shrink`."""
+        size_pt = font_size_pt(props.get("size", "9pt"))
+        min_pt = font_size_pt(props["min_size"]) if props.get("min_size") else min(size_pt, min_text_pt(props))
         aspect = lambda iid: icon_aspect(str(self._icon_file(iid)))  # noqa: E731
-        r: FitResult = fit_text(
+        return fit_text(
             paragraphs, family, round(pt_to_px(size_pt, self.page.dpi)), round(pt_to_px(min_pt, self.page.dpi)), width, height,
             shrink=props.get("fit", "shrink") == "shrink", wrap=props.get("wrap", True),
             line_spacing=float(props.get("line_spacing", 1.15)), paragraph_spacing=float(props.get("paragraph_spacing", 0.45)),
             aspect=aspect, icon_scale=icon_scale)
+
+    def _fit_notes(self, notes: list[Note], label: str, props: dict[str, Any], field_name: str, r: FitResult) -> None:
+        """Notes for text that does not fit its box even at its smallest size, and for text printed too small."""
         block = r.block
-        field_name = props.get("field") or props.get("name") or "text"
         if not r.fits:
             parts = []
             if r.overflow_y > 0.5:
@@ -630,51 +655,32 @@ class Painter:
         small = text_size_note(props, block.size_px / self.page.dpi * 72, len(block.lines), slack=36 / self.page.dpi)
         if small:
             notes.append(Note(small[0], small[1], label, small[2]))
-        valign = props.get("valign", "top")
-        if valign == "bottom":
-            top = y1 - block.height
-        elif valign in ("middle", "center", "centre"):
-            top = y0 + (height - block.height) / 2
-        else:
-            top = y0
+
+    def _ink_limit_px(self, box: Box) -> tuple[float, float, float, float]:
+        """The safe area cut to the panel the text sits on, in canvas pixels: ink is measured exactly
+        only where the rough box of a run reaches past it."""
+        sb = self.page.safe_box
+        panel = text_limit(box, self._panels)[0]
+        lim = Box(max(sb.left, panel.left), max(sb.top, panel.top), min(sb.right, panel.right), min(sb.bottom, panel.bottom))
+        return (self.page.x(lim.left), self.page.y(lim.top), self.page.x(lim.right), self.page.y(lim.bottom))
+
+    def _draw_block(self, canvas: Image.Image, props: dict[str, Any], block: TextBlock, x0: float, top: float, width: float,
+                    icon_scale: float, safe_px: tuple[float, float, float, float]) -> list[float]:
+        """Draw the laid-out text (its first line's top at `top`), aligned in `width`; the box its ink
+        covers ([left, top, right, bottom], infinite when nothing was drawn)."""
         align = props.get("align", "left")
         fill = color(props.get("color", "#111111"), float(props.get("opacity", 1)))
         shadow = color(props["shadow"], float(props.get("opacity", 1))) if props.get("shadow") else None
         draw = ImageDraw.Draw(canvas, "RGBA")
         ink = [math.inf, math.inf, -math.inf, -math.inf]
         icon_px = max(1, round(block.size_px * icon_scale))
-        sb = self.page.safe_box
-        # ink is measured exactly where the rough box reaches past the safe area or the text's panel
-        panel = text_limit(box, self._panels)[0]
-        lim = Box(max(sb.left, panel.left), max(sb.top, panel.top), min(sb.right, panel.right), min(sb.bottom, panel.bottom))
-        safe_px = (self.page.x(lim.left), self.page.y(lim.top), self.page.x(lim.right), self.page.y(lim.bottom))
         for line, baseline in zip(block.lines, block.baselines()):
             by = top + baseline
             extra = 0.0
             if align == "justify" and line.justify and line.spaces:
                 extra = (width - line.width) / len(line.spaces)
             lx = x0 + (width - line.width if align == "right" else (width - line.width) / 2 if align in ("center", "centre") else 0)
-            runs: list[list] = []  # [x, text, font]: words in one font drawn with one call
-            word_no = 0
-            for j, placed in enumerate(line.pieces):
-                new_word = word_no < len(line.spaces) and j == line.spaces[word_no]
-                if new_word:
-                    word_no += 1
-                x = lx + placed.x + extra * word_no
-                if isinstance(placed.piece, richtext.Span):
-                    last = runs[-1] if runs else None
-                    if last is not None and last[2] is placed.font and new_word and not extra and last[3] == j - 1:
-                        last[1] += " " + placed.piece.text
-                        last[3] = j
-                    else:
-                        runs.append([x, placed.piece.text, placed.font, j])
-                else:
-                    path = self._icon_file(placed.piece.id)
-                    self.used_files.add(str(path))
-                    rgb, a, (dx, dy), (iw, ih) = icon_parts(str(path), icon_px)
-                    ix, iy = round(x), round(by) - ih  # bottom edge on the baseline
-                    canvas.paste(rgb, (ix + dx, iy + dy), a)
-                    ink = [min(ink[0], ix), min(ink[1], iy), max(ink[2], ix + iw), max(ink[3], iy + ih)]
+            runs = self._line_runs(canvas, line, lx, by, extra, icon_px, ink)
             for x, text, font, _j in runs:
                 if shadow:
                     off = max(1, round(block.size_px * 0.06))
@@ -686,14 +692,35 @@ class Painter:
                 if rough[0] < safe_px[0] or rough[1] < safe_px[1] or rough[2] > safe_px[2] or rough[3] > safe_px[3]:
                     bb = font.getbbox(text, anchor="ls")
                     rough = (x + bb[0], by + bb[1], x + bb[2], by + bb[3])
-                ink = [min(ink[0], rough[0]), min(ink[1], rough[1]), max(ink[2], rough[2]), max(ink[3], rough[3])]
-        if props.get("safe", True) and ink[0] < math.inf:
-            self._check_safe(notes, label, what, (ink[0], ink[1], ink[2], ink[3]), f"text '{field_name}'")
-        if ink[0] < math.inf:
-            mm = lambda v: v / self.page.dpi * 25.4 - self.page.bleed  # noqa: E731
-            past = past_panel_note(field_name, Box(mm(ink[0]), mm(ink[1]), mm(ink[2]), mm(ink[3])), box, self._panels)
-            if past:
-                notes.append(Note(past[0], past[1], label, past[2]))
+                ink[:] = [min(ink[0], rough[0]), min(ink[1], rough[1]), max(ink[2], rough[2]), max(ink[3], rough[3])]
+        return ink
+
+    def _line_runs(self, canvas: Image.Image, line: Line, lx: float, by: float, extra: float, icon_px: int,
+                   ink: list[float]) -> list[list]:
+        """Paste the line's icons (widening `ink` over them) and return its words as runs [x, text, font,
+        index of the last piece]: neighbouring words in one font are drawn with one call."""
+        runs: list[list] = []
+        word_no = 0
+        for j, placed in enumerate(line.pieces):
+            new_word = word_no < len(line.spaces) and j == line.spaces[word_no]
+            if new_word:
+                word_no += 1
+            x = lx + placed.x + extra * word_no
+            if isinstance(placed.piece, richtext.Span):
+                last = runs[-1] if runs else None
+                if last is not None and last[2] is placed.font and new_word and not extra and last[3] == j - 1:
+                    last[1] += " " + placed.piece.text
+                    last[3] = j
+                else:
+                    runs.append([x, placed.piece.text, placed.font, j])
+            else:
+                path = self._icon_file(placed.piece.id)
+                self.used_files.add(str(path))
+                rgb, a, (dx, dy), (iw, ih) = icon_parts(str(path), icon_px)
+                ix, iy = round(x), round(by) - ih  # bottom edge on the baseline
+                canvas.paste(rgb, (ix + dx, iy + dy), a)
+                ink[:] = [min(ink[0], ix), min(ink[1], iy), max(ink[2], ix + iw), max(ink[3], iy + ih)]
+        return runs
 
     def _draw_guides(self, canvas: Image.Image) -> None:
         """Trim (black), bleed edge (red) and safe area (blue, dashed) lines for proofs."""
@@ -712,6 +739,20 @@ class Painter:
         for y in range(s[1], s[3], dash * 2):
             d.line((s[0], y, s[0], min(y + dash, s[3])), fill=(30, 90, 220, 255), width=lw)
             d.line((s[2], y, s[2], min(y + dash, s[3])), fill=(30, 90, 220, 255), width=lw)
+
+
+def _styled_paragraphs(value: str, icons: set[str], style: str) -> list[richtext.Paragraph]:
+    """Rich text parsed into paragraphs, its bold and italic flipped by the layer's `style` (bold text in
+    a bold layer reads as regular, for emphasis)."""
+    base_style = {"regular": 0, "bold": richtext.BOLD, "italic": richtext.ITALIC,
+                  "bolditalic": richtext.BOLD | richtext.ITALIC}[style]
+    paragraphs = richtext.parse(value, icons)
+    if base_style:
+        for para in paragraphs:
+            for line in para.lines:
+                for w in line:
+                    w.pieces = [richtext.Span(p.text, p.style ^ base_style) if isinstance(p, richtext.Span) else p for p in w.pieces]
+    return paragraphs
 
 
 def _opaque(paint: Any) -> bool:

@@ -435,6 +435,30 @@ def import_csv(csv_path: Path, cardset: CardSet, *, target: Path | None = None, 
     """
     csv_path = Path(csv_path)
     set_dir = Path(cardset.path).resolve()
+    target = _target_file(csv_path, set_dir, target)
+    header, rows = read_csv(csv_path)
+    columns, problems = _header_columns(cardset, header)
+    parser = _RowParser(cardset, header, columns)
+    parser.problems.extend(problems)
+    if "id" not in columns.values():
+        raise CsvImportError(csv_path, parser.problems)
+    files = _CardFiles(cardset, target)
+    parsed = _parse_rows(parser, header, rows, columns, files, cardset)
+    if parser.problems:  # every bad cell of every row at once, before any card file is touched
+        raise CsvImportError(csv_path, parser.problems)
+    result, row_of = _apply_rows(parsed, parser, columns, files, cardset)
+    writes = files.writes(result)
+    _validate(cardset, set_dir, csv_path, writes, row_of)
+    result.files = sorted(writes)
+    if not dry_run:
+        for path, text in writes.items():
+            write_text(path, text)
+    return result
+
+
+def _target_file(csv_path: Path, set_dir: Path, target: Path | None) -> Path:
+    """The card file that receives new cards: `--file` (a bare name is in the set folder), else
+    `<set>/<csv stem>.yaml`; a clear error unless it is a .yaml card file inside the set folder."""
     target = (Path(target) if target else set_dir / f"{csv_path.stem}.yaml")
     if not target.is_absolute():
         target = set_dir / target if not target.parent.parts else Path.cwd() / target
@@ -447,23 +471,45 @@ def import_csv(csv_path: Path, cardset: CardSet, *, target: Path | None = None, 
         raise CardsmithError(f"{target} is not inside the set folder {set_dir}", hint="card files live in the set folder") from None
     if target.name == "set.yaml" or "decks" in target.relative_to(set_dir).parts:
         raise CardsmithError(f"{target.name} is not a card file", hint="name a card file such as imported.yaml")
+    return target
 
-    header, rows = read_csv(csv_path)
-    columns, problems = _header_columns(cardset, header)
-    parser = _RowParser(cardset, header, columns)
-    parser.problems.extend(problems)
-    if "id" not in columns.values():
-        raise CsvImportError(csv_path, parser.problems)
 
-    homes = _card_files(cardset)
+class _CardFiles:
+    """The card files an import reads and edits, each read once: an existing card's own file, and
+    `target` for new cards."""
+
+    def __init__(self, cardset: CardSet, target: Path):
+        self.homes = _card_files(cardset)
+        self.target = target
+        self.docs: dict[Path, dict[str, Any]] = {}
+
+    def home(self, cid: str) -> Path:
+        return self.homes.get(cid, self.target)
+
+    def doc(self, path: Path) -> dict[str, Any]:
+        """The file's YAML (a new file: no cards yet), as edited so far."""
+        if path not in self.docs:
+            self.docs[path] = _read_card_file(path)
+        return self.docs[path]
+
+    def writes(self, result: ImportResult) -> dict[Path, str]:
+        """The new text of each file the import changes (comments kept where the file exists)."""
+        writes: dict[Path, str] = {}
+        for path, data in self.docs.items():
+            if path.is_file():
+                changed = any(self.homes.get(cid) == path for cid in result.updated)
+                if not changed and not any(self.home(cid) == path for cid in result.created):
+                    continue
+            elif not data["cards"]:
+                continue
+            writes[path] = (edit_in_place(path, data) if path.is_file() else None) or dump(data)
+        return writes
+
+
+def _parse_rows(parser: _RowParser, header: list[str], rows: list[list[str]], columns: dict[int, str],
+                files: _CardFiles, cardset: CardSet) -> list[tuple[int, dict[str, Any]]]:
+    """(row number, values) of each non-empty row that parses; the problems of the others go to `parser`."""
     by_id = cardset.by_id()
-    files: dict[Path, dict[str, Any]] = {}
-
-    def doc(path: Path) -> dict[str, Any]:
-        if path not in files:
-            files[path] = _read_card_file(path)
-        return files[path]
-
     id_index = next(i for i, c in columns.items() if c == "id")
     seen: dict[str, int] = {}
     parsed: list[tuple[int, dict[str, Any]]] = []
@@ -473,8 +519,7 @@ def import_csv(csv_path: Path, cardset: CardSet, *, target: Path | None = None, 
         if len(cells) > len(header) and any(c.strip() for c in cells[len(header):]):
             parser.problem(n, None, f"the row has {len(cells)} cells but the header names {len(header)} columns")
         existing_id = cells[id_index].strip() if id_index < len(cells) else ""
-        home = homes.get(existing_id, target)
-        defaults = doc(home).get("defaults") or {}
+        defaults = files.doc(files.home(existing_id)).get("defaults") or {}
         type_default = by_id[existing_id].type if existing_id in by_id else defaults.get("type")
         values = parser.parse(n, cells, type_default)
         if values is None:
@@ -489,16 +534,19 @@ def import_csv(csv_path: Path, cardset: CardSet, *, target: Path | None = None, 
         if cid not in by_id and not values.get("type") and not defaults.get("type"):
             parser.problem(n, None, f"new card '{cid}' needs a type (the 'type' column is empty or missing)")
         parsed.append((n, values))
-    if parser.problems:
-        raise CsvImportError(csv_path, parser.problems)
+    return parsed
 
+
+def _apply_rows(parsed: list[tuple[int, dict[str, Any]]], parser: _RowParser, columns: dict[int, str],
+                files: _CardFiles, cardset: CardSet) -> tuple[ImportResult, dict[str, int]]:
+    """Each row made a new card or set into its card in `files`; what happened, and each card id's row."""
+    by_id = cardset.by_id()
     result = ImportResult()
     row_of: dict[str, int] = {}
     for n, values in parsed:
         cid = values["id"]
         row_of[cid] = n
-        home = homes.get(cid, target)
-        data = doc(home)
+        data = files.doc(files.home(cid))
         defaults = data.get("defaults") or {}
         cards = data["cards"]
         at = next((i for i, c in enumerate(cards) if isinstance(c, dict) and c.get("id") == cid), None)
@@ -517,22 +565,7 @@ def import_csv(csv_path: Path, cardset: CardSet, *, target: Path | None = None, 
             continue
         cards[at] = _update_card(cards[at], changed, defaults)
         result.updated.append(cid)
-
-    writes: dict[Path, str] = {}
-    for path, data in files.items():
-        if path.is_file():
-            updated_here = any(homes.get(cid) == path for cid in result.updated)
-            if not updated_here and not any(homes.get(cid, target) == path for cid in result.created):
-                continue
-        elif not data["cards"]:
-            continue
-        writes[path] = (edit_in_place(path, data) if path.is_file() else None) or dump(data)
-    _validate(cardset, set_dir, csv_path, writes, row_of)
-    result.files = sorted(writes)
-    if not dry_run:
-        for path, text in writes.items():
-            write_text(path, text)
-    return result
+    return result, row_of
 
 
 def _validate(cardset: CardSet, set_dir: Path, csv_path: Path, writes: dict[Path, str], row_of: dict[str, int]) -> None:
