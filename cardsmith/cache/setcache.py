@@ -16,7 +16,7 @@ import pickle
 import sys
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable
+from typing import Any
 
 from cardsmith.base.atomic import write_bytes
 from cardsmith.cache import off
@@ -82,19 +82,13 @@ def validation_inputs(project: Any, set_dir: Path | str) -> Any:
     return snapshot([set_dir, PACKAGE_DIR, *library_files()], skip=project.output_dir)
 
 
-def validated_set(project: Any, set_dir: Path | str, cached: Callable[[bool], object] | None = None) -> tuple[Any, list[Any]]:
+def validated_set(project: Any, set_dir: Path | str) -> tuple[Any, list[Any]]:
     """`validate.check_set(set_dir)`, read from the cache when the set and cardsmith are unchanged.
-    `cached(stored)` is called once the set is in the cache (True) or known not to be (False: a set with
-    errors, or one whose game lies outside cardsmith), before the cards read are kept for the next
-    validation (`cardsmith.cli._aside`'s reader waits only for the first). With caches off the set is
-    validated from its files and nothing is read from or written to the cache."""
+    With caches off the set is validated from its files and nothing is read from or written to the cache."""
     if off():
         from cardsmith.sets.validate import check_set
 
-        cardset, diags = check_set(set_dir, {}, {})
-        if cached is not None:
-            cached(False)
-        return cardset, diags
+        return check_set(set_dir, {}, {})
     stamp = stamp_for(project, set_dir, "set")
     blob = stamp.path.with_suffix(".pickle")
     key = _set_key()
@@ -113,18 +107,14 @@ def validated_set(project: Any, set_dir: Path | str, cached: Callable[[bool], ob
     code = key_of("items", fingerprint([str(PACKAGE_DIR), *library_files()]))  # how cards are read and checked
     items, used = _read_items(items_file, code), {}  # type: dict, dict
     cardset, diags = check_set(set_dir, items, used)
-    stored = False
     if cardset is not None and _cacheable(cardset):
         try:
             write_bytes(blob, dumps((cardset, diags)))
             stamp.record(key, inputs, [blob], {})
-            stored = True
         except Exception:  # a cache that cannot be written only costs time next run
             stamp.forget()
     else:
         stamp.forget()
-    if cached is not None:
-        cached(stored)
     _write_items(items_file, code, used)
     return cardset, diags
 
