@@ -12,7 +12,6 @@ from cardsmith.base.project import Project, SetNotFound
 
 @functools.lru_cache(maxsize=1)
 def _stderr_console() -> Any:
-    from rich.console import Console
 
     return plain_console(stderr=True, soft_wrap=True)
 

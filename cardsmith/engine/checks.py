@@ -207,7 +207,6 @@ def protocol_problems(game: Any, decks: Any, seeds: Iterable[int] = range(5), ma
     for seed in seeds:
         state = game.new_game(list(decks), seed)
         twin = game.new_game(list(decks), seed)
-        n = state.seats
         if list(state.log) != list(twin.log) or _snapshot(state) != _snapshot(twin):
             fail(seed, 0, "new_game with the same seed gave a different game")
         rng = _random.Random(seed)

@@ -10,7 +10,6 @@ contract read by the pdf and share stages). `.render-cache.json` keeps the keys 
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from cardsmith.base.project import Project

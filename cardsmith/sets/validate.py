@@ -8,12 +8,10 @@ things the set does not declare, fields a card's type does not declare, files th
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Mapping
 
 from cardsmith.base.diagnostics import Diagnostic, did_you_mean, path_text, sort_diagnostics
 from cardsmith.sets._schema_check import SLUG, describe, schema_diagnostics

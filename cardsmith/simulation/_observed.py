@@ -16,7 +16,7 @@ known (for a game whose state does not say, straight after setup). A game whose 
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from cardsmith.engine.contract import Game
 from cardsmith.engine.contract import mute

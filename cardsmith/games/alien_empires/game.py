@@ -12,9 +12,9 @@ from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit.shape import check_position, first_moves, guarded
 # conflict, conflict_start, resolve and turns register their steps on STEPS as they load.
 import cardsmith.games.alien_empires.conflict as conflict  # noqa: F401
-import cardsmith.games.alien_empires.conflict_start as conflict_start
+import cardsmith.games.alien_empires.conflict_start as conflict_start  # noqa: F401
 import cardsmith.games.alien_empires.position_schema as position_schema
-import cardsmith.games.alien_empires.resolve as resolve
+import cardsmith.games.alien_empires.resolve as resolve  # noqa: F401
 import cardsmith.games.alien_empires.turns as turns
 from cardsmith.games.alien_empires.cards import CardTable
 from cardsmith.games.alien_empires.hexmap import HexMap

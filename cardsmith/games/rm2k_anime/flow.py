@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardsmith.engine.chance import seat_stream
 from cardsmith.games.rm2k_anime.board import Slot
-from cardsmith.games.rm2k_anime.cards import ATTACH, CHALLENGE, EVENT, USER, VICTORY
+from cardsmith.games.rm2k_anime.cards import ATTACH, USER, VICTORY
 from cardsmith.games.rm2k_anime.challenge import challenge_legal, handle_challenge, start_challenge
 from cardsmith.games.rm2k_anime.events import event_actions, handle_event_play, react_legal, handle_react
 

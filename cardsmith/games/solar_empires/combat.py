@@ -98,7 +98,6 @@ def roll_attack(s: "Board") -> None:
 
 # ---------------------------------------------------------------------- the steps
 def _effects(s: "Board") -> bool:
-    pos = s.cpos
     info = s.t.info
     while s.cfx:
         side, amount, target, source, engaged = s.cfx[0]

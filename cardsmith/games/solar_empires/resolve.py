@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from cardsmith.games.solar_empires.board import Pick
-from cardsmith.games.solar_empires.cards import BATTLESHIP, BUILDING, CLASS_NAMES, FIGHTER, POSITIONS, SHIP
+from cardsmith.games.solar_empires.cards import BUILDING, CLASS_NAMES, FIGHTER, POSITIONS, SHIP
 from cardsmith.games.solar_empires.names import CONSTRUCT, PICK
 
 if TYPE_CHECKING:

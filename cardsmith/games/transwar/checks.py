@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from cardsmith.engine.contract import EffectSpec, Problem
-from cardsmith.games.transwar.cards import ATTACK_MODES, EFFECTS, MODES, TIMINGS, CardError, card_info
+from cardsmith.games.transwar.cards import ATTACK_MODES, MODES, TIMINGS, CardError, card_info
 from cardsmith.sets.model import CardSet
 
 _INT: dict[str, Any] = {"type": "integer", "minimum": 0}
