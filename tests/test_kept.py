@@ -1,12 +1,11 @@
-"""Font character tables and icon rasters kept between runs (`cardsmith.cache.kept`) are found by the content
-of the file they were made from: a font or an icon replaced in place is read or drawn anew, in this
-process and in the next, and an SVG that draws other files is never kept."""
+"""Font character tables kept between runs (`cardsmith.cache.kept`) are found by the content of the font
+they were read from: a font replaced in place is read anew, in this process and in the next; with caches
+off nothing is read or kept. An icon edited in place is drawn anew by a long-lived process."""
 
 from __future__ import annotations
 
 import os
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -50,50 +49,33 @@ def test_a_font_replaced_in_place_has_its_own_character_table(keep, tmp_path):
     assert fonts.missing_chars(font, "Ԛ‽") == "‽"  # a damaged table is read from the font again
 
 
-def drawn_in_a_process(tmp_path: Path, icon: str, size: int) -> tuple[Path, "paint.Image.Image"]:
-    """A copy of a fixture icon, drawn once in a process that then ended (what it kept stays)."""
-    svg = tmp_path / icon
-    shutil.copy(ICONS / icon, svg)
+def test_with_caches_off_no_character_table_is_read_or_kept(keep, tmp_path, monkeypatch):
+    font = tmp_path / "f.ttf"
+    shutil.copy(ROOT / "fonts" / "lato" / "Lato-Regular.ttf", font)
     new_process()
-    first = paint.icon_image(str(svg), size).copy()
+    assert fonts.missing_chars(font, "Ԛ‽") == "Ԛ"
+    (table,) = keep.glob("charset-*.json")
+    table.write_text("[[65, 90]]")  # a planted table: capitals only
     new_process()
-    return svg, first
+    assert fonts.missing_chars(font, "Ԛ‽") == "Ԛ‽"  # (read, with caches on)
+    monkeypatch.setenv("CARDSMITH_NO_CACHE", "1")
+    new_process()
+    assert fonts.missing_chars(font, "Ԛ‽") == "Ԛ"  # from the font itself
+    table.unlink()
+    new_process()
+    assert fonts.missing_chars(font, "Ԛ‽") == "Ԛ"
+    assert list(keep.glob("*")) == []  # nothing kept
 
 
-def test_an_icon_edited_in_place_is_drawn_anew_and_one_drawing_other_files_is_not_kept(keep, tmp_path):
-    svg, first = drawn_in_a_process(tmp_path, "energy.svg", 64)
-    assert len(list(keep.glob("icon-*.pix"))) == 1
-    assert paint.icon_image(str(svg), 64).tobytes() == first.tobytes()  # the kept raster
+def test_an_icon_edited_in_place_is_drawn_anew(tmp_path):
+    svg = tmp_path / "energy.svg"
+    shutil.copy(ICONS / "energy.svg", svg)
+    new_process()
+    first = paint.icon_image(str(svg), 64).copy()
+    assert paint.icon_image(str(svg), 64).tobytes() == first.tobytes()
     svg.write_text(svg.read_text(encoding="utf-8").replace('fill="#f4b400"', 'fill="#00a0f4"'), encoding="utf-8")
     st = svg.stat()  # the same size: its time tells (a clock tick later, as any edit by hand is)
     os.utime(svg, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000))
     paint.forget_changed_icons()  # as each render does before drawing
     edited = paint.icon_image(str(svg), 64)
     assert edited.tobytes() != first.tobytes()
-    new_process()
-    assert paint.icon_image(str(svg), 64).tobytes() == edited.tobytes()
-    assert len(list(keep.glob("icon-*.pix"))) == 2
-
-    shutil.copy(ICONS / "star.svg", tmp_path / "star.svg")
-    linked = tmp_path / "linked.svg"
-    linked.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><image href="star.svg" '
-                      'width="10" height="10"/></svg>', encoding="utf-8")
-    paint.icon_image(str(linked), 64)
-    assert len(list(keep.glob("icon-*.pix"))) == 2  # its drawing depends on star.svg too: not kept
-
-
-def test_an_icon_kept_is_drawn_without_reading_the_svg_again_and_a_damaged_one_is_redrawn(keep, tmp_path, monkeypatch):
-    svg, first = drawn_in_a_process(tmp_path, "star.svg", 40)
-    assert len(list(keep.glob("aspect-*"))) == 1
-
-    def no_drawing(*a, **k):
-        raise AssertionError("drawn again although kept")
-
-    monkeypatch.setattr(paint, "_parse_svg_aspect", no_drawing)
-    monkeypatch.setitem(sys.modules, "resvg_py", None)  # importing it fails: the pixels must be kept ones
-    assert paint.icon_image(str(svg), 40).tobytes() == first.tobytes()  # aspect and pixels both kept
-    monkeypatch.undo()
-    for raw in keep.glob("icon-*.pix"):
-        raw.write_bytes(raw.read_bytes()[:-4])  # a truncated file
-    new_process()
-    assert paint.icon_image(str(svg), 40).tobytes() == first.tobytes()

@@ -1,4 +1,4 @@
-"""A digest of the code that draws, for the keys of drawn results (faces, kept pixels, layer memos).
+"""A digest of the code that draws, for the keys of drawn faces.
 
 An edit to the painter (say `layout/_fit.py`) must draw every card again: a hand-bumped version
 number is forgotten. The digest covers the source of every module of `cardsmith.layout` (the layout

@@ -2,9 +2,7 @@
 and colours only.
 
 Each is a pure function, cached in memory (the same frames, panels and badges repeat on card after
-card) and, where drawing costs more than reading, kept between processes (`keptpixels`, named by
-`PIXELS_VERSION` and every input): a render after an edit is a new process that would otherwise
-draw them all again before its one card. Callers never modify what they are given.
+card). Callers never modify what they are given.
 """
 
 from __future__ import annotations
@@ -12,20 +10,10 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
-from PIL import __version__ as PILLOW_VERSION
-
-from cardsmith.layout._keptpixels import keep_pixels, one_image, the_image
-from cardsmith.layout.rawpixels import raw_bytes
 
 OVERSAMPLE = 4
-# Kept masks, bands, gradients and icons (`keptpixels`) are named by this: raise the number whenever
-# a kept function draws differently, so no process ever pastes pixels drawn the old way.
-PIXELS_VERSION = f"paint 1, Pillow {PILLOW_VERSION}, oversample {OVERSAMPLE}"
-# Smaller results are drawn in less time than a kept file takes to open (measured: ~0.05 ms).
-KEEP_MIN_PIXELS = 32 * 32
 
 
 _SCALED: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
@@ -44,44 +32,13 @@ def scaled(mask: Image.Image, alpha: int) -> Image.Image:
     return out
 
 
-def _sized(w: int, h: int, *rest: Any) -> bool:
-    return w * h >= KEEP_MIN_PIXELS
-
-
-def _shape_sized(shape: str, w: int, h: int, *rest: Any) -> bool:
-    return _sized(w, h)
-
-
-def _band_from_parts(ints: list[int], images: list[Image.Image]) -> tuple[int, Image.Image, Image.Image] | None:
-    if not ints and not images:
-        return None
-    if len(ints) != 1 or len(images) != 2:
-        raise ValueError("not a band")
-    return ints[0], images[0], images[1]
-
-
-def _pieces_from_parts(ints: list[int], images: list[Image.Image]) -> list[tuple[int, int, Image.Image]]:
-    if len(ints) != 2 * len(images):
-        raise ValueError("not a stroke's pieces")
-    return [(ints[2 * k], ints[2 * k + 1], im) for k, im in enumerate(images)]
-
-
-def _tile_from_parts(ints: list[int], images: list[Image.Image]) -> tuple[Image.Image, Image.Image | None]:
-    if ints or len(images) not in (1, 2):
-        raise ValueError("not a gradient")
-    return images[0], images[1] if len(images) == 2 else None
-
-
 @functools.lru_cache(maxsize=64)
 def solid_band(w: int, h: int, radius: float) -> tuple[int, Image.Image, Image.Image] | None:
     """For a rounded rectangle's mask: the height `b` of the top and bottom bands that hold its
     corners (every row between them is fully opaque) and those bands' masks; None if there is no such middle."""
     b = math.ceil(radius) + 2
-    return None if 2 * b >= h else _solid_band_masks(w, h, radius, b)
-
-
-@keep_pixels("band", PIXELS_VERSION, lambda r: ((), ()) if r is None else ((r[0],), r[1:]), _band_from_parts, _sized)
-def _solid_band_masks(w: int, h: int, radius: float, b: int) -> tuple[int, Image.Image, Image.Image] | None:
+    if 2 * b >= h:
+        return None
     m = shape_mask("rect", w, h, radius, 0.0)
     if m.crop((0, b, w, h - b)).getextrema() != (255, 255):
         return None
@@ -89,8 +46,6 @@ def _solid_band_masks(w: int, h: int, radius: float, b: int) -> tuple[int, Image
 
 
 @functools.lru_cache(maxsize=64)
-@keep_pixels("stroke", PIXELS_VERSION, lambda r: ([v for x, y, _ in r for v in (x, y)], [im for _, _, im in r]),
-             _pieces_from_parts, _shape_sized)
 def stroke_bands(shape: str, w: int, h: int, radius: float, width: float) -> list[tuple[int, int, Image.Image]]:
     """A stroke's ring as the pieces that hold ink, with their offsets.
 
@@ -112,7 +67,6 @@ def stroke_bands(shape: str, w: int, h: int, radius: float, width: float) -> lis
 
 
 @functools.lru_cache(maxsize=64)
-@keep_pixels("polygon", PIXELS_VERSION, one_image, the_image, lambda size, *rest: _sized(*size))
 def polygon_mask(size: tuple[int, int], points: tuple[tuple[float, float], ...], stroke: float) -> Image.Image:
     """An anti-aliased polygon (`stroke` 0) or its outline `stroke` px wide, centred on the edges.
 
@@ -152,10 +106,8 @@ def shape_mask(shape: str, w: int, h: int, radius: float, inset: float) -> Image
     return _oversampled_mask(shape, w, h, radius, inset)
 
 
-@keep_pixels("mask", PIXELS_VERSION, one_image, the_image, _shape_sized)
 def _oversampled_mask(shape: str, w: int, h: int, radius: float, inset: float) -> Image.Image:
-    """An ellipse or a small rounded rectangle, drawn oversampled and scaled down: kept between
-    processes (plain and large rectangles above are drawn in less time than a kept file is read)."""
+    """An ellipse or a small rounded rectangle, drawn oversampled and scaled down."""
     if shape == "ellipse" and inset == 0 and w > 8 and h > 8:
         return _ellipse_mask(w, h)
     s = OVERSAMPLE
@@ -221,10 +173,9 @@ def gradient_tile(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[
     return _angled_tile(size, a, b, angle)
 
 
-@keep_pixels("gradient", PIXELS_VERSION, lambda t: ((), t[:1] if t[1] is None else t), _tile_from_parts, lambda size, *rest: _sized(*size))
 def _angled_tile(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int, int, int, int],
                  angle: float) -> tuple[Image.Image, Image.Image | None]:
-    """A gradient at an angle, kept between processes (each pixel is sampled from the ramp)."""
+    """A gradient at an angle (each pixel is sampled from the ramp) and its alpha (None when opaque)."""
     g = _angled_gradient(size, a, b, angle)
     return g.convert("RGB"), None if a[3] == 255 and b[3] == 255 else g.getchannel("A")
 
@@ -247,7 +198,7 @@ def axis_tile(size: tuple[int, int], a: tuple[int, int, int, int], b: tuple[int,
     """A gradient along an axis: one row or column of colours, stretched (no rotation of a large ramp).
 
     The line is split into colour and alpha before it is stretched (the same pixels as splitting
-    the stretched tile): stretching it is then quicker than reading a kept copy, so it is not kept."""
+    the stretched tile, in less time)."""
     w, h = size
     vertical = angle in (90, 270)
     line = axis_line(h if vertical else w, a, b, angle)
@@ -269,7 +220,7 @@ def axis_line(n: int, a: tuple[int, int, int, int], b: tuple[int, int, int, int]
 @functools.lru_cache(maxsize=96)
 def row_runs(n: int, a: tuple[int, int, int, int], b: tuple[int, int, int, int], angle: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
     """A top-to-bottom gradient as runs of rows of one colour: (first row, end row, RGB)."""
-    raw = raw_bytes(axis_line(n, a, b, angle).transpose(Image.Transpose.TRANSPOSE).convert("RGB"))  # a row: one line to encode
+    raw = axis_line(n, a, b, angle).transpose(Image.Transpose.TRANSPOSE).convert("RGB").tobytes()  # a row: one line to encode
     runs, start = [], 0
     for rgb, rows in itertools.groupby(zip(raw[0::3], raw[1::3], raw[2::3])):
         end = start + sum(1 for _ in rows)

@@ -11,7 +11,6 @@ import functools
 import io
 import math
 import os
-import re
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,8 +22,7 @@ from cardsmith.base.errors import CardsmithError
 from cardsmith.layout import _richtext as richtext
 from cardsmith.layout._fit import FitResult, Line, TextBlock, fit_text, text_width
 from cardsmith.layout.fonts import Family, FontLibrary, load_font, missing_chars
-from cardsmith.layout._keptpixels import keep_pixels, one_image, the_image
-from cardsmith.layout._masks import (PIXELS_VERSION, gradient_part, gradient_tile, polygon_mask, row_runs, scaled, shape_mask,
+from cardsmith.layout._masks import (gradient_part, gradient_tile, polygon_mask, row_runs, scaled, shape_mask,
                                      solid_band, stroke_bands)
 from cardsmith.layout.printcheck import min_text_pt, panel_box, past_panel_note, shape_notes, text_limit, text_size_note
 from cardsmith.layout.template import LayoutError
@@ -143,32 +141,13 @@ def forget_changed_icons() -> None:
 
 @functools.lru_cache(maxsize=64)
 def _svg_aspect(path: str) -> float:
-    """An SVG icon's width over its height (its viewBox, else its width and height; 1 if neither),
-    kept by the file's content (`cardsmith.cache.kept`): parsing it costs a new process an XML parser."""
-    from cardsmith.cache import kept
+    """An SVG icon's width over its height (its viewBox, else its width and height; 1 if neither)."""
+    import xml.etree.ElementTree as ET
 
     _DRAWN.setdefault(path, _file_sig(path))
     try:
-        svg = Path(path).read_bytes()
-    except OSError as e:
-        raise ArtError(f"{path}: icon is not a readable SVG file ({e})") from None
-    name = kept.name("aspect", svg)
-    if (got := kept.read(name)) is not None:
-        try:
-            return float(got)
-        except ValueError:
-            pass
-    aspect = _parse_svg_aspect(path, svg)
-    kept.write(name, repr(aspect).encode())
-    return aspect
-
-
-def _parse_svg_aspect(path: str, svg: bytes) -> float:
-    import xml.etree.ElementTree as ET
-
-    try:
-        root = ET.fromstring(svg)
-    except ET.ParseError as e:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError) as e:
         raise ArtError(f"{path}: icon is not a readable SVG file ({e})") from None
     vb = root.get("viewBox")
     if vb:
@@ -198,47 +177,13 @@ def icon_image(path: str, height_px: int, tint: tuple[int, int, int, int] | None
 IconParts = tuple[Image.Image, Image.Image, tuple[int, int], tuple[int, int]]
 
 
-def _icon_content(path: str) -> tuple[str, bytes] | None:
-    """What an icon file's drawing is made from, to keep it by: what draws it (resvg's files for an
-    SVG) and the file's bytes, never its path; None (not kept) for an SVG that draws other files
-    (href, url(), @import: they are not part of its content) or a file that cannot be read (it is
-    drawn, to say what is wrong with it)."""
-    _DRAWN.setdefault(path, _file_sig(path))  # a changed file empties the caches (forget_changed_icons)
-    try:
-        data = Path(path).read_bytes()
-    except OSError:
-        return None
-    if Path(path).suffix.lower() != ".svg":
-        return "raster", data
-    return None if _EXTERNAL.search(data) else (_resvg_files(), data)
-
-
-def _icon_inputs(path: str, height_px: int, tint: tuple[int, int, int, int] | None = None,
-                 opacity: float = 1.0) -> tuple[str, bytes, str] | None:
-    content = _icon_content(path)
-    return None if content is None else (*content, repr((height_px, tint, opacity)))
-
-
-def _svg_inputs(path: str, width_px: int, height_px: int) -> tuple[str, bytes, str] | None:
-    content = _icon_content(path)
-    return None if content is None else (*content, f"{width_px}x{height_px}")
-
-
-def _icon_from_parts(ints: list[int], images: list[Image.Image]) -> IconParts:
-    if len(ints) != 4 or len(images) != 2:
-        raise ValueError("not an icon")
-    return images[0], images[1], (ints[0], ints[1]), (ints[2], ints[3])
-
-
 @functools.lru_cache(maxsize=256)
-@keep_pixels("iconparts", PIXELS_VERSION, lambda p: ((*p[2], *p[3]), p[:2]), _icon_from_parts, inputs=_icon_inputs)
 def icon_parts(path: str, height_px: int, tint: tuple[int, int, int, int] | None = None,
                opacity: float = 1.0) -> IconParts:
     """An icon ready to paste: RGB and alpha cropped to where it has ink, their offset, and the full size.
 
     The same icons land on card after card; splitting and cropping them once per worker saves
-    converting and pasting their transparent margins every time, and keeping them (`keptpixels`)
-    saves a new process drawing, tinting and cropping them again."""
+    converting and pasting their transparent margins every time."""
     im = icon_image(path, height_px, tint)
     a = im.getchannel("A")
     if opacity < 1:
@@ -262,38 +207,15 @@ def _icon_raster(path: str, height_px: int) -> Image.Image:
     return src.resize((width_px, height_px), Image.Resampling.LANCZOS)
 
 
-_EXTERNAL = re.compile(rb"""(?:href\s*=\s*["']\s*(?!#|data:)|url\(\s*["']?\s*(?!#)|@import)""")
-
-
-@keep_pixels("icon", PIXELS_VERSION, one_image, the_image, inputs=_svg_inputs)
 def _svg_raster(path: str, width_px: int, height_px: int) -> Image.Image:
-    """An SVG icon drawn by resvg at a size, RGBA, kept by the file's content (`keptpixels`): a render of
-    one card draws its icons again in every new process otherwise (and decoding a kept PNG would cost
-    it the PNG reader)."""
+    """An SVG icon drawn by resvg at a size, RGBA."""
     import resvg_py
-    from PIL import PngImagePlugin
 
     try:
         png = bytes(resvg_py.svg_to_bytes(svg_path=path, width=width_px, height=height_px, skip_system_fonts=True))
     except (ValueError, OSError) as e:
         raise ArtError(f"{path}: icon SVG cannot be drawn ({e})") from None
-    # resvg writes PNG: read by its plugin, as Image.open would, without Image.open importing every
-    # other format's plugin first (a one-card render of a set without art opens nothing else)
-    return PngImagePlugin.PngImageFile(io.BytesIO(png)).convert("RGBA")
-
-
-@functools.lru_cache(maxsize=1)
-def _resvg_files() -> str:
-    """resvg_py's files with their sizes and times, found without importing it (loading its library is
-    most of a kept icon's cost): an upgrade rewrites them, and kept icons are drawn again."""
-    from importlib.util import find_spec
-
-    spec = find_spec("resvg_py")
-    if spec is None or not spec.origin:
-        return "<no resvg_py>"
-    folder = os.path.dirname(spec.origin)
-    files = sorted((e for e in os.scandir(folder) if e.is_file()), key=lambda e: e.name)
-    return "\n".join(f"{e.name}:{e.stat().st_size}:{e.stat().st_mtime_ns}" for e in files)
+    return Image.open(io.BytesIO(png), formats=["PNG"]).convert("RGBA")
 
 
 def icon_aspect(path: str) -> float:
