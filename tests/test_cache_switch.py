@@ -1,19 +1,16 @@
 """One switch for every cache (`CARDSMITH_NO_CACHE=1`, `cardsmith.cache.off`), the drawing code in every
-face key (`cardsmith.cache.code`), and kept layout memos that are data only."""
+face key (`cardsmith.cache.code`)."""
 
 from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from cardsmith.cache import kept
 from cardsmith.cache.code import drawing_code
-from cardsmith.layout import memo
 
 ROOT = Path(__file__).resolve().parent.parent
 SET = "trf"  # a small bundled set
@@ -93,27 +90,6 @@ def test_the_drawing_code_digest_covers_the_painter_and_the_png_writer():
                    "layout/_textcache.py", "layout/rawpixels.py", "render/_pngwrite.py"):
         assert module in files
     assert len(drawing_code()) == 64
-
-
-class _Planted:
-    def __reduce__(self):
-        return (os.system, (f"touch {_Planted.marker}",))
-
-
-def test_a_planted_pickle_in_the_kept_layout_memos_runs_nothing(tmp_path):
-    _Planted.marker = tmp_path / "ran"
-    kept.keep_in(tmp_path / "kept")
-    try:
-        name = kept.name("layout-memo", memo.VERSION, drawing_code(), "planted-set") + ".pickle"
-        kept.write(name, pickle.dumps({"chunks": {"- text: {}": _Planted()}}))
-        memo.open_scope("planted-set")  # reads the file the layout memos of that set are kept in
-        assert not _Planted.marker.exists()
-        assert kept.read_plain(name) is None
-        kept.write_plain("plain", {"chunks": {("a", 1): [1.5, "x", frozenset({2})]}})
-        assert kept.read_plain("plain") == {"chunks": {("a", 1): [1.5, "x", frozenset({2})]}}
-    finally:
-        kept.keep_in(None)
-        memo._SCOPE.name = None
 
 
 def test_an_unchanged_build_leaves_its_contact_sheets_and_gallery_as_they_were(tmp_path):

@@ -28,7 +28,7 @@ from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
 from cardsmith.base.diagnostics import did_you_mean
-from cardsmith.layout.memo import memo
+from cardsmith.layout.memo import Memo
 from cardsmith.base.errors import CardsmithError
 from cardsmith.base.project import declared_layout_folders
 from cardsmith.sets.model import Card, CardSet
@@ -505,19 +505,7 @@ class Layouts:
         return data
 
 
-def open_kept_memos(set_id: str) -> None:
-    """Start from the layer reads and checks kept for this set by earlier processes (`layout.memo`)."""
-    from cardsmith.layout import memo as memos
-
-    memos.open_scope(set_id, yaml.__version__, _Loader.__name__, _schema_digest())
-
-
-@lru_cache(maxsize=1)
-def _schema_digest() -> str:
-    return hashlib.sha256(SCHEMA_PATH.read_bytes()).hexdigest()
-
-
-_CHUNKS = memo("chunks", 5000)  # a layer item's YAML text -> its value (kept between processes: `layout.memo`)
+_CHUNKS = Memo(5000)  # a layer item's YAML text -> its value
 _ITEM = re.compile(r"^( *)- ")
 _UNREAD = object()
 
@@ -712,10 +700,10 @@ def _layer_line(file: Any, name: Any) -> str:
     return str(file)
 
 
-_VALID = memo("valid", 20_000)  # layers already found valid (many repeat from card to card)
+_VALID = Memo(20_000)  # layers already found valid (many repeat from card to card)
 
 
-_VALID_PROPS = memo("props", 50_000)  # (kind, setting, repr of value) found valid
+_VALID_PROPS = Memo(50_000)  # (kind, setting, repr of value) found valid
 _SHELL_KEYS = {"type", "additionalProperties", "required", "properties", "minProperties", "maxProperties"}
 
 

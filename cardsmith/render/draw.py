@@ -55,11 +55,10 @@ class FaceRenderer:
         from cardsmith.cache.freshness import CACHE_DIR
         from cardsmith.layout.fonts import library_for
         from cardsmith.layout.paint import Page, Painter, forget_changed_icons
-        from cardsmith.layout.template import layouts_for, open_kept_memos, set_context
+        from cardsmith.layout.template import layouts_for, set_context
 
         project = Project(Path(project_root))
-        kept.keep_in(project.output_dir / CACHE_DIR / "kept")  # font tables, icon rasters, layer reads, by content
-        open_kept_memos(cardset.id)
+        kept.keep_in(project.output_dir / CACHE_DIR / "kept")  # font character tables, by content
         forget_changed_icons()
         self.cardset = cardset
         self.fmt = fmt
@@ -75,7 +74,6 @@ class FaceRenderer:
         self.png_threads = 1  # 2 where this process draws alone with a core to spare (`draw_faces`)
 
     def render(self, face: Face) -> Outcome:
-        from cardsmith.layout.memo import keep_if_grown
         from cardsmith.layout.template import back_context, card_context
 
         out = Outcome(face.key)
@@ -105,7 +103,6 @@ class FaceRenderer:
                 face.path.unlink()  # never leave an outdated picture of a card that now fails
             except OSError:
                 pass
-        keep_if_grown()
         return out
 
 
