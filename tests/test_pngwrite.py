@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import random
-import zlib
 
 import pytest
 from PIL import Image, ImageDraw
@@ -44,44 +43,3 @@ def test_the_pdf_embeds_the_written_data_as_it_is(mode):
     stream = png_stream(encode_png(im, dpi=300))
     assert stream is not None
     assert stream[:3] == (im.width, im.height, 3 if mode == "RGB" else 1)
-
-
-
-def test_writing_a_card_loads_no_image_file_machinery():
-    """A one-card rebuild writes one PNG: Pillow's file reader and logging (which tobytes imports)
-    are left unloaded, while the bytes stay exactly tobytes' (the round trip above)."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    code = ("import sys\nfrom PIL import Image\nfrom cardsmith.render._pngwrite import encode_png\n"
-            "encode_png(Image.new('RGBA', (300, 40), (1, 2, 3, 4)))\n"
-            "print(*(m for m in ('PIL.ImageFile', 'logging') if m in sys.modules))")
-    root = Path(__file__).resolve().parent.parent
-    p = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(root)},
-                       capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0, p.stderr
-    assert p.stdout.split() == []
-
-
-@pytest.mark.parametrize("mode", ["RGB", "RGBA", "L"])
-def test_a_card_sized_image_deflated_in_two_halves_is_one_stream_that_decodes_exactly(mode):
-    from cardsmith.render import _pngwrite as pngwrite
-
-    rng = random.Random(11)
-    im = Image.new("RGB", (1125, 1500), (30, 90, 160))  # a large card (an L one too must pass the threshold)
-    d = ImageDraw.Draw(im)
-    for _ in range(400):  # shapes and noise on both halves and across the cut
-        x, y = rng.randrange(1100), rng.randrange(1480)
-        d.rectangle((x, y, x + rng.randrange(80), y + rng.randrange(80)), fill=(rng.randrange(256), rng.randrange(256), 9))
-    im = im.convert(mode)
-    assert im.width * im.height * len(im.getbands()) >= pngwrite.SPLIT_BYTES  # the two-half path
-    data = encode_png(im, dpi=300, threads=2)
-    assert data != encode_png(im, dpi=300)  # (one stream in two deflated halves: not the one-piece bytes)
-    back = Image.open(io.BytesIO(data))
-    back.load()
-    assert back.tobytes() == im.tobytes()
-    if mode != "RGBA":
-        stream = png_stream(data)
-        assert stream is not None and len(zlib.decompress(stream[3])) == im.height * (1 + im.width * len(im.getbands()))

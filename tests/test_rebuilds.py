@@ -362,15 +362,6 @@ def test_a_changed_deck_and_a_card_changed_after_it_are_printed_again(project):
 
 
 
-def test_a_one_card_render_loads_no_image_file_reader(project):
-    """Drawing one changed card without art writes pixels and pastes kept ones: Pillow's file reader
-    (and the logging it imports) is not loaded, as `Image.tobytes` would load it."""
-    _bump(project / "cards" / SET / "cards.yaml", "    art: art/nebula.png\n", "")  # (validating art reads its header)
-    render_then_pdf(project)
-    _bump(project / "cards" / SET / "cards.yaml", "attack: 2", "attack: 3")
-    assert _imported_by(["render", SET, "--jobs", "1"], project, ("PIL.ImageFile", "logging")) == set()
-
-
 def test_pdf_after_render_never_takes_the_manifest_s_hash_of_an_image_retouched_since(project):
     """`pdf` trusts render's hashes only while the image is as render left it: an image changed by hand
     after the render is hashed again and printed as it is now."""

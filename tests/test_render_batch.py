@@ -241,23 +241,3 @@ def test_guides_go_to_their_own_folder_and_leave_the_print_images_alone(project)
     assert proofs.out_dir == out / "guides" and (out / "guides" / "cards" / "rapier.png").is_file()
     assert (out / "cards" / "rapier.png").read_bytes() == print_image
     assert (out / "guides" / "cards" / "rapier.png").read_bytes() != print_image
-
-
-def test_only_a_face_drawn_alone_with_a_core_to_spare_deflates_its_png_on_two_threads(project, monkeypatch):
-    """`--jobs 1` means one core, and pool workers already fill the cores: only a render drawing its
-    one changed face in this process, with a second core, splits the PNG's deflate."""
-    import cardsmith.render._pngwrite
-    import cardsmith.render.draw
-
-    asked: list[int] = []
-    real = cardsmith.render._pngwrite.idat_data
-    monkeypatch.setattr(cardsmith.render._pngwrite, "idat_data", lambda im, level=1, threads=1: asked.append(threads) or real(im, level, threads))
-    monkeypatch.setattr(cardsmith.render.draw, "available_cores", lambda: 2)
-    render_set(project, load(project), dpi=60, jobs=1)
-    assert asked and set(asked) == {1}
-    f = project.cards_dir / "mini-empires" / "cards.yaml"
-    for jobs, threads in ((1, 1), (2, 2), (None, 2)):
-        asked.clear()
-        f.write_text(f.read_text().replace("attack: 5", "attack: 6") if "attack: 5" in f.read_text() else f.read_text().replace("attack: 6", "attack: 5"))
-        assert render_set(project, load(project), dpi=60, jobs=jobs).rendered == ["longbow"]
-        assert asked == [threads], (jobs, asked)

@@ -71,7 +71,6 @@ class FaceRenderer:
                                Path(cardset.path), guides)
         self.cards = cardset.by_id()
         self.backs = back_specs(cardset)
-        self.png_threads = 1  # 2 where this process draws alone with a core to spare (`draw_faces`)
 
     def render(self, face: Face) -> Outcome:
         from cardsmith.layout.template import back_context, card_context
@@ -89,7 +88,7 @@ class FaceRenderer:
             image, notes = self.painter.paint(tree, what)
             out.notes = [(n.kind, n.message, n.layer, n.amount_mm) for n in notes]
             out.files = sorted(self.painter.used_files)
-            out.digest = save_image(image, face.path, self.fmt, self.dpi, self.png_threads)
+            out.digest = save_image(image, face.path, self.fmt, self.dpi)
             out.stat = stat_pair(face.path)
         except CardsmithError as e:
             out.error, out.hint = e.message, e.hint
@@ -106,12 +105,12 @@ class FaceRenderer:
         return out
 
 
-def save_image(image, path: Path, fmt: str, dpi: int, threads: int = 1) -> str:
+def save_image(image, path: Path, fmt: str, dpi: int) -> str:
     """Write atomically (a reader, or a crash, never sees half an image); return the file's SHA-1."""
     try:
         with atomic_path(path) as tmp:
             if fmt == "png":
-                return hashlib.sha1(write_png(image, tmp, dpi, threads=threads)).hexdigest()
+                return hashlib.sha1(write_png(image, tmp, dpi)).hexdigest()
             elif fmt == "jpg":
                 image.save(tmp, "JPEG", quality=95, subsampling=0, dpi=(dpi, dpi))
             else:
@@ -162,8 +161,6 @@ def draw_faces(todo: list[Face], args: RendererArgs, jobs: int | None, layouts: 
     workers = max(1, min(jobs or available_cores(), len(todo)))
     if workers <= 1:
         renderer = FaceRenderer(*args, layouts=layouts)
-        if jobs != 1 and available_cores() >= 2:  # one face to draw: its PNG is deflated on both cores
-            renderer.png_threads = 2
         for f in todo:
             record(renderer.render(f))
         return
