@@ -16,7 +16,7 @@ which, and that interpreter's bare start-up (`python -c pass`), the floor under 
   unchanged   `cardsmith pdf SET` again, nothing changed;
   one change  `cardsmith pdf SET` after one card's attack is edited;
 and as a designer runs the two steps, `cardsmith render` then `cardsmith pdf`: cold, unchanged and
-one change (the issue 18 targets are for these).
+one change.
 
 Wall time is what a designer waits for; CPU time (of the whole tree, from wait4) is steadier on a
 busy machine. Peak memory is of the whole process tree, sampled every 20 ms from /proc (a peak
@@ -30,7 +30,9 @@ cold, unchanged and one-change runs in one long-lived process (as `cardsmith wat
 script pays them; wall and CPU) and the start-up floor of any command (`cardsmith --version`).
 
 Targets (issue 19): cold at most 0.7x the plain script's wall time on 2 cores; tree peak under
-300 MB. (issue 18): unchanged under 2% of cold, one changed card under 5%.
+300 MB. (issue 28): cold `render` then `pdf` at most 0.75x the plain script. Issue 18's rebuild shares
+(unchanged under 2% of cold, one changed card under 5%) are printed for comparison only: issue 28
+replaced the incremental PDF append with a whole rewrite.
 """
 
 from __future__ import annotations
@@ -253,7 +255,11 @@ def main() -> None:
         print(f"tree peak, cold: {cold['tree_mb']:.0f} MB summed rss, {cold['tree_pss_mb']:.0f} MB summed pss (target < 300 MB); "
               f"plain script: {plain['tree_mb']:.0f} / {plain['tree_pss_mb']:.0f} MB")
         two = best["render, then pdf: cold"]
-        print("\nrebuilds (targets: unchanged < 2% of cold, one changed card < 5%):")
+        print(f"cold `cardsmith render` + `cardsmith pdf` / plain script, wall: {two['wall'] / plain['wall']:.2f}x "
+              f"(target <= 0.75); cpu: {two['cpu'] / plain['cpu']:.2f}x")
+        # Issue 18 asked for a one-card rebuild under 5% of cold; issue 28 traded that for a whole PDF rewrite
+        # (no incremental append), so these shares are shown for comparison, not held to a target.
+        print("\nrebuilds (shares of the cold run):")
         for name in ("unchanged", "one change"):
             r = best[f"render, then pdf: {name}"]
             print(f"  `cardsmith render` then `cardsmith pdf`, {name}: {r['wall'] / two['wall']:.1%} of their cold wall, "
