@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import types
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 _ATOMS = (str, bytes, int, float, complex, bool, type(None), range, types.FunctionType, types.BuiltinFunctionType,
           types.ModuleType, type)
@@ -199,10 +199,7 @@ def protocol_problems(game: Any, decks: Any, seeds: Iterable[int] = range(5), ma
     from cardsmith.engine.contract import IllegalAction
 
     problems: list[str] = []
-
-    def fail(seed: int, step: int, text: str) -> None:
-        if len(problems) < 50:
-            problems.append(f"seed {seed}, action {step}: {text}")
+    fail = _collector(problems)
 
     for seed in seeds:
         state = game.new_game(list(decks), seed)
@@ -238,6 +235,14 @@ def protocol_problems(game: Any, decks: Any, seeds: Iterable[int] = range(5), ma
             continue
         _check_end(game, decks, state, seed, actions, fail, IllegalAction)
     return problems
+
+
+def _collector(problems: list[str], most: int = 50) -> Callable[[int, int, str], None]:
+    """`fail(seed, step, text)`: adds "seed S, action N: text" to `problems`, the first `most` only."""
+    def fail(seed: int, step: int, text: str) -> None:
+        if len(problems) < most:
+            problems.append(f"seed {seed}, action {step}: {text}")
+    return fail
 
 
 def _check_step(game: Any, state: Any, step: int, seed: int, fail: Any, shared_ok: Any, position_every: int,
@@ -369,10 +374,7 @@ def hook_problems(game: Any, decks: Any, seeds: Iterable[int] = range(3), max_ac
     import cardsmith.engine.contract as c
 
     problems: list[str] = []
-
-    def fail(seed: int, step: int, text: str) -> None:
-        if len(problems) < 50:
-            problems.append(f"seed {seed}, action {step}: {text}")
+    fail = _collector(problems)
 
     for seed in seeds:
         state = game.new_game(list(decks), seed)
