@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from cardsmith.printing.pdf import PdfOptions, build_pdf, print_pdf, select_items
-from cardsmith.printing.pdfcache import STREAMS_DIR
+from cardsmith.cache.pdfstamps import STREAMS_DIR
 from cardsmith.base.project import Project
 from cardsmith.render.batch import load_manifest
 from cardsmith.sets.validate import load_set

@@ -23,7 +23,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from cardsmith.base.atomic import atomic_path
 from cardsmith.base.errors import CardsmithError
 from cardsmith.printing.imposition import Label, Line, Page
-from cardsmith.printing.pdfcache import ImageDigests, StreamStore
+from cardsmith.cache.pdfstamps import ImageDigests, StreamStore
 
 MM = 72 / 25.4  # points per millimetre
 FONT_NAME = "CardsmithVera"

@@ -4,7 +4,7 @@
 When cards must be drawn first, the PDF is drawn in the same pass (`render_and_print`). When any
 card changed, the PDF is written again whole: beside the target, then renamed over it, so a failure
 leaves no partial PDF. A PDF whose inputs have the same content hashes as when it was written is
-left as it is (`pdfcache.PdfStamp`).
+left as it is (`cache.pdfstamps.PdfStamp`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from cardsmith.base.errors import CardsmithError, UsageError
 from cardsmith.printing._calibration import calibration_pages
 from cardsmith.printing._pdfstream import FONT_NAME, MM, PdfWriter, png_stream  # noqa: F401  (used from here)
 from cardsmith.printing.imposition import Page, SheetSpec, impose, parse_paper, sheet_notes, with_footer
-from cardsmith.printing.pdfcache import ImageDigests, PdfStamp, StreamStore
+from cardsmith.cache.pdfstamps import ImageDigests, PdfStamp, StreamStore
 from cardsmith.sets.model import CardSet, Deck
 
 

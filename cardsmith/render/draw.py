@@ -21,7 +21,7 @@ from cardsmith.base.machine import available_cores
 from cardsmith.base.project import Project
 from cardsmith.cache import kept
 from cardsmith.layout.faces import back_specs
-from cardsmith.printing.pdfcache import file_sha1, stat_pair
+from cardsmith.cache.pdfstamps import file_sha1, stat_pair
 from cardsmith.render._pngwrite import write_png
 from cardsmith.render.plan import Face
 from cardsmith.sets.model import CardSet

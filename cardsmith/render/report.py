@@ -161,7 +161,7 @@ def manifest_text(manifest: dict[str, Any]) -> str:
 
 def _content(outcome: Outcome | None, old: Any) -> dict[str, Any]:
     """`sha1`, `bytes` and `mtime_ns` of an image as it was written, for the PDF to name it without
-    reading it (see pdfcache, which hashes the file instead when its size or mtime no longer match)."""
+    reading it (see cache.pdfstamps, which hashes the file instead when its size or mtime no longer match)."""
     if outcome is not None and not outcome.error and outcome.digest and outcome.stat:
         return {"sha1": outcome.digest, "bytes": outcome.stat[0], "mtime_ns": outcome.stat[1]}
     if isinstance(old, dict) and old.get("sha1"):
