@@ -175,7 +175,7 @@ def in_process(project: Path, jobs: int) -> dict[str, float]:
     from render import change_one_card
 
     from cardsmith.cache import freshness
-    from cardsmith.sets.named import open_named_set
+    from cardsmith.cache.named_set import open_named_set
     from cardsmith.printing.pdf import PdfOptions, build_pdf
 
     def cpu() -> float:  # this process and its finished workers

@@ -23,7 +23,7 @@ __version__ = "0.1.0"
 # so the root takes part in no import cycle.
 _WHERE = {
     "load_set": "cardsmith.sets.validate",
-    "SetInvalid": "cardsmith.sets.named",
+    "SetInvalid": "cardsmith.sets.validate",
     "load_game": "cardsmith.engine.registry",
     "load_deck": "cardsmith.decks.files",
     "DeckFileError": "cardsmith.decks.files",

@@ -185,7 +185,7 @@ def test_csv_has_a_column_per_dimension_and_reads_back(guilds, tmp_path):
     se = load_set(ROOT / "cards" / "solar-empires")
     assert columns(se)[:4] == ["id", "name", "type", "race"] and "faction" not in columns(se)
     # import-csv reads the dimension columns back (by id or name) into the card file
-    from cardsmith.sets.csv_import import import_csv
+    from cardsmith.share.csv_import import import_csv
     set_dir = Path(guilds.path)
     text = csv_text(guilds).replace("lord,Lord,unit,sith,gunner", "lord,Lord,unit,Sith,Pilot")
     (tmp_path / "cards.csv").write_text(text)

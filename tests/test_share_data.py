@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cardsmith.sets.csv_import import CsvImportError, import_csv
+from cardsmith.share.csv_import import CsvImportError, import_csv
 from cardsmith.share.data import csv_text, export_csv, export_json
 from cardsmith.sets.validate import load_set
 from share_fixture import make_set
@@ -194,7 +194,7 @@ def test_updates_keep_the_files_comments_and_layout(tmp_path):
 def test_a_spreadsheet_too_large_for_a_set_is_refused_before_any_row_is_read(tmp_path, monkeypatch):
     """600,000 rows kept import-csv busy for over 20 minutes (about 2 ms a row); like a YAML card
     file, a spreadsheet has bounds, said before the work starts."""
-    import cardsmith.sets.csv_import as csv_import
+    import cardsmith.share.csv_import as csv_import
     from cardsmith.base.errors import CardsmithError
 
     _, cs = make_set(tmp_path)

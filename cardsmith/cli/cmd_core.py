@@ -59,7 +59,7 @@ def list_sets(sets: tuple[str, ...]) -> int:
     project = Project.current()
     cardset: CardSet | None  # a named set is always read; one of the list may be invalid (None)
     if sets:
-        from cardsmith.sets.named import open_named_set
+        from cardsmith.cache.named_set import open_named_set
 
         for name in sets:
             _, cardset = open_named_set(name, project)

@@ -198,7 +198,7 @@ def stats(deck_file: str, set_name: str | None, chart: str | None, as_json: bool
 def random_cmd(set_name: str, seed: int | None, faction: str | None, out: str | None) -> int:
     """Build a random legal deck of SET from its deck rules."""
     from cardsmith.decks import dump_deck, random_deck
-    from cardsmith.sets.named import open_named_set
+    from cardsmith.cache.named_set import open_named_set
 
     _, cardset = open_named_set(set_name)
     if seed is None:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def open_set(name: str) -> tuple[Project, CardSet]:
     """The current project and its validated set `name` (errors worded for the user)."""
-    from cardsmith.sets.named import open_named_set
+    from cardsmith.cache.named_set import open_named_set
 
     return open_named_set(name)
 

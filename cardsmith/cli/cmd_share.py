@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from cardsmith.cli.cmd_core import set_dirs
-from cardsmith.sets.named import open_named_set
+from cardsmith.cache.named_set import open_named_set
 from cardsmith.base.errors import UsageError
 from cardsmith.base.project import Project
 
@@ -87,7 +87,7 @@ def sheet_command(set_name: str, cols: int, rows: int, width: int, no_render: bo
 @click.option("--dry-run", is_flag=True, help="Check the CSV and say what would change, but write nothing.")
 def import_csv_command(csv_file: Path, set_name: str, target: Path | None, dry_run: bool) -> None:
     """Create or update cards of the --set SET from FILE, a spreadsheet saved as CSV (one row per card)."""
-    from cardsmith.sets.csv_import import import_csv
+    from cardsmith.share.csv_import import import_csv
 
     project, cardset = open_named_set(set_name)
     result = import_csv(csv_file, cardset, target=target, dry_run=dry_run)

@@ -18,7 +18,7 @@ __all__ = ["SetGameFactory", "deck_files", "default_deck", "deck_group", "load_c
 
 def open_set(name: str) -> CardSet:
     """The validated set named by folder name or path, with clear errors."""
-    from cardsmith.sets.named import open_named_set
+    from cardsmith.cache.named_set import open_named_set
 
     return open_named_set(name)[1]
 

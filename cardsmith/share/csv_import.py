@@ -34,7 +34,7 @@ from cardsmith.components.geometry import column_letter
 from cardsmith.base.diagnostics import did_you_mean
 from cardsmith.base.errors import CardsmithError
 from cardsmith.share.data import BASE_COLUMNS, field_columns
-from cardsmith.sets._yaml_edit import dump, edit_in_place
+from cardsmith.share._yaml_edit import dump, edit_in_place
 from cardsmith.sets.loader import load_yaml
 from cardsmith.sets.model import CardSet, FieldSpec
 
