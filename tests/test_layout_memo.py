@@ -11,7 +11,9 @@ import yaml
 
 from cardsmith.base.project import Project
 from cardsmith.layout import template
-from cardsmith.render.batch import Face, FaceRenderer, card_layout
+from cardsmith.layout.faces import card_layout
+from cardsmith.render.draw import FaceRenderer
+from cardsmith.render.plan import Face
 from cardsmith.sets.validate import load_set
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "mini-empires"

@@ -223,7 +223,8 @@ def test_a_card_larger_than_the_paper_is_refused_before_writing(rendered, tmp_pa
 @pytest.mark.parametrize("mode", ["RGB", "L", "RGBA", "P", "I;16"])
 def test_every_kind_of_png_comes_out_pixel_for_pixel(tmp_path, mode):
     from cardsmith.printing.imposition import Page, Placement, Rect
-    from cardsmith.printing.pdf import png_stream, write_pdf
+    from cardsmith.printing.pdf import write_pdf
+    from cardsmith.printing._pdfstream import png_stream
 
     im = Image.new("RGB", (40, 30), (200, 40, 40))
     for x in range(40):

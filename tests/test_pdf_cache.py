@@ -12,7 +12,7 @@ from PIL import Image
 from cardsmith.printing.pdf import PdfOptions, build_pdf, print_pdf, select_items
 from cardsmith.cache.pdfstamps import STREAMS_DIR
 from cardsmith.base.project import Project
-from cardsmith.render.batch import load_manifest
+from cardsmith.cache.freshness import load_manifest
 from cardsmith.sets.validate import load_set
 from tests.pdf_support import make_rendered, raster, same_pages
 

@@ -15,8 +15,9 @@ import pytest
 from PIL import Image
 
 from cardsmith.printing.pdf import PdfOptions, plan, select_items, sheet_spec, write_pdf
-from cardsmith.printing.imposition import PAPER_SIZES, grid
-from tests.pdf_support import BLUE, RED, make_rendered, px
+from cardsmith.printing.imposition import grid
+from cardsmith.printing.paper import PAPER_SIZES
+from tests.pdf_support import BLUE, RED, make_rendered
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None,
                                 reason="pdftoppm (Debian poppler-utils, in scripts/system-packages.txt) is missing")

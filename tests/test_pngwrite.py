@@ -8,7 +8,7 @@ import random
 import pytest
 from PIL import Image, ImageDraw
 
-from cardsmith.printing.pdf import png_stream
+from cardsmith.printing._pdfstream import png_stream
 from cardsmith.render._pngwrite import encode_png
 
 

@@ -13,7 +13,8 @@ from cardsmith.layout.paint import Page, Painter
 from cardsmith.layout.printcheck import set_diagnostics, shape_notes, text_size_note, tree_notes
 from cardsmith.layout.template import card_context, layouts_for, set_context
 from cardsmith.base.project import BUNDLED_FONTS, Project
-from cardsmith.render.batch import card_layout, render_set
+from cardsmith.render.batch import render_set
+from cardsmith.layout.faces import card_layout
 from cardsmith.sets.validate import load_set
 
 ROOT = Path(__file__).resolve().parent.parent

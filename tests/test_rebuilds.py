@@ -209,7 +209,7 @@ def test_a_changed_set_is_validated_again(project):
 def test_one_pass_pdf_embeds_while_rendering_and_equals_a_pdf_written_afterwards(project, monkeypatch, tmp_path):
     from cardsmith.printing import _pdfstream as pdfstream
     from cardsmith.printing.pdf import PdfOptions, print_pdf, select_items
-    from cardsmith.render.batch import load_manifest
+    from cardsmith.cache.freshness import load_manifest
     from cardsmith.sets.validate import load_set
 
     seen = []

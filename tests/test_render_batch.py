@@ -12,7 +12,8 @@ from PIL import Image
 
 from cardsmith.cli._stages import BuildContext
 from cardsmith.base.project import Project
-from cardsmith.render.batch import load_manifest, render_set
+from cardsmith.render.batch import render_set
+from cardsmith.cache.freshness import load_manifest
 from cardsmith.sets.validate import load_set
 from tests.conftest import run_cli, run_in_process
 

@@ -12,7 +12,8 @@ import pytest
 
 from cardsmith.layout.template import back_context, card_context, layouts_for, set_context
 from cardsmith.base.project import Project
-from cardsmith.render.batch import back_layout, back_specs, card_layout, render_set
+from cardsmith.render.batch import render_set
+from cardsmith.layout.faces import back_layout, back_specs, card_layout
 from cardsmith.sets.validate import load_set
 
 ROOT = Path(__file__).resolve().parents[1]

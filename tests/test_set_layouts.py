@@ -8,7 +8,8 @@ from pathlib import Path
 
 from cardsmith.layout.template import layouts_for
 from cardsmith.base.project import BUNDLED_TEMPLATES, Project
-from cardsmith.render.batch import card_layout, render_set
+from cardsmith.render.batch import render_set
+from cardsmith.layout.faces import card_layout
 from cardsmith.sets.scaffold import scaffold_set
 from cardsmith.sets.validate import load_set
 

@@ -7,10 +7,8 @@ from hypothesis import given, settings, strategies as st
 
 from cardsmith.base.errors import CardsmithError, UsageError
 from cardsmith.printing._calibration import calibration_pages
-from cardsmith.printing.imposition import (
-    PAPER_SIZES, Rect, SheetSpec, back_rect, back_slot, grid, gutterfold_grid, impose,
-    parse_offset, parse_paper, with_footer,
-)
+from cardsmith.printing.imposition import Rect, SheetSpec, back_rect, back_slot, grid, gutterfold_grid, impose, with_footer
+from cardsmith.printing.paper import PAPER_SIZES, parse_offset, parse_paper
 
 POKER = (63.5, 88.9)
 METRIC_POKER = (63.0, 88.0)

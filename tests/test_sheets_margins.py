@@ -8,9 +8,8 @@ import pytest
 
 from cardsmith.printing._calibration import calibration_pages
 from cardsmith.printing._pdfstream import FONT_NAME, _font
-from cardsmith.printing.imposition import (
-    PAPER_SIZES, Label, Line, Page, Rect, SheetSpec, grid, impose, with_footer,
-)
+from cardsmith.printing.imposition import Label, Line, Page, Rect, SheetSpec, grid, impose, with_footer
+from cardsmith.printing.paper import PAPER_SIZES
 
 POKER = (63.5, 88.9)
 MM = 72 / 25.4

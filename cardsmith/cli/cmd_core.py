@@ -13,7 +13,7 @@ from cardsmith.cli._options import jobs_option
 from cardsmith.cli._stages import STAGES, BuildContext, stage_function
 from cardsmith.base.diagnostics import Diagnostic, diagnostics_json
 from cardsmith.base.errors import CardsmithError, UsageError
-from cardsmith.cli._common import _escape, display_path, err_console, plain_console, print_diagnostics, set_dirs  # noqa: F401 (re-exported)
+from cardsmith.cli._common import _escape, display_path, err_console, plain_console, print_diagnostics, set_dirs
 from cardsmith.base.project import Project
 from cardsmith.sets.model import CardSet
 from cardsmith.sets.scaffold import scaffold_set

@@ -83,7 +83,7 @@ def _reported(fn):
         try:
             return fn(*args, **kwargs)
         except (DeckFileError, RulesInvalid) as e:
-            from cardsmith.cli.cmd_core import print_diagnostics
+            from cardsmith.cli._common import print_diagnostics
             print_diagnostics(e.diagnostics, Path.cwd())
             return 1
     return wrapper

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from cardsmith.cli.cmd_core import set_dirs
+from cardsmith.cli._common import set_dirs
 from cardsmith.cache.named_set import open_named_set
 from cardsmith.base.errors import UsageError
 from cardsmith.base.project import Project

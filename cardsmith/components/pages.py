@@ -11,7 +11,8 @@ from cardsmith.components._token_sheets import TokenSheetSpec, board_page, tiled
 from cardsmith.base.diagnostics import did_you_mean
 from cardsmith.base.errors import CardsmithError, UsageError
 from cardsmith.sets.model import CardSet
-from cardsmith.printing.imposition import Page, parse_paper, with_footer
+from cardsmith.printing.imposition import Page, with_footer
+from cardsmith.printing.paper import parse_paper
 
 BOARD_MODES = ("tiled", "poster")
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from cardsmith.base.errors import CardsmithError, UsageError
-from cardsmith.printing.paper import BACK_MODES, LAYOUTS, PAPER_SIZES, parse_offset, parse_paper  # noqa: F401  (imported from here by many callers)
+from cardsmith.printing.paper import BACK_MODES, LAYOUTS, PAPER_SIZES
 
 CROP_MARK_GAP = 1.0  # mm between a mark and the bleed it points at, so it never prints on the card
 CROP_MARK_LENGTH = 6.0  # mm

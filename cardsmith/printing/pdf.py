@@ -15,8 +15,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 from cardsmith.base.errors import CardsmithError, UsageError
 from cardsmith.printing._calibration import calibration_pages
-from cardsmith.printing._pdfstream import FONT_NAME, MM, PdfWriter, png_stream  # noqa: F401  (used from here)
-from cardsmith.printing.imposition import Page, SheetSpec, impose, parse_paper, sheet_notes, with_footer
+from cardsmith.printing._pdfstream import PdfWriter
+from cardsmith.printing.imposition import Page, SheetSpec, impose, sheet_notes, with_footer
+from cardsmith.printing.paper import parse_paper
 from cardsmith.cache.pdfstamps import ImageDigests, PdfStamp, StreamStore
 from cardsmith.sets.model import CardSet, Deck
 
@@ -374,7 +375,7 @@ def render_and_print(project: Any, cardset: Any, plan_pdf: Callable[[Mapping[str
 
 def planned_manifest(cardset: Any) -> dict[str, Any]:
     """The manifest `render_set` writes for `cardset` at 300 dpi PNG when every face is drawn."""
-    from cardsmith.render.batch import back_specs, card_back
+    from cardsmith.layout.faces import back_specs, card_back
 
     cards, backs = {}, {}
     specs = back_specs(cardset)

@@ -13,13 +13,12 @@ import time
 from typing import Any, Callable, Iterable
 
 from cardsmith.base.project import Project
-from cardsmith.cache.freshness import load_manifest  # noqa: F401  (read here by many callers)
 from cardsmith.cache.keybook import read_keys, write_keys
-from cardsmith.layout.faces import back_layout, back_specs, card_back, card_layout  # noqa: F401  (their old home)
-from cardsmith.render.draw import FaceRenderer, Outcome, draw_faces, save_image  # noqa: F401
+from cardsmith.layout.faces import back_specs
+from cardsmith.render.draw import Outcome, draw_faces
 from cardsmith.render.keys import FaceKeys
-from cardsmith.render.plan import FORMATS, GUIDES_DIR, Face, check_size, image_format, plan_faces  # noqa: F401
-from cardsmith.render.report import STRICT_KINDS, RenderResult, face_diagnostics, files_in, write_manifest  # noqa: F401
+from cardsmith.render.plan import GUIDES_DIR, Face, check_size, image_format, plan_faces
+from cardsmith.render.report import RenderResult, face_diagnostics, files_in, write_manifest
 from cardsmith.sets.model import CardSet
 
 CACHE_NAME = ".render-cache.json"

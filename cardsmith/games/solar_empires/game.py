@@ -10,7 +10,7 @@ from cardsmith.engine.contract import Chance, RulesModule
 from cardsmith.base.errors import CardsmithError
 import cardsmith.games.solar_empires.effects as effects
 from cardsmith.games.solar_empires.cards import BODY, POSITIONS, STAR, CardInfo, Table, build_table, deck_lists
-from cardsmith.games.solar_empires.checks import PLAY_SCHEMA, set_problems  # noqa: F401  (PLAY_SCHEMA: still read from here)
+from cardsmith.games.solar_empires.checks import set_problems
 from cardsmith.games.solar_empires.flow import settle
 from cardsmith.games.solar_empires.heuristics import heuristic, scores_as_now
 from cardsmith.games.solar_empires.names import DEFAULT_TURN_CAP
