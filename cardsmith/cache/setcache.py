@@ -71,11 +71,6 @@ def _cacheable(cardset: Any) -> bool:
     return (games / f"{name}.py").is_file() or (games / name / "__init__.py").is_file()
 
 
-def is_fresh(project: Any, set_dir: Path | str) -> bool:
-    """Whether `validated_set` would read the set from the cache (nothing it was made from changed)."""
-    return stamp_for(project, set_dir, "set").fresh(_set_key()) is not None
-
-
 def validation_inputs(project: Any, set_dir: Path | str) -> Any:
     """What a validation of the set is made from (its folder, cardsmith's code and the libraries it uses),
     fingerprinted now."""

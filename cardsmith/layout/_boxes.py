@@ -14,10 +14,6 @@ from cardsmith.sets.lengths import MM_PER_UNIT, UnitError, parse_length, to_mm  
 _BOXES: dict[tuple, "Box"] = {}  # the same few boxes recur on every card: build each once
 
 
-def mm_to_px(mm: float, dpi: float) -> float:
-    return mm / 25.4 * dpi
-
-
 def pt_to_px(pt: float, dpi: float) -> float:
     return pt / 72.0 * dpi
 

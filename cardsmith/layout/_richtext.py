@@ -134,11 +134,6 @@ def _closes(block: str, start: int, marker: str) -> bool:
         i = end + 1
 
 
-def icon_ids(text: str) -> set[str]:
-    """Every `{X}` an unescaped text names (for checks and cache keys)."""
-    return {p.id for para in parse(text) for line in para.lines for w in line for p in w.pieces if isinstance(p, Icon)}
-
-
 def plain_text(paragraphs: list[Paragraph]) -> str:
     """The words back as plain text (markup removed), paragraphs separated by blank lines."""
     return "\n\n".join("\n".join(" ".join(w.plain() for w in line) for line in p.lines) for p in paragraphs)

@@ -202,7 +202,7 @@ def sheet_spec(manifest: Mapping[str, Any], options: PdfOptions) -> SheetSpec:
 
 
 def notes_for(project: Any, cardset: CardSet, options: PdfOptions) -> tuple[str, ...]:
-    """What to tell the person printing a PDF made with `options` (after `make_pdf` rendered the set)."""
+    """What to tell the person printing a PDF made with `options` (after `build_pdf` rendered the set)."""
     return sheet_notes(sheet_spec(load_images(project.set_output(cardset.id)), options))
 
 
@@ -279,15 +279,10 @@ def pdf_target(name: str, out_dir: Path) -> Path:
     return given if given.suffix.lower() == ".pdf" else given.with_name(f"{given.name}.pdf")
 
 
-def make_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | None = None,
-             jobs: int | None = None) -> Path:
-    """`cardsmith pdf`: render what is needed, select, impose and write `output/<set>/<name>.pdf`."""
-    return build_pdf(project, cardset, options, deck, jobs)[0]
-
-
 def build_pdf(project: Any, cardset: CardSet, options: PdfOptions, deck: Deck | None = None,
               jobs: int | None = None, inputs: Any = None) -> tuple[Path, bool]:
-    """`make_pdf`, and whether the PDF was written (False: its inputs had not changed). `inputs`: see
+    """`cardsmith pdf`: render what is needed, select, impose and write `output/<set>/<name>.pdf`; the
+    path, and whether the PDF was written (False: its inputs had not changed). `inputs`: see
     `ensure_rendered`.
 
     When cards must be drawn, the PDF is drawn in the same pass: each image is embedded as soon as
