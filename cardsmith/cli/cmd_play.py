@@ -19,10 +19,10 @@ def ended_by(end_reasons: dict) -> str:
     """The line saying how games ended (which victory, a draw rule, or the turn cap) and how often."""
     return "  games ended by: " + ", ".join(f"{k or '?'} {v}" for k, v in end_reasons.items())
 
-def _agents(spec: str, seats: int = 2) -> tuple[str, ...]:
+def _agents(spec: str, seats: int = 2, rules: Any = None) -> tuple[str, ...]:
     from cardsmith.engine.runner import normalise_agents
 
-    return normalise_agents(spec.split(","), seats)
+    return normalise_agents(spec.split(","), seats, rules)
 
 
 MAX_GAMES = 100_000
@@ -123,7 +123,7 @@ def play_command(set_name: str, decks: tuple[str, ...], players: int | None, age
         loaded = position_decks(start)
     else:
         loaded = seat_decks(cardset, decks, players, game.rules.players)
-    specs = _agents(agents, len(loaded))
+    specs = _agents(agents, len(loaded), game.rules)
     where = _where(cardset, "play", jobs, cluster, resume, keep=False, dashboard=dashboard)
     result = play_match(cardset, game, SetGameFactory(cardset.path), loaded, specs, games=games, seed=seed,
                         position=position, where=where)
@@ -199,9 +199,9 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     specs = [s for s in agents.split(",") if s.strip()]
     if len(specs) not in (1, 2):
         raise UsageError("balance plays every deck with the same agent: give one (e.g. --agents random), or two to compare")
-    specs = [_agents(s)[0] for s in specs]
     cardset = sets.open_set(set_name)
     game = load_game(cardset)
+    specs = [_agents(s, 2, game.rules)[0] for s in specs]
     lo, hi = game.rules.players
     seats = lo if players is None else players
     if not lo <= seats <= hi:

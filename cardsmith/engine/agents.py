@@ -305,44 +305,60 @@ AGENT_OPTIONS: dict[str, dict[str, type]] = {
 }
 
 
-def known_agents() -> list[str]:
-    return sorted(AGENTS) + sorted(ALIASES)
+def _table(rules: Any = None) -> tuple[dict[str, Callable[..., Agent]], dict[str, dict[str, type]]]:
+    """The engine's players plus, when `rules` is given, the game's own (`RulesModule.agents`)."""
+    makers: dict[str, Callable[..., Agent]] = dict(AGENTS)
+    options: dict[str, dict[str, type]] = {k: dict(v) for k, v in AGENT_OPTIONS.items()}
+    for name, spec in (getattr(rules, "agents", None) or {}).items():
+        makers[name] = spec.make
+        options[name] = dict(spec.options)
+    return makers, options
+
+
+def known_agents(rules: Any = None) -> list[str]:
+    return sorted(_table(rules)[0]) + sorted(ALIASES)
+
+
+def _unknown(name: str, rules: Any) -> CardsmithError:
+    return CardsmithError(
+        f"unknown agent '{name}'",
+        hint=f"known agents: {', '.join(known_agents(rules))} (options like mcts:iterations=500:time=0.5)",
+        exit_code=2,
+    )
 
 
 def make_agent(name: str, game: Game, **opts: Any) -> Agent:
-    """An agent by name (random, greedy, mcts; `search` is mcts) for `game`, with its options."""
+    """An agent by name (random, greedy, mcts, or one of the game's own players) for `game`."""
+    makers, options = _table(getattr(game, "rules", None))
     key = ALIASES.get(name.strip().lower(), name.strip().lower())
-    if key not in AGENTS:
-        raise CardsmithError(
-            f"unknown agent '{name}'",
-            hint=f"known agents: {', '.join(known_agents())} (options like mcts:iterations=500:time=0.5)",
-            exit_code=2,
-        )
-    allowed = AGENT_OPTIONS[key]
+    if key not in makers:
+        raise _unknown(name, getattr(game, "rules", None))
+    allowed = options[key]
     unknown = sorted(set(opts) - set(allowed))
     if unknown:
         listed = ", ".join(allowed) if allowed else "none"
         raise CardsmithError(f"agent '{key}' has no option {', '.join(unknown)}", hint=f"its options: {listed}", exit_code=2)
-    return AGENTS[key](game, **opts)
+    agent: Agent = makers[key](game, **opts)
+    return agent
 
 
-def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """`mcts:iterations=500:time=0.5` -> ("mcts", {"iterations": 500, "time": 0.5}), options typed."""
+def parse_agent_spec(spec: str, rules: Any = None) -> tuple[str, dict[str, Any]]:
+    """`mcts:iterations=500:time=0.5` -> ("mcts", {"iterations": 500, "time": 0.5}), options typed.
+
+    With `rules` (a RulesModule), the game's own players are known too; without it they are refused,
+    so callers that know the game pass its rules."""
+    _, options = _table(rules)
     name, *parts = [p.strip() for p in spec.strip().split(":")]
     key = ALIASES.get(name.lower(), name.lower())
-    if key not in AGENTS:
-        raise CardsmithError(
-            f"unknown agent '{name}'",
-            hint=f"known agents: {', '.join(known_agents())} (options like mcts:iterations=500:time=0.5)",
-            exit_code=2,
-        )
+    if key not in options:
+        raise _unknown(name, rules)
     opts: dict[str, Any] = {}
     for part in parts:
         opt, sep, raw = part.partition("=")
-        if not sep or opt not in AGENT_OPTIONS[key]:
-            listed = ", ".join(f"{k}=..." for k in AGENT_OPTIONS[key]) or "none"
+        if not sep or opt not in options[key]:
+            listed = ", ".join(f"{k}=..." for k in options[key]) or "none"
             raise CardsmithError(f"agent '{spec}': bad option '{part}'", hint=f"options of {key}: {listed}", exit_code=2)
-        kind = AGENT_OPTIONS[key][opt]
+        kind = options[key][opt]
         try:
             opts[opt] = kind(raw)
         except ValueError:

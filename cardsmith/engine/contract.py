@@ -265,6 +265,11 @@ class RulesModule:
       seat holds in hand now. The balance report's observational figures (win rate when drawn, in
       the opening hand, never seen) replay games and read it after every action; read straight
       after `new_game` it is the opening deal, the natural experiment for a common deck's cards.
+    - `agents` (optional): the game's own players by name (`PlayerSpec`), next to the engine's
+      random, greedy and mcts; `--agents NAME` finds them for this game only.
+    - `ladder`: player specs, weakest first, that `cardsmith agents` measures each against the one
+      below it; it starts with "random".
+    - `competent` (optional): the spec `balance` plays by default; None means the top of the ladder.
     """
 
     name: str
@@ -281,9 +286,26 @@ class RulesModule:
     doc: str = ""
     filler: Callable[[Card, CardSet], Card | None] | None = None
     cards_in_hand: Callable[[Any, int], frozenset[str]] | None = None
+    agents: Mapping[str, "PlayerSpec"] = field(default_factory=dict)
+    ladder: tuple[str, ...] = ("random", "greedy")
+    competent: str | None = None
 
     def supports(self, seats: int) -> bool:
         return self.players[0] <= seats <= self.players[1]
+
+    def competent_player(self) -> str:
+        """The player spec `balance` uses by default."""
+        return self.competent or self.ladder[-1]
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A game's own player: `make(game, **options)` builds it; `options` maps option names to types
+    (for specs such as `planner:width=4`); `doc` is one line for `--help` and docs."""
+
+    make: Callable[..., Any]
+    options: Mapping[str, type] = field(default_factory=dict)
+    doc: str = ""
 
 
 def card_effects(card: Card) -> tuple[Mapping[str, Any], ...]:

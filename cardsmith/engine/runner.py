@@ -220,7 +220,7 @@ def play_game(
     is handed the state before the first action and after every action (it must not change it)."""
     players = []
     for spec in agents:
-        name, opts = parse_agent_spec(spec)
+        name, opts = parse_agent_spec(spec, game.rules)
         players.append(make_agent(name, game, **opts))
     if state is None:
         state = game.new_game(list(decks), seed)
@@ -441,8 +441,10 @@ def match_tasks(agents: Sequence[str], games: int, seed: int, deck_ids: Sequence
     return table_tasks(agents, games, seed, deck_ids, start)
 
 
-def normalise_agents(specs: Sequence[str], seats: int = 2) -> tuple[str, ...]:
-    """One agent spec per seat, checked and written canonically; one spec means every seat uses it."""
+def normalise_agents(specs: Sequence[str], seats: int = 2, rules: Any = None) -> tuple[str, ...]:
+    """One agent spec per seat, checked and written canonically; one spec means every seat uses it.
+
+    `rules` (the game's RulesModule) makes the game's own players known."""
     specs = [s for s in specs if s.strip()]
     if len(specs) == 1:
         specs = specs * seats
@@ -450,6 +452,6 @@ def normalise_agents(specs: Sequence[str], seats: int = 2) -> tuple[str, ...]:
         raise CardsmithError(f"give one agent, or {seats} separated by commas (one per deck), not {len(specs)}", exit_code=2)
     out = []
     for s in specs:
-        name, opts = parse_agent_spec(s)
+        name, opts = parse_agent_spec(s, rules)
         out.append(agent_label(name, opts))
     return tuple(out)
