@@ -169,6 +169,10 @@ def play_command(set_name: str, decks: tuple[str, ...], players: int | None, age
               help="The agent every deck is played by (its games must end); two, comma-separated, compare their card rankings.")
 @click.option("--players", type=int, default=None, metavar="N",
               help="Seats per game (default: the fewest the rules allow); every combination of N decks is played.")
+@click.option("--all-sizes", is_flag=True,
+              help="A common-deck game: play every table size the rules allow (default: 2, 3 and 4 seats).")
+@click.option("--time-budget", "seconds", type=float, default=None, metavar="SECONDS",
+              help="A common-deck game: start no more rounds after this many seconds (default 480; 0: no limit).")
 @click.option("--seed", default=1, show_default=True, help="Run seed: game i uses a hash of (SEED, i); the same seed gives the same report.")
 @click.option("--budget", default=DEFAULT_BUDGET, show_default=True, metavar="GAMES",
               help="Games for the card tests (with a card and with a filler in its place); 0 skips them.")
@@ -182,7 +186,7 @@ def play_command(set_name: str, decks: tuple[str, ...], players: int | None, age
 @resume_option
 @click.option("--json", "as_json", is_flag=True, help="Print every figure as JSON on stdout.")
 def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, games: int, agents: str,
-                    players: int | None, seed: int, budget: int, search: int, old: str | None, jobs: int | None,
+                    players: int | None, all_sizes: bool, seconds: float | None, seed: int, budget: int, search: int, old: str | None, jobs: int | None,
                     cluster: str | None, dashboard: bool, resume: bool, as_json: bool) -> None:
     """Round robin of SET's decks, card tests and a verdict; writes output/<set>/balance/report.html and balance.json."""
     from cardsmith.engine.registry import load_game
@@ -218,6 +222,13 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
         decks = sets.random_decks(cardset, seed=seed)
     run: dict[str, Any] = dict(games=games, seed=seed, budget=budget, jobs=jobs, progress=sys.stderr.isatty(), random=use_random,
                players=seats)
+    if len(decks) == 1:  # a common deck: sized over table sizes (simulation/_common_deck.py)
+        from cardsmith.simulation._common_deck import SECONDS, table_sizes
+
+        if seconds is not None and seconds < 0:
+            raise UsageError(f"--time-budget must be 0 or more seconds, not {seconds}")
+        run.update(sizes=table_sizes(game.rules, players, all_sizes),
+                   seconds=SECONDS if seconds is None else (seconds or None))
     # The round robin and the card tests go where --cluster says (one cluster session for both);
     # --resume reads back the round robin's finished games.
     with _where(cardset, "balance", jobs, cluster, resume, keep=True, dashboard=dashboard) as where:
@@ -247,7 +258,7 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
         return
     click.echo(format_balance(figures, cardset.name, len(decks)))
     click.echo(ended_by(figures["end_reasons"]))
-    if game_text:
+    if game_text and "common_deck" not in figures:  # a common deck's verdict already leads with them
         click.echo(game_text)
     if result.run is not None:
         click.echo(f"  {result.run.line()}")

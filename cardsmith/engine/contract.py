@@ -353,7 +353,7 @@ class StateHooks(Protocol):
 
 
 class GameHooks(Protocol):
-    """What a `Game` may add (call them through `scores_as_now`, `balance_figures` and `balance_text`)."""
+    """What a `Game` may add (call them through `scores_as_now`, `balance_figures`, `balance_text` and `balance_sentences`)."""
 
     def scores_as_now(self, state: GameState, seat: int, action: Action) -> bool:
         """True only when applying the legal `action` would leave a position the heuristic (and the
@@ -367,9 +367,13 @@ class GameHooks(Protocol):
     def balance_text(self, figures: Mapping[str, Any]) -> str:
         """`balance_figures`' figures in words for the terminal and the report. Default: none."""
 
+    def balance_sentences(self, figures: Mapping[str, Any]) -> Sequence[str]:
+        """The few conclusions of `balance_figures`' figures, each with its numbers, that a
+        common-deck balance verdict leads with (TransWar: starting Forms, allies). Default: none."""
+
 
 STATE_HOOKS = ("first_player", "mute", "peek", "cards_dealt", "summary")
-GAME_HOOKS = ("scores_as_now", "balance_figures", "balance_text")
+GAME_HOOKS = ("scores_as_now", "balance_figures", "balance_text", "balance_sentences")
 
 
 def offers(obj: Any, hook: str) -> bool:
@@ -431,3 +435,9 @@ def balance_text(game: Game, figures: Mapping[str, Any]) -> str | None:
     """The game's words for its own figures (`GameHooks.balance_text`), or None."""
     words = getattr(game, "balance_text", None)
     return None if words is None else str(words(figures))
+
+
+def balance_sentences(game: Game, figures: Mapping[str, Any]) -> list[str] | None:
+    """The game's conclusions from its own figures (`GameHooks.balance_sentences`), or None."""
+    says = getattr(game, "balance_sentences", None)
+    return None if says is None else [str(s) for s in says(figures)]

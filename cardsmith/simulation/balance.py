@@ -7,6 +7,7 @@ from typing import Any, Callable, Sequence
 
 from cardsmith.engine.contract import Game
 from cardsmith.sets.model import CardSet, Deck
+from cardsmith.simulation._common_deck import SECONDS, Plan, common_deck_figures, is_common_deck
 from cardsmith.simulation._intervention import DEFAULT_BUDGET
 from cardsmith.simulation.match import BalanceResult, run_balance, tables
 from cardsmith.simulation._observed import Hands, observed_cards
@@ -16,17 +17,26 @@ from cardsmith.simulation._verdict import verdict
 
 def balance_figures(cardset: CardSet, game: Game, factory: Callable[[], Game] | None, decks: Sequence[Deck], agent: str, *,
                     games: int, seed: int, budget: int = DEFAULT_BUDGET, jobs: int | None = None, progress: bool = False,
-                    random: bool = False, players: int = 2) -> dict[str, Any]:
+                    random: bool = False, players: int = 2, sizes: Sequence[int] | None = None,
+                    seconds: float | None = None) -> dict[str, Any]:
     """Every figure of a balance run, the card tests (unless `budget` is 0) and the verdict."""
     return balance_run(cardset, game, factory, decks, agent, games=games, seed=seed, budget=budget, jobs=jobs,
-                       progress=progress, random=random, players=players)[0]
+                       progress=progress, random=random, players=players, sizes=sizes, seconds=seconds)[0]
 
 
 def balance_run(cardset: CardSet, game: Game, factory: Callable[[], Game] | None, decks: Sequence[Deck], agent: str, *,
                 games: int, seed: int, budget: int = DEFAULT_BUDGET, jobs: int | None = None, progress: bool = False,
-                random: bool = False, players: int = 2, where: Any = None) -> tuple[dict[str, Any], BalanceResult]:
+                random: bool = False, players: int = 2, where: Any = None, sizes: Sequence[int] | None = None,
+                seconds: float | None = None) -> tuple[dict[str, Any], BalanceResult]:
     """`balance_figures` and the round robin's records (for `--compare`); `where` (a match.Where) says
-    where the round robin is played (process pool, or a Dask cluster)."""
+    where the round robin is played (process pool, or a Dask cluster).
+
+    A common-deck game (one deck every seat draws from) is sized instead: rounds at each table size
+    of `sizes` until every card is resolved or `budget` games (or `seconds`) are spent
+    (`_common_deck`); `games` and `players` do not apply to it."""
+    if is_common_deck(game, decks):
+        return common_run(cardset, game, factory, decks[0], agent, seed=seed, budget=budget, jobs=jobs,
+                          progress=progress, where=where, sizes=sizes or (players,), seconds=seconds)
     result = run_balance(cardset, game, factory, decks, agent, games=games, seed=seed, jobs=jobs, progress=progress,
                          random=random, players=players, where=where)
     figures = result.figures(decks)
@@ -38,6 +48,35 @@ def balance_run(cardset: CardSet, game: Game, factory: Callable[[], Game] | None
                                   jobs=jobs, progress=progress, records=result.records, hands=hands,
                                   where=where))
     figures["verdict"] = verdict(figures)
+    return figures, result
+
+
+def common_run(cardset: CardSet, game: Game, factory: Callable[[], Game] | None, deck: Deck, agent: str, *, seed: int,
+               budget: int, jobs: int | None, progress: bool, where: Any, sizes: Sequence[int],
+               seconds: float | None = SECONDS) -> tuple[dict[str, Any], BalanceResult]:
+    """A common-deck game's balance run; the result holds the smallest table's records and where the
+    games ran (every round's games and seconds added up)."""
+    import time
+
+    from cardsmith.simulation.runs import RunInfo, Where, run_games
+
+    place = where or Where(jobs=jobs, progress=progress)
+    info: list[RunInfo] = []
+    start = time.monotonic()
+
+    def play(tasks: list[Any]) -> list[Any]:
+        records, run = run_games(factory, game, [deck], tasks, place, description="common deck")
+        info.append(run)
+        return records
+
+    figures, records = common_deck_figures(cardset, game, factory, deck, agent, Plan(tuple(sizes), budget, seconds),
+                                           seed=seed, play=play)
+    run = None
+    if info:
+        run = RunInfo(info[0].where, info[0].workers, time.monotonic() - start, sum(i.games for i in info),
+                      sum(i.resumed for i in info), info[0].dashboard, sum(i.startup_seconds for i in info))
+    result = BalanceResult(cardset.id, cardset.name, game.name, [deck.name], agent, len(records), seed, False, records,
+                           figures["players"], [], run)
     return figures, result
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardsmith.engine.stats import Rate
+from cardsmith.simulation._common_deck_report import common_text
 
 
 def _rate(d: dict[str, Any]) -> str:
@@ -19,6 +20,8 @@ def card_line(r: dict[str, Any]) -> str:
 
 def format_balance(figures: dict[str, Any], set_name: str, n_decks: int, shown: int = 10) -> str:
     """Verdict, deck win rates, first player, the strongest card evidence."""
+    if "common_deck" in figures:  # one deck in every seat: per card and per table size instead
+        return common_text(figures, set_name)
     lines = [f"{set_name}: {n_decks} decks{' (random legal decks)' if figures['random_decks'] else ''}, "
              f"{figures['games_per_pairing']} games per table of {figures['players']}, agent {figures['agent']}", "",
              "Verdict:"]

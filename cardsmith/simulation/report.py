@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 from cardsmith.base.atomic import write_text
 from cardsmith.sets.model import CardSet, Deck
+from cardsmith.simulation._common_deck_report import render_common
 from cardsmith.simulation._report_cards import (CSS as CARDS_CSS, agents_html, comparison_html, observed_html, tests_html,
                                                verdict_html)
 
@@ -184,6 +185,8 @@ def run_section(run: Any) -> str:
 def render_html(figures: dict[str, Any], cardset: CardSet, run: Any = None, game_text: str | None = None) -> str:
     """The balance report page; `game_text` (the rules module's own figures, e.g. Alien Empires' win
     rates per Race power) gets a section of its own."""
+    if "common_deck" in figures:  # one deck in every seat: no deck standing (simulation/_common_deck.py)
+        return render_common(figures, cardset.name, run_section(run) if run is not None else "")
     names = figures["decks"]
     players = figures.get("players", 2)
     fair = 1 / players  # a deck's fair share of wins at a table of `players`

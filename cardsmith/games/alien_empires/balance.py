@@ -90,3 +90,19 @@ def text(figs: dict[str, Any]) -> str:
                      f"Holm p={p['holm_p']:.3f} BH p={p['bh_p']:.3f}{mark}")
     lines.append(f"  * significant at false discovery rate {figs['alpha']}")
     return "\n".join(lines)
+
+
+def sentences(figs: dict[str, Any]) -> list[str]:
+    """The conclusions a common-deck verdict leads with: Race powers in a Racial Destiny (chosen by
+    the players, so observational; the card tests are the causal measure) by Holm and BH, and how
+    often a game reaches a victory."""
+    r = lambda d: str(Rate(d["k"], d["n"]))  # noqa: E731
+    powers = figs["powers"]
+    sig = [p for p in powers if p["significant"]]
+    holm_sig = [p for p in powers if p["holm_p"] < figs["alpha"]]
+    out = [f"Race powers in a Racial Destiny (chosen, so observational): {len(sig)} of {len(powers)} differ from "
+           f"the others at a {100 * figs['alpha']:.0f}% false discovery rate (Benjamini-Hochberg), {len(holm_sig)} "
+           "by Holm" + (": " + "; ".join(f"{p['name']} holders {r(p['holders'])} against {r(p['others'])} "
+                                           f"(BH p={p['bh_p']:.3f})" for p in sig[:4]) if sig else "") + "."]
+    out.append(f"games reaching a victory (not the turn cap): {r(figs['victory'])}.")
+    return out

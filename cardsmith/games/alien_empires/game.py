@@ -176,6 +176,11 @@ class AlienGame:
 
         return balance.text(dict(figures))
 
+    def balance_sentences(self, figures: Mapping[str, Any]) -> list[str]:
+        import cardsmith.games.alien_empires.balance as balance
+
+        return balance.sentences(dict(figures))
+
     # ---- evaluation -----------------------------------------------------------------------------
     def heuristic(self, state: AlienState, seat: int) -> float:
         """0..1: worlds controlled, tokens and cards against the other players' mean."""

@@ -97,3 +97,20 @@ def text(figs: Mapping[str, Any]) -> str:
         f"  players who ever helped won {_rate(a['helpers_win'])}; players who never did {_rate(a['non_helpers_win'])}",
     ]
     return "\n".join(lines)
+
+
+def sentences(figs: Mapping[str, Any]) -> list[str]:
+    """The conclusions a common-deck verdict leads with: starting Forms and allies (both chosen by
+    the players, so observational: the card tests are the causal measure)."""
+    out = []
+    forms = [r for r in figs["form_wins"] if r["n"] >= 10]
+    if len(forms) >= 2:
+        best, worst = forms[0], forms[-1]
+        out.append(f"starting Forms (chosen, so observational): {best['form']} wins {_rate(best)} when it is a player's "
+                   f"first Form, {worst['form']} {_rate(worst)}.")
+    a = figs["allies"]
+    if a["accepted"]["n"]:
+        out.append(f"allies: {a['asked_per_game']:.2f} requests per game, {_rate(a['accepted'])} accepted; a helper's "
+                   f"side won {_rate(a['helper_side_won'])}; players who ever helped won {_rate(a['helpers_win'])}, "
+                   f"those who never did {_rate(a['non_helpers_win'])}.")
+    return out

@@ -135,6 +135,11 @@ class TransWarGame:
 
         return balance.text(figures)
 
+    def balance_sentences(self, figures: Mapping[str, Any]) -> list[str]:
+        import cardsmith.games.transwar.balance as balance
+
+        return balance.sentences(figures)
+
     # ---- evaluation -----------------------------------------------------------------------------
     def heuristic(self, state: TransWarState, seat: int) -> float:
         """0..1: health left against the others', cards in hand, turns lost and players already out.
