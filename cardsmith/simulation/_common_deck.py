@@ -2,7 +2,9 @@
 so there is no deck standing to report; what a designer asks is which cards (Forms, Race powers)
 help whoever gets them, and whether that holds at every table size.
 
-**The experiment.** The shuffle deals each seat its opening hand at random, so "the seats dealt the
+**The experiment.** The shuffle deals each seat its starting hand at random (the state's
+`cards_dealt`, read straight after setup; not the hand once the first player is known, which in
+Alien Empires has already lost the Race cards chosen for the Racial Destiny), so "the seats dealt the
 card against the seats not dealt it" is a randomised experiment: the difference is causal (the
 effect of being dealt the card, whether or not it is then played). Every game measures every card
 at once, so one set of games answers for the whole deck; an intervention (a filler in the card's
@@ -30,12 +32,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from cardsmith.engine.chance import game_seed
-from cardsmith.engine.contract import Game, balance_figures, balance_sentences
+from cardsmith.engine.contract import Game, balance_figures, balance_sentences, cards_dealt
 from cardsmith.engine.runner import GameRecord, GameTask
 from cardsmith.engine.stats import Z95
 from cardsmith.sets.model import CardSet, Deck
 from cardsmith.simulation._inference import FDR, benjamini_hochberg, two_sided
-from cardsmith.simulation._observed import Hands
 
 TARGET = 0.10          # the interval every card's effect is sized to: +-10 points
 SIZES = (2, 3, 4)      # table sizes a default run plays (those the rules allow); --all-sizes: every one
@@ -155,6 +156,23 @@ def unresolved(rows: Sequence[dict[str, Any]], games: int, target: float = TARGE
     return sorted(out, key=lambda u: -u["half_width"])
 
 
+class Deal:
+    """What each seat of a recorded game was dealt: the state's `cards_dealt` straight after setup
+    (the game set up again from the record's seed), or else the opening hand the rules'
+    `cards_in_hand` reads then."""
+
+    def __init__(self, game: Game, deck: Deck):
+        self.game, self.deck = game, deck
+        self.hand = game.rules.cards_in_hand
+
+    def of(self, record: GameRecord) -> list[frozenset[str]]:
+        state = self.game.new_game([self.deck] * record.seats, record.seed)
+        seats = range(record.seats)
+        if cards_dealt(state, 0) is not None:
+            return [cards_dealt(state, s) or frozenset() for s in seats]
+        return [frozenset(self.hand(state, s)) for s in seats]
+
+
 @dataclass
 class Plan:
     """What a common-deck run may spend: `budget` games in all, `seconds` of wall time (None: no
@@ -173,7 +191,7 @@ def round_tasks(plan: Plan, agent: str, seed: int, done: dict[int, int], batch: 
     tasks, index = [], sum(done.values())
     for k in plan.sizes:
         for i in range(done.get(k, 0), done.get(k, 0) + batch):
-            tasks.append(GameTask(index, game_seed(game_seed(seed, k), i), (0,) * k, (agent,) * k, hands=True))
+            tasks.append(GameTask(index, game_seed(game_seed(seed, k), i), (0,) * k, (agent,) * k))
             index += 1
     return tasks
 
@@ -182,7 +200,7 @@ def play_sized(game: Game, factory: Callable[[], Game] | None, deck: Deck, agent
                play: Callable[[list[GameTask]], list[GameRecord]], clock: Callable[[], float] = time.monotonic,
                ) -> tuple[Tally, dict[str, Any]]:
     """Rounds of games until every card is resolved or the plan's budget is spent (module notes)."""
-    hands = Hands(game, [deck])
+    deal = Deal(game, deck)
     cards = list(dict.fromkeys(deck.cards()))
     tally, done = Tally(), {k: 0 for k in plan.sizes}
     start, rounds, stop = clock(), 0, "every card's interval within the target"
@@ -194,7 +212,7 @@ def play_sized(game: Game, factory: Callable[[], Game] | None, deck: Deck, agent
             stop = "game budget spent"
             break
         for record in play(round_tasks(plan, agent, seed, done, batch)):
-            tally.add(record, hands.of(record)[0], cards)
+            tally.add(record, deal.of(record), cards)
         for k in plan.sizes:
             done[k] += batch
         rounds += 1
@@ -275,7 +293,7 @@ def where_it_holds(row: dict[str, Any]) -> str:
     sizes = [k for k, e in row["by_size"].items() if e is not None]
     holds = [k for k in sizes if row["by_size"][k]["sign"] == sign]
     if len(holds) == len(sizes):
-        return f"at every size played ({', '.join(sizes)} players)"
+        return f"at every size measured ({', '.join(sizes)} players)"
     if not holds:
         return "pooled over the sizes only (no single size clears zero on its own)"
     return (f"at {', '.join(holds)} players only (at {', '.join(k for k in sizes if k not in holds)} "
@@ -293,7 +311,7 @@ def common_verdict(figures: dict[str, Any]) -> dict[str, Any]:
 
     cd, rows = figures["common_deck"], figures["card_tests"]
     out = [f"Every seat plays the common deck {cd['deck']}, so no deck stands out or falls behind: the cards do. "
-           "The shuffle deals the opening hands at random, so a card's effect (the seats dealt it against the "
+           "The shuffle deals the starting hands at random, so a card's effect (the seats dealt it against the "
            "others) is causal."]
     for flag in ("too strong", "too weak"):
         flagged = [r for r in rows if r["flag"] == flag]

@@ -69,7 +69,7 @@ def cards_html(figures: dict[str, Any]) -> str:
     untested = "".join(f"<li>{_e(u['name'])} ({_e(u['kind'])}): {_e(u['reason'])}</li>" for u in figures["untested_cards"])
     return ("<h2>Per card: the seats dealt it against the others</h2><p class='note'>The opening hands are dealt at "
             "random, so this is a randomised experiment: the effect is the return of the seats dealt the card in "
-            "their opening hand minus that of the seats not dealt it (points; a seat's return is the share of the "
+            "their starting hand minus that of the seats not dealt it (points; a seat's return is the share of the "
             "other seats it finished ahead of, a draw counting half; 95% intervals, table sizes pooled by inverse "
             "variance; flags by Benjamini-Hochberg at a 5% false discovery rate over every card). It measures being "
             "dealt the card, whether or not it was then played.</p><table class='tests'><thead><tr><th>card</th>"

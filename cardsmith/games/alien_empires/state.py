@@ -182,6 +182,13 @@ class AlienState(ResultState):
             return
         self.stack.clear()
 
+    def cards_dealt(self, seat: int) -> frozenset[str]:
+        """Right after `new_game`: the starting hand the `@deal` step will give the seat, read off the
+        shuffled deck (the homeworld choices before the deal draw nothing), so the common-deck
+        balance test's treatment is the deal itself, not what is left after the Racial Destiny."""
+        n, h = len(self.deck), self.settings.hand
+        return frozenset(self.deck[max(0, n - (seat + 1) * h):n - seat * h])
+
     def cards_played(self, seat: int) -> frozenset[str]:
         """The Race cards of the seat's Racial Destiny and every Force and Event card it played."""
         return frozenset(self.destiny[seat]) | frozenset(self.played[seat])

@@ -54,6 +54,7 @@ class TransWarGame:
             st.hands[seat] = [st.deck.pop() for _ in range(min(HAND, len(st.deck)))]
             st.rec("deal", f"P{seat} is dealt {len(st.hands[seat])} cards", seat=seat, count=len(st.hands[seat]))
             st.rec("dealt", "", seen_by=(seat,), seat=seat, cards=list(st.hands[seat]))
+        st.dealt = [list(h) for h in st.hands]  # for cards_dealt (a fresh state's attribute; clones drop it)
         st.active = (st.dealer + 1) % st.seats   # "the player to the left of the dealer has the first turn"
         start_turn(st)
         st.settle()

@@ -130,6 +130,12 @@ class TransWarState(ResultState):
     def cards_played(self, seat: int) -> frozenset[str]:
         return frozenset(self.played[seat])
 
+    def cards_dealt(self, seat: int) -> frozenset[str]:
+        """Right after `new_game`: the five cards the deal gave the seat (the first player may
+        already have spent some), the common-deck balance test's random treatment."""
+        dealt = getattr(self, "dealt", None)
+        return frozenset(dealt[seat] if dealt else self.hands[seat])
+
     def summary(self) -> dict[str, list]:
         """Public facts of the game for balance figures (first Forms, help asked and given)."""
         return {k: list(v) for k, v in self.tally.items()}
