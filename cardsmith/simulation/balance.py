@@ -34,7 +34,7 @@ def balance_run(cardset: CardSet, game: Game, factory: Callable[[], Game] | None
     A common-deck game (one deck every seat draws from) is sized instead: rounds at each table size
     of `sizes` until every card is resolved or `budget` games (or `seconds`) are spent
     (`_common_deck`); `games` and `players` do not apply to it."""
-    if is_common_deck(game, decks):
+    if is_common_deck(game, decks) and budget > 0:  # --budget 0: the plain games, no card tests
         return common_run(cardset, game, factory, decks[0], agent, seed=seed, budget=budget, jobs=jobs,
                           progress=progress, where=where, sizes=sizes or (players,), seconds=seconds)
     result = run_balance(cardset, game, factory, decks, agent, games=games, seed=seed, jobs=jobs, progress=progress,
