@@ -357,8 +357,9 @@ def _size_sentences(size: dict[str, Any]) -> list[str]:
         seat = f"going first: no measurable advantage ({pct(first)}, fair {100 * fair:.0f}%)"
     else:
         seat = "no decided games"
-    length = size["length"]
-    lines = [f"At {k} players ({size['games']:,} games): {seat}; games last {length.get('mean', 'n/a')} turns "
-             f"on average (10-90%: {length.get('p10', 'n/a')}-{length.get('p90', 'n/a')})."]
+    n = {key: (f"{v:.0f}" if isinstance(v, (int, float)) else "n/a") for key, v in size["length"].items()
+         if key in ("mean", "p10", "p90")}
+    lines = [f"At {k} players ({size['games']:,} games): {seat}; games last {n.get('mean', 'n/a')} turns "
+             f"on average (10-90%: {n.get('p10', 'n/a')}-{n.get('p90', 'n/a')})."]
     lines += [f"At {k} players: {s}" for s in size.get("game_sentences", [])]
     return lines
