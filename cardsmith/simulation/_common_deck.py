@@ -170,7 +170,9 @@ class Deal:
         seats = range(record.seats)
         if cards_dealt(state, 0) is not None:
             return [cards_dealt(state, s) or frozenset() for s in seats]
-        return [frozenset(self.hand(state, s)) for s in seats]
+        hand = self.hand
+        assert hand is not None  # is_common_deck asked for it
+        return [frozenset(hand(state, s)) for s in seats]
 
 
 @dataclass

@@ -64,6 +64,7 @@ class TransWarState(ResultState):
         self.result: Outcome | None = None
         self._legal: tuple | None = None
         self.pool: dict[str, int] = {}  # every card of the common deck and its count (public)
+        self.dealt: list[list[str]] | None = None  # the deal, kept by new_game for cards_dealt (clones drop it)
         self.tally: dict[str, list] = {"first_form": [None] * seats, **{k: [0] * seats for k in TALLIES}}
 
     # ---- the contract ---------------------------------------------------------------------------
@@ -133,7 +134,7 @@ class TransWarState(ResultState):
     def cards_dealt(self, seat: int) -> frozenset[str]:
         """Right after `new_game`: the five cards the deal gave the seat (the first player may
         already have spent some), the common-deck balance test's random treatment."""
-        dealt = getattr(self, "dealt", None)
+        dealt = getattr(self, "dealt", None)  # a clone or a position has none: its hand now
         return frozenset(dealt[seat] if dealt else self.hands[seat])
 
     def summary(self) -> dict[str, list]:
