@@ -157,6 +157,22 @@ def test_one_event_and_one_spell_per_turn():
     assert p0["event_played"] and p0["spell_played"]
 
 
+def test_every_non_neutral_event_is_a_spell():
+    """The designer's later word: "Note all the non-neutral events are spells, and the chain are explicitly
+    forbidden from using them" (Teleport Jump, Greater Rift and Blackest Night print no "Spell")."""
+    s = start(table(hands=(["teleport-jump", "ion-storm", "sabotage"], []), decks=(DECK_WITH_TREBUCHET, []),
+                    ships=([], ["infected-rapier"]), **rich(0)))
+    act(s, "play", "teleport-jump")
+    act(s, "take", "tcs-391-trebuchet")
+    assert view(s)["players"][0]["spell_played"] and not view(s)["players"][0]["event_played"]
+    assert "teleport-jump" in view(s)["players"][0]["discard"], "a spell resolves and is discarded at once"
+    assert not [a for a in s.legal_actions() if a[:2] == ("play", "ion-storm")], "only one spell a turn"
+    assert ("play", "sabotage") in s.legal_actions(), "one spell and one regular event"
+    s = start(table(priority=1, hands=([], ["greater-rift", "blackest-night"]), **rich(1)))
+    s.apply(("play", "greater-rift"))
+    assert ("play", "blackest-night") not in s.legal_actions()
+
+
 def test_chain_decks_cannot_cast_spells():
     for other, chain in (("drone", True), ("infected-rapier", False)):
         s = start(table(step=1, hands=(["tcs-13-rapier"], ["hidden-infection", other]), decks=(DECK0, [other] * 4),
@@ -467,6 +483,17 @@ def test_greater_rift_rolls_saves_for_enemy_buildings():
     s.apply(("play", "greater-rift"))
     assert building(s, 1) == "mines" and building(s, 2) is None and building(s, 3) == "biodome"
     assert "pre-fab-base" in view(s)["players"][0]["discard"]
+
+
+
+def test_precision_bombing_rerolls_greater_rift_saves():
+    """Precision Bombing: "You may re-roll failed building saves this turn": Greater Rift's rolls ("Roll a
+    building save for each building not under your control") are building saves of their controller."""
+    planets = ["terra-like-world", "gas-giant", "asteroid-belt", "test-eden", "starbase", "ringed-planet"]
+    s = start(table(priority=1, hands=([], ["greater-rift"]), planets=planets, control={1: 0, 4: 1},
+                    buildings={1: ("pre-fab-base", 0)}, events=(["precision-bombing"], [])), rolls=[4, 5])
+    s.apply(("play", "greater-rift"))
+    assert building(s, 1) == "pre-fab-base" and lines(s, "Precision Bombing re-roll: 5")
 
 
 # ---------------------------------------------------------------- legendary cards
