@@ -86,6 +86,28 @@ def test_fleet_deck_order_is_each_players_decision():
     assert v["players"][1]["deck"] == listed[6:]
 
 
+def test_a_text_decks_line_order_is_a_fleet_order(tmp_path):
+    """"players place their fleet decks face down in any order they wish": `listed` stacks the fleet as the
+    deck file lists it, line by line, so copies of a card may be interleaved with others."""
+    from cardsmith.decks.files import load_deck
+    from cardsmith.sets.validate import load_set
+
+    cs = load_set(Path(__file__).resolve().parent.parent / "cards" / "solar-empires")
+    game = se.RULES.make_game(cs)
+    lines_ = ["[fleet]", "TCS-13 Rapier", "Mines", "TCS-13 Rapier", "2x TCS-21 Scimitar", "TCS-13 Rapier"] + [
+        "4x TCS-17 Dagger", "[solar bodies]", "Sol-like Star", "Terra Like World", "Gas Giant", "Asteroid Belt",
+        "Volcanic World", "Starbase", "Ringed Planet", "Liquid Dense World"]
+    (tmp_path / "weave.txt").write_text("\n".join(lines_) + "\n")
+    woven = load_deck(tmp_path / "weave.txt", cs)
+    assert woven.zones["fleet"]["tcs-13-rapier"] == 3, "the counts still merge"
+    top = ["tcs-13-rapier", "mines", "tcs-13-rapier", "tcs-21-scimitar", "tcs-21-scimitar", "tcs-13-rapier"]
+    assert woven.in_order("fleet")[:6] == top
+    s = game.new_game([woven, woven], 5)
+    s.apply(("order", "listed"))
+    s.apply(("order", "shuffled"))
+    assert view(s)["players"][0]["hand"] == top
+
+
 def test_coin_toss_winner_chooses_priority_and_priority_alternates():
     s = PLAIN.new_game([deck("a", TOOL0), deck("b", TOOL1)], chance=ScriptedChance(picks=[1], fallback=11))
     s.apply(("order", "listed"))
