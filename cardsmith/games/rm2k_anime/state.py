@@ -57,7 +57,7 @@ class RmState(Board, WinnerState):
         s.rec = EventRecorder(s.log)
         s.p = [x.copy() for x in self.p]
         s.ch = plain_copy(self.ch)
-        s.pending = dict(self.pending) if self.pending else None
+        s.pending = plain_copy(self.pending)
         s.played = [set(x) for x in self.played]
         return s
 
