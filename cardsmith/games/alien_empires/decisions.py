@@ -3,12 +3,9 @@ the kind of the step on top of the stack."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from cardsmith.engine.contract import Decision
-
-if TYPE_CHECKING:
-    from cardsmith.games.alien_empires.state import AlienState
 
 KINDS = {
     "homeworld": "set-up: choose a homeworld",
@@ -39,7 +36,8 @@ KINDS = {
 }
 
 
-def decision(st: "AlienState") -> Decision | None:
+def decision(st: Any) -> Decision | None:
+    """`st`: the game's state (not imported: the state imports this module)."""
     seats = st.to_act()
     if not seats:
         return None

@@ -3,12 +3,9 @@ the kind of the step on top of the stack."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from cardsmith.engine.contract import Decision
-
-if TYPE_CHECKING:
-    from cardsmith.games.transwar.state import TransWarState
 
 KINDS = {
     "first_form": "set-up: choose a first Form from the hand",
@@ -28,7 +25,8 @@ KINDS = {
 }
 
 
-def decision(st: "TransWarState") -> Decision | None:
+def decision(st: Any) -> Decision | None:
+    """`st`: the game's state (not imported: the state imports this module)."""
     seats = st.to_act()
     if not seats:
         return None
