@@ -439,7 +439,7 @@ def decision(state: GameState) -> Decision | None:
     seats to act; None when the game is over."""
     own = getattr(state, "decision", None)
     if own is not None:
-        return own()  # type: ignore[no-any-return]
+        return own()
     if state.is_terminal():
         return None
     seats = tuple(state.to_act())

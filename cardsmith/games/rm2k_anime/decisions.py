@@ -25,6 +25,6 @@ KINDS = {
 
 
 def decision(s: "Board") -> Decision | None:
-    if s.end_reason:
+    if s.end_reason or s.dec is None:
         return None
     return Decision(s.dec, (s.actor,), f"P{s.actor}: {KINDS[s.dec]}")
