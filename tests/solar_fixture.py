@@ -67,6 +67,7 @@ WORLD_EATER_TEXT = ("When you win a combat with a fleet containing world eater y
                     "Remove the planet card from the solar system and destroy any buildings on it. If you choose to "
                     "do this you may place three ship cards from the discard pile into play")
 
+# Teleport Jump, Greater Rift and Blackest Night carry "Spell" by the designer's later word (set.yaml source_fixes).
 EVENTS = """\
 |Solar Flare|1|1|1||Choose two planets. No ships may be deployed to them this turn
 |Asteroid Swarm|1|2|0||Choose two planets. Any fleet deployed there takes d6+3 dmg dealt before combat attacks are made.
@@ -80,11 +81,11 @@ EVENTS = """\
 terracorp|Ion Storm|2|0|1|Spell|Deal 3 damage to up to three fighters
 terracorp|Fusion Burst|3|1|1|Spell|Destroy one ship of cruiser or smaller.
 terracorp|Shielding Gaze|3|0|2|Spell|One ship of your choice gains shield 3 until the end of combat.
-terracorp|Teleport Jump|4|2|1||Search your fleet deck for any ship and put it into play
+terracorp|Teleport Jump|4|2|1|Spell|Search your fleet deck for any ship and put it into play
 shadow|Hidden Infection|0|1|2|Spell|Deal six damage to target ship
 shadow|Pillars of Flesh|2|0|3|Spell|Deal 6 damage to target ship of cruiser or smaller. If destroyed place one ship of equal size or smaller from your discard pile into play.
-shadow|Greater Rift|3|0|4||Roll a building save for each building not under your control. If they fail they are destroyed.
-shadow|Blackest Night|3|2|3|Legendary|The systems star becomes a black hole. All star effects end. Each cleanup step, the planet closest to the star is destroyed. When the final planet is destroyed the player with the most ships remaining wins the game.
+shadow|Greater Rift|3|0|4|Spell|Roll a building save for each building not under your control. If they fail they are destroyed.
+shadow|Blackest Night|3|2|3|Spell, Legendary|The systems star becomes a black hole. All star effects end. Each cleanup step, the planet closest to the star is destroyed. When the final planet is destroyed the player with the most ships remaining wins the game.
 """
 
 BUILDINGS = """\

@@ -56,7 +56,12 @@ def test_mass_plus_one_force_and_one_less_space():
 
 
 def test_jinx_one_opposing_token_is_worth_nothing():
+    """Jinx: "One of opponents tokens is Force = 0 during Conflict": the whole token, whatever it is worth."""
     assert battle(da=["jinx"], att=9, dfn=3)[1] == (9, 2)
+    # a Fanaticism attacker's token on a world is worth 3: two of them make 3, not 5, against a Jinx
+    assert battle(da=["fanaticism"], dd=["jinx"], att=2, dfn=4)[1] == (3, 4)
+    # Mass (+1 a token): 2 + 2 = 4 less one token of 2
+    assert battle(da=["mass"], dd=["jinx"], att=2, dfn=9)[1] == (2, 9)
 
 
 def test_doubler_doubles_the_highest_force_card():

@@ -311,8 +311,37 @@ def test_a_react_cancels_an_event_before_it_takes_effect():
     s.apply(("instant", "netsplit", 0, 0))
     assert s.to_act() == (1,) and ("instant", "logs-or-it-didnt-happen", 0) in s.legal_actions()
     s.apply(("instant", "logs-or-it-didnt-happen", 0))
+    assert s.to_act() == (0,) and s.position()["decision"] == "react", "a React is an Event: it may be answered"
+    s.apply(("pass",))
     assert users(s, 1)[0]["lag"] == 2, "Netsplit was cancelled; Mod Hammer only paid for the React"
     assert "netsplit" in seat(s, 0)["discard"] and s.to_act() == (0,)
+
+
+def test_reacts_chain_and_resolve_last_in_first_out():
+    """"Reacts are a special type of Event. ... Reacts are the only Events that can be played after a player
+    has played an Event, but before that Event has taken effect": a React may answer a React."""
+    s = start(table(["nekopixel", "flame-warden"], [user("mod-hammer")],
+                    hands=(["netsplit", "ctrl-z"], ["logs-or-it-didnt-happen"])))
+    s.apply(("instant", "netsplit", 0, 0))
+    s.apply(("instant", "logs-or-it-didnt-happen", 0))
+    assert s.to_act() == (0,) and ("instant", "ctrl-z", 1) in s.legal_actions()
+    s.apply(("instant", "ctrl-z", 1))
+    assert s.to_act() == (1,) and s.legal_actions() == (("pass",),), "P1 may answer in turn (with nothing left)"
+    s.apply(("pass",))
+    # last in, first out: Ctrl+Z cancels Logs, so Netsplit takes effect after all
+    assert users(s, 1)[0]["lag"] == 2 + 3
+    log = "\n".join(s.log)
+    assert log.index("Logs or It Didn't Happen is cancelled") < log.index("Netsplit takes effect")
+
+
+def test_an_event_played_during_a_challenge_may_be_reacted_to():
+    """The React rule has no exception for a Challenge: an Event played in its window may be answered."""
+    s = _challenge("pm-war", ["flame-warden"], ["speedrun-sam"], hands=(["ctrl-z"], ["flame-war"]))
+    play(s, ("attacker", 0), ("defender", 0), ("instant", "flame-war", 0))
+    assert s.to_act() == (0,) and s.position()["decision"] == "react"
+    play(s, ("instant", "ctrl-z", 0), ("pass",))
+    assert "Flame War is cancelled" in "\n".join(s.log) and s.position()["challenge"]["bonus"] == [0, 0]
+    assert s.position()["decision"] == "window"
 
 
 def test_reacts_are_only_played_in_answer_and_challenge_events_only_in_a_challenge():
@@ -322,7 +351,7 @@ def test_reacts_are_only_played_in_answer_and_challenge_events_only_in_a_challen
 
 def test_rage_quit_discards_the_challenge_without_effect():
     s = _challenge("pm-war", ["flame-warden"], ["speedrun-sam"], hands=([], ["rage-quit"]))
-    play(s, ("attacker", 0), ("defender", 0), ("instant", "rage-quit", 0))
+    play(s, ("attacker", 0), ("defender", 0), ("instant", "rage-quit", 0), ("pass",))
     assert "cancelled by a React" in "\n".join(s.log)
     assert seat(s, 0)["vp"] == 0 and users(s, 1)[0]["lag"] == 3, "only Rage Quit's own cost"
     assert s.position()["decision"] == "challenge" and s.to_act() == (0,)

@@ -86,6 +86,28 @@ def test_fleet_deck_order_is_each_players_decision():
     assert v["players"][1]["deck"] == listed[6:]
 
 
+def test_a_text_decks_line_order_is_a_fleet_order(tmp_path):
+    """"players place their fleet decks face down in any order they wish": `listed` stacks the fleet as the
+    deck file lists it, line by line, so copies of a card may be interleaved with others."""
+    from cardsmith.decks.files import load_deck
+    from cardsmith.sets.validate import load_set
+
+    cs = load_set(Path(__file__).resolve().parent.parent / "cards" / "solar-empires")
+    game = se.RULES.make_game(cs)
+    lines_ = ["[fleet]", "TCS-13 Rapier", "Mines", "TCS-13 Rapier", "2x TCS-21 Scimitar", "TCS-13 Rapier"] + [
+        "4x TCS-17 Dagger", "[solar bodies]", "Sol-like Star", "Terra Like World", "Gas Giant", "Asteroid Belt",
+        "Volcanic World", "Starbase", "Ringed Planet", "Liquid Dense World"]
+    (tmp_path / "weave.txt").write_text("\n".join(lines_) + "\n")
+    woven = load_deck(tmp_path / "weave.txt", cs)
+    assert woven.zones["fleet"]["tcs-13-rapier"] == 3, "the counts still merge"
+    top = ["tcs-13-rapier", "mines", "tcs-13-rapier", "tcs-21-scimitar", "tcs-21-scimitar", "tcs-13-rapier"]
+    assert woven.in_order("fleet")[:6] == top
+    s = game.new_game([woven, woven], 5)
+    s.apply(("order", "listed"))
+    s.apply(("order", "shuffled"))
+    assert view(s)["players"][0]["hand"] == top
+
+
 def test_coin_toss_winner_chooses_priority_and_priority_alternates():
     s = PLAIN.new_game([deck("a", TOOL0), deck("b", TOOL1)], chance=ScriptedChance(picks=[1], fallback=11))
     s.apply(("order", "listed"))
@@ -155,6 +177,22 @@ def test_one_event_and_one_spell_per_turn():
     assert ("play", "ion-storm") not in s.legal_actions(), "only one spell a turn"
     p0 = view(s)["players"][0]
     assert p0["event_played"] and p0["spell_played"]
+
+
+def test_every_non_neutral_event_is_a_spell():
+    """The designer's later word: "Note all the non-neutral events are spells, and the chain are explicitly
+    forbidden from using them" (Teleport Jump, Greater Rift and Blackest Night print no "Spell")."""
+    s = start(table(hands=(["teleport-jump", "ion-storm", "sabotage"], []), decks=(DECK_WITH_TREBUCHET, []),
+                    ships=([], ["infected-rapier"]), **rich(0)))
+    act(s, "play", "teleport-jump")
+    act(s, "take", "tcs-391-trebuchet")
+    assert view(s)["players"][0]["spell_played"] and not view(s)["players"][0]["event_played"]
+    assert "teleport-jump" in view(s)["players"][0]["discard"], "a spell resolves and is discarded at once"
+    assert not [a for a in s.legal_actions() if a[:2] == ("play", "ion-storm")], "only one spell a turn"
+    assert ("play", "sabotage") in s.legal_actions(), "one spell and one regular event"
+    s = start(table(priority=1, hands=([], ["greater-rift", "blackest-night"]), **rich(1)))
+    s.apply(("play", "greater-rift"))
+    assert ("play", "blackest-night") not in s.legal_actions()
 
 
 def test_chain_decks_cannot_cast_spells():
@@ -467,6 +505,17 @@ def test_greater_rift_rolls_saves_for_enemy_buildings():
     s.apply(("play", "greater-rift"))
     assert building(s, 1) == "mines" and building(s, 2) is None and building(s, 3) == "biodome"
     assert "pre-fab-base" in view(s)["players"][0]["discard"]
+
+
+
+def test_precision_bombing_rerolls_greater_rift_saves():
+    """Precision Bombing: "You may re-roll failed building saves this turn": Greater Rift's rolls ("Roll a
+    building save for each building not under your control") are building saves of their controller."""
+    planets = ["terra-like-world", "gas-giant", "asteroid-belt", "test-eden", "starbase", "ringed-planet"]
+    s = start(table(priority=1, hands=([], ["greater-rift"]), planets=planets, control={1: 0, 4: 1},
+                    buildings={1: ("pre-fab-base", 0)}, events=(["precision-bombing"], [])), rolls=[4, 5])
+    s.apply(("play", "greater-rift"))
+    assert building(s, 1) == "pre-fab-base" and lines(s, "Precision Bombing re-roll: 5")
 
 
 # ---------------------------------------------------------------- legendary cards

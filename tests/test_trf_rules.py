@@ -115,6 +115,31 @@ def test_individual_joins_a_fleet_once_a_turn_one_per_fleet():
     assert [a for a in s.legal_actions() if a[0] == "declare"] == [("declare", 1), ("declare", 3)]
 
 
+def test_an_individual_bought_this_turn_holds_its_fleet_back():
+    """A character "cannot attack on the same turn they are bought"; joined to a fleet it fights with it
+    ("faces their combined strength"), so that fleet cannot attack this turn either."""
+    p0 = player(A, "kethra-prime", hand=["mercenary-captain"], deck=["militia"] * 5, seat=0)
+    s = duel([char(1, "militia", 0), char(2, "patrol-squadron", 0)], phase="buy", p0=p0)
+    play(s, ("buy", "mercenary-captain"), ("pass",))
+    captain = next(c["uid"] for c in s.d["chars"] if c["card"] == "mercenary-captain")
+    play(s, ("join", captain, 1), ("attack",))
+    assert [a for a in s.legal_actions() if a[0] == "declare"] == [("declare", 2)]
+
+
+def test_a_resting_individual_holds_its_fleet_back_in_attack_and_defence():
+    """"Any characters who participated in the battle cannot be used on the next player's turn to attack
+    or defend": an individual resting this turn cannot ride a fleet into battle, nor block with one."""
+    chars = [char(1, "militia", 0), char(2, "mercenary-captain", 0, rest=5), char(3, "patrol-squadron", 0)]
+    s = duel(chars)
+    play(s, ("join", 2, 1), ("attack",))
+    assert [a for a in s.legal_actions() if a[0] == "declare"] == [("declare", 3)]
+    defending = [char(1, "heavy-cruiser-group", 0), char(4, "militia", 1), char(5, "mercenary-captain", 1, rest=5, fleet=4),
+                 char(6, "patrol-squadron", 1)]
+    s = duel(defending)
+    play(s, ("attack",), ("declare", 1), ("done",))
+    assert {a[1] for a in s.legal_actions() if a[0] == "block"} == {6}
+
+
 def test_joining_happens_only_before_attacks_are_declared():
     s = duel([char(1, "patrol-squadron", 0), char(2, "mercenary-captain", 0)])
     play(s, ("attack",))

@@ -47,6 +47,12 @@ class LoadedDeck(Deck):
 
     lines: Mapping[tuple[str, str], int] = field(default_factory=frozen_map)
     description: str = ""
+    # each zone's card ids, one per copy, line by line as written ("Rapier / Dagger / Rapier" stays
+    # interleaved, where `zones` merges the copies into one count): a game may use it as a deck order
+    order: Mapping[str, tuple[str, ...]] = field(default_factory=frozen_map)
+
+    def in_order(self, zone: str) -> list[str]:
+        return list(self.order[zone]) if zone in self.order else self.cards(zone)
 
     def line_of(self, card_id: str | None = None, zone: str | None = None) -> int:
         """The line a card (in a zone, or in any) was written on; 1 if unknown."""
@@ -117,6 +123,7 @@ class _Reader:
         self.problems: list[Diagnostic] = []
         self.zones: dict[str, dict[str, int]] = {}
         self.lines: dict[tuple[str, str], int] = {}
+        self.order: dict[str, list[str]] = {}
         self.by_key: dict[str, str] = {}
         for c in cardset.cards:
             for key in (c.id.lower(), c.name.lower(), slug(c.name), slug(_unaccented(c.name))):
@@ -202,6 +209,7 @@ class _Reader:
             return
         entries[cid] = entries.get(cid, 0) + count
         self.lines.setdefault((zone, cid), line)
+        self.order.setdefault(zone, []).extend([cid] * count)
 
     def auto_zone(self, cid: str) -> str:
         """For a text deck without [zone] headers: the one zone that accepts this card (or the first)."""
@@ -223,7 +231,7 @@ class _Reader:
             raise DeckFileError(sorted(self.problems, key=Diagnostic.sort_key))
         zones = {z: frozen_map(e) for z, e in self.zones.items()}
         return LoadedDeck(name, self.cardset.id, frozen_map(zones), SourceRef(self.path, 1, 1),
-                          frozen_map(self.lines), description)
+                          frozen_map(self.lines), description, frozen_map({z: tuple(o) for z, o in self.order.items()}))
 
 
 _COUNT_FIRST = re.compile(r"^(?P<n>[-+]?\d+)\s*[xX×]?\s+(?P<name>\S.*)$|^(?P<n2>[-+]?\d+)[xX×](?P<name2>\S.*)$")

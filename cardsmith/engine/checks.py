@@ -362,6 +362,7 @@ def hook_problems(game: Any, decks: Any, seeds: Iterable[int] = range(3), max_ac
                   every: int = 3) -> list[str]:
     """Play random games and hold each optional hook the game offers to its promise (empty: none broken).
 
+    `decision`: after every action, a kind the rules declare for the seats to act, with a prompt.
     `cards_dealt`: straight after setup, cards of the seat's own deck. `first_player`: None or a seat,
     and never None again once decided. `mute`: a muted twin fed the same actions plays the same game and
     writes no log. `peek` (every `every` actions): leads where `apply` leads. `scores_as_now` (every
@@ -384,6 +385,7 @@ def hook_problems(game: Any, decks: Any, seeds: Iterable[int] = range(3), max_ac
         rng, decided = _random.Random(seed), None
         for step in range(max_actions):
             decided = _check_first_player(state, decided, seed, step, fail)
+            _check_decision(game, state, seed, step, fail)
             if state.is_terminal():
                 break
             seat = state.to_act()[0]
@@ -414,6 +416,28 @@ def _check_dealt(state: Any, decks: Any, seed: int, fail: Any) -> None:
         own = set(decks[seat].cards()) if seat < len(decks) else set()
         if not isinstance(dealt, frozenset) or not dealt <= own:
             fail(seed, 0, f"cards_dealt({seat}) gave {sorted(dealt)[:5]}, not cards of the seat's own deck")
+
+
+def _check_decision(game: Any, state: Any, seed: int, step: int, fail: Any) -> None:
+    """`decision()`: None once the game is over; else a kind the rules declare, the seats of `to_act()`, a prompt."""
+    from cardsmith.engine.contract import Decision, offers
+
+    if not offers(state, "decision"):
+        return
+    d = state.decision()
+    if state.is_terminal():
+        if d is not None:
+            fail(seed, step, f"decision() named {d!r:.80} after the game ended")
+        return
+    kinds = getattr(game.rules, "decisions", None) or {}
+    if not isinstance(d, Decision):
+        fail(seed, step, f"decision() gave {d!r:.80}, not a Decision")
+    elif kinds and d.kind not in kinds:
+        fail(seed, step, f"decision() kind {d.kind!r} is not one the rules declare ({', '.join(sorted(kinds))})")
+    elif tuple(d.seats) != tuple(state.to_act()):
+        fail(seed, step, f"decision() names seats {d.seats}, but to_act() is {state.to_act()}")
+    elif not isinstance(d.prompt, str) or not d.prompt.strip():
+        fail(seed, step, "decision() gave no prompt")
 
 
 def _check_first_player(state: Any, decided: int | None, seed: int, step: int, fail: Any) -> int | None:

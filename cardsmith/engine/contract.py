@@ -270,6 +270,8 @@ class RulesModule:
     - `ladder`: player specs, weakest first, that `cardsmith agents` measures each against the one
       below it; it starts with "random".
     - `competent` (optional): the spec `balance` plays by default; None means the top of the ladder.
+    - `decisions` (optional): the kinds `state.decision()` names (`StateHooks.decision`), each with
+      one line saying who decides what; the conformance checks hold the game to them.
     """
 
     name: str
@@ -289,6 +291,7 @@ class RulesModule:
     agents: Mapping[str, "PlayerSpec"] = field(default_factory=dict)
     ladder: tuple[str, ...] = ("random", "greedy")
     competent: str | None = None
+    decisions: Mapping[str, str] = field(default_factory=dict)
 
     def supports(self, seats: int) -> bool:
         return self.players[0] <= seats <= self.players[1]
@@ -322,9 +325,20 @@ def card_effects(card: Card) -> tuple[Mapping[str, Any], ...]:
 # list of them; `cardsmith.engine.checks.hook_problems` holds each game that offers one to its promise.
 
 
+@dataclass(frozen=True)
+class Decision:
+    """The decision a game is waiting for: its `kind` (one of `RulesModule.decisions`, e.g. "block",
+    "react", "migrate"), the `seats` that decide (`to_act()`), and a `prompt` in plain English
+    ("Seat 1: choose blockers for the declared attackers, or done")."""
+
+    kind: str
+    seats: tuple[int, ...]
+    prompt: str
+
+
 class StateHooks(Protocol):
-    """What a `GameState` may add (call them through `mute`, `peek`, `first_player`, `cards_dealt`
-    and `summary` below)."""
+    """What a `GameState` may add (call them through `mute`, `peek`, `first_player`, `cards_dealt`,
+    `summary` and `decision` below)."""
 
     first_player: int | None
     """The seat that goes first by the rules, None until it is decided (a game whose setup choices
@@ -351,6 +365,11 @@ class StateHooks(Protocol):
         """The game's own facts about the finished game, plain data, kept on the record for the
         game's `balance_figures`. Default: None."""
 
+    def decision(self) -> Decision | None:
+        """The pending decision by name: its documented kind, the seats deciding, a prompt; None once
+        the game is over. Every bundled game offers it (docs/rules/<game>.md lists the kinds).
+        Default: kind "act", the seats of `to_act()`. Saves inferring the decision from action words."""
+
 
 class GameHooks(Protocol):
     """What a `Game` may add (call them through `scores_as_now`, `balance_figures`, `balance_text` and `balance_sentences`)."""
@@ -372,7 +391,7 @@ class GameHooks(Protocol):
         common-deck balance verdict leads with (TransWar: starting Forms, allies). Default: none."""
 
 
-STATE_HOOKS = ("first_player", "mute", "peek", "cards_dealt", "summary")
+STATE_HOOKS = ("first_player", "mute", "peek", "cards_dealt", "summary", "decision")
 GAME_HOOKS = ("scores_as_now", "balance_figures", "balance_text", "balance_sentences")
 
 
@@ -417,6 +436,18 @@ def summary(state: GameState) -> Any:
     """The game's facts about a finished game (`StateHooks.summary`), or None."""
     own = getattr(state, "summary", None)
     return None if own is None else own()
+
+
+def decision(state: GameState) -> Decision | None:
+    """The pending decision (`StateHooks.decision`); for a game without the hook, kind "act" and the
+    seats to act; None when the game is over."""
+    own = getattr(state, "decision", None)
+    if own is not None:
+        return own()
+    if state.is_terminal():
+        return None
+    seats = tuple(state.to_act())
+    return Decision("act", seats, f"Seat {', '.join(map(str, seats))}: choose one of the legal actions")
 
 
 def scores_as_now(game: Game) -> Callable[[GameState, int, Action], bool] | None:

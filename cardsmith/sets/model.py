@@ -289,6 +289,11 @@ class Deck:
         zones = [zone] if zone is not None else list(self.zones)
         return [cid for z in zones for cid, n in self.zones.get(z, {}).items() for _ in range(n)]
 
+    def in_order(self, zone: str) -> list[str]:
+        """A zone's card ids, one per copy, in the order the deck was written (a deck file keeps its
+        lines' order, copies interleaved: see `LoadedDeck.order`); `cards(zone)` for a deck made in code."""
+        return self.cards(zone)
+
     def count(self, zone: str | None = None) -> int:
         zones = [zone] if zone is not None else list(self.zones)
         return sum(sum(self.zones.get(z, {}).values()) for z in zones)

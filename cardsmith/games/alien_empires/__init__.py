@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardsmith.engine.contract import RulesModule
+from cardsmith.games.alien_empires.decisions import KINDS as DECISION_KINDS
 from cardsmith.engine.kit.fillers import hands_cards
 from cardsmith.games.alien_empires.checks import CARD_FIELDS, EFFECT_SPECS, PLAY_SCHEMA, validate
 from cardsmith.sets.model import CardSet
@@ -34,6 +35,7 @@ RULES = RulesModule(
     validate=validate,
     cards_in_hand=hands_cards,
     doc="Two to six alien races spread over a hex map of 20 worlds with a common deck of Force, Race and Event cards.",
+    decisions=DECISION_KINDS,
 )
 
 __all__ = ["RULES", "make_game"]

@@ -31,12 +31,19 @@ def side_force(st: "AlienState", side: str) -> tuple[int, int | None]:
     tokens = sum(sum(c["commit"][s].values()) for s in range(st.seats) if c["side"][s] == side)
     own = sum(c["commit"][p].values())
     where = "world" if st.map.index(c["hex"]) in st.worlds else "space"
-    total = tokens
-    total += own * P.amount(st, p, "token_force", side=role_of(side), where=where)
-    for x in P.effects(st, p, "pair_force"):
-        total += own // max(1, int(x.get("per", 2))) * int(x.get("amount", 1))
-    total += own * int(c["flags"][side].get("martyr", 0))
-    total -= min(tokens, P.amount(st, o, "jinx"))
+    per_token = P.amount(st, p, "token_force", side=role_of(side), where=where) + int(c["flags"][side].get("martyr", 0))
+    pairs = [(max(1, int(x.get("per", 2))), int(x.get("amount", 1))) for x in P.effects(st, p, "pair_force")]
+
+    def own_force(n: int) -> int:
+        return n * (1 + per_token) + sum(n // per * amount for per, amount in pairs)
+
+    total = tokens - own + own_force(own)
+    jinx = min(tokens, P.amount(st, o, "jinx"))
+    if jinx:
+        # "One of opponents tokens is Force = 0": the jinxed token loses all it is worth (the jinxer
+        # picks the one worth most), not a single point.
+        total -= max(own_force(own) - own_force(own - k) + (jinx - k)
+                     for k in range(max(0, jinx - (tokens - own)), min(jinx, own) + 1))
     total += c["bonus"][side]
     values = sorted((st.table.value(x) for x in c["reveal"][p] or []), reverse=True)
     doubles = c["flags"][side].get("doubles", 0) + sum(1 for _ in P.effects(st, p, "double_force_card"))

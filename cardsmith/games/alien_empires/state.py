@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator
 
 from cardsmith.engine.chance import SeededChance
-from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
+from cardsmith.engine.contract import Chance, Decision, Event, IllegalAction, Outcome
 from cardsmith.engine.kit import EventRecorder, position_header, ResultState
 from cardsmith.engine.kit.steps import Steps
 from cardsmith.games.alien_empires.cards import CardTable
 from cardsmith.games.alien_empires.hexmap import HexMap
 from cardsmith.games.alien_empires.powers import sees_hand
+from cardsmith.games.alien_empires.decisions import decision as _decision
 
 GAME = "alien_empires"
 HIDDEN = "?"
@@ -110,6 +111,10 @@ class AlienState(ResultState):
         return _STATIC[self.static][2]
 
     # ---- the contract ---------------------------------------------------------------------------
+    def decision(self) -> Decision | None:
+        """The pending decision by name: kind, seats, prompt (docs/rules/alien-empires.md, "Decisions")."""
+        return _decision(self)
+
     def to_act(self) -> tuple[int, ...]:
         if self.result is not None or not self.stack:
             return ()

@@ -13,6 +13,7 @@ Modules: `effects` (the handlers cards name), `cards`, `state`, `flow` (the turn
 from __future__ import annotations
 
 from cardsmith.engine.contract import RulesModule
+from cardsmith.games.rm2k_anime.decisions import KINDS as DECISION_KINDS
 from cardsmith.games.rm2k_anime.effects import EFFECTS, set_problems
 from cardsmith.games.rm2k_anime.filler import cards_in_hand, filler
 from cardsmith.games.rm2k_anime.game import PLAY_SCHEMA, Rm2kAnime
@@ -37,6 +38,7 @@ RULES = RulesModule(
     filler=filler,
     cards_in_hand=cards_in_hand,
     doc="Users, Lag, Syncing and Challenges (Ksarusix); docs/rules/rm2k-anime.md.",
+    decisions=DECISION_KINDS,
 )
 
 __all__ = ["EFFECTS", "RULES", "Rm2kAnime", "RmState", "make_game"]

@@ -24,7 +24,7 @@ def schema() -> Schema:
          "bonus": per_seat(2, {"type": "integer"}), "cancelled": flag()}, open_=True)],
         "x-what": "a Challenge being resolved (a mapping) or null"}
     pending = {"anyOf": [{"type": "null"}, obj({"seat": seat(2), "card": card()}, open_=True)],
-               "x-what": "an Event waiting for a React (a mapping) or null"}
+               "x-what": "an Event waiting for a React, with the Reacts played on it in `reacts` (a mapping), or null"}
     body = {"seats": {**per_seat(2, {"anyOf": [one, {"type": "null"}], "x-what": "a seat (a mapping)"}),
                       "x-what": "a list of the two seats"}}
     return position_schema(2, body, {

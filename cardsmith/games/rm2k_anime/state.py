@@ -6,18 +6,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardsmith.engine.contract import Event, IllegalAction
+from cardsmith.engine.contract import Decision, Event, IllegalAction
 from cardsmith.engine.kit import EventRecorder, WinnerState, plain_copy
 from cardsmith.games.rm2k_anime.board import Board
 from cardsmith.games.rm2k_anime.flow import handle, legal, settle
 from cardsmith.games.rm2k_anime.observation import Observation
 from cardsmith.games.rm2k_anime.positions import to_position
+from cardsmith.games.rm2k_anime.decisions import decision as _decision
 
 
 class RmState(Board, WinnerState):
     """A #rm2k_anime game (made by `Rm2kAnime.new_game` or `from_position`; see the contract)."""
 
     # ------------------------------------------------------------------ the contract
+    def decision(self) -> Decision | None:
+        """The pending decision by name: kind, seats, prompt (docs/rules/rm2k-anime.md, "Decisions")."""
+        return _decision(self)
+
     def to_act(self) -> tuple[int, ...]:
         return () if self.end_reason else (self.actor,)
 
@@ -57,7 +62,7 @@ class RmState(Board, WinnerState):
         s.rec = EventRecorder(s.log)
         s.p = [x.copy() for x in self.p]
         s.ch = plain_copy(self.ch)
-        s.pending = dict(self.pending) if self.pending else None
+        s.pending = plain_copy(self.pending)
         s.played = [set(x) for x in self.played]
         return s
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardsmith.engine.contract import RulesModule
+from cardsmith.games.solar_empires.decisions import KINDS as DECISION_KINDS
 from cardsmith.games.solar_empires.checks import PLAY_SCHEMA, set_problems
 from cardsmith.games.solar_empires.effects import EFFECTS
 from cardsmith.games.solar_empires.names import ORDERINGS, SHOT_CAP
@@ -73,6 +74,7 @@ RULES = RulesModule(
     filler=_filler,
     cards_in_hand=_cards_in_hand,
     doc="Space battles over a random solar system (Norgoth, 2009); docs/rules/solar-empires.md.",
+    decisions=DECISION_KINDS,
 )
 
 __all__ = ["EFFECTS", "ORDERINGS", "Observation", "RULES", "SHOT_CAP", "SolarEmpires", "SolarState", "make_game"]

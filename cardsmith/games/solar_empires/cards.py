@@ -162,4 +162,4 @@ def deck_lists(decks: Sequence[Deck]) -> tuple[list[list[str]], list[list[str]]]
     """Each deck's fleet and solar bodies as card id lists in deck-file order."""
     if len(decks) != 2:
         raise CardsmithError(f"Solar Empires is played by two decks, not {len(decks)}")
-    return [list(d.cards("fleet")) for d in decks], [list(d.cards("solar_bodies")) for d in decks]
+    return [d.in_order("fleet") for d in decks], [list(d.cards("solar_bodies")) for d in decks]

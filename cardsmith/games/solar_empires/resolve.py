@@ -116,8 +116,11 @@ def _rift(s: "Board", p: int, a: tuple, params: Mapping[str, Any]) -> None:
     for pos in range(POSITIONS):
         b = s.bldg[pos]
         if b >= 0 and s.ctrl[pos] != p:
-            roll = s.d6("building save") - save_penalty(s, p)
+            minus = save_penalty(s, p)
+            roll = s.d6("building save") - minus
             ok = roll >= info[b].save
+            if not ok and s.ctrl[pos] >= 0:  # its controller's Precision Bombing re-rolls these saves too
+                roll, ok = _reroll(s, s.ctrl[pos], b, roll, minus)
             if s.loud:
                 s.rec("save", f"  save roll for {info[b].name}: {roll} vs {info[b].save}+ {'survives' if ok else 'fails'}",
                       card=info[b].id, roll=roll, survives=ok)
@@ -207,6 +210,18 @@ def pick_handle(s: "Board", p: int, a: tuple) -> None:
 
 
 # ---------------------------------------------------------------------- buildings on conquest
+def _reroll(s: "Board", seat: int, b: int, roll: int, minus: int) -> tuple[int, bool]:
+    """A failed save of building `b` rolled for `seat`: re-rolled once if seat's Precision Bombing is in play."""
+    info = s.t.info
+    if not s.event_fx(seat, "reroll_failed_saves"):
+        return roll, False
+    roll = s.d6("building save re-roll") - minus
+    source = next(info[i].name for i in s.events[seat] if "reroll_failed_saves" in info[i].fx)
+    if s.loud:
+        s.rec("re-roll", f"  {source} re-roll: {roll}", roll=roll)
+    return roll, roll >= info[b].save
+
+
 def building_save(s: "Board", pos: int, winner: int) -> None:
     """The conqueror rolls d6 (less the loser's Sabotage) against the building's save; Precision
     Bombing re-rolls a failure once."""
@@ -215,12 +230,8 @@ def building_save(s: "Board", pos: int, winner: int) -> None:
     minus = save_penalty(s, 1 - winner)
     roll = s.d6("building save") - minus
     ok = roll >= info[b].save
-    if not ok and s.event_fx(winner, "reroll_failed_saves"):
-        roll = s.d6("building save re-roll") - minus
-        ok = roll >= info[b].save
-        source = next(info[i].name for i in s.events[winner] if "reroll_failed_saves" in info[i].fx)
-        if s.loud:
-            s.rec("re-roll", f"  {source} re-roll: {roll}", roll=roll)
+    if not ok:
+        roll, ok = _reroll(s, winner, b, roll, minus)
     if s.loud:
         s.rec("save", f"  P{winner} rolls {roll} to save {info[b].name} ({info[b].save}+): "
                       f"{'it survives' if ok else 'destroyed'}", card=info[b].id, roll=roll, survives=ok)

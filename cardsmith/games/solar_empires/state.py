@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardsmith.engine.contract import Event, IllegalAction
+from cardsmith.engine.contract import Decision, Event, IllegalAction
 from cardsmith.engine.kit import EventRecorder, WinnerState
 from cardsmith.games.solar_empires.board import Board
 from cardsmith.games.solar_empires.flow import _HANDLE, compute_legal, settle
 from cardsmith.games.solar_empires.observation import Observation
 from cardsmith.games.solar_empires.positions import to_position
+from cardsmith.games.solar_empires.decisions import decision as _decision
 
 _ACTING = ((0,), (1,))  # `to_act()` by seat, made once (the runner asks before every action)
 
@@ -23,6 +24,10 @@ class SolarState(Board, WinnerState):
     __slots__ = ()  # the board's slots only: no __dict__
 
     # ------------------------------------------------------------------ the contract
+    def decision(self) -> Decision | None:
+        """The pending decision by name: kind, seats, prompt (docs/rules/solar-empires.md, "Decisions")."""
+        return _decision(self)
+
     def to_act(self) -> tuple[int, ...]:
         return () if self.end_reason else _ACTING[self.current_player]
 

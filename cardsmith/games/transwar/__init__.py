@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardsmith.engine.contract import RulesModule
+from cardsmith.games.transwar.decisions import KINDS as DECISION_KINDS
 from cardsmith.engine.kit.fillers import hands_cards
 from cardsmith.games.transwar.checks import CARD_FIELDS, EFFECT_SPECS, PLAY_SCHEMA, validate
 from cardsmith.sets.model import CardSet
@@ -34,6 +35,7 @@ RULES = RulesModule(
     validate=validate,
     cards_in_hand=hands_cards,
     doc="Two to six players in animal Forms fight with cards from one common deck; allies on both sides.",
+    decisions=DECISION_KINDS,
 )
 
 __all__ = ["RULES", "make_game"]

@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from cardsmith.engine.chance import SeededChance
-from cardsmith.engine.contract import Chance, Event, IllegalAction, Outcome
+from cardsmith.engine.contract import Chance, Decision, Event, IllegalAction, Outcome
 from cardsmith.engine.kit import EventRecorder, plain_copy, position_header, ResultState
 from cardsmith.engine.kit.steps import Steps
 from cardsmith.games.transwar.cards import CardTable, FormStats
+from cardsmith.games.transwar.decisions import decision as _decision
 
 GAME = "transwar"
 HIDDEN = "?"
@@ -68,6 +69,10 @@ class TransWarState(ResultState):
         self.tally: dict[str, list] = {"first_form": [None] * seats, **{k: [0] * seats for k in TALLIES}}
 
     # ---- the contract ---------------------------------------------------------------------------
+    def decision(self) -> Decision | None:
+        """The pending decision by name: kind, seats, prompt (docs/rules/transwar.md, "Decisions")."""
+        return _decision(self)
+
     def to_act(self) -> tuple[int, ...]:
         if self.result is not None or not self.stack:
             return ()

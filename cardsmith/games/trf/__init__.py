@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Iterable, cast
 
 from cardsmith.engine.contract import Game, Problem, RulesModule
+from cardsmith.games.trf.decisions import KINDS as DECISION_KINDS
 from cardsmith.games.trf.effects import SPECS, TARGETED
 from cardsmith.games.trf.filler import cards_in_hand, filler
 from cardsmith.games.trf.game import TRFGame
@@ -70,6 +71,7 @@ RULES: RulesModule = RulesModule(
     filler=filler,
     cards_in_hand=cards_in_hand,
     doc=__doc__ or "",
+    decisions=DECISION_KINDS,
 )
 
 __all__ = ["RULES", "TRFGame"]

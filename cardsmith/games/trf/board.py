@@ -135,13 +135,20 @@ class Board:
         return cost * (2 if self.persistent(1 - seat, "ruling") else 1)
 
     def can_attack(self, c: dict[str, Any]) -> bool:
+        # A fleet and its individual attack as one ("faces their combined strength"; Visionary "uses the
+        # fleet's turn as well as his"): an individual bought this turn or resting holds its fleet back.
         t = self.turn
-        return (c["owner"] == self.active and c["bought"] != t and c["rest"] != t and c["acted"] != t
-                and c["done"] != t and c["fleet"] is None and self.in_fight(c["uid"]) is None)
+        return (c["owner"] == self.active and c["fleet"] is None and self.in_fight(c["uid"]) is None
+                and all(x["bought"] != t and x["rest"] != t and x["acted"] != t and x["done"] != t
+                        for x in self._unit_chars(c)))
 
     def can_block(self, c: dict[str, Any]) -> bool:
-        return (c["owner"] != self.active and c["rest"] != self.turn and c["fleet"] is None
-                and self.in_fight(c["uid"]) is None)
+        return (c["owner"] != self.active and c["fleet"] is None and self.in_fight(c["uid"]) is None
+                and all(x["rest"] != self.turn for x in self._unit_chars(c)))
+
+    def _unit_chars(self, c: dict[str, Any]) -> list[dict[str, Any]]:
+        """A character and the individual joined to it."""
+        return [c] + [x for x in self.d["chars"] if x["fleet"] == c["uid"]]
 
     def discard_char(self, uid: int, rec: EventRecorder, why: str) -> None:
         """A character leaves play for its owner's discard pile (an individual joined to it stays)."""

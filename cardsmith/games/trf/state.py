@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardsmith.engine.contract import Event, IllegalAction, Outcome
+from cardsmith.engine.contract import Decision, Event, IllegalAction, Outcome
 from cardsmith.engine.kit import EventRecorder, position_header
 from cardsmith.games.trf.board import Board, plain_copy
 from cardsmith.games.trf.phases import do, legal
+from cardsmith.games.trf.decisions import decision as _decision
 
 
 class TRFState(Board):
@@ -17,6 +18,10 @@ class TRFState(Board):
     attribute of a subclass each TRFGame makes (`TRFGame.state_class`)."""
 
     # --- the contract ---------------------------------------------------------------------------
+    def decision(self) -> Decision | None:
+        """The pending decision by name: kind, seats, prompt (docs/rules/trf.md, "Decisions")."""
+        return _decision(self)
+
     def to_act(self) -> tuple[int, ...]:
         if self.is_terminal():
             return ()
