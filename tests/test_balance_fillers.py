@@ -125,7 +125,10 @@ def test_a_common_deck_game_measures_its_cards_through_the_opening_deal():
     dealt = [r for r in f["card_tests"] if r["method"] == "dealt by the game"]
     # The sized study plays its budget of games at the size asked; each card's test counts those games.
     assert dealt and all(r["games"] == 100 and 0 < r["holders"] < 100 * 3 for r in dealt)
-    assert f["observed_cards"]["available"]
+    # Every card of the common deck is a row or is listed as untested with its reason.
+    listed = {r["card"] for r in f["card_tests"]} | {u["card"] for u in f["untested_cards"]}
+    assert listed == {c.id for c in cardset.cards}
+    assert all(u["reason"] for u in f["untested_cards"])
     # No card was tested by intervention, so nothing was looked at sequentially, and the verdict says so.
     assert f["looks"] == 1 and "sequential looks" not in " ".join(f["verdict"]["sentences"])
 
