@@ -16,6 +16,7 @@ from cardsmith.engine.contract import RulesModule
 from cardsmith.games.rm2k_anime.effects import EFFECTS, set_problems
 from cardsmith.games.rm2k_anime.filler import cards_in_hand, filler
 from cardsmith.games.rm2k_anime.game import PLAY_SCHEMA, Rm2kAnime
+from cardsmith.games.rm2k_anime.players import AGENTS, COMPETENT, LADDER
 from cardsmith.games.rm2k_anime.state import RmState
 from cardsmith.sets.model import CardSet
 
@@ -36,6 +37,9 @@ RULES = RulesModule(
     validate=set_problems,
     filler=filler,
     cards_in_hand=cards_in_hand,
+    agents=AGENTS,
+    ladder=LADDER,
+    competent=COMPETENT,
     doc="Users, Lag, Syncing and Challenges (Ksarusix); docs/rules/rm2k-anime.md.",
 )
 
