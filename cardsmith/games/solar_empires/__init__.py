@@ -23,6 +23,7 @@ from cardsmith.engine.contract import RulesModule
 from cardsmith.games.solar_empires.checks import PLAY_SCHEMA, set_problems
 from cardsmith.games.solar_empires.effects import EFFECTS
 from cardsmith.games.solar_empires.names import ORDERINGS, SHOT_CAP
+from cardsmith.games.solar_empires.players import AGENTS, COMPETENT, LADDER
 from cardsmith.sets.model import CardSet
 
 _LAZY = {"SolarState": "state", "SolarEmpires": "game", "Observation": "observation"}
@@ -72,6 +73,9 @@ RULES = RulesModule(
     validate=set_problems,
     filler=_filler,
     cards_in_hand=_cards_in_hand,
+    agents=AGENTS,
+    ladder=LADDER,
+    competent=COMPETENT,
     doc="Space battles over a random solar system (Norgoth, 2009); docs/rules/solar-empires.md.",
 )
 
