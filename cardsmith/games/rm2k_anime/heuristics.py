@@ -3,7 +3,7 @@
 The score counts progress toward the game's own victories, mine minus the opponent's: Victory Points
 (10 win), the Main User's Goal (a fraction of its requirement met), Users in play (Domination),
 Bandwidth that stays (Pingout), and the Syncing cards under way, each worth the share of its Cost
-already paid. Lag costs little while the User's Bandwidth clears it next turn, and more beyond that
+already paid, and one User left free to play cards at once. Lag costs little while the User's Bandwidth clears it next turn, and more beyond that
 or where the opponent's Goal or a lag-free card counts it.
 """
 
@@ -20,6 +20,10 @@ if TYPE_CHECKING:
 _SKILLS = ("roleplay", "otaku", "argue", "script", "gamer")
 # What a completed card of each type is worth, in the score's units (a User in play is about 7).
 _CARD_WORTH = {USER: 5.0, ATTACH: 3.0, EVENT: 2.0, CHALLENGE: 2.5}
+# Every User in play busy Syncing: nothing can be Instantaneously Synced, nothing new begun, and a
+# card waiting for its moment (a Victory Condition not met, a Challenge-only Event) can stall a
+# game to its turn cap. One User kept free is worth this much.
+BLOCKED = 2.0
 
 
 def progress(s: "Board", seat: int, params: Mapping[str, Any]) -> int:
@@ -78,11 +82,13 @@ def _worth(s: "Board", seat: int, opp_goal: Mapping[str, Any] | None) -> float:
     lag_hurts = 0.4 if opp_goal is not None and opp_goal["require"] == "opponent_lag" else 0.0
     if g is not None and g["require"] == "lag_free":
         lag_hurts += 0.5
+    free = False
     for u in me.users:
         ci = s.info(u.card)
         if u.limbo:
             v += 5.0
             continue
+        free = free or u.sync is None
         bw = s.bandwidth(u)
         v += 5 + sum(s.skill(u, k) for k in range(5)) / 4 + 1.0 * bw + 1.5 * len(u.attached)
         v -= 0.15 * u.lag + 1.0 * max(0, u.lag - bw) + lag_hurts * u.lag
@@ -91,6 +97,8 @@ def _worth(s: "Board", seat: int, opp_goal: Mapping[str, Any] | None) -> float:
         if ci.bandwidth - u.ping <= 0:
             v -= 6
         v += _sync_worth(s, seat, u)
+    if not free:
+        v -= BLOCKED
     return v
 
 

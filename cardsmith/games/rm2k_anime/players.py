@@ -46,23 +46,28 @@ def _playout(state: Any, rng: random.Random) -> None:
 
 
 def choose_main_user(game: Any, observation: Any, legal: tuple, seat: int, playouts: int) -> Action:
-    """The Main User (a `("main", card)` action) that wins most playouts from this decision."""
+    """The Main User (a `("main", card)` action) that wins most playouts from this decision.
+
+    Successive halving: every candidate plays `playouts` games, the better half plays twice as many
+    more, and so on until one is left (one candidate: no playout), so most playouts go to the candidates worth telling apart."""
     key = _opening_key(observation, legal, playouts)
     hit = _OPENINGS.get(key)
     if hit is not None:
         return hit
     rng = random.Random(zlib.crc32(repr(key).encode()))
-    best, best_wins = legal[0], -1.0
-    for action in legal:
-        wins = 0.0
-        for _ in range(playouts):
-            state = mute(game.sample_state(observation, rng))
-            state.apply(action, seat)
-            _playout(state, rng)
-            r = state.returns()[seat] if state.is_terminal() else 0.5
-            wins += r
-        if wins > best_wins:
-            best, best_wins = action, wins
+    wins = {a: 0.0 for a in legal}
+    alive, n = list(legal), playouts
+    while len(alive) > 1:
+        for action in alive:
+            for _ in range(n):
+                state = mute(game.sample_state(observation, rng))
+                state.apply(action, seat)
+                _playout(state, rng)
+                wins[action] += state.returns()[seat] if state.is_terminal() else 0.5
+        alive.sort(key=lambda a: -wins[a])  # stable: ties keep the legal order
+        alive = alive[:(len(alive) + 1) // 2]
+        n *= 2
+    best = alive[0]
     if len(_OPENINGS) >= _OPENINGS_KEPT:
         _OPENINGS.clear()
     _OPENINGS[key] = best
@@ -75,7 +80,7 @@ class Expert:
 
     name = "expert"
 
-    def __init__(self, game: Any, playouts: int = 40, then: str = "greedy"):
+    def __init__(self, game: Any, playouts: int = 8, then: str = "greedy"):
         if playouts < 1:
             raise CardsmithError(f"expert player: playouts must be at least 1, not {playouts}")
         if then == "planner":
