@@ -79,6 +79,14 @@ def deployment(s: Any, me: int) -> list[tuple[int, int]]:
             break
         i = reserve.pop()  # the weakest left
         plan.append((i, pos))
+    # The ships left over join the attack on a planet the opponent holds, where they come nearest
+    # to winning, if they at least match its defence: two careful players would otherwise both
+    # wait for an edge that never comes, and play to the turn cap.
+    left = sum(strength(s, i) for i in reserve)
+    targets = [pos for pos in open_pos if ctrl[pos] == opp and mine[pos] + left >= theirs[pos]]
+    if reserve and targets:
+        pos = min(targets, key=lambda p: theirs[p] - mine[p])
+        plan += [(i, pos) for i in reserve]
     return plan
 
 
