@@ -1,7 +1,8 @@
 """#rm2k_anime's own players (`RULES.agents`) and its ladder, weakest first.
 
-`expert` chooses its Main User by playouts and plays the rest of the game as a turn planner or
-greedy player does. The Main User decides the race more than any later choice (under random play a
+`expert` chooses its Main User by playouts and plays the rest of the game as a greedy player does
+(the competent player balance uses: cheap); `expert:then=planner` plays the rest as the engine's turn
+planner does (`cardsmith.engine.planner`), the top of the ladder, at about twice the cost. The Main User decides the race more than any later choice (under random play a
 Tileset Thief Main User wins 85-90% of the games of two sample decks, while others win under a
 third): its Goal is one of the game's four ways to win. Which Users may be chosen, and the deck
 lists, are open information, so the choice is made from the observation alone: each candidate is
@@ -112,5 +113,5 @@ AGENTS = {
     "expert": PlayerSpec(make=Expert, options={"playouts": int, "then": str},
                          doc="Main User chosen by playouts, then greedy (or then=planner)"),
 }
-LADDER = ("random", "greedy", "expert")
+LADDER = ("random", "greedy", "expert", "expert:then=planner")
 COMPETENT = "expert"

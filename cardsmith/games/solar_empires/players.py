@@ -133,7 +133,15 @@ class Expert:
         return ("done",) if ("done",) in legal else self.then.act(observation, legal, rng, seat)
 
 
+def _planner(game: Any, **opts: Any) -> Any:
+    from cardsmith.engine.planner import TurnPlanner
+
+    return TurnPlanner(game, **opts)
+
+
 AGENTS = {
+    "planner": PlayerSpec(make=_planner, options={"width": int, "depth": int},
+                          doc="scores each choice at the end of its own turn (engine.planner.TurnPlanner)"),
     "expert": PlayerSpec(make=Expert, options={"priority": str},
                          doc="greedy, with the fleet deck cheapest first and deployment by plan"),
 }
