@@ -1,14 +1,16 @@
 """#rm2k_anime's own players (`RULES.agents`) and its ladder, weakest first.
 
-`expert` chooses its Main User by playouts and plays the rest of the game as a greedy player does
-(the competent player balance uses: cheap); `expert:then=planner` plays the rest as the engine's turn
-planner does (`cardsmith.engine.planner`), the top of the ladder, at about twice the cost. The Main User decides the race more than any later choice (under random play a
-Tileset Thief Main User wins 85-90% of the games of two sample decks, while others win under a
-third): its Goal is one of the game's four ways to win. Which Users may be chosen, and the deck
-lists, are open information, so the choice is made from the observation alone: each candidate is
-tried in `playouts` random games from determinizations of the decision, and the one that wins most
-is taken. The figures are kept per process for that decision (the same decks meet again in a run),
-drawn from a generator seeded by the decision itself, so a choice never depends on the games before.
+`expert` chooses its Main User by playouts and plays the rest of the game as a greedy player does:
+cheap, it is the competent player balance uses. `expert:then=planner` plays the rest as the
+engine's turn planner does (`cardsmith.engine.planner`): the top of the ladder, at about twice the cost.
+
+The Main User decides the race more than any later choice (under random play a Tileset Thief Main
+User wins 85-90% of the games of two sample decks, others under three quarters): its Goal is one of
+the game's ways to win. Which Users may be chosen, and the deck lists, are open information, so the
+choice is made from the observation alone: each candidate is tried in random games from
+determinizations of the decision (successive halving), and the one that wins most is taken. The
+choice is kept per process for that decision (the same decks meet again in a run) and drawn from
+a generator seeded by the decision itself, so it never depends on the games played before.
 """
 
 from __future__ import annotations
