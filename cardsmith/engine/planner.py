@@ -51,7 +51,7 @@ class TurnPlanner:
         self._same = scores_as_now(game)
 
     # ------------------------------------------------------------------ one step ahead
-    def ranked(self, state: GameState, seat: int, legal: tuple, rng: random.Random) -> list[tuple[float, int, Action]]:
+    def ranked(self, state: GameState, seat: int, legal: tuple, rng: random.Random) -> list[tuple[float, float, Action]]:
         """Every legal action scored one step ahead, best first: (score, tiebreak, action)."""
         heuristic, same = self.game.heuristic, self._same
         now: float | None = None

@@ -117,7 +117,7 @@ class Expert:
         return self.then.act(observation, legal, rng, seat)
 
     def _deploy(self, observation: Any, legal: tuple, rng: random.Random, seat: int) -> Action:
-        state = mute(self.game.sample_state(observation, rng))
+        state: Any = mute(self.game.sample_state(observation, rng))
         if state.dec != DEPLOY:
             return self.then.act(observation, legal, rng, seat)
         key = (state.turn, seat)
