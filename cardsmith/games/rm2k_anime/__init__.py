@@ -7,7 +7,7 @@ Actions are plain tuples (`("pay", 0, 1)`: User 0 takes a Lag to put a Sync toke
 Users are named by their index in their seat's list. Readings: docs/rules/rm2k-anime.md.
 
 Modules: `effects` (the handlers cards name), `cards`, `state`, `flow` (the turn), `events`,
-`challenge`, `observation`, `positions`, `heuristics`, `game`.
+`challenge`, `observation`, `positions`, `heuristics`, `players`, `game`.
 """
 
 from __future__ import annotations

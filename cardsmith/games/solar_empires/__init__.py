@@ -8,7 +8,7 @@ Readings of ambiguous sentences are in docs/rules/solar-empires.md.
 Modules: `cards` (card records and a game's table), `effects` (the effect handlers cards name),
 `checks` (what validation asks: play settings, the set's problems), `board` (the table: zones and
 the moves between them), `state` (the game contract on the board), `flow` (the turn), `combat`, `resolve` (playing cards and their effects), `observation`,
-`heuristics`, `positions`, `game`.
+`heuristics`, `players` (its own players and ladder), `positions`, `game`.
 
 Importing the package loads only what validating a set needs (`RULES` with its effects, settings and
 checks); the state, the turn and the engine load when a game is made or one of their names is asked
