@@ -18,7 +18,7 @@ the Skirmish test game when that set or the decks API is not available, or with 
 With --seats SET (--transwar: the same for TransWar): a common-deck game's random-agent games per
 CPU second on one job for 2 and 4 players (the set's deck in every seat), through the same runner. With --all: for every bundled set's game
 (two seats, its first and last sample decks), random- and greedy-agent games per CPU second on one
-job, each agent playing until --games-random / --games-greedy games or --budget CPU seconds
+job (and the game's competent player's, when it has its own: `RULES.competent`), each agent playing until --games-random / --games-greedy games or --budget CPU seconds
 (at least one game); no targets except Solar Empires'. With --versus A,B: agent A's wins against B
 on mirror decks, every sample deck of the set in turn, seats alternating, with the Wilson interval. Ratios are against the targets and against the one-core run in the same process. The machine may
 be shared with other work: figures are what this run measured, nothing more.
@@ -129,7 +129,11 @@ def every_game(args) -> None:
         names = list(decks)
         pair = [decks[names[0]], decks[names[-1]]]
         cells = []
-        for agent, most in (("random", args.games_random), ("greedy", args.games_greedy)):
+        runs = [("random", args.games_random), ("greedy", args.games_greedy)]
+        competent = game.rules.competent_player()
+        if competent not in ("random", "greedy"):  # the game's own player that balance uses
+            runs.append((competent, args.games_greedy))
+        for agent, most in runs:
             try:
                 n, cpu, wall, recs = budget_run(factory, game, pair, (agent, agent), most, args.budget)
             except Exception as e:  # a game's bug is a finding to print, not a reason to stop the table

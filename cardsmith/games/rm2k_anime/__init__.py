@@ -7,7 +7,7 @@ Actions are plain tuples (`("pay", 0, 1)`: User 0 takes a Lag to put a Sync toke
 Users are named by their index in their seat's list. Readings: docs/rules/rm2k-anime.md.
 
 Modules: `effects` (the handlers cards name), `cards`, `state`, `flow` (the turn), `events`,
-`challenge`, `observation`, `positions`, `heuristics`, `game`.
+`challenge`, `observation`, `positions`, `heuristics`, `players`, `game`.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from cardsmith.games.rm2k_anime.decisions import KINDS as DECISION_KINDS
 from cardsmith.games.rm2k_anime.effects import EFFECTS, set_problems
 from cardsmith.games.rm2k_anime.filler import cards_in_hand, filler
 from cardsmith.games.rm2k_anime.game import PLAY_SCHEMA, Rm2kAnime
+from cardsmith.games.rm2k_anime.players import AGENTS, COMPETENT, LADDER
 from cardsmith.games.rm2k_anime.state import RmState
 from cardsmith.sets.model import CardSet
 
@@ -37,6 +38,9 @@ RULES = RulesModule(
     validate=set_problems,
     filler=filler,
     cards_in_hand=cards_in_hand,
+    agents=AGENTS,
+    ladder=LADDER,
+    competent=COMPETENT,
     doc="Users, Lag, Syncing and Challenges (Ksarusix); docs/rules/rm2k-anime.md.",
     decisions=DECISION_KINDS,
 )

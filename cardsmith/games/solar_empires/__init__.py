@@ -8,7 +8,7 @@ Readings of ambiguous sentences are in docs/rules/solar-empires.md.
 Modules: `cards` (card records and a game's table), `effects` (the effect handlers cards name),
 `checks` (what validation asks: play settings, the set's problems), `board` (the table: zones and
 the moves between them), `state` (the game contract on the board), `flow` (the turn), `combat`, `resolve` (playing cards and their effects), `observation`,
-`heuristics`, `positions`, `game`.
+`heuristics`, `players` (its own players and ladder), `positions`, `game`.
 
 Importing the package loads only what validating a set needs (`RULES` with its effects, settings and
 checks); the state, the turn and the engine load when a game is made or one of their names is asked
@@ -24,6 +24,7 @@ from cardsmith.games.solar_empires.decisions import KINDS as DECISION_KINDS
 from cardsmith.games.solar_empires.checks import PLAY_SCHEMA, set_problems
 from cardsmith.games.solar_empires.effects import EFFECTS
 from cardsmith.games.solar_empires.names import ORDERINGS, SHOT_CAP
+from cardsmith.games.solar_empires.players import AGENTS, COMPETENT, LADDER
 from cardsmith.sets.model import CardSet
 
 _LAZY = {"SolarState": "state", "SolarEmpires": "game", "Observation": "observation"}
@@ -73,6 +74,9 @@ RULES = RulesModule(
     validate=set_problems,
     filler=_filler,
     cards_in_hand=_cards_in_hand,
+    agents=AGENTS,
+    ladder=LADDER,
+    competent=COMPETENT,
     doc="Space battles over a random solar system (Norgoth, 2009); docs/rules/solar-empires.md.",
     decisions=DECISION_KINDS,
 )
