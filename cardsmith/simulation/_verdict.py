@@ -51,9 +51,15 @@ def verdict(figures: dict[str, Any]) -> dict[str, Any]:
     strong, weak = deck_standing(figures["deck_win_rates"], fair)
     out: list[str] = []
     causes: list[dict[str, Any]] = []
+    # Two decks: one's wins are the other's losses, so the weak deck is the mirror of the strong one
+    # and names no cause of its own (a card test there would be a false lead).
+    mirror = strong[0]["deck"] if len(figures["deck_win_rates"]) == 2 and strong else None
     for decks, flag, fair_note in ((strong, "too strong", f" (fair: {100 * fair:.0f}%)"), (weak, "too weak", "")):
         for d in decks:
             out.append(f"{d['deck']} is {flag}: it wins {_pct(d['wins'])} against the field{fair_note}.")
+            if mirror and flag == "too weak":
+                out[-1] = out[-1][:-1] + f": the mirror of {mirror} being too strong, so no cause of its own is named."
+                continue
             row = _cause(tests, d["deck"], flag)
             if row:
                 causes.append(row)
