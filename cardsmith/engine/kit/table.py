@@ -100,7 +100,7 @@ class TableState(ResultState):
     def _data(self, zones: Zones) -> dict[str, Any]:
         r = self.result
         ended = r and {"ranks": list(r.ranks), "reason": r.reason, "capped": r.capped}
-        return {**position_header(self.game.name, self.seats), "cards": list(self.cards), "order": self.order.to_data(),
+        return {**position_header(self.game.name, self.seats), "cards": plain_copy(self.cards), "order": self.order.to_data(),
                 **{f: plain_copy(getattr(self, f)) for f in self.fields}, "zones": zones.to_data(), "ended": ended}
 
 
