@@ -1,0 +1,99 @@
+"""Issue 29: a designer's own game, end to end, with nothing quietly wrong. The second tutorial game
+(docs/examples/orchard: two players, one deck each) is registered from its source folder."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import main_in_process as cs
+
+ROOT = Path(__file__).resolve().parents[1]
+ORCHARD = ROOT / "docs" / "examples" / "orchard"
+
+
+@pytest.fixture
+def orchard(tmp_path, monkeypatch):
+    """The Orchard rules registered in-process and a project holding a copy of its set."""
+    from cardsmith.engine.registry import register
+
+    monkeypatch.syspath_prepend(str(ORCHARD))
+    import cardsmith_orchard
+
+    forget = register(cardsmith_orchard.RULES)
+    shutil.copytree(ORCHARD / "cards", tmp_path / "cards")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CARDSMITH_PROJECT", raising=False)
+    yield cardsmith_orchard
+    forget()
+
+
+def _game(folder: str = "cards/orchard"):
+    from cardsmith.engine.registry import load_game
+    from cardsmith.simulation.sets import deck_files, load_checked_deck, open_set
+
+    cardset = open_set(folder)
+    return cardset, load_game(cardset), [load_checked_deck(cardset, p) for p in deck_files(cardset.path)]
+
+
+def test_a_per_seat_determinization_keeps_every_hidden_card_in_its_owners_zones(orchard):
+    _, game, decks = _game()
+    own = [set(d.cards()) for d in decks]
+    state = game.new_game(decks, seed=3)
+    for step in range(12):
+        seat = state.to_act()[0]
+        sample = game.sample_state(state.observation(seat), random.Random(step))
+        for s in range(2):
+            held = [c for z in sample.zones if z.owner == s for c in z.cards]
+            assert set(held) <= own[s], f"seat {s} was imagined holding {set(held) - own[s]}"
+            assert sorted(held) == sorted(c for z in state.zones if z.owner == s for c in z.cards)
+        state.apply(state.legal_actions()[0])
+
+
+def test_the_conformance_check_fails_a_game_whose_hidden_cards_leak_across_decks(orchard):
+    """The kit's shared-deck determinization in a game of per-seat decks (the issue's bug) is caught;
+    the declared PER_SEAT mode passes; a common-deck game (Tide Pool) is not held to its seats' decks."""
+    from cardsmith.engine.checks import deck_problems
+    from cardsmith.engine.kit import COMMON
+
+    _, game, decks = _game()
+    assert deck_problems(game, decks, seeds=range(2)) == []
+    game.deck_mode = COMMON
+    problems = deck_problems(game, decks, seeds=range(2))
+    assert problems and "hidden cards leak across decks" in problems[0] and "of seat 1's deck" in " ".join(problems)
+
+
+def test_an_error_in_a_designers_package_names_its_file_and_line_and_writes_a_position(orchard, tmp_path, monkeypatch):
+    source = tmp_path / "pkg" / "buggy_orchard"
+    source.mkdir(parents=True)
+    text = (ORCHARD / "cardsmith_orchard" / "__init__.py").read_text()
+    broken = text.replace('"orchard"', '"buggy_orchard"').replace(
+        '                else:\n                    self.score[rival]', '                else:\n                    self.score[rival] = self.game.effects["frost"]\n                    self.score[rival]')
+    assert broken.count("buggy_orchard") == 2 and 'effects["frost"]' in broken
+    (source / "__init__.py").write_text(broken)
+    monkeypatch.syspath_prepend(str(source.parent))
+    from cardsmith.engine.registry import register
+
+    import buggy_orchard
+
+    forget = register(buggy_orchard.RULES)
+    try:
+        set_yaml = tmp_path / "cards" / "orchard" / "set.yaml"
+        set_yaml.write_text(set_yaml.read_text().replace("rules: orchard", "rules: buggy_orchard"))
+        code, out, err = cs("play", "orchard", "--deck", "blossom", "--deck", "harvest", "--games", "20", "--jobs", "1")
+    finally:
+        forget()
+    line = next(i for i, t in enumerate(broken.splitlines(), 1) if 'effects["frost"]' in t)
+    assert code == 1, err
+    assert f"error in game package buggy_orchard ({source / '__init__.py'}:{line}): KeyError: 'frost'" in err
+    assert "bug in cardsmith" not in err
+    position = tmp_path / "buggy_orchard-error-position.yaml"
+    assert position.exists() and "--from buggy_orchard-error-position.yaml" in err
+    # The file is a position the game reads back: the hailstorm that failed is about to be playable.
+    from cardsmith.engine.kit import parse_position
+
+    data = parse_position(position.read_text(), "buggy_orchard")
+    assert data["game"] == "buggy_orchard" and data["seats"] == 2
