@@ -97,3 +97,29 @@ def test_an_error_in_a_designers_package_names_its_file_and_line_and_writes_a_po
 
     data = parse_position(position.read_text(), "buggy_orchard")
     assert data["game"] == "buggy_orchard" and data["seats"] == 2
+
+
+def test_check_game_runs_the_conformance_suite_on_a_set_outside_the_checkout(orchard, monkeypatch):
+    code, out, err = cs("check-game", "orchard")
+    assert code == 0, err
+    assert "ok   a determinization gives no seat a card it could not hold" in out and "every check passed" in out
+    # The same game with the shared-deck determinization (the bug): plain words, exit 1.
+    from cardsmith.engine.kit import COMMON
+
+    monkeypatch.setattr(orchard.OrchardGame, "deck_mode", COMMON)
+    code, out, err = cs("check-game", "orchard")
+    assert code == 1 and "1 check(s) failed" in err
+    assert "FAIL a determinization gives no seat a card it could not hold" in out
+    assert "hidden cards leak across decks" in out and "deck_mode = PER_SEAT" in out
+
+
+def test_the_projects_suite_skips_an_installed_game_with_no_set_here(monkeypatch):
+    from cardsmith.engine import registry
+    from test_game_conformance import _installed_from_elsewhere
+
+    class EntryPoint:
+        value = "their_game:RULES"
+
+    monkeypatch.setattr(registry, "_entry_points", lambda: {"their_game": EntryPoint()})
+    assert _installed_from_elsewhere("their_game")
+    assert not _installed_from_elsewhere("solar_empires")  # shipped: it must have its set, never skipped
