@@ -123,3 +123,38 @@ def test_the_projects_suite_skips_an_installed_game_with_no_set_here(monkeypatch
     monkeypatch.setattr(registry, "_entry_points", lambda: {"their_game": EntryPoint()})
     assert _installed_from_elsewhere("their_game")
     assert not _installed_from_elsewhere("solar_empires")  # shipped: it must have its set, never skipped
+
+
+def test_cards_come_before_rules_a_game_not_installed_warns_until_play(tmp_path, monkeypatch):
+    """No game registered: validate, render, pdf and gallery go on with a warning; play refuses,
+    saying how to install the game."""
+    shutil.copytree(ORCHARD / "cards", tmp_path / "cards")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CARDSMITH_PROJECT", raising=False)
+    code, out, err = cs("validate", "orchard")
+    assert code == 0 and "warning: rules 'orchard': no game of that name is installed" in err
+    assert "pip install -e" in err and "docs/tutorial-game.md" in err
+    code, out, err = cs("render", "orchard", "--only", "oak")
+    assert code == 0 and "no game of that name is installed" in err and (tmp_path / "output" / "orchard" / "cards").is_dir()
+    code, out, err = cs("play", "orchard", "--deck", "blossom", "--deck", "harvest", "--games", "2")
+    assert code == 1 and "a game that is not installed, so it cannot be played yet" in err and "pip install -e" in err
+
+
+def test_validate_lists_card_rules_and_layout_problems_at_once(orchard, tmp_path):
+    set_yaml = tmp_path / "cards" / "orchard" / "set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("play: {turn_cap: 40}", "play: {turn_cp: 40}") + "layouts: {tree: tree}\n")
+    cards = tmp_path / "cards" / "orchard" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("season: spring, text: Grow 1.", "season: sprng, text: Grow 1.", 1))
+    code, out, err = cs("validate", "orchard")
+    flat = " ".join(err.split())
+    assert code == 1
+    assert "cards.yaml:4:" in err and "unknown season 'sprng'" in err  # the card's own error
+    assert "'turn_cp' is not a setting of orchard" in flat and "did you mean 'turn_cap'?" in flat  # beside it, the rules'
+    # and the missing layout, at its line in set.yaml, pointing at the set's own layouts/ folder
+    assert "error: layouts: tree: no layout named 'tree'" in err and "cards/orchard/layouts/tree.yaml.j2" in err
+    cards.write_text(cards.read_text().replace("sprng", "spring"))
+    set_yaml.write_text(set_yaml.read_text().replace("turn_cp", "turn_cap"))
+    code, out, err = cs("validate", "orchard")
+    assert code == 1 and err.count("no layout named 'tree'") == 1
+    code, out, err = cs("render", "orchard")
+    assert code == 1 and err.count("no layout named 'tree'") == 1 and "nothing drawn" in err

@@ -183,6 +183,10 @@ def check_set(set_dir: Path | str, items: dict | None = None, used: dict | None 
     components = _components(ck, sdoc, decl) if sdoc is not None else None
     diagnostics = sort_diagnostics(ck.diags)
     if sdoc is None or any(d.is_error for d in diagnostics):
+        if sdoc is not None:  # the cards have errors: still say what set.yaml gets wrong about its game
+            from cardsmith.sets._validate_rules import set_level_diagnostics
+
+            diagnostics = sort_diagnostics(ck.diags + set_level_diagnostics(sdoc))
         return None, diagnostics
     cardset = replace(decl.build(sdoc, tuple(cards)), components=components)
     if cardset.deck_rules:
