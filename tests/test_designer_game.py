@@ -128,6 +128,9 @@ def test_the_projects_suite_skips_an_installed_game_with_no_set_here(monkeypatch
 def test_cards_come_before_rules_a_game_not_installed_warns_until_play(tmp_path, monkeypatch):
     """No game registered: validate, render, pdf and gallery go on with a warning; play refuses,
     saying how to install the game."""
+    from cardsmith.engine import registry
+
+    monkeypatch.delitem(registry._EXTRA, "orchard", raising=False)  # (the conformance suite registers it)
     shutil.copytree(ORCHARD / "cards", tmp_path / "cards")
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("CARDSMITH_PROJECT", raising=False)

@@ -115,8 +115,8 @@ def rules_for(cardset: CardSet) -> RulesModule:
     rules = get_rules(cardset.rules)
     if rules is None:
         raise CardsmithError(
-            f"set '{cardset.id}' names rules '{cardset.rules}', a game that is not installed, so it cannot be played "
-            f"yet ({_where(cardset)})",
+            f"set '{cardset.id}' names rules '{cardset.rules}', which cardsmith does not have: a game that is not "
+            f"installed, so it cannot be played yet ({_where(cardset)})",
             hint=(f"install the game's package (`pip install -e path/to/your-game`; docs/tutorial-game.md shows how to "
                   f"write one); {unknown_rules_hint(cardset.rules)}"),
         )

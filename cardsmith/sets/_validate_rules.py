@@ -64,7 +64,8 @@ def not_installed_hint(name: str) -> str:
 
 def _installed_rules(name: str, set_doc: Document, report: Report, out: list[Diagnostic]) -> RulesModule | None:
     """The rules `rules:` names, or None after saying why not. A game that is not installed (yet) is a
-    warning: cards can be drawn, printed and shared before their rules exist; play and balance refuse."""
+    warning: cards can be drawn, printed and shared before their rules exist; play and balance refuse.
+    A name close to an installed game's is a typo, and an error with "did you mean"."""
     from cardsmith.engine.registry import get_rules
 
     try:
@@ -72,12 +73,22 @@ def _installed_rules(name: str, set_doc: Document, report: Report, out: list[Dia
     except CardsmithError as e:  # installed but broken: that is an error
         report(set_doc, ("rules",), e.message, e.hint)
         return None
-    if rules is None:
+    if rules is None and _misspelt(name):  # close to a game that is installed: a typo, not a game to come
+        report(set_doc, ("rules",), f"rules '{name}': no game of that name is installed", _misspelt(name))
+    elif rules is None:
         line, col = set_doc.position(("rules",))
         out.append(Diagnostic("warning", set_doc.path, line, col,
                               f"rules '{name}': no game of that name is installed, so the set cannot be played yet "
                               "(its cards validate, render and print)", not_installed_hint(name), "rules"))
     return rules
+
+
+def _misspelt(name: str) -> str | None:
+    """"did you mean 'x'?" when `name` is close to a known game's name."""
+    from cardsmith.base.diagnostics import did_you_mean
+    from cardsmith.engine.registry import canonical, known_games
+
+    return did_you_mean(canonical(name), known_games())
 
 
 def set_level_diagnostics(set_doc: Document) -> list[Diagnostic]:
