@@ -161,3 +161,35 @@ def test_validate_lists_card_rules_and_layout_problems_at_once(orchard, tmp_path
     assert code == 1 and err.count("no layout named 'tree'") == 1
     code, out, err = cs("render", "orchard")
     assert code == 1 and err.count("no layout named 'tree'") == 1 and "nothing drawn" in err
+
+
+def test_a_keyword_reminder_puts_the_value_wherever_x_stands_as_a_word_or_number():
+    from cardsmith.sets.model import Keyword
+
+    glow = Keyword("glow", "Glow", "Score +X (X glow, then X+1 next turn). Xenon stays; X-ray too.", param="int")
+    assert glow.reminder_for(3) == "Score +3 (3 glow, then 3+1 next turn). Xenon stays; 3-ray too."
+    assert glow.reminder_for(None) == glow.reminder
+
+
+def test_a_card_layout_sees_the_reminder_with_its_value(orchard, tmp_path):
+    from cardsmith.layout.template import card_context
+    from cardsmith.sets.validate import load_set
+
+    set_yaml = tmp_path / "cards" / "orchard" / "set.yaml"
+    set_yaml.write_text(set_yaml.read_text() + 'keywords:\n  glow: {name: Glow, param: int, reminder: "Grow +X (X glow)."}\n')
+    cards = tmp_path / "cards" / "orchard" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("text: Grow 6.,", "text: Grow 6., keywords: [Glow 2],"))
+    cardset = load_set(tmp_path / "cards" / "orchard")
+    [kw] = card_context(cardset, cardset.card("oak"))["card"]["keywords"]
+    assert kw["reminder"] == "Grow +2 (2 glow)." and kw["label"] == "Glow 2"
+
+
+def test_a_comma_in_a_one_line_card_gets_a_hint_to_quote_the_value(tmp_path, monkeypatch):
+    shutil.copytree(ORCHARD / "cards", tmp_path / "cards")
+    monkeypatch.chdir(tmp_path)
+    cards = tmp_path / "cards" / "orchard" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("text: Grow 6.,", "text: Grow 6., flavor: Small tree, big ambitions.,"))
+    code, out, err = cs("validate", "orchard")
+    flat = " ".join(err.split())
+    assert code == 1 and "field 'big ambitions.' is not declared" in flat
+    assert "YAML read 'big ambitions.' as a new key" in flat and 'flavor: "Small tree, big ambitions."' in flat
