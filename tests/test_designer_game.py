@@ -193,3 +193,24 @@ def test_a_comma_in_a_one_line_card_gets_a_hint_to_quote_the_value(tmp_path, mon
     flat = " ".join(err.split())
     assert code == 1 and "field 'big ambitions.' is not declared" in flat
     assert "YAML read 'big ambitions.' as a new key" in flat and 'flavor: "Small tree, big ambitions."' in flat
+
+
+def test_build_keeps_a_richer_up_to_date_balance_report_and_says_when_it_replaces_one(orchard, tmp_path):
+    import json
+    import os
+
+    code, out, err = cs("balance", "orchard", "--games", "10", "--agents", "greedy", "--budget", "80", "--jobs", "1")
+    assert code == 0, err
+    figures = tmp_path / "output" / "orchard" / "balance" / "balance.json"
+    before = json.loads(figures.read_text())
+    assert before["agent"] == "greedy"
+    code, out, err = cs("build", "orchard", "--skip", "render", "--skip", "pdf", "--jobs", "1")
+    assert json.loads(figures.read_text()) == before, "build replaced a richer report"
+    assert "balance report kept" in " ".join(out.split())
+    # The set changed since: the build's run replaces the report, and says what it replaced.
+    cards = tmp_path / "cards" / "orchard" / "cards.yaml"
+    later = figures.stat().st_mtime + 5
+    os.utime(cards, (later, later))
+    code, out, err = cs("build", "orchard", "--skip", "render", "--skip", "pdf", "--jobs", "1")
+    assert json.loads(figures.read_text())["agent"] == "random"
+    assert "balance report replaced (balance --agents greedy" in " ".join(out.split())
