@@ -214,3 +214,22 @@ def test_build_keeps_a_richer_up_to_date_balance_report_and_says_when_it_replace
     code, out, err = cs("build", "orchard", "--skip", "render", "--skip", "pdf", "--jobs", "1")
     assert json.loads(figures.read_text())["agent"] == "random"
     assert "balance report replaced (balance --agents greedy" in " ".join(out.split())
+
+
+def test_a_game_without_filler_is_told_why_it_has_no_card_tests(orchard, tmp_path, monkeypatch):
+    import dataclasses
+    import json
+
+    from cardsmith.engine import registry
+
+    plain = dataclasses.replace(orchard.RULES, filler=None)
+    monkeypatch.setattr(orchard, "RULES", plain)  # (make_game binds the module's RULES)
+    monkeypatch.setitem(registry._EXTRA, "orchard", plain)
+    code, out, err = cs("balance", "orchard", "--games", "10", "--budget", "40", "--jobs", "1")
+    assert code == 0, err
+    said = "No card tests: the rules of orchard define no `filler`"
+    assert said in " ".join(out.split())  # in the verdict the terminal prints
+    figures = json.loads((tmp_path / "output" / "orchard" / "balance" / "balance.json").read_text())
+    assert figures["card_tests"] == [] and any(said in s for s in figures["verdict"]["sentences"])
+    page = (tmp_path / "output" / "orchard" / "balance" / "report.html").read_text()
+    assert said in page and "the card tests above are" not in page and "this run has no card tests" in page

@@ -77,6 +77,8 @@ def verdict(figures: dict[str, Any]) -> dict[str, Any]:
     if weak_cards:
         out.append("Too weak: " + "; ".join(card_sentence(r) for r in weak_cards[:3])
                    + (f"; and {len(weak_cards) - 3} more" if len(weak_cards) > 3 else "") + ".")
+    if not tests and figures.get("card_tests_note"):
+        out.append(figures["card_tests_note"])
     if tests:
         flagged = sum(1 for r in tests if r["flag"])
         looks = figures.get("looks", 1)

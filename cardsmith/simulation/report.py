@@ -234,7 +234,9 @@ def render_html(figures: dict[str, Any], cardset: CardSet, run: Any = None, game
         histogram_svg(length.get("histogram", {})),
         game_section(cardset.name, game_text),
         tests_html(figures), agents_html(figures), comparison_html(figures), observed_html(figures),
-        "<h2>Per-card impact, observational: win rate when played</h2><p class='note'>Observational, not causal (the card tests above are). For each card, over every game of a deck that holds it: the deck's win "
+        "<h2>Per-card impact, observational: win rate when played</h2><p class='note'>Observational, not causal"
+        + (" (the card tests above are)" if figures.get("card_tests") else " (this run has no card tests: see above)")
+        + ". For each card, over every game of a deck that holds it: the deck's win "
         "rate when the card was played against when it was not, with intervals and sample sizes. Cards come out more "
         "often in long games, so the raw difference flatters nearly every card; the adjusted column compares only games "
         "of similar length (Mantel-Haenszel over game-length quartiles), and highlighted rows are those where that "
@@ -328,6 +330,7 @@ def build_stage(ctx: Any) -> None:
     from cardsmith.simulation._verdict import verdict
 
     figures = add_game_figures(result.figures(decks), game, result.records)
+    figures["card_tests_note"] = "No card tests in the build's short run: `cardsmith balance SET` runs them."
     figures["verdict"] = verdict(figures)
     html_path, json_path = write_report(ctx.out / "balance", figures, cardset, game_text=game_figures_text(game, figures))
     ctx.wrote("balance report", html_path)
