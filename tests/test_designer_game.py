@@ -233,3 +233,40 @@ def test_a_game_without_filler_is_told_why_it_has_no_card_tests(orchard, tmp_pat
     assert figures["card_tests"] == [] and any(said in s for s in figures["verdict"]["sentences"])
     page = (tmp_path / "output" / "orchard" / "balance" / "report.html").read_text()
     assert said in page and "the card tests above are" not in page and "this run has no card tests" in page
+
+
+def test_the_orchard_tutorials_code_is_the_packages_code_line_for_line():
+    """docs/tutorial-orchard.md's Python blocks, in order, are the rules module after its docstring and
+    then the filler module after its docstring; its YAML and TOML blocks are the set's and package's."""
+    import ast
+    import re
+
+    doc = (ROOT / "docs" / "tutorial-orchard.md").read_text(encoding="utf-8")
+    body = []
+    for module in ("__init__.py", "filler.py"):
+        source = (ORCHARD / "cardsmith_orchard" / module).read_text(encoding="utf-8")
+        body += source.splitlines()[ast.parse(source).body[0].end_lineno:]
+    shown = [line for block in re.findall(r"```python\n(.*?)```", doc, re.S) for line in block.splitlines()]
+    assert [line for line in shown if line.strip()] == [line for line in body if line.strip()]
+    for block in re.findall(r"```toml\n(.*?)```", doc, re.S):
+        assert block in (ORCHARD / "pyproject.toml").read_text(encoding="utf-8")
+    set_text = "".join(p.read_text(encoding="utf-8") for p in (ORCHARD / "cards" / "orchard").glob("*.yaml"))
+    for block in re.findall(r"```yaml\n(.*?)```", doc, re.S):
+        assert all(line in set_text for line in block.splitlines()), block
+
+
+def test_the_orchard_verdict_names_the_planted_pear_and_no_cause_for_the_mirror(orchard, tmp_path):
+    """The tutorial's claim, on a small budget: harvest (three Pears) is too strong, the Pear is the
+    cause, and the Pear's filler is a summer tree of the median growth of the other summer trees."""
+    import json
+
+    from cardsmith.simulation._intervention import fillers
+
+    cardset, game, decks = _game()
+    made = fillers(cardset, game.rules, ["pear", "oak"])
+    assert made["pear"].effects == ({"do": "grow", "points": 2},) and cardset.attribute(made["pear"], "cost") == 2
+    assert "typical tree: fewer than 3 alike" in made["oak"].name
+    code, out, err = cs("balance", "orchard", "--agents", "greedy", "--games", "30", "--budget", "200", "--jobs", "1")
+    assert code == 0, err
+    verdict = json.loads((tmp_path / "output" / "orchard" / "balance" / "balance.json").read_text())["verdict"]
+    assert verdict["strong_decks"] == ["harvest"] and verdict["causes"] == [{"deck": "harvest", "card": "pear", "flag": "too strong"}]

@@ -11,7 +11,7 @@ deck. After eight rounds (eight turns each) the higher score wins. Who starts is
 from cardsmith.engine.chance import seat_stream
 from cardsmith.engine.contract import EffectSpec, Problem, RulesModule
 from cardsmith.engine.kit import OWNER, PER_SEAT, PUBLIC, SECRET, TableGame, TableState, TurnOrder, Zones, ranked
-from cardsmith.engine.kit.fillers import alike, median, plain
+from cardsmith_orchard.filler import filler
 
 MAX_WATER, ROUNDS = 5, 8
 
@@ -72,14 +72,6 @@ class OrchardGame(TableGame):
         return state.score[seat] - state.score[1 - seat] + state.water[seat] / 10
 
 
-def filler(card, cardset):
-    """A plain tree of the card's cost that grows what the set's other trees of that cost typically grow."""
-    cost = cardset.attribute(card, "cost")
-    others, note = alike(cardset.cards, card, lambda c: cardset.attribute(c, "cost") == cost)
-    points = median(sum(e["points"] for e in c.effects if e["do"] == "grow") for c in others)
-    return plain(card, f"plain tree{note}", {"cost": cost}, ({"do": "grow", "points": points},))
-
-
 def check_costs(cardset):
     """Every tree needs a cost, its own or its season's."""
     for card in cardset.cards:
@@ -97,5 +89,5 @@ RULES = RulesModule(
              "frost": EffectSpec("frost", {"points": {"type": "integer", "minimum": 1}})},
     effect_types=("tree",),
     card_fields={"tree": {"cost": {"type": "integer", "minimum": 0, "maximum": MAX_WATER}}},
-    validate=check_costs, filler=filler,
+    validate=check_costs, filler=filler, cards_in_hand=lambda state, seat: frozenset(state.zones.of(seat, "hand").cards),
 )
