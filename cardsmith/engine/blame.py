@@ -32,7 +32,7 @@ def blame(e: BaseException) -> tuple[str, str, int] | None:
     cardsmith's, or None (cardsmith's own code, or no traceback). Kept on `e.game_blame`."""
     known = getattr(e, "game_blame", None)
     if known is not None:
-        return tuple(known)  # type: ignore[return-value]
+        return tuple(known)
     packages = game_packages()
     found = None
     tb = e.__traceback__

@@ -468,7 +468,7 @@ def _check_balance_hooks(game: Any, decks: Any) -> list[str]:
 
 # ---- per-seat decks: a determinization keeps every seat's cards its own -------------------------------
 
-def _held(state: Any, seat: int) -> "Counter[str]":
+def _held(state: Any, seat: int) -> Any:
     """The cards `seat` holds: every card in a zone it owns (a kit `Zones` state), else the rules'
     `cards_in_hand` and the cards it played."""
     from collections import Counter
