@@ -71,7 +71,8 @@ def test_an_error_in_a_designers_package_names_its_file_and_line_and_writes_a_po
     source.mkdir(parents=True)
     text = (ORCHARD / "cardsmith_orchard" / "__init__.py").read_text()
     broken = text.replace('"orchard"', '"buggy_orchard"').replace(
-        '                else:\n                    self.score[rival]', '                else:\n                    self.score[rival] = self.game.effects["frost"]\n                    self.score[rival]')
+        '            self.water[seat] -= self.game.cost[card]\n', '            self.water[seat] -= self.game.cost[card]\n'
+        '            self.score[seat] += self.game.effects["frost"]\n')
     assert broken.count("buggy_orchard") == 2 and 'effects["frost"]' in broken
     (source / "__init__.py").write_text(broken)
     monkeypatch.syspath_prepend(str(source.parent))
@@ -92,7 +93,7 @@ def test_an_error_in_a_designers_package_names_its_file_and_line_and_writes_a_po
     assert "bug in cardsmith" not in err
     position = tmp_path / "buggy_orchard-error-position.yaml"
     assert position.exists() and "--from buggy_orchard-error-position.yaml" in err
-    # The file is a position the game reads back: the hailstorm that failed is about to be playable.
+    # The file is a position the game reads back, from just before the planting that failed.
     from cardsmith.engine.kit import parse_position
 
     data = parse_position(position.read_text(), "buggy_orchard")
