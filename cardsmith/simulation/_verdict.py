@@ -91,10 +91,10 @@ def verdict(figures: dict[str, Any]) -> dict[str, Any]:
         how = f"; intervals corrected for the budget's {looks} sequential looks" if looks > 1 else ""
         out.append(f"{flagged} of {len(tests)} card tests flagged at a {100 * figures.get('fdr', 0.05):.0f}% false "
                    f"discovery rate (Benjamini-Hochberg{how}).")
-    first = figures["first_player_wins_of_decided"]
+    first, even = figures["first_player_wins_of_decided"], 1 / figures.get("players", 2)  # of decided games: no draws
     if first["n"]:
-        if first["low"] > fair or first["high"] < fair:
-            word = "an advantage" if first["low"] > fair else "a disadvantage"
+        if first["low"] > even or first["high"] < even:
+            word = "an advantage" if first["low"] > even else "a disadvantage"
             out.append(f"Going first is {word}: the first player wins {_pct(first)} of decided games.")
         else:
             out.append(f"Going first: no measurable advantage ({_pct(first)} of decided games).")
