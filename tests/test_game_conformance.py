@@ -16,7 +16,6 @@ here is skipped (run `cardsmith check-game` on your own set).
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from cardsmith.engine.checks import deck_problems, hook_problems, protocol_probl
 from cardsmith.engine.contract import Outcome, RulesModule
 from cardsmith.engine.kit import dump_position, parse_position
 from cardsmith.engine.registry import canonical, get_rules, known_games, register
-from cardsmith.sets.model import frozen_map
+from cardsmith.simulation.conformance import LARGEST_TABLE_TURN_CAP, capped_game, tables
 
 ROOT = Path(__file__).resolve().parents[1]
 SET_FOLDERS = [ROOT / "cards", ROOT / "tests" / "fixtures", ROOT / "docs" / "examples"]
@@ -88,12 +87,6 @@ def _installed_from_elsewhere(name: str) -> bool:
     return name in registry._entry_points() and name not in registry._bundled() and name not in registry._EXTRA
 
 
-def tables(rules: RulesModule, decks: list) -> list[list]:
-    """The smallest and the largest table, seats filled from the decks in turn."""
-    lo, hi = rules.players
-    return [[decks[i % len(decks)] for i in range(n)] for n in sorted({lo, hi})]
-
-
 def test_rules_declare_what_the_contract_asks(played):
     rules, game, _, _ = played
     assert rules.name == canonical(rules.name) and game.rules is rules
@@ -101,17 +94,6 @@ def test_rules_declare_what_the_contract_asks(played):
     assert "turn_cap" in rules.play_schema.get("properties", {}), "every game supports play.turn_cap"
     for name, spec in rules.effects.items():
         assert spec.name == name and all(isinstance(s, dict) for s in spec.params.values())
-
-
-# Games whose random games at the largest table run to thousands of actions (Alien Empires at six
-# seats: ~100 turns, most of this file's time): that table plays with this `play.turn_cap`, so its
-# game ends as a capped draw (checked like any end); the smallest table still plays to a real end.
-LARGEST_TABLE_TURN_CAP = {"alien_empires": 40}
-
-
-def capped_game(rules: RulesModule, cardset, cap: int):
-    play = dict(cardset.meta.get("play") or {})
-    return rules.make_game(dataclasses.replace(cardset, meta=frozen_map({**cardset.meta, "play": {**play, "turn_cap": cap}})))
 
 
 def test_random_games_keep_the_contract(played):
