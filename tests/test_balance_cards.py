@@ -138,3 +138,35 @@ def test_deck_search_stays_legal_and_reports_what_it_leans_on():
     assert not check_deck(best, cardset)
     assert found["mutants_tried"] >= 1 and found["sentence"].startswith("Deck search")
     assert found["games"] == 8
+
+
+def test_with_two_decks_the_mirror_of_a_too_strong_deck_names_no_cause():
+    """Issue 29: the verdict named a neighbour's smeared card test as the cause of the mirror deck's
+    weakness. With two decks the weak one is only the other side of the strong one."""
+    row = {"deck": "Strong", "card": "mace", "name": "Mace", "method": "intervention", "filler": "plain fighter for Mace",
+           "effect": 0.21, "low": 0.14, "high": 0.28, "games": 800, "flag": "too strong"}
+    weak = {**row, "deck": "Other", "card": "rapier", "name": "Rapier", "effect": -0.12, "low": -0.18, "high": -0.06,
+            "flag": "too weak"}
+    figures = _figures([row, weak])
+    figures["deck_win_rates"][1]["wins"].update(rate=0.33, low=0.28, high=0.38)
+    v = verdict(figures)
+    text = "\n".join(v["sentences"])
+    assert "Other is too weak: it wins 33.0% [28-38] against the field: the mirror of Strong being too strong" in text
+    assert [c["deck"] for c in v["causes"]] == ["Strong"]
+    assert "Most likely cause: Rapier" not in text and "Too weak: Rapier (Other)" in text
+
+
+def test_with_many_draws_two_even_decks_are_not_both_too_weak():
+    """Orchard with a fair Pear: 44% of games drawn, the decks win 29% and 27%. Against a fair 50% both
+    read "too weak"; a drawn game is a win for neither, so the fair share is 28%."""
+    figures = _figures([])
+    rate = lambda k: {"k": k, "n": 100, "rate": k / 100, "low": k / 100 - 0.08, "high": k / 100 + 0.09}  # noqa: E731
+    figures["deck_win_rates"] = [{"deck": "blossom", "wins": rate(29)}, {"deck": "harvest", "wins": rate(27)}]
+    figures["draws"] = rate(44)
+    v = verdict(figures)
+    assert v["strong_decks"] == v["weak_decks"] == []
+    assert "No deck stands out: win rates from 27.0% to 29.0%, every interval touching a fair 28%." in v["sentences"]
+    assert "Going first: no measurable advantage (50.0% [45-55] of decided games)." in v["sentences"]  # decided: no draws
+    figures["deck_win_rates"][1]["wins"] = rate(60)
+    assert "harvest is too strong: it wins 60.0% [52-69] against the field (fair: 28%, as 44% of games are draws)." \
+        in verdict(figures)["sentences"]

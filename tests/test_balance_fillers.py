@@ -6,6 +6,7 @@ Long acceptance runs (strong, weak and no plant on Solar Empires) are in benchma
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 
@@ -34,9 +35,10 @@ def test_a_building_of_typical_output_for_its_cost_is_its_own_filler():
     mines, city = cardset.card("mines"), cardset.card("infected-city")
     # Mines (+1 minerals for 1/1/1) is what buildings of that cost give: its filler is the same.
     assert output(filler(mines, cardset)) == output(mines) == (0, 1, 0)
-    # Infected City (+2/+2/+2 for 2/2/2) out-produces its cost's typical +2: the test can see that.
+    # Infected City (+2/+2/+2 for 2/2/2) out-produces the +1 its cost's other buildings typically give
+    # (+1, +1, +1, +3, +4: its own +6 is left out of the median, which it would raise to +2).
     made = filler(city, cardset)
-    assert sum(output(made)) == 2 < sum(output(city)) and made.fields["save"] == city.fields["save"]
+    assert sum(output(made)) == 1 < sum(output(city)) and made.fields["save"] == city.fields["save"]
     assert not made.effects and not made.keywords and made.type == "building"
 
 
@@ -151,3 +153,28 @@ def test_hands_followed_while_playing_equal_a_replay_of_the_game(name):
         assert r.hands is not None
         assert any(r.hands[1]), "some seat held a card"
         assert r.hands == hands_of(game, decks, replace(r, hands=None), hand)
+
+
+def test_a_filler_never_sees_the_card_under_test_and_says_when_it_falls_back():
+    """Issue 29: with three cards at one cost, a planted card made up a third of its neighbours'
+    medians. The tested card is left out; with fewer than three comparable cards left, the filler is
+    the type's typical card and its name (shown in the report) says so."""
+    from cardsmith.engine.kit.fillers import alike
+    from cardsmith.games.solar_empires.filler import filler
+    from cardsmith.sets.model import Card, frozen_map
+
+    cardset = open_set("solar-empires")
+    fighters = [c for c in cardset.cards if c.type == "ship" and c.fields.get("class") == "fighter"]
+    plant = fighters[0]
+    strong = Card(id=plant.id, name=plant.name, type="ship", race=plant.race,
+                  fields=frozen_map({**plant.fields, "attack": 99, "armour": 99}))
+    planted = dataclasses.replace(cardset, cards=tuple(strong if c.id == plant.id else c for c in cardset.cards))
+    # The plant's own filler and a neighbour's are what the other fighters give, whatever the plant's numbers.
+    for card in (strong, fighters[1]):
+        made = filler(card, planted)
+        assert made.fields["attack"] < 99 and made.fields["attack"] == filler(card, cardset).fields["attack"]
+    few = [c for c in cardset.cards if c.type == "building"][:3]
+    others, note = alike(few, few[0], lambda c: True)
+    assert [c.id for c in others] == [c.id for c in few[1:]] and "typical building: fewer than 3 alike" in note
+    assert " for " not in note  # the report reads the filler's name up to " for "
+    assert alike(cardset.cards, fighters[0], lambda c: c in fighters) == (fighters[1:], "")

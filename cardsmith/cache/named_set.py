@@ -34,4 +34,9 @@ def open_named_set(name: str, project: "Project | None" = None) -> tuple["Projec
     cardset, diags = validated_set(project, path)  # from the cache when the set is unchanged since last checked
     if cardset is None:
         raise SetInvalid(Path(path), diags)
+    for d in diags:
+        if d.path == "rules" and not d.is_error:  # a game not installed yet: the cards still print, say so once
+            import click
+
+            click.secho(d.format(Path.cwd()), fg="yellow", err=True)
     return project, cardset

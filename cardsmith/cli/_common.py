@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +96,36 @@ def failure_status(e: BaseException) -> int:
         return 130
     if os.environ.get("CARDSMITH_DEBUG"):
         raise e
+    from cardsmith.engine.blame import describe
+
+    theirs = describe(e)
+    if theirs is not None:  # a designer's own rules failed: theirs to fix, with where and how to get there again
+        click.secho(theirs, fg="red", err=True)
+        _write_reproduction(e)
+        return 1
     click.secho(f"internal error: {type(e).__name__}: {e}", fg="red", err=True)
     click.echo("  this is a bug in cardsmith; run again with CARDSMITH_DEBUG=1 for details", err=True)
     return 3
+
+
+def _write_reproduction(e: BaseException) -> None:
+    """Write the position a game package failed at (kept on the error by the runner) to a file that
+    `cardsmith play SET --from FILE` continues from, and say so."""
+    import click
+
+    from cardsmith.base.atomic import write_text
+    from cardsmith.engine.kit import dump_position
+
+    position = getattr(e, "game_position", None)
+    if position is None:
+        click.echo("  run again with CARDSMITH_DEBUG=1 for the whole traceback", err=True)
+        return
+    name = re.sub(r"[^A-Za-z0-9_]", "_", str(position.get("game", "game"))) + "-error-position.yaml"
+    try:
+        write_text(Path(name), dump_position(position))
+    except OSError as err:
+        click.echo(f"  (could not write the position to {name}: {err})", err=True)
+        return
+    actions = len(getattr(e, "game_actions", ()))
+    click.echo(f"  the position after the {actions} action(s) before it is in {name}: "
+               f"`cardsmith play SET --from {name} --games 1` starts there (CARDSMITH_DEBUG=1 shows the traceback)", err=True)

@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "cardsmith.cli.cmd_share",
     "cardsmith.cli.cmd_play",
     "cardsmith.cli.cmd_components",
+    "cardsmith.cli.cmd_check",
 ]
 
 # Each command's module and the first sentence of its help, so that `cardsmith --help` and a command
@@ -46,6 +47,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "watch": ("cardsmith.cli.cmd_share", "Serve SET's gallery on localhost and re-render cards as you save; the page reloads itself."),
     "play": ("cardsmith.cli.cmd_play", "Play GAMES games of SET between decks (one per seat) and print win rates with 95% intervals."),
     "balance": ("cardsmith.cli.cmd_play", "Round robin of SET's decks, card tests and a verdict; writes output/<set>/balance/report.html and balance.json."),
+    "check-game": ("cardsmith.cli.cmd_check", "Hold SET's game to the game contract: random games at the smallest and largest table, hiding, determinizations, positions, the turn cap."),
     "components": ("cardsmith.cli.cmd_components", "Boards (hex grids, square grids, tracks) and token sheets declared in a set (see docs/components.md)."),
 }
 

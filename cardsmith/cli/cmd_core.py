@@ -34,9 +34,13 @@ def validate(sets: tuple[str, ...], strict: bool, as_json: bool) -> int:
     for d in set_dirs(project, sets):
         cardset, diags = check_set(d)
         if cardset is not None:  # the print rules, from the layouts the cards will be drawn with
-            from cardsmith.layout.printcheck import set_diagnostics
+            from cardsmith.layout.printcheck import missing_layouts, set_diagnostics
 
-            diags = diags + set_diagnostics(project, cardset)
+            diags = diags + missing_layouts(project, cardset) + set_diagnostics(project, cardset)
+        else:  # the cards have errors: a missing layout is still worth saying now
+            from cardsmith.layout.printcheck import missing_layouts_of_folder
+
+            diags = diags + missing_layouts_of_folder(project, d)
         all_diags.extend(diags)
         if not as_json:
             print_diagnostics(diags, Path.cwd())

@@ -47,6 +47,15 @@ def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, gui
             err_console.print(f"[red]{d.name}: {len(errors)} error(s); fix them before rendering (see `cardsmith validate {d.name}`)[/]")
             status = 1
             continue
+        print_diagnostics([x for x in diags if x.path == "rules"], Path.cwd())  # a game not installed yet
+        from cardsmith.layout.printcheck import missing_layouts
+
+        missing = missing_layouts(project, cardset)
+        if missing:  # said once per layout, not once per card that uses it
+            print_diagnostics(missing, Path.cwd())
+            err_console.print(f"[red]{d.name}: {len(missing)} layout(s) missing; nothing drawn[/]")
+            status = 1
+            continue
         loaded.append((d, cardset))
     if only and not status:  # an invalid set may hold the card: its errors are the message, not "no card"
         known = {c.id for _, s in loaded for c in s.cards}

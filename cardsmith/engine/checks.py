@@ -488,3 +488,63 @@ def _check_balance_hooks(game: Any, decks: Any) -> list[str]:
         return [f"balance_figures gave something other than plain data: {figures!r:.80}"]
     words = balance_text(game, figures) if figures is not None and offers(game, "balance_text") else ""
     return [] if isinstance(words, str) else ["balance_text gave no text"]
+
+
+# ---- per-seat decks: a determinization keeps every seat's cards its own -------------------------------
+
+def _held(state: Any, seat: int) -> Any:
+    """The cards `seat` holds: every card in a zone it owns (a kit `Zones` state), else the rules'
+    `cards_in_hand` and the cards it played."""
+    from collections import Counter
+
+    from cardsmith.engine.kit.zones import HIDDEN, Zones
+
+    zones = getattr(state, "zones", None)
+    if isinstance(zones, Zones):
+        return Counter(c for z in zones if z.owner == seat for c in z.cards if c != HIDDEN)
+    hand = getattr(getattr(getattr(state, "game", None), "rules", None), "cards_in_hand", None)
+    held: Counter[str] = Counter(hand(state, seat) if hand else ())
+    return held + Counter(state.cards_played(seat))
+
+
+def deck_problems(game: Any, decks: Any, seeds: Iterable[int] = range(3), max_actions: int = 20_000) -> list[str]:
+    """Play random games and fail a determinization that gives a seat a card it could not hold.
+
+    A seat the true games keep within its own deck list (every card it ever holds, counted with
+    copies, is in its deck: a game where each player has their own deck) must be kept within it by
+    `sample_state` too: a determinization for any seat's observation that gives it a card of
+    another seat's deck (or more copies than its deck has) is a problem. Seats that really do hold
+    cards of other decks (a common deck) are not checked. Seat the decks differently (two different
+    deck lists) for the check to mean anything.
+    """
+    import random as _random
+    from collections import Counter
+
+    own = [Counter(d.cards()) for d in decks]
+    confined = [True] * len(own)
+    found: list[tuple[int, int, int, int, list[str]]] = []
+    for seed in seeds:
+        state, rng = game.new_game(list(decks), seed), _random.Random(seed)
+        for step in range(max_actions):
+            for s in range(len(own)):
+                confined[s] = confined[s] and not (_held(state, s) - own[s])
+            if state.is_terminal():
+                break
+            seat = state.to_act()[0]
+            sample = game.sample_state(state.observation(seat), _random.Random(step))
+            for s in range(len(own)):
+                extra = _held(sample, s) - own[s]
+                if extra:
+                    found.append((seed, step, seat, s, sorted(extra)))
+            legal = state.legal_actions(seat)
+            state.apply(legal[rng.randrange(len(legal))], seat)
+    problems: list[str] = []
+    fail = _collector(problems)
+    for seed, step, seat, s, extra in found:
+        if confined[s]:
+            owners = [t for t, c in enumerate(own) if t != s and extra[0] in c]
+            where = f" (a card of seat {owners[0]}'s deck)" if owners else ""
+            fail(seed, step, f"a determinization for seat {seat} gives seat {s} {extra[0]!r}{where}, which its own "
+                             f"deck does not hold: hidden cards leak across decks (a TableGame with one deck per "
+                             f"player declares deck_mode = PER_SEAT)")
+    return problems

@@ -115,8 +115,10 @@ def rules_for(cardset: CardSet) -> RulesModule:
     rules = get_rules(cardset.rules)
     if rules is None:
         raise CardsmithError(
-            f"set '{cardset.id}' names rules '{cardset.rules}', which cardsmith does not have ({_where(cardset)})",
-            hint=unknown_rules_hint(cardset.rules),
+            f"set '{cardset.id}' names rules '{cardset.rules}', which cardsmith does not have: a game that is not "
+            f"installed, so it cannot be played yet ({_where(cardset)})",
+            hint=(f"install the game's package (`pip install -e path/to/your-game`; docs/tutorial-game.md shows how to "
+                  f"write one); {unknown_rules_hint(cardset.rules)}"),
         )
     return rules
 

@@ -163,39 +163,45 @@ def _play(state: GameState, players: list, rngs: list, max_actions: int, watch: 
     observe, record, clock = state.observation, actions.append, time.perf_counter
     if watch is not None:
         watch(state)
-    for _ in range(max_actions):
-        acting = to_act()  # () exactly when the game is over (the contract; the protocol checks test it)
-        if not acting:
-            if not is_terminal():
-                raise RuntimeError(f"{where}: {game_name} names no seat to act in a game that is not over")
-            capped = False
-            break
-        seat = acting[0]
-        legal = legal_of(seat)
-        if not legal:
-            raise RuntimeError(f"{where}: {game_name} offers no legal action to seat {seat} in a game that is not over")
-        if first_actor is None and not hook:
-            first_actor = seat
-        # The agent gets the observation only: never the state, so it cannot read hidden cards.
-        observation = observe(seat) if looks[seat] else None
-        if len(legal) > 1:  # a forced move is no decision, and not timed
-            started = clock()
-            action = acts[seat](observation, legal, rngs[seat], seat)
-            think[seat] += clock() - started
-            decisions[seat] += 1
+    try:
+        for _ in range(max_actions):
+            acting = to_act()  # () exactly when the game is over (the contract; the protocol checks test it)
+            if not acting:
+                if not is_terminal():
+                    raise RuntimeError(f"{where}: {game_name} names no seat to act in a game that is not over")
+                capped = False
+                break
+            seat = acting[0]
+            legal = legal_of(seat)
+            if not legal:
+                raise RuntimeError(f"{where}: {game_name} offers no legal action to seat {seat} in a game that is not over")
+            if first_actor is None and not hook:
+                first_actor = seat
+            # The agent gets the observation only: never the state, so it cannot read hidden cards.
+            observation = observe(seat) if looks[seat] else None
+            if len(legal) > 1:  # a forced move is no decision, and not timed
+                started = clock()
+                action = acts[seat](observation, legal, rngs[seat], seat)
+                think[seat] += clock() - started
+                decisions[seat] += 1
+            else:
+                action = acts[seat](observation, legal, rngs[seat], seat)
+            try:
+                apply(action, seat)
+            except IllegalAction as e:
+                raise _agent_error(str(agents[seat]), seat, action, legal, e, where) from None
+            record((seat, action))
+            if watch is not None:
+                watch(state)
+            if first_actor is None and hook:
+                first_actor = first_player(state)
         else:
-            action = acts[seat](observation, legal, rngs[seat], seat)
-        try:
-            apply(action, seat)
-        except IllegalAction as e:
-            raise _agent_error(str(agents[seat]), seat, action, legal, e, where) from None
-        record((seat, action))
-        if watch is not None:
-            watch(state)
-        if first_actor is None and hook:
-            first_actor = first_player(state)
-    else:
-        capped = not is_terminal()  # the engine's guard: a rules bug must not hang a run
+            capped = not is_terminal()  # the engine's guard: a rules bug must not hang a run
+    except (CardsmithError, IllegalAction):
+        raise
+    except Exception as e:  # kept on the error: the actions so far reproduce it (engine.blame)
+        e.game_actions = tuple(actions)  # type: ignore[attr-defined]
+        raise
     if first_actor is None:
         first_actor = actions[0][0] if actions else 0
     return _Played(actions, first_actor, capped, decisions, think)
@@ -222,6 +228,7 @@ def play_game(
     for spec in agents:
         name, opts = parse_agent_spec(spec, game.rules)
         players.append(make_agent(name, game, **opts))
+    given = state
     if state is None:
         state = game.new_game(list(decks), seed)
     if not keep_log:
@@ -231,7 +238,18 @@ def play_game(
         raise CardsmithError(f"{n} seats but {len(players)} agents", exit_code=2)
     rngs = [agent_rng(seed, seat) for seat in range(n)]
     where = f"game {index} (seed {seed})"
-    played = _play(state, players, rngs, max_actions, watch, agents, where, game.name)
+    begin = _start_position(given)
+    try:
+        played = _play(state, players, rngs, max_actions, watch, agents, where, game.name)
+    except CardsmithError:
+        raise
+    except Exception as e:
+        # A designer's rules crashed: keep where (file:line) and the position before the failing action.
+        from cardsmith.engine.blame import remember_position
+
+        remember_position(e, game, lambda: game.from_position(begin, seed=seed) if begin is not None
+                          else game.new_game(list(decks), seed), getattr(e, "game_actions", ()))
+        raise
     if played.capped:
         outcome = Outcome.draw(n, ACTION_CAP, capped=True)
     else:
@@ -246,6 +264,19 @@ def play_game(
         log=list(state.log) if keep_log else None, decisions=tuple(played.decisions),
         think_seconds=tuple(played.think), summary=summary(state),
     )
+
+
+def _start_position(state: GameState | None) -> dict[str, Any] | None:
+    """The position a game continued from a state starts at (None for a new game, or a game that
+    writes no positions): what a crash in a game package is replayed from."""
+    from cardsmith.engine.contract import PositionError
+
+    if state is None:
+        return None
+    try:
+        return state.position()
+    except (PositionError, NotImplementedError):
+        return None
 
 
 def replay(game: Game, decks: Sequence[Deck], seed: int, actions: Iterable[tuple[int, Action]]) -> GameState:

@@ -17,6 +17,7 @@ checks a layer tree without drawing (for `cardsmith validate`), from the sizes t
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Iterable
 
 from cardsmith.layout._boxes import Box, UnitError, font_size_pt, layer_box, layer_points, to_mm
@@ -196,3 +197,54 @@ def set_diagnostics(project: Any, cardset: Any) -> list[Any]:
             out.append(Diagnostic("warning", file, line, col, f"{who}: {message} ({label}, layout '{layout}')",
                                   HINTS[kind]))
     return out
+
+
+def missing_layouts(project: Any, cardset: Any) -> list[Any]:
+    """An error for each layout set.yaml's `layouts:` names that no layout folder holds, once per layout
+    (not once per card), at its line, with the file to create in the set's own `layouts/` folder."""
+    from cardsmith.base.diagnostics import Diagnostic, did_you_mean
+    from cardsmith.layout.template import SET_LAYOUTS, SUFFIX, layouts_for
+    from cardsmith.sets.loader import YamlError, load_yaml
+
+    layouts = layouts_for(project, cardset)
+    missing = {t: str(n) for t, n in cardset.layouts.items() if n and not layouts.exists(str(n))}
+    if not missing:
+        return []
+    set_file = cardset.source.file if cardset.source else cardset.path / "set.yaml"
+    try:
+        doc = load_yaml(set_file)
+    except (OSError, YamlError):
+        doc = None
+    known = sorted({p.name[: -len(SUFFIX)] for d in layouts.dirs for p in d.glob("*" + SUFFIX)})
+    own = cardset.path / (cardset.layout_folders[0] if cardset.layout_folders else SET_LAYOUTS)
+    if own.resolve().is_relative_to(Path.cwd().resolve()):
+        own = own.resolve().relative_to(Path.cwd().resolve())
+    out = []
+    for type_id, name in missing.items():
+        line, col = doc.position(("layouts", type_id)) if doc is not None else (1, 1)
+        out.append(Diagnostic(
+            "error", set_file, line, col, f"layouts: {type_id}: no layout named '{name}' (cards of type '{type_id}' use it)",
+            f"create {own / (name + SUFFIX)} (the set's own layouts folder; docs/layouts.md), "
+            + (did_you_mean(name, known) or f"or name a layout that exists: {', '.join(known) or 'none'}"),
+            f"layouts.{type_id}"))
+    return out
+
+
+def missing_layouts_of_folder(project: Any, set_dir: Path) -> list[Any]:
+    """`missing_layouts` for a set whose cards have errors (no CardSet): read from set.yaml alone, so
+    validate still lists a missing layout beside the cards' problems."""
+    from types import SimpleNamespace
+
+    from cardsmith.base.project import declared_layout_folders
+    from cardsmith.sets.loader import YamlError, load_yaml
+
+    try:
+        data = load_yaml(Path(set_dir) / "set.yaml").data
+    except (OSError, YamlError):
+        return []
+    if not isinstance(data, dict) or not isinstance(data.get("layouts"), dict) or not isinstance(data.get("id"), str):
+        return []
+    named = {str(t): n for t, n in data["layouts"].items() if isinstance(n, str)}
+    folders = tuple(declared_layout_folders(Path(set_dir), data.get("layout_folders")))
+    shell = SimpleNamespace(id=data["id"], path=Path(set_dir), layouts=named, layout_folders=folders, source=None)
+    return missing_layouts(project, shell)

@@ -214,7 +214,7 @@ def card_context(cardset: CardSet, card: Card, setctx: dict[str, Any] | None = N
     for k in card.keywords:
         decl = cardset.keywords.get(k.id)
         name = decl.name if decl else k.id.capitalize()
-        reminder = (decl.reminder if decl else "").replace(" X", f" {k.value}" if k.value is not None else " X")
+        reminder = decl.reminder_for(k.value) if decl else ""
         keywords.append({"id": k.id, "name": name, "value": k.value,
                          "label": name if k.value is None else f"{name} {k.value}",
                          "reminder": reminder, "raw_reminder": decl.reminder if decl else ""})

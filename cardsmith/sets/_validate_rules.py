@@ -38,13 +38,8 @@ def rules_diagnostics(cardset: CardSet, set_doc: Document, places: CardPlaces) -
 
     if not cardset.rules:
         return out
-    try:
-        rules = get_rules(str(cardset.rules))
-    except CardsmithError as e:
-        report(set_doc, ("rules",), e.message, e.hint)
-        return out
+    rules = _installed_rules(str(cardset.rules), set_doc, report, out)
     if rules is None:
-        report(set_doc, ("rules",), f"rules '{cardset.rules}': no game of that name is installed", unknown_rules_hint(str(cardset.rules)))
         return out
     _play_settings(rules, set_doc, report)
     for card in cardset.cards:
@@ -56,6 +51,60 @@ def rules_diagnostics(cardset: CardSet, set_doc: Document, places: CardPlaces) -
     if rules.validate is not None:
         for problem in rules.validate(cardset) or ():
             _problem(problem, cardset, set_doc, places, report, out)
+    return out
+
+
+def not_installed_hint(name: str) -> str:
+    """What to do about a `rules:` naming a game that is not installed (here, or for play and balance)."""
+    from cardsmith.engine.registry import unknown_rules_hint
+
+    return (f"install the package of the game '{name}' (`pip install -e path/to/your-game`, see docs/tutorial-game.md "
+            f"to write one); {unknown_rules_hint(name)}")
+
+
+def _installed_rules(name: str, set_doc: Document, report: Report, out: list[Diagnostic]) -> RulesModule | None:
+    """The rules `rules:` names, or None after saying why not. A game that is not installed (yet) is a
+    warning: cards can be drawn, printed and shared before their rules exist; play and balance refuse.
+    A name close to an installed game's is a typo, and an error with "did you mean"."""
+    from cardsmith.engine.registry import get_rules
+
+    try:
+        rules = get_rules(name)
+    except CardsmithError as e:  # installed but broken: that is an error
+        report(set_doc, ("rules",), e.message, e.hint)
+        return None
+    if rules is None and _misspelt(name):  # close to a game that is installed: a typo, not a game to come
+        report(set_doc, ("rules",), f"rules '{name}': no game of that name is installed", _misspelt(name))
+    elif rules is None:
+        line, col = set_doc.position(("rules",))
+        out.append(Diagnostic("warning", set_doc.path, line, col,
+                              f"rules '{name}': no game of that name is installed, so the set cannot be played yet "
+                              "(its cards validate, render and print)", not_installed_hint(name), "rules"))
+    return rules
+
+
+def _misspelt(name: str) -> str | None:
+    """"did you mean 'x'?" when `name` is close to a known game's name."""
+    from cardsmith.base.diagnostics import did_you_mean
+    from cardsmith.engine.registry import canonical, known_games
+
+    return did_you_mean(canonical(name), known_games())
+
+
+def set_level_diagnostics(set_doc: Document) -> list[Diagnostic]:
+    """What set.yaml alone says wrong about its game (`rules:` and `play:`), for a set whose cards have
+    errors of their own: validate lists these too, so every problem shows at once."""
+    out: list[Diagnostic] = []
+
+    def report(doc: Document, path: tuple, message: str, hint: str | None = None, *, key: bool = False) -> None:
+        line, col = doc.position(path, key=key)
+        out.append(Diagnostic("error", doc.path, line, col, message, hint, path_text(path)))
+
+    name = set_doc.data.get("rules") if isinstance(set_doc.data, dict) else None
+    if isinstance(name, str) and name:
+        rules = _installed_rules(name, set_doc, report, out)
+        if rules is not None:
+            _play_settings(rules, set_doc, report)
     return out
 
 

@@ -122,6 +122,11 @@ class Keyword:
     reminder: str = ""
     param: str | None = None  # "int" when the keyword takes a number (Shield 3)
 
+    def reminder_for(self, value: int | None) -> str:
+        """The reminder with its value for X wherever X stands as a word or number: "+X", "(X)",
+        "X+1", "X glow" (not the X inside a word such as "Xenon"); as written when there is no value."""
+        return self.reminder if value is None else re.sub(r"(?<![A-Za-z0-9_])X(?![A-Za-z0-9_])", str(value), self.reminder)
+
 
 @dataclass(frozen=True)
 class KeywordUse:

@@ -183,6 +183,10 @@ def check_set(set_dir: Path | str, items: dict | None = None, used: dict | None 
     components = _components(ck, sdoc, decl) if sdoc is not None else None
     diagnostics = sort_diagnostics(ck.diags)
     if sdoc is None or any(d.is_error for d in diagnostics):
+        if sdoc is not None:  # the cards have errors: still say what set.yaml gets wrong about its game
+            from cardsmith.sets._validate_rules import set_level_diagnostics
+
+            diagnostics = sort_diagnostics(ck.diags + set_level_diagnostics(sdoc))
         return None, diagnostics
     cardset = replace(decl.build(sdoc, tuple(cards)), components=components)
     if cardset.deck_rules:
@@ -659,7 +663,7 @@ def _card(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, origin
             ok = False
             declared = list(tdecl.fields)
             ck.error(doc, at(key), f"card '{cid}': field '{key}' is not declared for type '{ctype}'",
-                     did_you_mean(key, declared + list(RESERVED_CARD_KEYS)) or
+                     _split_value_hint(merged, key) or did_you_mean(key, declared + list(RESERVED_CARD_KEYS)) or
                      (f"fields of '{ctype}': {', '.join(declared)}" if declared else f"declare it under types.{ctype}.fields in set.yaml"),
                      key=True)
             continue
@@ -714,6 +718,19 @@ def _card(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, origin
         copies=copies, tags=tuple(str(t) for t in tags), keywords=tuple(kws or ()), back=merged.get("back") or tdecl.back,
         source=ref, effects=effects or (),
     )
+
+
+def _split_value_hint(card: Mapping[str, Any], key: str) -> str | None:
+    """The hint for a key with no value that reads like the end of a sentence: YAML took a comma in a
+    one-line card (`{flavor: Small lamp, big ambitions.}`) as the end of the value before it."""
+    if card.get(key) is not None or not re.search(r"\s|[.!?;:)]$", key):
+        return None
+    keys = list(card)
+    before = keys[keys.index(key) - 1] if keys.index(key) > 0 else None
+    if before is None or not isinstance(card.get(before), str):
+        return None
+    return (f"YAML read '{key}' as a new key: in a one-line card a comma ends a value. Quote the whole value: "
+            f"{before}: \"{card[before]}, {key}\"")
 
 
 def _card_groups(ck: _Checker, doc: Document, decl: _Declarations, merged: dict, at: Any, cid: str) -> dict[str, str] | None:

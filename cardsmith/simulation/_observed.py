@@ -102,4 +102,4 @@ def observed_cards(hands: Hands, records: Sequence[GameRecord], names: dict[str,
             "note": "Observational, not causal: win rate of the card's holder in the round robin's games where the card "
                     "was drawn, was in the opening hand, or was never seen (draws count half; 95% Wilson intervals). "
                     "Players who last longer draw more cards, so these mix a card's strength with game length; the "
-                    "card tests above are the causal measure."}
+                    "card tests above, where there are any, are the causal measure."}

@@ -30,7 +30,8 @@ def tests_html(figures: dict[str, Any]) -> str:
     """The card tests, ranked by the interval's bound; too strong in red, too weak in blue."""
     rows: Sequence[dict[str, Any]] = figures.get("card_tests", [])
     if not rows:
-        return ""
+        why = figures.get("card_tests_note")
+        return f"<h2>Card tests</h2><p class='note'>{_e(why)}</p>" if why else ""
     looks = figures.get("looks", 1)
     note = (f"<p class='note'>Each row: one card in one deck. <b>Intervention</b>: the same seeds played with the card and "
             f"with the rules' neutral filler in its place: a card of the same type and cost whose numbers are what the "

@@ -53,12 +53,25 @@ def card_study(cardset: CardSet, game: Game, decks: Sequence[Deck], tables: Sequ
     flag(rows)
     untested = sorted({c for c in in_decks if c not in made} - {r["card"] for r in rows})
     return {
+        "card_tests_note": None if rows else no_tests_reason(game.rules, made),
         "card_tests": rank(rows), "fdr": FDR, "budget": budget, "study_games": run.games_played(),
         # Looks matter only for intervention rows (dealt-card rows rest on a fixed sample).
         "looks": max((r["looks"] for r in rows), default=1), "first_look": run.first, "dealt_games": len(fixed), "filler_rule": filler_rule(game.rules),
         "baseline_games": len(baseline), "study_capped": sum(r.capped for r in baseline),
         "untested_cards": [{"card": c, "name": names.get(c, c)} for c in untested],
     }
+
+
+def no_tests_reason(rules: Any, made: Any) -> str:
+    """Why a balance run has no card tests, in the report's words."""
+    if getattr(rules, "filler", None) is None:
+        return (f"No card tests: the rules of {rules.name} define no `filler` (the neutral stand-in a card is tested "
+                "against, docs/engine.md) and the game deals no card at random at setup, so there is no causal "
+                "measure of single cards; the deck win rates are measured as usual and the per-card figures below "
+                "are observational only.")
+    if not made:
+        return "No card tests: the rules' filler gives no card of these decks a stand-in (it returned None for each)."
+    return "No card tests: no card of these decks could be tested at the tables played."
 
 
 def filler_rule(rules: Any) -> str | None:

@@ -48,12 +48,24 @@ def verdict(figures: dict[str, Any]) -> dict[str, Any]:
     """Sentences (plain text) and the facts behind them."""
     fair = 1 / figures.get("players", 2)
     tests = figures.get("card_tests", [])
+    draws = figures.get("draws") or {}
+    fair_note = f" (fair: {100 * fair:.0f}%)"
+    if figures.get("players", 2) == 2 and draws.get("n") and draws.get("rate"):
+        # A drawn game is a win for neither deck: with a third of games drawn, a fair deck wins a third.
+        fair = (1 - draws["rate"]) / 2
+        fair_note = f" (fair: {100 * fair:.0f}%, as {100 * draws['rate']:.0f}% of games are draws)"
     strong, weak = deck_standing(figures["deck_win_rates"], fair)
     out: list[str] = []
     causes: list[dict[str, Any]] = []
-    for decks, flag, fair_note in ((strong, "too strong", f" (fair: {100 * fair:.0f}%)"), (weak, "too weak", "")):
+    # Two decks: one's wins are the other's losses, so the weak deck is the mirror of the strong one
+    # and names no cause of its own (a card test there would be a false lead).
+    mirror = strong[0]["deck"] if len(figures["deck_win_rates"]) == 2 and strong else None
+    for decks, flag, note in ((strong, "too strong", fair_note), (weak, "too weak", fair_note if not strong else "")):
         for d in decks:
-            out.append(f"{d['deck']} is {flag}: it wins {_pct(d['wins'])} against the field{fair_note}.")
+            out.append(f"{d['deck']} is {flag}: it wins {_pct(d['wins'])} against the field{note}.")
+            if mirror and flag == "too weak":
+                out[-1] = out[-1][:-1] + f": the mirror of {mirror} being too strong, so no cause of its own is named."
+                continue
             row = _cause(tests, d["deck"], flag)
             if row:
                 causes.append(row)
@@ -71,16 +83,18 @@ def verdict(figures: dict[str, Any]) -> dict[str, Any]:
     if weak_cards:
         out.append("Too weak: " + "; ".join(card_sentence(r) for r in weak_cards[:3])
                    + (f"; and {len(weak_cards) - 3} more" if len(weak_cards) > 3 else "") + ".")
+    if not tests and figures.get("card_tests_note"):
+        out.append(figures["card_tests_note"])
     if tests:
         flagged = sum(1 for r in tests if r["flag"])
         looks = figures.get("looks", 1)
         how = f"; intervals corrected for the budget's {looks} sequential looks" if looks > 1 else ""
         out.append(f"{flagged} of {len(tests)} card tests flagged at a {100 * figures.get('fdr', 0.05):.0f}% false "
                    f"discovery rate (Benjamini-Hochberg{how}).")
-    first = figures["first_player_wins_of_decided"]
+    first, even = figures["first_player_wins_of_decided"], 1 / figures.get("players", 2)  # of decided games: no draws
     if first["n"]:
-        if first["low"] > fair or first["high"] < fair:
-            word = "an advantage" if first["low"] > fair else "a disadvantage"
+        if first["low"] > even or first["high"] < even:
+            word = "an advantage" if first["low"] > even else "a disadvantage"
             out.append(f"Going first is {word}: the first player wins {_pct(first)} of decided games.")
         else:
             out.append(f"Going first: no measurable advantage ({_pct(first)} of decided games).")

@@ -47,6 +47,8 @@ def balance_run(cardset: CardSet, game: Game, factory: Callable[[], Game] | None
         figures.update(card_study(cardset, game, decks, tables(len(decks), players), agent, seed=seed, budget=budget,
                                   jobs=jobs, progress=progress, records=result.records, hands=hands,
                                   where=where))
+    else:
+        figures["card_tests_note"] = "No card tests: skipped (--budget 0)."
     figures["verdict"] = verdict(figures)
     return figures, result
 

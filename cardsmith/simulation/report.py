@@ -237,7 +237,9 @@ def render_html(figures: dict[str, Any], cardset: CardSet, run: Any = None, game
         histogram_svg(length.get("histogram", {})),
         game_section(cardset.name, game_text),
         tests_html(figures), agents_html(figures), comparison_html(figures), observed_html(figures),
-        "<h2>Per-card impact, observational: win rate when played</h2><p class='note'>Observational, not causal (the card tests above are). For each card, over every game of a deck that holds it: the deck's win "
+        "<h2>Per-card impact, observational: win rate when played</h2><p class='note'>Observational, not causal"
+        + (" (the card tests above are)" if figures.get("card_tests") else " (this run has no card tests: see above)")
+        + ". For each card, over every game of a deck that holds it: the deck's win "
         "rate when the card was played against when it was not, with intervals and sample sizes. Cards come out more "
         "often in long games, so the raw difference flatters nearly every card; the adjusted column compares only games "
         "of similar length (Mantel-Haenszel over game-length quartiles), and highlighted rows are those where that "
@@ -265,6 +267,38 @@ def write_report(out_dir: Path, figures: dict[str, Any], cardset: CardSet, run: 
     return html_path, json_path
 
 
+def _richer_report(folder: Path) -> dict[str, Any] | None:
+    """The figures of the balance report in `folder` when it is richer than the build's own run (a
+    stronger agent than random, or card tests); None when there is none, or it is the build's kind."""
+    try:
+        old = json.loads((folder / "balance" / "balance.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(old, dict) or (old.get("agent", "random") == "random" and not old.get("card_tests")):
+        return None
+    return old
+
+
+def _keep_richer_report(ctx: Any, games: int) -> bool:
+    """True when a richer, up-to-date balance report (from `cardsmith balance`; written after the last
+    change to any file of the set) is kept instead of the build's short random run; a stale one is
+    replaced. The build's summary says which, and what the richer report was."""
+    old = _richer_report(ctx.out)
+    if old is None:
+        return False
+    report = ctx.out / "balance" / "report.html"
+    written = (ctx.out / "balance" / "balance.json").stat().st_mtime
+    fresh = all(p.stat().st_mtime <= written for p in Path(ctx.cardset.path).rglob("*") if p.is_file())
+    what = (f"balance --agents {old.get('agent')}: {old.get('games', '?')} games, "
+            f"{len(old.get('card_tests') or [])} card tests")
+    if fresh:
+        ctx.wrote(f"balance report kept ({what}; up to date, richer than the build's {games}-game random run)", report)
+        return True
+    ctx.wrote(f"balance report replaced ({what}, older than the set's last change; `cardsmith balance` writes it again)",
+              report)
+    return False
+
+
 def build_stage(ctx: Any) -> None:
     """`cardsmith build`: a short balance run (random agents, a few games per table) for a set with rules."""
     from cardsmith.engine.registry import has_rules, load_game, unknown_rules_hint
@@ -290,6 +324,8 @@ def build_stage(ctx: Any) -> None:
     if use_random:
         decks = random_decks(cardset, seed=1)
     games = int(ctx.options.get("balance_games", 20))
+    if _keep_richer_report(ctx, games):
+        return
     ctx.progress(f"balance: {games} games per table of {players} from {len(decks)} decks")
     result = run_balance(cardset, game, SetGameFactory(cardset.path), decks, "random", games=games, seed=1,
                          jobs=1, random=use_random, players=players)
@@ -297,6 +333,7 @@ def build_stage(ctx: Any) -> None:
     from cardsmith.simulation._verdict import verdict
 
     figures = add_game_figures(result.figures(decks), game, result.records)
+    figures["card_tests_note"] = "No card tests in the build's short run: `cardsmith balance SET` runs them."
     figures["verdict"] = verdict(figures)
     html_path, json_path = write_report(ctx.out / "balance", figures, cardset, game_text=game_figures_text(game, figures))
     ctx.wrote("balance report", html_path)

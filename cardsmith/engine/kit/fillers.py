@@ -3,6 +3,11 @@ the typical value of a field among comparable cards, and a plain copy of a card.
 
 A fair filler is a card of the same kind and cost with no keywords, tags or effects, whose numbers
 are what the set's comparable cards typically have: an average card then reads about 0 against it.
+The card under test is never one of its own comparable cards (`alike`): a strong card would
+otherwise raise its own filler, and its neighbours' (with three cards at a cost, a planted card is
+a third of every median there). Where fewer than `MIN_ALIKE` comparable cards remain, `alike`
+falls back to every other card of the type (the set's typical card of that type) and says so in a
+note the filler's name carries into the report.
 """
 
 from __future__ import annotations
@@ -14,11 +19,24 @@ from typing import Any, Callable, Iterable, Mapping
 from cardsmith.sets.model import Card, frozen_map
 
 SUFFIX = "~filler"
+MIN_ALIKE = 3  # fewer comparable cards than this (the tested card left out): use the type's typical card
 
 
 def real(cards: Iterable[Card], keep: Callable[[Card], bool]) -> list[Card]:
     """The set's own cards (no fillers) that `keep` accepts."""
     return [c for c in cards if not c.id.endswith(SUFFIX) and keep(c)]
+
+
+def alike(cards: Iterable[Card], card: Card, keep: Callable[[Card], bool]) -> tuple[list[Card], str]:
+    """The set's cards comparable to `card` (those `keep` accepts, never `card` itself nor a filler) and a
+    note: "" when there are at least MIN_ALIKE, else every other card of `card`'s type and the note
+    " (typical <type>: fewer than 3 alike)" to add to the filler's name, which the report shows."""
+    cards = list(cards)
+    same = [c for c in real(cards, keep) if c.id != card.id]
+    if len(same) >= MIN_ALIKE:
+        return same, ""
+    typed = [c for c in real(cards, lambda c: c.type == card.type) if c.id != card.id]
+    return typed, f" (typical {card.type}: fewer than {MIN_ALIKE} alike)"
 
 
 def median(values: Iterable[Any], default: int = 0) -> int:

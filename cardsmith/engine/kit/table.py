@@ -6,9 +6,11 @@ is over) and `TableGame.setup(state, decks)` (the zones, the deal, who starts). 
 rest of the contract: `to_act`, a checked `apply` that returns the events, the turn cap
 (`play: {turn_cap: N}`), `observation` (the position with what the seat may not see masked),
 `position` / `from_position`, `clone`, `cards_played` (a seat's `played:<seat>` zone), and
-`sample_state` for a game whose hidden cards come from one pool (a common deck): every hidden slot is
-dealt from the cards the observer has not seen. A game whose seats hide cards from separate pools
-overrides `sample_state`.
+`sample_state`. How hidden cards are dealt in a determinization follows the game's declared
+`deck_mode`: `COMMON` (the default: one pool, such as a common deck; every hidden slot is dealt from
+the cards the observer has not seen) or `PER_SEAT` (each seat plays its own deck: a hidden card in a
+zone of seat s is dealt only from seat s's own cards, so no seat is ever imagined holding a rival's
+card). A per-seat game keeps each seat's cards in zones that seat owns (`Zones.for_seats(..., each=...)`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ from cardsmith.engine.kit.results import CAP_REASON, ResultState
 from cardsmith.engine.kit.turns import TurnOrder
 from cardsmith.engine.kit.zones import HIDDEN, Zones
 from cardsmith.sets.model import CardSet, Deck
+
+
+COMMON, PER_SEAT = "common", "per seat"  # TableGame.deck_mode: one pool of hidden cards, or one per seat
 
 
 def ranked(scores: Sequence[float], reason: str) -> Outcome:
@@ -44,7 +49,9 @@ class TableState(ResultState):
         self.log: list[str] = list(log)
         self.say = EventRecorder(self.log)
         self.zones, self.order, self.result = Zones(), TurnOrder(range(seats)), None
-        self.cards: list[str] = []  # every card of the game (the public deck lists), for determinizations
+        # Every card of the game (the public deck lists), for determinizations: one list (COMMON), or
+        # one list per seat (PER_SEAT: the cards in that seat's zones at setup).
+        self.cards: list[Any] = []
 
     @property
     def turn(self) -> int:
@@ -93,18 +100,20 @@ class TableState(ResultState):
     def _data(self, zones: Zones) -> dict[str, Any]:
         r = self.result
         ended = r and {"ranks": list(r.ranks), "reason": r.reason, "capped": r.capped}
-        return {**position_header(self.game.name, self.seats), "cards": list(self.cards), "order": self.order.to_data(),
+        return {**position_header(self.game.name, self.seats), "cards": plain_copy(self.cards), "order": self.order.to_data(),
                 **{f: plain_copy(getattr(self, f)) for f in self.fields}, "zones": zones.to_data(), "ended": ended}
 
 
 class TableGame:
     """A `TableState` game bound to one set: `effects[card id]` (the card's `effect:` entries as a tuple)
     and `cap` (the set's `play: {turn_cap: N}`, default `turn_cap`). Subclasses set `name`, `state`
-    (their TableState class) and `turn_cap`, and write `setup` and `heuristic`."""
+    (their TableState class), `turn_cap` and `deck_mode` (COMMON or PER_SEAT), and write `setup` and
+    `heuristic`."""
 
     name: str
     state: type[TableState] = TableState
     turn_cap = 100
+    deck_mode = COMMON
 
     def __init__(self, rules: Any, cardset: CardSet):
         self.rules = rules
@@ -121,14 +130,21 @@ class TableGame:
     def new_game(self, decks: Sequence[Deck], seed: int, *, chance: Chance | None = None) -> TableState:
         state = self.state(self, len(decks), chance or SeededChance(seed))
         self.setup(state, decks)
-        state.cards = sorted(c for zone in state.zones for c in zone.cards)
+        if self.deck_mode == PER_SEAT:
+            shared = [z.name for z in state.zones if z.owner is None and z.cards]
+            if shared:
+                raise ValueError(f"{self.name}: deck_mode is PER_SEAT but setup put cards in the shared zone "
+                                 f"{shared[0]!r}; every card must start in a zone of its owner's")
+            state.cards = [sorted(c for z in state.zones if z.owner == s for c in z.cards) for s in range(state.seats)]
+        else:
+            state.cards = sorted(c for zone in state.zones for c in zone.cards)
         return state
 
     def from_position(self, position: Mapping[str, Any], *, chance: Chance | None = None, seed: int = 0,
                       log: Sequence[str] = ()) -> TableState:
         try:
             state = self.state(self, int(position["seats"]), chance or SeededChance(seed), log)
-            state.order, state.cards = TurnOrder.from_data(position["order"]), list(position["cards"])
+            state.order, state.cards = TurnOrder.from_data(position["order"]), plain_copy(list(position["cards"]))
             state.zones = Zones.from_data(position["zones"])
             for f in state.fields:
                 setattr(state, f, plain_copy(position[f]))
@@ -142,10 +158,18 @@ class TableGame:
         return state
 
     def sample_state(self, observation: Mapping[str, Any], rng: random.Random) -> TableState:
-        """A full state that agrees with the observation, every hidden slot dealt from the unseen cards."""
+        """A full state that agrees with the observation, every hidden slot dealt from the unseen cards
+        (PER_SEAT: a seat's hidden slots from its own deck's unseen cards only)."""
         position = observation["position"]
         masked = Zones.from_data(position["zones"])
-        seen = Counter(c for zone in masked for c in zone.cards if c != HIDDEN)
         state = self.from_position(position, seed=rng.getrandbits(64))
+        if self.deck_mode == PER_SEAT:
+            pools = {}
+            for seat, own in enumerate(position["cards"]):
+                seen = Counter(c for z in masked if z.owner == seat for c in z.cards if c != HIDDEN)
+                pools[seat] = list((Counter(own) - seen).elements())
+            state.zones = masked.redeal_by_owner(pools, rng)
+            return state
+        seen = Counter(c for zone in masked for c in zone.cards if c != HIDDEN)
         state.zones = masked.redeal((Counter(position["cards"]) - seen).elements(), rng)
         return state

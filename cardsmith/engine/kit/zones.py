@@ -2,7 +2,8 @@
 
 `Zones.masked(seat)` is what that seat may know: cards it may not see become `HIDDEN` (so counts
 stay visible). `Zones.redeal(masked, unseen, rng)` is the determinization a search agent needs: the
-hidden slots filled at random from the cards the observer has not seen.
+hidden slots filled at random from the cards the observer has not seen; `redeal_by_owner` does it
+per seat, for games where each seat has its own deck.
 """
 
 from __future__ import annotations
@@ -119,6 +120,30 @@ class Zones:
             raise ValueError(f"{slots} hidden slots but {len(pool)} unseen cards")
         for z in out:
             z.cards = [pool.pop() if c == HIDDEN else c for c in z.cards]
+        return out
+
+    def redeal_by_owner(self, unseen: Mapping[int, Iterable[str]], rng: random.Random) -> "Zones":
+        """A copy of a masked view with each HIDDEN slot of a zone owned by seat s filled from `unseen[s]`
+        (per-seat decks: a hidden card never leaves its owner's zones), each pool shuffled with `rng`.
+
+        Every pool must hold exactly as many cards as its seat's zones have hidden slots, and no
+        shared zone (owner None) may hold a hidden card: a ValueError says which seat or zone breaks it.
+        """
+        out = self.copy()
+        for z in out:
+            if z.owner is None and HIDDEN in z.cards:
+                raise ValueError(f"zone {z.name} has no owner but hides cards: with per-seat decks every zone "
+                                 "that hides cards belongs to a seat")
+        for seat in sorted({z.owner for z in out if z.owner is not None} | set(unseen)):
+            pool = list(unseen.get(seat, ()))
+            rng.shuffle(pool)
+            mine = [z for z in out if z.owner == seat]
+            slots = sum(z.cards.count(HIDDEN) for z in mine)
+            if slots != len(pool):
+                raise ValueError(f"seat {seat}: {slots} hidden slots in its zones but {len(pool)} unseen cards "
+                                 "of its deck (with per-seat decks a seat's cards stay in its own zones)")
+            for z in mine:
+                z.cards = [pool.pop() if c == HIDDEN else c for c in z.cards]
         return out
 
     def to_data(self) -> dict[str, Any]:

@@ -1,5 +1,7 @@
 """#rm2k_anime's neutral stand-in for a card in balance tests by intervention, and its hands.
 
+- The card under test is never among the cards its filler's medians come from; with fewer than
+  three comparable cards left, the type's typical card is used (its name says so in the report).
 - A User becomes a plain User of its cost with the median Bandwidth and skill levels of the set's
   Users, no attributes and no effect but its own Goal (the rules give every User one; keeping it
   leaves the Goal out of the test).
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardsmith.engine.kit.fillers import median, plain, real
+from cardsmith.engine.kit.fillers import alike, median, plain
 from cardsmith.games.rm2k_anime.effects import SKILLS
 from cardsmith.sets.model import Card, CardSet
 
@@ -30,22 +32,23 @@ def _amounts(cards: list[Card], do: str) -> list[Any]:
 def filler(card: Card, cardset: CardSet) -> Card | None:
     """The card's neutral stand-in (see the module notes), or None."""
     f = card.fields
-    alike = real(cardset.cards, lambda c: c.type == card.type)
+    same, note = alike(cardset.cards, card, lambda c: c.type == card.type)
     base = {"watermark": f.get("watermark"), "cost": f.get("cost", 0)}
     if card.type == "user":
-        levels = {s: str(median(c.fields.get(s) for c in alike)) for s in SKILLS}
+        levels = {s: str(median(c.fields.get(s) for c in same)) for s in SKILLS}
         goal = tuple(e for e in card.effects if e.get("do") == "goal")
-        return plain(card, "plain User", {**base, "bandwidth": median(c.fields.get("bandwidth") for c in alike), **levels,
-                                          "goal": f.get("goal")}, goal)
+        return plain(card, f"plain User{note}", {**base, "bandwidth": median(c.fields.get("bandwidth") for c in same),
+                                                 **levels, "goal": f.get("goal")}, goal)
     if card.type == "attach":
-        bonus = {"do": "skill_bonus", "skill": f.get("skill"), "amount": median(_amounts(alike, "skill_bonus"), 1)}
-        return plain(card, "plain Attach", {**base, "skill": f.get("skill"), "kind": f.get("kind")}, (bonus,))
+        bonus = {"do": "skill_bonus", "skill": f.get("skill"), "amount": median(_amounts(same, "skill_bonus"), 1)}
+        return plain(card, f"plain Attach{note}", {**base, "skill": f.get("skill"), "kind": f.get("kind")}, (bonus,))
     if card.type == "challenge":
-        kin = [c for c in alike if c.fields.get("kind") == f.get("kind")]
+        kin, note = alike(cardset.cards, card, lambda c: c.type == "challenge" and c.fields.get("kind") == f.get("kind"))
         numbers = {k: median((c.fields.get(k) for c in kin), 0) for k in ("attacker_bonus", "defender_bonus", "defense_value")
                    if k in f}
-        vp = {"do": "winner_vp", "amount": median(_amounts(alike, "winner_vp"), 1)}
-        return plain(card, "plain Challenge", {**base, "skill": f.get("skill"), "kind": f.get("kind"), **numbers}, (vp,))
+        vp = {"do": "winner_vp", "amount": median(_amounts(same, "winner_vp"), 1)}
+        return plain(card, f"plain Challenge{note}", {**base, "skill": f.get("skill"), "kind": f.get("kind"), **numbers},
+                     (vp,))
     if card.type == "event":
         draw = {"do": "draw", "cards": 1, "when": "played"}
         return plain(card, "card-drawing Event", {**base, "skill": f.get("skill")}, (draw,))

@@ -1,8 +1,11 @@
 """The neutral stand-in for a Solar Empires card in balance tests by intervention.
 
 The rule for every card class: the filler is a card of the same type and cost with no keywords and
-no effect, whose numbers are what the set's cards of that class and cost typically give, so that a
-card of average strength for its cost reads about 0, a strong one positive and a weak one negative.
+no effect, whose numbers are what the set's other cards of that class and cost typically give, so
+that a card of average strength for its cost reads about 0, a strong one positive and a weak one
+negative. The card under test is never among the cards its filler's medians are taken from; where
+fewer than three comparable cards remain, the filler is the set's typical card of the type (all
+its other ships, or buildings), and its name says so in the report.
 
 - A ship becomes a plain ship of its class and cost with the class's median attack and armour.
 - A building becomes a plain building of its cost and save whose output (support points a turn)
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardsmith.engine.kit.fillers import SUFFIX as FILLER_SUFFIX, median, real
+from cardsmith.engine.kit.fillers import SUFFIX as FILLER_SUFFIX, alike, median, real
 from cardsmith.sets.model import Card, CardSet, frozen_map
 
 _COST = ("energy", "minerals", "organics")
@@ -34,19 +37,20 @@ def _ints(card: Card, keys: tuple[str, ...]) -> list[int]:
     return [int(card.fields.get(k) or 0) for k in keys]
 
 
-def _typical(cardset: CardSet, cls: str, stat: str, default: int) -> int:
-    return median((int(c.fields.get(stat) or 0) for c in _real(cardset, "ship") if c.fields.get("class") == cls), default)
+def _typical(ships: list[Card], stat: str, default: int) -> int:
+    return median((int(c.fields.get(stat) or 0) for c in ships), default)
 
 
-def typical_output(cardset: CardSet, cost: int) -> int:
-    """Median support a turn of the set's buildings whose total cost is `cost` (or the nearest)."""
-    by_cost: dict[int, list[int]] = {}
-    for c in _real(cardset, "building"):
-        by_cost.setdefault(sum(_ints(c, _COST)), []).append(sum(_ints(c, _PLUS)))
-    if not by_cost:
-        return 0
-    nearest = min(by_cost, key=lambda k: (abs(k - cost), k))
-    return median(by_cost[nearest])
+def typical_output(cardset: CardSet, card: Card) -> tuple[int, str]:
+    """Median support a turn of the set's other buildings whose total cost is the card's (or the
+    nearest), and the note `alike` gives when fewer than three remain."""
+    cost = sum(_ints(card, _COST))
+    costs = {sum(_ints(c, _COST)) for c in _real(cardset, "building") if c.id != card.id}
+    if not costs:
+        return 0, ""
+    nearest = min(costs, key=lambda k: (abs(k - cost), k))
+    others, note = alike(cardset.cards, card, lambda c: c.type == "building" and sum(_ints(c, _COST)) == nearest)
+    return median(sum(_ints(c, _PLUS)) for c in others), note
 
 
 def spread(total: int, weights: list[int]) -> list[int]:
@@ -66,14 +70,15 @@ def filler(card: Card, cardset: CardSet) -> Card | None:
     cost = dict(zip(_COST, _ints(card, _COST)))
     if card.type == "ship":
         cls = str(card.fields.get("class") or "fighter")
-        fields = {"class": cls, "attack": _typical(cardset, cls, "attack", 2),
-                  "armour": max(1, _typical(cardset, cls, "armour", 5)), **cost}
-        name = f"plain {cls}"
+        ships, note = alike(cardset.cards, card, lambda c: c.type == "ship" and c.fields.get("class") == cls)
+        fields = {"class": cls, "attack": _typical(ships, "attack", 2), "armour": max(1, _typical(ships, "armour", 5)), **cost}
+        name = f"plain {cls}{note}"
     elif card.type == "building":
-        output = spread(typical_output(cardset, sum(cost.values())), _ints(card, _PLUS))
+        total, note = typical_output(cardset, card)
+        output = spread(total, _ints(card, _PLUS))
         fields = {**cost, "save": int(card.fields.get("save") or 3),
                   **{k: v for k, v in zip(_PLUS, output) if v}}
-        name = f"plain building (+{sum(output)} support)"
+        name = f"plain building (+{sum(output)} support){note}"
     elif card.type == "event":
         fields = {**cost, "save": 3}
         name = "blank building"

@@ -1,9 +1,10 @@
 """TRF's neutral stand-in for a card in balance tests by intervention, and its hands.
 
 - A character becomes a plain character of its kind (fleeter or individual), faction and cost
-  with the median combat and capture of the set's characters of that kind, not Unique, no effect.
+  with the median combat and capture of the set's other characters of that kind, not Unique, no
+  effect (every other character where fewer than three of its kind remain; its name says so).
 - A planet becomes a plain planet with the median meters, words, capture and homeworld values of
-  the set's planets, no effect (also where the deck names it as its homeworld).
+  the set's other planets, no effect (also where the deck names it as its homeworld).
 - An OOC card becomes an OOC card of its cost and timing with no effect: OOC effects differ too
   much for one typical effect, so the test asks whether the card is worth its slot and words.
 - An account has no stand-in (a deck has exactly one, chosen, and the rules read its titles).
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardsmith.engine.kit.fillers import median, plain, real
+from cardsmith.engine.kit.fillers import alike, median, plain
 from cardsmith.sets.model import Card, CardSet
 
 
@@ -22,13 +23,13 @@ def filler(card: Card, cardset: CardSet) -> Card | None:
     f = card.fields
     if card.type == "character":
         kind = f.get("kind")
-        alike = real(cardset.cards, lambda c: c.type == "character" and c.fields.get("kind") == kind)
-        stats = {k: median((c.fields.get(k) for c in alike), int(f.get(k) or 0)) for k in ("combat", "capture")}
-        return plain(card, f"plain {kind or 'character'}", {"kind": kind, "cost": f.get("cost", 0), **stats})
+        same, note = alike(cardset.cards, card, lambda c: c.type == "character" and c.fields.get("kind") == kind)
+        stats = {k: median((c.fields.get(k) for c in same), int(f.get(k) or 0)) for k in ("combat", "capture")}
+        return plain(card, f"plain {kind or 'character'}{note}", {"kind": kind, "cost": f.get("cost", 0), **stats})
     if card.type == "planet":
-        alike = real(cardset.cards, lambda c: c.type == "planet")
-        return plain(card, "plain planet", {k: median((c.fields.get(k) for c in alike), 0)
-                                            for k in ("meters", "words", "capture", "homeworld")})
+        same, note = alike(cardset.cards, card, lambda c: c.type == "planet")
+        return plain(card, f"plain planet{note}", {k: median((c.fields.get(k) for c in same), 0)
+                                                   for k in ("meters", "words", "capture", "homeworld")})
     if card.type == "ooc":
         return plain(card, "blank OOC card", {"cost": f.get("cost", 0), "timing": f.get("timing"), "persistent": False})
     return None
