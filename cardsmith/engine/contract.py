@@ -38,6 +38,10 @@ class Event:
     `kind` is a short machine name ("draw", "roll", "damage", "destroyed", "win"); `text` is the
     readable line for logs; `data` holds the particulars. `seen_by` is None for a public event, or
     the seats that may see it (a card drawn is seen by its owner only).
+
+    Every resolution (a fight, a combat, a challenge) is one event of kind "result" whose `data`
+    gives `resolution` (the game's word), `sides` (each `{seat, role, total, parts}`, the parts
+    summing to the total) and `winner` (a seat or None); docs/engine.md, "Result events".
     """
 
     kind: str
