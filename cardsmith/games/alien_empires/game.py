@@ -98,6 +98,8 @@ class AlienGame:
         if any(e["kind"] == "@end_turn" for e in data["stack"]):  # a turn in progress (turns.start_turn)
             for k, v in position_schema.TURN.items():
                 data["turnstate"].setdefault(k, plain_copy(v))
+        if data["conflict"] is not None:
+            data["conflict"] = position_schema.conflict(plain_copy(data["conflict"]), seats, data["stack"])
 
         def build() -> AlienState:
             st = self._build({f: data[f] for f in FIELDS}, data, seats, chance if chance is not None else SeededChance(seed))
