@@ -40,7 +40,10 @@ def _reveal_start(st: "AlienState", e: Entry) -> None:
 
 def _forced_reveals(st: "AlienState") -> None:
     """A seat with one way to reveal (no Force card, or one) commits it as the reveal begins. Only
-    here, never later: a determinization must offer the same seats as the state it came from."""
+    here, never later: a determinization must offer the same seats as the state it came from. With
+    `keep_forced` every seat reveals by its own action."""
+    if st.keep_forced:
+        return
     top = st.stack[-1]
     for s in list(top["waiting"]):
         options = reveal_options(st, s)
