@@ -24,7 +24,7 @@ def conflict(c: dict, n: int, stack: list) -> dict:
     missing = [k for k in ("hex", "attacker", "defender") if k not in c]
     if missing:
         raise PositionError(f"conflict: needs {', '.join(missing)} (the contested hex and the two primary seats)")
-    side = [None] * n
+    side: list[str | None] = [None] * n
     side[int(c["attacker"])], side[int(c["defender"])] = "A", "D"
     attack = [i for i, e in enumerate(stack) if e["kind"] == "attack"]
     full = {"side": side, "commit": [{} for _ in range(n)], "bonus": {"A": 0, "D": 0}, "flags": {"A": {}, "D": {}},
