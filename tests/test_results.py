@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from cardsmith.engine.contract import Event
 
 
@@ -121,3 +123,53 @@ def test_solar_empires_combat_won_by_the_fleet_left_standing():
     mine, theirs = data["sides"]
     assert mine["parts"] == {"tcs-35-broadsword": 1, "tcs-13-rapier": 1} and theirs["total"] == 0
     assert data["winner"] == 0 and data["position"] == 1 and data["shots"] == 2
+
+
+@pytest.mark.parametrize("name", ["trf", "alien-empires", "transwar", "rm2k-anime", "solar-empires"])
+def test_every_result_of_random_games_adds_up_and_names_the_larger_side(name):
+    """Over whole games (several tables for TransWar, whose quick `totals` and its `parts` are kept
+    apart): each result's parts sum to its totals, and a fight, attack or challenge is won by the side
+    the rule names."""
+    import random
+    from pathlib import Path
+
+    import cardsmith
+
+    root = Path(__file__).resolve().parent.parent
+    cs = cardsmith.load_set(root / "cards" / name)
+    game = cardsmith.load_game(cs)
+    decks = [cardsmith.load_deck(p, cs) for p in sorted((root / "cards" / name / "decks").glob("*.yaml"))]
+    seen = 0
+    for seed, seats in ((1, 2), (2, 3), (3, 4)) if name in ("transwar", "alien-empires") else ((1, 2), (2, 2)):
+        state, rng = game.new_game((decks * seats)[:seats], seed), random.Random(seed)
+        for _ in range(1500):
+            if state.is_terminal():
+                break
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            for e in state.apply(legal[rng.randrange(len(legal))], seat):
+                if e.kind == "result":
+                    data = the_result([e], e.data["resolution"])
+                    _winner_by_the_rule(name, data)
+                    seen += 1
+    assert seen, f"{name}: random games resolve something"
+
+
+def _winner_by_the_rule(name: str, data: dict[str, Any]) -> None:
+    att, dfn = data["sides"]
+    if name == "trf":  # "The higher number wins" (never a tie: a tie is rolled again)
+        assert data["winner"] == max(data["sides"], key=lambda s: s["total"])["seat"] and att["total"] != dfn["total"]
+    elif name == "transwar":  # "equal to or greater than the attacker's total: The defender won"
+        assert data["winner"] == (att["seat"] if att["total"] > dfn["total"] else dfn["seat"])
+        assert (data["attack"], data["defense"]) == (att["total"], dfn["total"])
+    elif name == "rm2k-anime":  # higher wins; equal totals draw; both negative: All-Fail
+        expected = None if att["total"] == dfn["total"] or (att["total"] < 0 and dfn["total"] < 0) else (
+            att["seat"] if att["total"] > dfn["total"] else dfn["seat"])
+        assert data["winner"] == expected
+    elif name == "alien-empires" and data["decided_by"] == "total":  # higher wins, a tie to the defender
+        assert data["winner"] == (att["seat"] if att["total"] > dfn["total"] else dfn["seat"])
+    elif name == "alien-empires":  # Minimalist: the side with the lowest Force card (none: not lowest)
+        low = [s["lowest force card"] for s in (att, dfn)]
+        assert data["winner"] == (att["seat"] if low[1] is None or (low[0] is not None and low[0] < low[1]) else dfn["seat"])
+    elif name == "solar-empires" and data["winner"] is not None:
+        assert data["sides"][data["winner"]]["total"] > 0 and data["sides"][1 - data["winner"]]["total"] == 0

@@ -280,12 +280,35 @@ def _ally_cards(st: "TransWarState", entry: Entry) -> None:
 # ---- the totals and the winner ----------------------------------------------------------------
 def totals(st: "TransWarState") -> tuple[int, int]:
     """(attack total, defense total) of the attack in progress, by the text's Determine Victor."""
-    att, dfn = parts(st)
-    return sum(att.values()), sum(dfn.values())
+    a: dict[str, Any] = st.attack  # type: ignore[assignment]
+    att, dfn = a["attacker"], a["defender"]
+    aform, dform = st.form_of(att), st.form_of(dfn)
+    mult = a["mult"]
+    att_total = 0
+    if aform is not None and a["modes"]:
+        base = 0 if st.status[att]["broken"] else aform.attack
+        extra = mult.get("base", 0) + (st.prep.get("base", 0) if st.prep.get("seat") == att else 0)
+        base_eff = base * (1 + extra)
+        ground = not a["air_def"] or a["air_att"] or a["leap"]
+        reached = False
+        for m in a["modes"]:
+            if m == BREATH:
+                att_total += base_eff + (aform.breath or 0)
+                reached = True
+            elif ground:
+                att_total += base_eff + aform.modes.get(m, 0) * (1 + mult.get(m, 0))
+                reached = True
+        if reached:
+            att_total += a["coordinate"]["att"] * len(a["allies"]["att"]) + a["luck"]["att"]
+    base_def = 0 if dform is None or a["perfect"] or st.status[dfn]["berserk"] else dform.defense
+    def_total = base_def + a["def_bonus"] + a["coordinate"]["def"] * len(a["allies"]["def"]) + a["luck"]["def"]
+    return att_total, def_total
 
 
 def parts(st: "TransWarState") -> tuple[dict[str, int], dict[str, int]]:
-    """Both sides' totals by their parts (the `result` event's `parts`; docs/rules/transwar.md)."""
+    """Both sides' totals by their parts (the `result` event's `parts`; docs/rules/transwar.md): what
+    `totals` adds up, kept apart (`totals` stays the quick sum the heuristic asks for every look-ahead;
+    tests/test_results.py holds the two to the same figures)."""
     a: dict[str, Any] = st.attack  # type: ignore[assignment]
     att, dfn = a["attacker"], a["defender"]
     aform, dform = st.form_of(att), st.form_of(dfn)
@@ -314,8 +337,8 @@ def parts(st: "TransWarState") -> tuple[dict[str, int], dict[str, int]]:
 def _resolve(st: "TransWarState", entry: Entry) -> None:
     a: dict[str, Any] = st.attack  # type: ignore[assignment]
     att, dfn = a["attacker"], a["defender"]
+    at, dt = totals(st)
     shares = parts(st)
-    at, dt = sum(shares[0].values()), sum(shares[1].values())
     # "all cards played on the opponents are discarded"
     for cards in a["played"].values():
         st.discard.extend(cards)
