@@ -16,7 +16,7 @@ FORMS = ("bat buck cheetah cougar coyote dragon eagle falcon elephant goat gryph
 
 def resolved(events) -> tuple[int, int]:
     """(attack total, defense total) of the attack these events resolved."""
-    data = kinds(events, "resolve")[0].data
+    data = kinds(events, "result")[0].data
     return data["attack"], data["defense"]
 
 
@@ -168,8 +168,8 @@ def test_combined_attack_adds_base_attack_to_each_mode_and_cards_to_each():
     # (The Kick card cannot be played, so the attacker's "done" is taken at once.)
     assert totals(st) == (38, 5) and st.to_act() == (1,)
     events = play(st, ("play", "scream"))
-    res = kinds(events, "resolve")[0].data
-    assert (res["attack"], res["defense"], res["winner"]) == (38, 8, "att")
+    res = kinds(events, "result")[0].data
+    assert (res["attack"], res["defense"], res["winner"]) == (38, 8, 0)
     assert st.damage[1] == 30 and 1 in st.out  # Moose 26 HP, no Form in hand: out
 
 

@@ -38,6 +38,10 @@ class Event:
     `kind` is a short machine name ("draw", "roll", "damage", "destroyed", "win"); `text` is the
     readable line for logs; `data` holds the particulars. `seen_by` is None for a public event, or
     the seats that may see it (a card drawn is seen by its owner only).
+
+    Every resolution (a fight, a combat, a challenge) is one event of kind "result" whose `data`
+    gives `resolution` (the game's word), `sides` (each `{seat, role, total, parts}`, the parts
+    summing to the total) and `winner` (a seat or None); docs/engine.md, "Result events".
     """
 
     kind: str
@@ -183,18 +187,26 @@ class GameState(Protocol):
 
 
 class Game(Protocol):
-    """A game's rules bound to one card set (and its `play:` settings)."""
+    """A game's rules bound to one card set (and its `play:` settings).
+
+    Forced decisions: a game may apply a decision with a single legal action by itself (Alien Empires,
+    TransWar and Solar Empires do, for speed). Such a game accepts the keyword `keep_forced=True` in
+    `new_game` and `from_position`: every decision then waits for its action, one legal action or
+    more, so a scripted line of actions does not depend on what the hands hold; clones keep the option.
+    Every bundled game accepts the keyword (TRF and #rm2k_anime never skip a decision). Runs and agents
+    leave it off."""
 
     name: str
     rules: "RulesModule"
 
     def new_game(self, decks: Sequence[Deck], seed: int, *, chance: Chance | None = None) -> GameState:
         """A new game with `decks[i]` in seat i. Chance comes from `chance` or, when None, from
-        `SeededChance(seed)`. Shuffles and setup happen here."""
+        `SeededChance(seed)`. Shuffles and setup happen here. (Optional keyword: `keep_forced`, above.)"""
         ...
 
     def from_position(self, position: Mapping[str, Any], *, chance: Chance | None = None, seed: int = 0) -> GameState:
-        """A state from `GameState.position()` data; raises PositionError naming the bad entry."""
+        """A state from `GameState.position()` data; raises PositionError naming the bad entry.
+        (Optional keyword: `keep_forced`, above.)"""
         ...
 
     def sample_state(self, observation: Any, rng: Any) -> GameState:

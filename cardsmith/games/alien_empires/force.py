@@ -22,8 +22,9 @@ def primary(c: dict, side: str) -> int:
     return int(c["attacker"] if side == "A" else c["defender"])
 
 
-def side_force(st: "AlienState", side: str) -> tuple[int, int | None]:
-    """(force total, the lowest Force card revealed or None) of one side of the current conflict."""
+def side_parts(st: "AlienState", side: str) -> tuple[dict[str, int], int | None]:
+    """A side's force by its parts (the `result` event's `parts`; docs/rules/alien-empires.md), and
+    the lowest Force card revealed or None."""
     c = st.conflict
     assert c is not None
     p = primary(c, side)
@@ -37,18 +38,20 @@ def side_force(st: "AlienState", side: str) -> tuple[int, int | None]:
     def own_force(n: int) -> int:
         return n * (1 + per_token) + sum(n // per * amount for per, amount in pairs)
 
-    total = tokens - own + own_force(own)
+    parts = {"tokens": own_force(own), "allies' tokens": tokens - own}
     jinx = min(tokens, P.amount(st, o, "jinx"))
-    if jinx:
-        # "One of opponents tokens is Force = 0": the jinxed token loses all it is worth (the jinxer
-        # picks the one worth most), not a single point.
-        total -= max(own_force(own) - own_force(own - k) + (jinx - k)
-                     for k in range(max(0, jinx - (tokens - own)), min(jinx, own) + 1))
-    total += c["bonus"][side]
+    # "One of opponents tokens is Force = 0": the jinxed token loses all it is worth (the jinxer
+    # picks the one worth most), not a single point.
+    parts["jinx"] = -max(own_force(own) - own_force(own - k) + (jinx - k)
+                         for k in range(max(0, jinx - (tokens - own)), min(jinx, own) + 1)) if jinx else 0
+    parts["card effects"] = c["bonus"][side]
     values = sorted((st.table.value(x) for x in c["reveal"][p] or []), reverse=True)
     doubles = c["flags"][side].get("doubles", 0) + sum(1 for _ in P.effects(st, p, "double_force_card"))
-    total += sum(values) + sum(values[:doubles])
-    return max(0, total), (values[-1] if values else None)
+    parts["force cards"] = sum(values)
+    parts["doubled force cards"] = sum(values[:doubles])
+    below = sum(parts.values())
+    parts["no lower than 0"] = -below if below < 0 else 0
+    return parts, (values[-1] if values else None)
 
 
 def winner_side(st: "AlienState", totals: dict[str, tuple[int, int | None]]) -> str:

@@ -64,8 +64,10 @@ class AlienGame:
         return AlienState(self.table, self.map, self.settings, seats, chance)
 
     # ---- new games ------------------------------------------------------------------------------
-    def new_game(self, decks: Sequence[Deck], seed: int, *, chance: Chance | None = None) -> AlienState:
-        """A game with one seat per deck; every seat brings the same common deck (decks[0] is used)."""
+    def new_game(self, decks: Sequence[Deck], seed: int, *, chance: Chance | None = None,
+                 keep_forced: bool = False) -> AlienState:
+        """A game with one seat per deck; every seat brings the same common deck (decks[0] is used).
+        `keep_forced`: see `contract.Game`."""
         if not 2 <= len(decks) <= 6:
             raise ValueError(f"Alien Empires is for 2 to 6 players, not {len(decks)}")
         cards = decks[0].cards(ZONE) if ZONE in decks[0].zones else decks[0].cards()
@@ -73,6 +75,7 @@ class AlienGame:
         if unknown:
             raise ValueError(f"deck {decks[0].name!r} holds cards not in set {self.cardset.id}: {', '.join(unknown)}")
         st = self.state(len(decks), chance if chance is not None else SeededChance(seed))
+        st.keep_forced = keep_forced
         st.neutral = sorted({c for c in cards if self.table.kind(c) == "race" and not playable(self.table[c].effects)})
         if st.neutral:
             st.rec("excluded", "left out (powers not yet played): " + ", ".join(self.table[c].name for c in st.neutral))
@@ -84,7 +87,8 @@ class AlienGame:
         return st
 
     # ---- positions ------------------------------------------------------------------------------
-    def from_position(self, position: Mapping[str, Any], *, chance: Chance | None = None, seed: int = 0) -> AlienState:
+    def from_position(self, position: Mapping[str, Any], *, chance: Chance | None = None, seed: int = 0,
+                      keep_forced: bool = False) -> AlienState:
         """A state from `position()` data or one written by hand (docs/rules/alien-empires.md,
         "Positions"): entries with a default may be left out; a mistake is a PositionError naming it."""
         if position.get("game") != GAME:
@@ -98,10 +102,13 @@ class AlienGame:
         if any(e["kind"] == "@end_turn" for e in data["stack"]):  # a turn in progress (turns.start_turn)
             for k, v in position_schema.TURN.items():
                 data["turnstate"].setdefault(k, plain_copy(v))
+        if data["conflict"] is not None:
+            data["conflict"] = position_schema.conflict(plain_copy(data["conflict"]), seats, data["stack"])
 
         def build() -> AlienState:
             st = self._build({f: data[f] for f in FIELDS}, data, seats, chance if chance is not None else SeededChance(seed))
             _check(st)
+            st.keep_forced = keep_forced
             st.settle()
             return st
 

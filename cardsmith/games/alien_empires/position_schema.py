@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Collection
 
+from cardsmith.engine.contract import PositionError
 from cardsmith.engine.kit.shape import Schema, anything, cards, count, enum, obj, per_seat, position_schema, seat
 
 # What a turn in progress keeps (turns.start_turn); a stack in mid-turn needs them all.
@@ -14,6 +15,24 @@ TURN = {"moved": {}, "attacks": 0, "fought": [], "range_bonus": 0, "drawn": Fals
 SEATLESS = frozenset({"@allies", "@deal", "@defender_draws", "@end_turn", "@first_turn", "@resolve", "@reveal",
                       "@start_autos", "@start_early", "@start_late", "@start_turn", "reveal"})
 HEX = {"type": "string", "pattern": r"^-?\d+,-?\d+$", "x-what": "a hex label 'q,r' (two whole numbers)"}
+
+
+def conflict(c: dict, n: int, stack: list) -> dict:
+    """A conflict entry with what a hand-written one may leave out filled in (docs/rules/alien-empires.md,
+    "Starting mid-phase"): only `hex`, `attacker` and `defender` are required; the conflict's own steps
+    are those above the last `attack` step of the stack."""
+    missing = [k for k in ("hex", "attacker", "defender") if k not in c]
+    if missing:
+        raise PositionError(f"conflict: needs {', '.join(missing)} (the contested hex and the two primary seats)")
+    side: list[str | None] = [None] * n
+    side[int(c["attacker"])], side[int(c["defender"])] = "A", "D"
+    attack = [i for i, e in enumerate(stack) if e["kind"] == "attack"]
+    full = {"side": side, "commit": [{} for _ in range(n)], "bonus": {"A": 0, "D": 0}, "flags": {"A": {}, "D": {}},
+            "cancelled": [[] for _ in range(n)], "borrowed": [[] for _ in range(n)], "reveal": [None] * n,
+            "used": [[] for _ in range(n)], "events": [[] for _ in range(n)], "only": [None] * n, "drawn": False,
+            "shown": False, "second": False, "base": attack[-1] + 1 if attack else 0}
+    full.update(c)
+    return full
 
 
 def schema(n: int, world_ids: Collection[str], kinds: Collection[str]) -> Schema:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import cardsmith.games.alien_empires.powers as P
 from cardsmith.games.alien_empires.conflict import kill_taking_part, opponent, primaries, steal
-from cardsmith.games.alien_empires.force import other_side, primary, side_force, winner_side
+from cardsmith.games.alien_empires.force import other_side, primary, role_of, side_parts, winner_side
 from cardsmith.games.alien_empires.state import STEPS
 from cardsmith.games.alien_empires.turns import hx, lbl
 
@@ -40,7 +40,10 @@ def _reveal_start(st: "AlienState", e: Entry) -> None:
 
 def _forced_reveals(st: "AlienState") -> None:
     """A seat with one way to reveal (no Force card, or one) commits it as the reveal begins. Only
-    here, never later: a determinization must offer the same seats as the state it came from."""
+    here, never later: a determinization must offer the same seats as the state it came from. With
+    `keep_forced` every seat reveals by its own action."""
+    if st.keep_forced:
+        return
     top = st.stack[-1]
     for s in list(top["waiting"]):
         options = reveal_options(st, s)
@@ -91,12 +94,18 @@ def _reveal(st: "AlienState", e: Entry, action: tuple) -> None:
 def _resolve(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
-    totals = {side: side_force(st, side) for side in ("A", "D")}
+    parts = {side: side_parts(st, side) for side in ("A", "D")}
+    totals = {side: (sum(parts[side][0].values()), parts[side][1]) for side in parts}
     win = winner_side(st, totals)
     lose = other_side(win)
     w, l = primary(c, win), primary(c, lose)
+    by_card = any(P.has(st, primary(c, x), "minimalist") for x in totals) and any(
+        totals[x][1] is not None for x in totals)
     st.rec("result", f"force {totals['A'][0]} (P{c['attacker']}) against {totals['D'][0]} (P{c['defender']}): P{w} wins",
-           attack=totals["A"][0], defend=totals["D"][0], winner=w)
+           attack=totals["A"][0], defend=totals["D"][0], winner=w, resolution="conflict",
+           decided_by="lowest force card" if by_card else "total",
+           sides=[{"seat": primary(c, x), "role": role_of(x), "total": totals[x][0], "parts": parts[x][0],
+                   "lowest force card": totals[x][1]} for x in ("A", "D")])
     for s in primaries(c):
         for x in c["reveal"][s] or []:
             st.discard_card(s, x)

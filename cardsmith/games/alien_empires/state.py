@@ -72,6 +72,9 @@ def static_key(table: CardTable, hexmap: HexMap, settings: Settings) -> int:
 class AlienState(ResultState):
     """One game of Alien Empires for `seats` players (2 to 6)."""
 
+    # True: a decision with one legal action waits for it like any other (`new_game(keep_forced=True)`).
+    keep_forced = False
+
     def __init__(self, table: CardTable, hexmap: HexMap, settings: Settings, seats: int, chance: Chance | None = None):
         self.static = static_key(table, hexmap, settings)
         self.seats = seats
@@ -157,7 +160,8 @@ class AlienState(ResultState):
         self._legal = {}
 
     def settle(self) -> None:
-        """Run automatic steps and forced decisions until a seat has a real choice (or the game ends)."""
+        """Run automatic steps and forced decisions (kept with `keep_forced`) until a seat has a real
+        choice (or the game ends)."""
         while self.result is None:
             if not self.stack:
                 STEPS.empty(self)  # turns.next_turn
@@ -181,7 +185,7 @@ class AlienState(ResultState):
                 legal = self.legal_actions(acting[0])
                 if not legal:
                     raise RuntimeError(f"no legal action for seat {acting[0]} at {kind}")
-                if len(legal) == 1:
+                if len(legal) == 1 and not self.keep_forced:
                     self._do(legal[0], acting[0])
                     continue
             return
@@ -333,6 +337,7 @@ class AlienState(ResultState):
     def clone(self) -> "AlienState":
         twin = AlienState.__new__(AlienState)
         twin.static, twin.seats = self.static, self.seats
+        twin.keep_forced = self.keep_forced
         twin.chance = self.chance.fork()
         twin.log = list(self.log)
         twin.rec = EventRecorder(twin.log)

@@ -200,16 +200,17 @@ class Board:
         self.end(None if a == b else (0 if a > b else 1), reason, f"{why}; Victory Points {a} to {b}")
 
 
-    def finish_challenge(self, why: str) -> None:
+    def finish_challenge(self, why: str, result: dict | None = None) -> None:
         """The Challenge ends (resolved, or cancelled by a React): its card is discarded and its seat
-        may challenge again."""
+        may challenge again. A drawn Challenge's `result` data makes this its `result` event."""
         ch = self.ch
         assert ch is not None
         if not ch.get("marked"):  # cancelled by a React: its Attackers did take part
             for i in ch["att"]:
                 self.p[ch["seat"]].users[i].attacked = True
         self.p[ch["seat"]].disc.append(ch["card"])
-        self.rec("challenge over", f"  {self.info(ch['card']).name}: {why}", card=ch["card"])
+        self.rec("result" if result else "challenge over", f"  {self.info(ch['card']).name}: {why}", card=ch["card"],
+                 **(result or {}))
         self.ch = None
         self.ask("challenge", ch["seat"])
 

@@ -131,18 +131,25 @@ def _once(s: "Board", seat: int, users: list[int], when: str) -> int:
 
 def totals(s: "Board") -> tuple[int, int]:
     """(Attacker total, Defender total): skills summed, the card's bonus per User, other bonuses once."""
+    att, dfn = parts(s)
+    return sum(att.values()), sum(dfn.values())
+
+
+def parts(s: "Board") -> tuple[dict[str, int], dict[str, int]]:
+    """Both sides' totals by their parts (the `result` event's `parts`; docs/rules/rm2k-anime.md)."""
     ch = s.ch
     assert ch is not None
     ci = s.info(ch["card"])
     a, d = ch["seat"], 1 - ch["seat"]
     k = ci.skill
-    att = sum(s.skill(s.p[a].users[i], k) for i in ch["att"]) + ci.attacker_bonus * len(ch["att"])
-    att += _once(s, a, ch["att"], "attacking") + ch["bonus"][a]
+    att = {f"{s.p[a].users[i].card} {i}": s.skill(s.p[a].users[i], k) for i in ch["att"]}
+    att.update({"challenge bonus": ci.attacker_bonus * len(ch["att"]), "cards": _once(s, a, ch["att"], "attacking"),
+                "events": ch["bonus"][a]})
     if ci.kind == "personal":
-        dfn = ci.defense_value + ch["bonus"][d]
-    else:
-        dfn = sum(s.skill(s.p[d].users[j], k) for j in ch["dfn"]) + ci.defender_bonus * len(ch["dfn"])
-        dfn += _once(s, d, ch["dfn"], "defending") + ch["bonus"][d]
+        return att, {"defense value": ci.defense_value, "events": ch["bonus"][d]}
+    dfn = {f"{s.p[d].users[j].card} {j}": s.skill(s.p[d].users[j], k) for j in ch["dfn"]}
+    dfn.update({"challenge bonus": ci.defender_bonus * len(ch["dfn"]), "cards": _once(s, d, ch["dfn"], "defending"),
+                "events": ch["bonus"][d]})
     return att, dfn
 
 
@@ -154,18 +161,24 @@ def resolve_challenge(s: "Board") -> None:
     for i in ch["att"]:
         s.p[a].users[i].attacked = True
     ch["marked"] = True  # before any User is deleted and the indices move
-    att, dfn = totals(s)
+    shares = parts(s)
+    att, dfn = sum(shares[0].values()), sum(shares[1].values())
+    # the `result` event of every resolved Challenge (docs/engine.md, "Result events")
+    sides = [{"seat": a, "role": "attack", "total": att, "parts": shares[0]},
+             {"seat": d, "role": "defend", "total": dfn, "parts": shares[1]}]
     if att < 0 and dfn < 0:
-        s.rec("all-fail", f"  {att} to {dfn}: All-Fail, both sides lose", attack=att, defense=dfn)
+        s.rec("result", f"  {att} to {dfn}: All-Fail, both sides lose", attack=att, defense=dfn,
+              resolution="challenge", winner=None, sides=sides, card=ch["card"])
         _losers(s, ci, [(a, ch["att"]), (d, ch["dfn"])])
     elif att == dfn:
-        s.finish_challenge(f"{att} to {dfn}: a draw, discarded without effect")
+        s.finish_challenge(f"{att} to {dfn}: a draw, discarded without effect",
+                           {"resolution": "challenge", "winner": None, "sides": sides})
         return
     else:
         win = a if att > dfn else d
-        s.rec("challenge won", f"  {att} to {dfn}: " + (f"player {win} wins" if ci.kind != "personal" or win == a
-                                                        else "the Defense Value holds"),
-              attack=att, defense=dfn, winner=win)
+        s.rec("result", f"  {att} to {dfn}: " + (f"player {win} wins" if ci.kind != "personal" or win == a
+                                                 else "the Defense Value holds"),
+              attack=att, defense=dfn, winner=win, resolution="challenge", sides=sides, card=ch["card"])
         if ci.kind != "personal" or win == a:
             _winner(s, ci, win)
         _losers(s, ci, [(d, ch["dfn"])] if win == a else [(a, ch["att"])])

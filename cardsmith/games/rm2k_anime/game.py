@@ -53,9 +53,10 @@ class Rm2kAnime:
         self.budget = _setting(play, "start_budget", DEFAULT_BUDGET)
         self.turn_cap = _setting(play, "turn_cap", DEFAULT_TURN_CAP)
 
-    def new_game(self, decks: Sequence[Deck], seed: int = 0, *, chance: Chance | None = None) -> RmState:
+    def new_game(self, decks: Sequence[Deck], seed: int = 0, *, chance: Chance | None = None,
+                 keep_forced: bool = False) -> RmState:
         """Preparation starts: seat 0 chooses its Main User face down (its deck is shuffled after the
-        starting Users are chosen)."""
+        starting Users are chosen). (`keep_forced` changes nothing: every decision is asked.)"""
         lists = deck_lists(decks, self.infos)
         s = RmState(self.infos, chance if chance is not None else SeededChance(seed), self.budget, self.turn_cap)
         for p, ids in zip(s.p, lists):
@@ -63,7 +64,10 @@ class Rm2kAnime:
         s.ask("main_user", 0)
         return s
 
-    def from_position(self, position: Mapping[str, Any] | str, *, chance: Chance | None = None, seed: int = 0) -> RmState:
+    def from_position(self, position: Mapping[str, Any] | str, *, chance: Chance | None = None, seed: int = 0,
+                      keep_forced: bool = False) -> RmState:
+        """A state from `position()` data (or its YAML text); `keep_forced` changes nothing (every
+        decision is asked)."""
         return from_position(RmState, self.infos, position, chance if chance is not None else SeededChance(seed),
                              self.budget, self.turn_cap)
 

@@ -20,10 +20,13 @@ def schema() -> Schema:
                    "users": {"type": "array", "items": user}})
     challenge = {"anyOf": [{"type": "null"}, obj(
         {"card": card(), "seat": seat(2)},
-        {"att": {"type": "array", "items": count()}, "dfn": {"type": "array", "items": count()},
-         "bonus": per_seat(2, {"type": "integer"}), "cancelled": flag()}, open_=True)],
+        {"att": {"type": "array", "items": count(), "default": []}, "dfn": {"type": "array", "items": count(), "default": []},
+         "bonus": per_seat(2, {"type": "integer"}, [0, 0]), "cancelled": flag(False)}, open_=True)],
         "x-what": "a Challenge being resolved (a mapping) or null"}
-    pending = {"anyOf": [{"type": "null"}, obj({"seat": seat(2), "card": card()}, open_=True)],
+    pending = {"anyOf": [{"type": "null"}, obj({"seat": seat(2), "card": card()},
+                                               {"user": count(default=0), "target": anything(None, ("integer", "null")),
+                                                "reacts": {"type": "array", "items": obj({"seat": seat(2), "card": card()}),
+                                                           "default": []}}, open_=True)],
                "x-what": "an Event waiting for a React, with the Reacts played on it in `reacts` (a mapping), or null"}
     body = {"seats": {**per_seat(2, {"anyOf": [one, {"type": "null"}], "x-what": "a seat (a mapping)"}),
                       "x-what": "a list of the two seats"}}

@@ -93,6 +93,9 @@ def build(new: type[S], infos: Mapping[str, CardInfo], data: Mapping[str, Any], 
     s.lag_left, s.passes = int(data.get("lag_left", 0)), int(data.get("passes", 0))
     s.ch = plain_copy(data.get("challenge"))
     s.pending = plain_copy(data.get("pending"))
+    if s.pending is not None and "resume" not in s.pending:  # back to the decision the Event was played in
+        by = s.pending["seat"]
+        s.pending["resume"] = ["window", 1 - by] if s.ch is not None else ["main", by]
     s.winner, s.end_reason = data.get("winner"), str(data.get("end_reason") or "")
     s.played = [set(x) for x in (data.get("played") or [[], []])]
     if s.active not in (0, 1) or s.actor not in (0, 1):

@@ -57,7 +57,7 @@ class Board:
                  "at", "dmg", "planet", "ctrl", "bldg", "star", "black_hole", "removed", "ev_done", "sp_done",
                  "cannon_done", "flare", "swarm", "gaze", "played", "pick", "cpending", "cfx", "cpos", "cstage", "cf",
                  "point", "point_max", "cshots", "cfirst", "catt", "pd_amt", "swarm_i", "cwinner", "cprev", "pd_forced",
-                 "_sup")
+                 "_sup", "keep_forced")
 
     def __init__(self, table: Table, chance: Chance):
         self.t = table
@@ -68,6 +68,8 @@ class Board:
         # False once `mute()`d: the rules skip writing events and log lines (every call site asks first,
         # so not even the text is formatted). Simulations and agents' look-ahead copies need neither.
         self.loud = True
+        # True: a decision with one legal action waits for it like any other (`new_game(keep_forced=True)`).
+        self.keep_forced = False
         self.winner: int | None = None
         self.end_reason = ""
         self._legal: tuple | None = None

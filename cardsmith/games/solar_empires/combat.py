@@ -156,7 +156,7 @@ def _start(s: "Board") -> bool:
         s.cstage = "won"
     else:
         if s.loud:
-            s.rec("no ships", "  no ships remain; control is unchanged")
+            s.rec("result", "  no ships remain; control is unchanged", **_result(s, None))
         s.cstage = "next"
     return False
 
@@ -177,7 +177,8 @@ def _point(s: "Board") -> bool:
 def _choice(s: "Board") -> bool:
     if s.cshots >= SHOT_CAP:
         if s.loud:
-            s.rec("break off", f"  {SHOT_CAP} shots without a result: both fleets break off; control is unchanged")
+            s.rec("result", f"  {SHOT_CAP} shots without a result: both fleets break off; control is unchanged",
+                  **_result(s, None))
         for q in SEATS:
             for i in s.cf[q]:
                 s.at[i] = -1
@@ -259,7 +260,7 @@ def _won(s: "Board") -> bool:
     info = s.t.info
     prev = s.cprev = s.ctrl[pos]
     if s.loud:
-        s.rec("control", f"  P{w} wins the combat and controls position {pos + 1}", seat=w, position=pos + 1)
+        s.rec("result", f"  P{w} wins the combat and controls position {pos + 1}", seat=w, **_result(s, w))
     if prev != w:
         s.ctrl[pos] = w
         # (support changes only with control: the winner's, and the loser's if it held the planet)
@@ -288,6 +289,20 @@ def _building(s: "Board") -> bool:
             return s.ask(ORDER101, loser)
         building_save(s, s.cpos, w)
     return False
+
+
+def _result(s: "Board", winner: int | None) -> dict:
+    """The `result` event's data for the combat ending now (docs/rules/solar-empires.md, "Result
+    events"): each seat's ships left in it, by design, and the winner, whose fleet is left standing."""
+    info = s.t.info
+    sides = []
+    for q in SEATS:
+        ships: dict[str, int] = {}
+        for i in s.cf[q]:
+            ships[info[i].id] = ships.get(info[i].id, 0) + 1
+        sides.append({"seat": q, "role": "priority" if q == s.priority else "other", "total": len(s.cf[q]),
+                      "parts": ships})
+    return {"resolution": "combat", "winner": winner, "position": s.cpos + 1, "shots": s.cshots, "sides": sides}
 
 
 def _waiting(s: "Board") -> bool:

@@ -257,7 +257,8 @@ def handle(s: "Board", a: tuple) -> None:
 
 
 def settle(s: "Board", lazy: bool = False) -> None:
-    """Run the rules to the next real decision: one with a single option is taken at once. The legal
+    """Run the rules to the next real decision: one with a single option is taken at once (unless
+    `s.keep_forced`). The legal
     set of the decision it stops at is left in `s._legal` (apply checks the next action against it).
     `lazy` (a look-ahead, `SolarState.peek`): at construction and deployment only ask whether there
     is a choice, and leave the listing for whoever asks (a greedy agent's look-ahead never does).
@@ -272,7 +273,7 @@ def settle(s: "Board", lazy: bool = False) -> None:
             s._legal = None
             return
         d = s.dec
-        if lazy and d in _HAS_CHOICE:
+        if lazy and d in _HAS_CHOICE and not s.keep_forced:
             if _HAS_CHOICE[d](s, s.current_player):
                 s._legal = None  # listed when asked for
                 return
@@ -280,7 +281,7 @@ def settle(s: "Board", lazy: bool = False) -> None:
             _HANDLE[d](s, s.current_player, _DONE)
             continue
         legal = _LEGAL[d](s, s.current_player)
-        if len(legal) != 1:
+        if len(legal) != 1 or s.keep_forced:
             s._legal = legal
             return
         s.dec = None

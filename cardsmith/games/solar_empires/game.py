@@ -41,11 +41,13 @@ class SolarEmpires:
         self._by_decks: dict[tuple[int, int], tuple[Deck, Deck, Table]] = {}
         self.turn_cap = play.get("turn_cap", DEFAULT_TURN_CAP) if isinstance(play, Mapping) else DEFAULT_TURN_CAP
 
-    def new_game(self, decks: Sequence[Deck], seed: int = 0, *, chance: Chance | None = None) -> SolarState:
+    def new_game(self, decks: Sequence[Deck], seed: int = 0, *, chance: Chance | None = None,
+                 keep_forced: bool = False) -> SolarState:
         """Build the solar system (both solar bodies decks shuffled together, on public chance) and stop
-        at the first decision (seat 0 orders its fleet deck)."""
+        at the first decision (seat 0 orders its fleet deck). `keep_forced`: see `contract.Game`."""
         t = self._table(decks)
         s = SolarState(t, chance if chance is not None else SeededChance(seed))
+        s.keep_forced = keep_forced
         # Copies of a card are alike, so the shuffle orders card ids (a test scripts it by name);
         # each id then takes the first of its instances not yet taken.
         names = t.ids(t.solar[0] + t.solar[1])
@@ -97,10 +99,17 @@ class SolarEmpires:
         self._by_decks[(id(decks[0]), id(decks[1]))] = (decks[0], decks[1], t)
         return t
 
-    def from_position(self, position: Mapping[str, Any] | str, *, chance: Chance | None = None, seed: int = 0) -> SolarState:
+    def from_position(self, position: Mapping[str, Any] | str, *, chance: Chance | None = None, seed: int = 0,
+                      keep_forced: bool = False) -> SolarState:
         """A state from `SolarState.position()` data (or its YAML text); PositionError names a bad entry."""
+
+        def make(table: Table, chance: Chance) -> SolarState:
+            s = SolarState(table, chance)
+            s.keep_forced = keep_forced
+            return s
+
         return from_position(self.infos, position, self.turn_cap, chance if chance is not None else SeededChance(seed),
-                             SolarState)
+                             make)
 
     def sample_state(self, observation: Observation[SolarState], rng: random.Random) -> SolarState:
         return sample_state(observation, rng)

@@ -94,6 +94,7 @@ class SolarState(Board, WinnerState):
         # Written out rather than looped over names: greedy and search agents clone for every action
         # they weigh. Immutable values are shared; every list is copied (per seat where it is per seat).
         s.t, s.loud, s.winner, s.end_reason = self.t, self.loud, self.winner, self.end_reason
+        s.keep_forced = self.keep_forced
         s._legal, s._sup = self._legal, self._sup
         s.turn, s.priority, s.current_player, s.dec = self.turn, self.priority, self.current_player, self.dec
         s.stage, s.stage_i, s.star, s.black_hole, s.pick = self.stage, self.stage_i, self.star, self.black_hole, self.pick

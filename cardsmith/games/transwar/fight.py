@@ -305,20 +305,50 @@ def totals(st: "TransWarState") -> tuple[int, int]:
     return att_total, def_total
 
 
+def parts(st: "TransWarState") -> tuple[dict[str, int], dict[str, int]]:
+    """Both sides' totals by their parts (the `result` event's `parts`; docs/rules/transwar.md): what
+    `totals` adds up, kept apart (`totals` stays the quick sum the heuristic asks for every look-ahead;
+    tests/test_results.py holds the two to the same figures)."""
+    a: dict[str, Any] = st.attack  # type: ignore[assignment]
+    att, dfn = a["attacker"], a["defender"]
+    aform, dform = st.form_of(att), st.form_of(dfn)
+    mult = a["mult"]
+    att_parts: dict[str, int] = {}
+    if aform is not None and a["modes"]:
+        base = 0 if st.status[att]["broken"] else aform.attack
+        extra = mult.get("base", 0) + (st.prep.get("base", 0) if st.prep.get("seat") == att else 0)
+        base_eff = base * (1 + extra)
+        ground = not a["air_def"] or a["air_att"] or a["leap"]
+        for m in a["modes"]:
+            if m == BREATH:
+                att_parts[f"base ({m})"], att_parts[m] = base_eff, aform.breath or 0
+            elif ground:
+                att_parts[f"base ({m})"], att_parts[m] = base_eff, aform.modes.get(m, 0) * (1 + mult.get(m, 0))
+        if att_parts:  # a mode reached the defender
+            att_parts["allies"] = a["coordinate"]["att"] * len(a["allies"]["att"])
+            att_parts["luck"] = a["luck"]["att"]
+    base_def = 0 if dform is None or a["perfect"] or st.status[dfn]["berserk"] else dform.defense
+    def_parts = {"defense": base_def, "cards": a["def_bonus"],
+                 "allies": a["coordinate"]["def"] * len(a["allies"]["def"]), "luck": a["luck"]["def"]}
+    return att_parts, def_parts
+
+
 @STEPS.auto("@resolve")
 def _resolve(st: "TransWarState", entry: Entry) -> None:
     a: dict[str, Any] = st.attack  # type: ignore[assignment]
     att, dfn = a["attacker"], a["defender"]
     at, dt = totals(st)
+    shares = parts(st)
     # "all cards played on the opponents are discarded"
     for cards in a["played"].values():
         st.discard.extend(cards)
     counts = {int(s): len(c) for s, c in a["played"].items()}
     a["played"] = {}
     won = at > dt
-    st.rec("resolve", f"attack {at} against defense {dt}: the {'attacker' if won else 'defender'} wins",
-           attacker=att, defender=dfn, attack=at, defense=dt, winner="att" if won else "def",
-           allies=dict(a["allies"]))
+    st.rec("result", f"attack {at} against defense {dt}: the {'attacker' if won else 'defender'} wins",
+           attacker=att, defender=dfn, attack=at, defense=dt, winner=att if won else dfn, allies=dict(a["allies"]),
+           resolution="attack", sides=[{"seat": att, "role": "attack", "total": at, "parts": shares[0]},
+                                       {"seat": dfn, "role": "defend", "total": dt, "parts": shares[1]}])
     side = "att" if won else "def"
     for s in a["allies"][side]:
         st.tally["ally_won"][s] += 1

@@ -36,8 +36,10 @@ class TransWarGame:
         self.turn_cap = int(play.get("turn_cap", DEFAULT_TURN_CAP))
 
     # ---- new games ------------------------------------------------------------------------------
-    def new_game(self, decks: Sequence[Deck], seed: int, *, chance: Chance | None = None) -> TransWarState:
-        """A game with one seat per deck; every seat brings the same common deck (decks[0] is dealt)."""
+    def new_game(self, decks: Sequence[Deck], seed: int, *, chance: Chance | None = None,
+                 keep_forced: bool = False) -> TransWarState:
+        """A game with one seat per deck; every seat brings the same common deck (decks[0] is dealt).
+        `keep_forced`: see `contract.Game`."""
         if not 2 <= len(decks) <= 6:
             raise ValueError(f"TransWar is for 2 to 6 players, not {len(decks)}")
         cards = decks[0].cards(ZONE) if ZONE in decks[0].zones else decks[0].cards()
@@ -45,6 +47,7 @@ class TransWarGame:
         if unknown:
             raise ValueError(f"deck {decks[0].name!r} holds cards not in set {self.cardset.id}: {', '.join(unknown)}")
         st = TransWarState(self.table, len(decks), chance if chance is not None else SeededChance(seed), self.turn_cap)
+        st.keep_forced = keep_forced
         st.pool = dict(Counter(cards))
         self._choose_dealer(st, cards)
         st.deck = list(cards)
@@ -82,7 +85,7 @@ class TransWarGame:
 
     # ---- positions ------------------------------------------------------------------------------
     def from_position(self, position: Mapping[str, Any], *, chance: Chance | None = None,
-                      seed: int = 0) -> TransWarState:
+                      seed: int = 0, keep_forced: bool = False) -> TransWarState:
         """A state from `position()` data or one written by hand (docs/rules/transwar.md, "Positions"):
         entries with a default may be left out; a mistake is a PositionError naming the entry."""
         if position.get("game") != GAME:
@@ -95,10 +98,12 @@ class TransWarGame:
         if steps and data["attack"] is None:
             raise PositionError(f"stack: the step '{steps[0]}' belongs to an attack, but `attack:` is null; "
                                 "give the attack (attacker, defender) or leave the stack empty")
-        return guarded(lambda: self._build(data, chance if chance is not None else SeededChance(seed)), first_moves)
+        return guarded(lambda: self._build(data, chance if chance is not None else SeededChance(seed), keep_forced),
+                       first_moves)
 
-    def _build(self, data: Mapping[str, Any], chance: Chance) -> TransWarState:
+    def _build(self, data: Mapping[str, Any], chance: Chance, keep_forced: bool = False) -> TransWarState:
         st = TransWarState(self.table, data["seats"], chance, int(data.get("turn_cap", self.turn_cap)))
+        st.keep_forced = keep_forced
         for f in FIELDS:
             if f in data:  # turn_cap and tally may be left out: the setting's value, counts from zero
                 setattr(st, f, plain_copy(data[f]))

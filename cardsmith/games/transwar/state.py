@@ -39,6 +39,9 @@ def fresh_status() -> dict[str, Any]:
 class TransWarState(ResultState):
     """One game of TransWar for `seats` players (2 to 6)."""
 
+    # True: a decision with one legal action waits for it like any other (`new_game(keep_forced=True)`).
+    keep_forced = False
+
     def __init__(self, table: CardTable, seats: int, chance: Chance | None = None, turn_cap: int = 400):
         self.table = table
         self.seats = seats
@@ -108,7 +111,8 @@ class TransWarState(ResultState):
         self._legal = None
 
     def settle(self) -> None:
-        """Run automatic steps and forced decisions until a seat has a real choice (or the game ends)."""
+        """Run automatic steps and forced decisions (kept with `keep_forced`) until a seat has a real
+        choice (or the game ends)."""
         while self.result is None:
             if not self.stack:
                 STEPS.empty(self)  # flow.next_turn
@@ -125,7 +129,7 @@ class TransWarState(ResultState):
                 continue
             self._legal = None
             legal = self.legal_actions()
-            if len(legal) == 1:
+            if len(legal) == 1 and not self.keep_forced:
                 self._do(legal[0])
                 continue
             if not legal:
@@ -239,6 +243,7 @@ class TransWarState(ResultState):
     def clone(self) -> "TransWarState":
         twin = TransWarState.__new__(TransWarState)
         twin.table, twin.seats, twin.turn_cap = self.table, self.seats, self.turn_cap
+        twin.keep_forced = self.keep_forced
         twin.chance = self.chance.fork()
         twin.log = list(self.log)
         twin.rec = EventRecorder(twin.log)

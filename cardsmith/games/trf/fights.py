@@ -28,23 +28,29 @@ def form_fights(s: Board, rec: EventRecorder) -> None:
 
 def side_total(s: Board, fight: dict, side: int) -> int:
     """A side's combat: its characters' combat, their bonuses, card bonuses, less a weakness."""
+    return sum(side_parts(s, fight, side).values())
+
+
+def side_parts(s: Board, fight: dict, side: int) -> dict[str, int]:
+    """A side's combat by its parts (the `result` event's `parts`; docs/rules/trf.md): each
+    character's combat with its bonuses, card bonuses, less a weakness."""
     seat = fight["seats"][side]
     uids = fight["att"] if side == 0 else fight["def"]
     morale = sum(e["amount"] for e in s.persistent(seat, "morale"))
-    total = fight["bonus"][side]
+    parts: dict[str, int] = {}
     for uid in uids:
         c = s.char(uid)
         info = s.info(c["card"])
-        total += info.combat + morale
+        own = info.combat + morale
         if side == 1:
-            total += sum(e["amount"] for e in info.effect("defend_bonus"))
+            own += sum(e["amount"] for e in info.effect("defend_bonus"))
         if c["fleet"] is not None:
-            total += sum(e["amount"] for e in info.effect("fleet_bonus"))
+            own += sum(e["amount"] for e in info.effect("fleet_bonus"))
+        parts[f"{c['card']} {uid}"] = own
+    parts["cards"] = fight["bonus"][side]
     foe = s.account(1 - seat)
-    for e in s.account(seat).effect("kneels"):
-        if e["title"] in foe.titles:
-            total -= e["amount"]
-    return total
+    parts["weakness"] = -sum(e["amount"] for e in s.account(seat).effect("kneels") if e["title"] in foe.titles)
+    return parts
 
 
 def resolve_fights(s: Board, rec: EventRecorder) -> None:
@@ -55,7 +61,8 @@ def resolve_fights(s: Board, rec: EventRecorder) -> None:
             fight["bicker"] = True
             rec("bicker", f"the fight of {_names(s, fight['att'])} bickers (rolled {roll})", roll=roll)
             continue
-        totals = (side_total(s, fight, 0), side_total(s, fight, 1))
+        parts = (side_parts(s, fight, 0), side_parts(s, fight, 1))
+        totals = (sum(parts[0].values()), sum(parts[1].values()))
         while True:  # a tied total is rolled again (docs/rules/trf.md)
             ra, rd = s.chance.roll(6, "fight: attacker"), s.chance.roll(6, "fight: defender")
             if totals[0] + ra != totals[1] + rd:
@@ -63,8 +70,10 @@ def resolve_fights(s: Board, rec: EventRecorder) -> None:
             rec("tie", f"tied at {totals[0] + ra}: roll again", total=totals[0] + ra)
         won = 0 if totals[0] + ra > totals[1] + rd else 1
         winners, losers = (fight["att"], fight["def"]) if won == 0 else (fight["def"], fight["att"])
-        rec("fight", f"{_names(s, winners)} beat {_names(s, losers)} ({totals[0]}+{ra} against {totals[1]}+{rd})",
-            winner=fight["seats"][won], totals=list(totals), rolls=[ra, rd])
+        rec("result", f"{_names(s, winners)} beat {_names(s, losers)} ({totals[0]}+{ra} against {totals[1]}+{rd})",
+            resolution="fight", winner=fight["seats"][won], totals=list(totals), rolls=[ra, rd],
+            sides=[{"seat": fight["seats"][i], "role": ("attack", "defend")[i], "total": totals[i] + r,
+                    "parts": {**parts[i], "roll": r}} for i, r in enumerate((ra, rd))])
         s.d["fights"].remove(fight)
         for uid in losers:
             s.discard_char(uid, rec, "defeated")

@@ -41,8 +41,10 @@ class TRFGame:
             raise ValueError(f"deck '{deck.name}': the {zone} zone must hold exactly one {kind} card of set {self.cardset.id}")
         return cards[0]
 
-    def new_game(self, decks: Sequence[Deck], seed: int, *, chance: Chance | None = None) -> TRFState:
-        """Homeworlds face up, accounts chosen, decks shuffled, six cards each, first player by die."""
+    def new_game(self, decks: Sequence[Deck], seed: int, *, chance: Chance | None = None,
+                 keep_forced: bool = False) -> TRFState:
+        """Homeworlds face up, accounts chosen, decks shuffled, six cards each, first player by die.
+        (`keep_forced` is accepted and changes nothing: TRF asks every decision, one action or more.)"""
         if len(decks) != 2:
             raise ValueError(f"TRF is a two-player game, not {len(decks)}")
         chance = default_chance(seed, chance)
@@ -66,9 +68,11 @@ class TRFGame:
         start_turn(state, rec)
         return state
 
-    def from_position(self, position: Mapping[str, Any], *, chance: Chance | None = None, seed: int = 0) -> TRFState:
+    def from_position(self, position: Mapping[str, Any], *, chance: Chance | None = None, seed: int = 0,
+                      keep_forced: bool = False) -> TRFState:
         """A state from `position()` data or one written by hand (docs/rules/trf.md, "Positions"):
-        entries with a default may be left out; a mistake is a PositionError naming the entry."""
+        entries with a default may be left out; a mistake is a PositionError naming the entry.
+        (`keep_forced` changes nothing: TRF asks every decision.)"""
         if position.get("game", "trf") != "trf":
             raise PositionError(f"the position is a {position.get('game')!r} game, not 'trf'")
         if position.get("seats", 2) != 2:
