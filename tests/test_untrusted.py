@@ -67,3 +67,182 @@ def test_a_damaged_cache_file_fails_its_digest():
     assert setcache.loads(good) == {"code": "x", "items": {("a", 1): (1, 2)}}
     with pytest.raises(ValueError, match="digest"):
         setcache.loads(good[:-3] + b"9}}")
+
+
+# ---- 2. a set reads only inside its folder ------------------------------------------------------------
+
+def _outside_layout(tmp_path: Path) -> Path:
+    """A private file elsewhere on the disk, shaped so a layout would draw its line on a card."""
+    src = (Path(__file__).resolve().parent.parent / "templates" / "default" / "card.yaml.j2").read_text()
+    secret = tmp_path / "private" / "card.yaml.j2"
+    secret.parent.mkdir()
+    secret.write_text(src)
+    return secret
+
+
+def _assert_refused(cli, project: Path, where: str) -> None:
+    r = cli("validate", "demo", cwd=project)
+    assert r.returncode == 1 and where in r.stderr and "outside the set folder" in r.stderr, r.stderr
+    r = cli("render", "demo", cwd=project)
+    assert r.returncode == 1 and "Traceback" not in r.stderr and "outside" in r.stderr, r.stderr
+    assert not list((project / "output").rglob("*.png"))
+
+
+def test_a_layout_file_linked_to_outside_the_set_is_refused(demo_set, cli, tmp_path):
+    secret = _outside_layout(tmp_path)
+    (demo_set / "layouts").mkdir()
+    (demo_set / "layouts" / "card.yaml.j2").symlink_to(secret)
+    _assert_refused(cli, demo_set.parent.parent, "layouts/card.yaml.j2:1")
+
+
+def test_a_layouts_folder_linked_to_outside_the_set_is_refused(demo_set, cli, tmp_path):
+    secret = _outside_layout(tmp_path)
+    (demo_set / "layouts").symlink_to(secret.parent, target_is_directory=True)
+    _assert_refused(cli, demo_set.parent.parent, "demo/layouts:1")
+
+
+def test_a_layout_link_that_stays_inside_the_set_is_fine(demo_set, cli, tmp_path):
+    secret = _outside_layout(tmp_path)
+    (demo_set / "layouts").mkdir()
+    (demo_set / "mine.yaml.j2").write_text(secret.read_text())
+    (demo_set / "layouts" / "card.yaml.j2").symlink_to(demo_set / "mine.yaml.j2")
+    assert cli("validate", "demo", cwd=demo_set.parent.parent).returncode == 0
+
+
+_SVG = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10">{}</svg>'
+
+
+@pytest.mark.parametrize("body,words", [
+    ('<image href="/etc/hostname.png" width="10" height="10"/>', "outside file '/etc/hostname.png'"),
+    ('<image xlink:href="file:///tmp/x.png" width="10" height="10"/>', "outside file"),
+    ('<image href="../art/x.png" width="10" height="10"/>', "outside file"),
+    ('<rect width="10" height="10" style="fill: url(http://example.com/p.svg#g)"/>', "outside resource"),
+    ('<style>@import url(/tmp/x.css);</style>', "outside style sheet"),
+    ('<filter id="f"><feTurbulence numOctaves="100000000"/></filter>', "octaves"),
+    ('<filter id="f"><feConvolveMatrix order="500" kernelMatrix="1"/></filter>', "order 500"),
+    ('<filter id="f"><feMorphology radius="1e9"/></filter>', "radius"),
+    ("".join(f'<filter id="f{i}"><feFlood/></filter>' for i in range(80)), "filter steps"),
+    ('<g id="a0"><rect width="1" height="1"/></g>' + "".join(
+        f'<g id="a{i}">' + f'<use href="#a{i - 1}"/>' * 10 + "</g>" for i in range(1, 8)), "<use>"),
+])
+def test_an_icon_svg_that_reaches_outside_or_costs_without_bound_is_refused_at_its_line(demo_set, cli, body, words):
+    (demo_set / "icons").mkdir()
+    (demo_set / "icons" / "sun.svg").write_text(_SVG.format(body))
+    text = (demo_set / "set.yaml").read_text().replace("\nfactions:", "\nicons:\n  sun: icons/sun.svg\n\nfactions:", 1)
+    (demo_set / "set.yaml").write_text(text)
+    line = text.splitlines().index("  sun: icons/sun.svg") + 1
+    r = cli("validate", "demo", cwd=demo_set.parent.parent)
+    assert r.returncode == 1 and f"set.yaml:{line}" in r.stderr and words in r.stderr, r.stderr
+
+
+def test_a_layers_svg_picture_is_held_to_the_same_rule_when_drawn(tmp_path):
+    from cardsmith.layout.paint import ArtError, _icon_raster
+
+    svg = tmp_path / "p.svg"
+    svg.write_text(_SVG.format('<image href="/etc/passwd" width="10" height="10"/>'))
+    with pytest.raises(ArtError, match="outside file"):
+        _icon_raster(str(svg), 20)
+
+
+def test_a_font_linked_to_outside_the_fonts_folder_is_refused(tmp_path):
+    from cardsmith.base.errors import CardsmithError
+    from cardsmith.base.project import BUNDLED_FONTS
+    from cardsmith.layout.fonts import FontLibrary
+
+    fonts = tmp_path / "fonts"
+    fonts.mkdir()
+    elsewhere = tmp_path / "elsewhere.ttf"
+    elsewhere.write_bytes(next(BUNDLED_FONTS.rglob("*.ttf")).read_bytes())
+    (fonts / "x.ttf").symlink_to(elsewhere)
+    with pytest.raises(CardsmithError, match="outside"):
+        FontLibrary([fonts])
+
+
+def test_a_csv_import_into_a_card_file_linked_outside_is_refused(demo_set, cli, tmp_path):
+    (tmp_path / "victim.yaml").write_text("cards: []\n")
+    (demo_set / "more.yaml").symlink_to(tmp_path / "victim.yaml")
+    csv = tmp_path / "more.csv"
+    csv.write_text("id,name,type,cost,power,health\nnew_one,New One,creature,1,1,1\n")
+    r = cli("import-csv", str(csv), "--set", "demo", "--file", "more.yaml", cwd=demo_set.parent.parent)
+    assert r.returncode == 1 and "not inside the set folder" in r.stderr, r.stderr
+    assert (tmp_path / "victim.yaml").read_text() == "cards: []\n"
+
+
+# ---- 3. writes only where asked ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("option", ["--log", "--log-position"])
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_play_refuses_to_replace_a_pipe_or_a_folder(option, kind, cli, tmp_path):
+    target = tmp_path / "target"
+    os.mkfifo(target) if kind == "fifo" else target.mkdir()
+    r = cli("play", "transwar", "--games", "1", option, str(target))
+    # a folder is refused by the option's own check (a usage error), a pipe by cardsmith's
+    assert r.returncode in (1, 2) and ("is a pipe" if kind == "fifo" else "is a directory") in r.stderr, r.stderr
+    assert (target.is_fifo() if kind == "fifo" else target.is_dir())
+
+
+def test_a_device_is_never_replaced(tmp_path):
+    from cardsmith.base.atomic import write_text
+    from cardsmith.base.errors import CardsmithError
+    from cardsmith.base.untrusted import writable_file
+
+    for device in ("/dev/null", "/dev/full"):
+        if os.path.exists(device):
+            with pytest.raises(CardsmithError, match="is a device"):
+                writable_file(device, "--log-position")
+    fifo = tmp_path / "p"
+    os.mkfifo(fifo)
+    with pytest.raises(CardsmithError, match="is a pipe"):
+        write_text(fifo, "x")  # every atomic write holds the rule, not only the command-line options
+    assert fifo.is_fifo() and writable_file(tmp_path / "new.yaml", "--out") == tmp_path / "new.yaml"
+
+
+def test_deck_random_out_refuses_a_folder(demo_set, cli):
+    (demo_set.parent.parent / "here").mkdir()
+    r = cli("deck", "random", "demo", "--out", "here", cwd=demo_set.parent.parent)
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+
+
+_FORMULAS = ["=HYPERLINK(\"http://x\")", "+1+2", "-2+3", "@SUM(A1)", "\tTab", "\rCR"]
+
+
+def test_exported_csv_cells_never_start_a_formula_and_import_reads_them_back(demo_set, cli, tmp_path):
+    import csv
+    import io
+
+    from cardsmith.share.data import csv_text
+    from cardsmith.sets.validate import load_set
+
+    text = (demo_set / "cards.yaml").read_text()
+    assert "name: Dawn Scout" in text
+    (demo_set / "cards.yaml").write_text(text.replace("name: Dawn Scout", 'name: "=HYPERLINK(\\"http://x\\")"', 1))
+    rows = list(csv.DictReader(io.StringIO(csv_text(load_set(demo_set)))))
+    assert any(r["name"] == "'=HYPERLINK(\"http://x\")" for r in rows)
+    assert all(not v.startswith(("=", "+", "@", "\t", "\r")) for r in rows for v in r.values() if v)
+    assert all(not v.startswith("-") or v.lstrip("-").replace(".", "").isdigit() for r in rows for v in r.values() if v)
+    from cardsmith.base.untrusted import csv_cell, csv_text_of
+
+    for f in _FORMULAS:
+        assert csv_cell(f).startswith("'") and csv_text_of(csv_cell(f)) == f
+    assert csv_cell("-3") == "-3" and csv_cell(-3) == -3 and csv_cell("Dawn") == "Dawn"
+
+
+def test_print_shop_order_csv_names_are_text(demo_set, cli):
+    import csv
+
+    project = demo_set.parent.parent
+    text = (demo_set / "cards.yaml").read_text()
+    (demo_set / "cards.yaml").write_text(text.replace("name: Dawn Scout", "name: \"@SUM(1+1)\"", 1))
+    assert cli("render", "demo", cwd=project).returncode == 0
+    r = cli("export", "demo", "--shop", "makeplayingcards", cwd=project)
+    assert r.returncode == 0, r.stderr
+    (order,) = (project / "output").rglob("order.csv")
+    names = [row["name"] for row in csv.DictReader(order.open())]
+    assert "'@SUM(1+1)" in names and not any(n.startswith(("=", "+", "-", "@")) for n in names)
+
+
+def test_control_characters_in_a_deck_files_card_names_are_shown_escaped(demo_set, cli):
+    deck = demo_set / "decks" / "esc.txt"
+    deck.write_text("2x Dawn\x1b]0;owned\x07Scout\x1b[2J\n")
+    r = cli("deck", "check", str(deck), cwd=demo_set.parent.parent)
+    assert r.returncode == 1 and "\x1b" not in r.stderr + r.stdout and "\\x1b]0;owned" in r.stderr

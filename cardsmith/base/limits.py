@@ -20,6 +20,14 @@ MAX_FACE_PIXELS = 150_000_000  # one card or board image, bleed included: more w
 MAX_TEXT_CHARS = 20_000  # one text in a set or card file: a card shows a few hundred; 4.8 MB of rules text took minutes to draw
 MAX_PAPER_MM = 5080.0  # a paper side: 200 in, the largest PDF page Acrobat and most viewers show (a 100 m sheet laid out millions of card slots)
 
+# An SVG icon or picture (issue 32): drawn by resvg in native code, where nothing can interrupt it.
+MAX_SVG_BYTES = 5 * 1024 * 1024  # an icon is a few kilobytes; more is a wrong file, or a hostile one
+MAX_SVG_EXPANDED = 100_000  # elements once <use> is expanded: icons hold hundreds; nested uses multiply
+MAX_SVG_FILTER_PRIMITIVES = 64  # filter steps (feBlur, feTurbulence...): a drop shadow takes three or four
+MAX_SVG_OCTAVES = 10  # feTurbulence numOctaves: each halves the last; past 10 nothing changes at print size (1e8 hung)
+MAX_SVG_KERNEL = 9  # feConvolveMatrix order: 9 x 9 taps per pixel already blurs past any use
+MAX_SVG_RADIUS = 200.0  # feMorphology radius / blur deviation, in the icon's units: work grows with it
+
 
 def check_total(total: int, what: str, hint: str) -> None:
     """Refuse a product of counts too large to lay out, before any memory is spent on it."""

@@ -112,7 +112,12 @@ def play_command(set_name: str, decks: tuple[str, ...], players: int | None, age
     from cardsmith.simulation.match import play_match
     from cardsmith.simulation.sets import SetGameFactory, open_set, position_decks, read_position, seat_decks
 
+    from cardsmith.base.untrusted import writable_file
+
     _check_counts(games, jobs)
+    for option, out in (("--log", log_file), ("--log-position", position_file)):
+        if out is not None:
+            writable_file(out, option)  # before any game is played
     cardset = open_set(set_name)
     game = load_game(cardset)
     position, start = None, None

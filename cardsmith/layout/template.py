@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import colorsys
 import hashlib
+import os
 import re
 import json
 import signal
@@ -31,6 +32,7 @@ from cardsmith.base.diagnostics import did_you_mean
 from cardsmith.layout.memo import Memo
 from cardsmith.base.errors import CardsmithError
 from cardsmith.base.project import declared_layout_folders
+from cardsmith.base.untrusted import inside
 from cardsmith.sets.model import Card, CardSet
 
 SUFFIX = ".yaml.j2"
@@ -68,7 +70,8 @@ def layout_dirs(template_dirs: list[Path], set_id: str, set_dir: Path | None = N
 def layouts_for(project: Any, cardset: Any) -> "Layouts":
     """The layouts a set is drawn with: its own folders first, then the project's, then cardsmith's."""
     own = tuple(getattr(cardset, "layout_folders", ()) or ())
-    return Layouts(layout_dirs(project.template_dirs, cardset.id, Path(cardset.path), own), project.set_roots)
+    return Layouts(layout_dirs(project.template_dirs, cardset.id, Path(cardset.path), own), project.set_roots,
+                   set_dir=Path(cardset.path), roots=project.template_dirs)
 
 
 def _own_folders_of(set_dir: Path) -> list[Path]:
@@ -309,6 +312,26 @@ def _cpu_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGVTALRM, previous)
 
 
+def _bound(d: Path, set_dir: Path | None, roots: list[Path] | tuple[Path, ...]) -> Path:
+    """The folder a layout folder's files must resolve into: the set for its own folders, else the
+    template root holding it, else the folder itself (compared without following links)."""
+    here = Path(os.path.abspath(d))
+    for home in ([set_dir] if set_dir is not None else []) + list(roots):
+        if here.is_relative_to(os.path.abspath(home)):
+            return Path(home)
+    return d
+
+
+def _confined(p: Path, bound: Path) -> Path:
+    """`p` when it resolves inside `bound`; else a LayoutError: a shared set's layout that is a link
+    to a file elsewhere would print a line of that file on a card."""
+    if not inside(p, bound):
+        link = next((q for q in [p, *p.parents] if q.is_symlink()), p)
+        raise LayoutError(f"{p}: layout file is outside {bound}: {link} is a link to {link.resolve()}",
+                          hint="copy the layout into the set's folder (a set holds everything it needs, so it can be shared)")
+    return p
+
+
 class _LayoutLoader(jinja2.BaseLoader):
     """Jinja finds layouts exactly as `Layouts.find` does (including other sets' `layouts/` folders)."""
 
@@ -330,9 +353,13 @@ class Layouts:
     `<root>/other-set/layouts/name` for each of `set_roots`, so a set can borrow another's layouts.
     """
 
-    def __init__(self, dirs: list[Path], set_roots: list[Path] | tuple[Path, ...] = ()):
+    def __init__(self, dirs: list[Path], set_roots: list[Path] | tuple[Path, ...] = (), *,
+                 set_dir: Path | None = None, roots: list[Path] | tuple[Path, ...] = ()):
         self.dirs = [Path(d) for d in dirs]
         self.set_roots = [Path(r) for r in set_roots]
+        # the folder each layout folder's files must stay in once links are followed (issue 32): the
+        # set's own folders in the set, a template folder in its template root, a bare folder in itself
+        self.bounds = [_bound(d, set_dir, roots) for d in self.dirs]
         self.env = _Environment(
             loader=_LayoutLoader(self),
             undefined=jinja2.StrictUndefined, finalize=_finalize, autoescape=False,
@@ -349,17 +376,17 @@ class Layouts:
         """The file a layout name resolves to (first match in the lookup order), or None."""
         if ".." in Path(name).parts or Path(name).is_absolute():
             return None
-        for d in self.dirs:
+        for d, bound in zip(self.dirs, self.bounds):
             p = d / (name + SUFFIX)
             if p.is_file():
-                return p
+                return _confined(p, bound)
         if "/" in name:
             other, rest = name.split("/", 1)
             for root in self.set_roots:
                 for folder in _own_folders_of(root / other):
                     p = folder / (rest + SUFFIX)
                     if p.is_file():
-                        return p
+                        return _confined(p, root / other if (root / other).resolve().is_relative_to(root.resolve()) else root)
         return None
 
     def exists(self, name: str) -> bool:
