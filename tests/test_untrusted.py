@@ -246,3 +246,148 @@ def test_control_characters_in_a_deck_files_card_names_are_shown_escaped(demo_se
     deck.write_text("2x Dawn\x1b]0;owned\x07Scout\x1b[2J\n")
     r = cli("deck", "check", str(deck), cwd=demo_set.parent.parent)
     assert r.returncode == 1 and "\x1b" not in r.stderr + r.stdout and "\\x1b]0;owned" in r.stderr
+
+
+# ---- 4. bounded everything ------------------------------------------------------------------------------
+
+_HEAD = 'layers:\n  - rect: {x: 0mm, y: 0mm, w: 10mm, h: 10mm, fill: "#000000"}\n'
+_BOMB = "".join(f"{c}: &{c} [" + ",".join([f"*{p}"] * 10 if p else ['"x"'] * 10) + "]\n"
+                for p, c in zip(["", "a", "b", "c", "d", "e", "f", "g", "h"], "abcdefghi"))
+
+
+@pytest.mark.parametrize("body,words", [
+    ('{{ range(100000)|join("x" * 50000) }}', "joining"),
+    ('{{ "a".ljust(10**9) }}', "width of 1,000,000,000"),
+    ('{{ "a"|center(1000000000) }}', "center filter"),
+    ('{{ "%1000000000s"|format("a") }}', "% format"),
+    ('{{ "%*s" % (1000000000, "a") }}', "% format"),
+    ('{{ "{:>1000000000}".format("a") }}', "a format"),
+    ('{{ "ab"|replace("", "x" * 90000) }}', "replace"),
+    ('{% set ns = namespace(s="ab") %}{% for i in range(40) %}{% set ns.s = ns.s + ns.s %}{% endfor %}', "made with +"),
+    (_BOMB, "expands to more than"),
+    ("{% for i in range(3000) %}  - rect: {x: 0mm, y: 0mm, w: 1mm, h: 1mm}\n{% endfor %}", "3,001 layers"),
+    ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", "took more than 0.3 s"),
+    ('{% set ns = namespace(s="ab") %}{% for i in range(26) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}', "made with ~"),
+    ('{% set ns = namespace(s=[]) %}{% for i in range(3000) %}{% set ns.s = ns.s + [ns.s] %}{% endfor %}'
+     '{{ ns.s|string|length }}', "grew the memory"),
+])
+def test_a_layout_over_its_budget_is_an_error_naming_the_card_in_validate_and_render(demo_set, cli, monkeypatch, body, words):
+    from cardsmith.layout import template
+
+    monkeypatch.setattr(template, "LAYOUT_SECONDS", 0.3 if "took" in words else 5.0)
+    monkeypatch.setattr(template, "MAX_LAYOUT_MEMORY", 24 * 1024 * 1024)
+    (demo_set / "layouts").mkdir()
+    text = (_HEAD + body) if "layers" not in body and "&" not in body else body.replace("\n  - rect", "\n  - rect", 1)
+    if "range(3000)" in body:
+        text = _HEAD + body
+    elif "&a" in body:
+        text = body + _HEAD
+    (demo_set / "layouts" / "card.yaml.j2").write_text(text)
+    project = demo_set.parent.parent
+    r = cli("validate", "demo", cwd=project)
+    assert r.returncode == 1 and words in r.stderr and "card '" in r.stderr and "card.yaml.j2" in r.stderr, r.stderr
+    assert r.stderr.count("card.yaml.j2") <= 2  # one error for the layout, not one per card
+    r = cli("render", "demo", cwd=project)
+    assert r.returncode == 1 and words in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def _add_to_set(demo_set: Path, yaml_text: str) -> int:
+    text = (demo_set / "set.yaml").read_text() + "\n" + yaml_text
+    (demo_set / "set.yaml").write_text(text)
+    return len(text.splitlines()) - len(yaml_text.splitlines()) + 1
+
+
+def test_tokens_come_under_the_print_limit(demo_set, cli):
+    items = ", ".join(f"{{id: t{i}}}" for i in range(21))
+    line = _add_to_set(demo_set, f"tokens:\n  chip: {{shape: round, size: 20mm, copies: 999, items: [{items}]}}\n")
+    r = cli("validate", "demo", cwd=demo_set.parent.parent)
+    assert r.returncode == 1 and f"set.yaml:{line + 1}" in r.stderr and "20,979 pieces" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("size", ["0mm", "0"])
+def test_a_token_of_size_zero_is_an_error_at_its_line(demo_set, cli, size):
+    line = _add_to_set(demo_set, f"tokens:\n  chip:\n    shape: round\n    size: {size}\n")
+    r = cli("validate", "demo", cwd=demo_set.parent.parent)
+    assert r.returncode == 1 and f"set.yaml:{line + 3}" in r.stderr and "size of 0 mm" in r.stderr, r.stderr
+
+
+def test_jobs_are_capped_at_the_cores(demo_set, cli):
+    from cardsmith.base.limits import cores
+
+    r = cli("render", "demo", "--jobs", "10000", cwd=demo_set.parent.parent)
+    assert r.returncode == 0 and f"using {cores()}" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("option", ["--search-decks", "--budget"])
+def test_balance_game_counts_have_a_cap(cli, option):
+    r = cli("balance", "transwar", option, str(10 ** 12))
+    assert r.returncode == 2 and "give 0 to 100,000 games" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("address,words", [
+    ("file:///etc/passwd", "names a file"), ("inproc://x", "in-process"), ("tls://127.0.0.1:8786", "certificates"),
+    ("ws://127.0.0.1:8786", "websocket"), ("ucx://127.0.0.1:8786", "UCX"), ("tcp://127.0.0.1", "not a scheduler address"),
+    ("tcp://127.0.0.1:99999", "not a scheduler address"), ("local:10000", "more than the"),
+])
+def test_cluster_addresses_are_checked_with_a_sentence(cli, address, words):
+    r = cli("play", "transwar", "--games", "1", "--cluster", address)
+    assert r.returncode == 2 and words in r.stderr and "bug in cardsmith" not in r.stderr, r.stderr
+
+
+def test_a_cluster_address_that_is_a_web_server_is_refused_within_the_handshake_time(cli, monkeypatch):
+    import socket
+    import threading
+
+    from cardsmith.cli import _cluster_address
+
+    monkeypatch.setattr(_cluster_address, "CLUSTER_HANDSHAKE_SECONDS", 0.5)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    held = []
+    threading.Thread(target=lambda: held.append(server.accept()), daemon=True).start()  # accepts, never speaks
+    try:
+        r = cli("play", "transwar", "--games", "1", "--cluster", f"tcp://127.0.0.1:{server.getsockname()[1]}")
+    finally:
+        server.close()
+    assert r.returncode == 2 and "did not answer as a Dask scheduler" in r.stderr, r.stderr
+
+
+def test_a_huge_deck_file_and_many_unknown_cards_are_quick_errors(demo_set):
+    from cardsmith.base.errors import CardsmithError
+    from cardsmith.decks import load_deck
+    from cardsmith.decks.files import DeckFileError
+    from cardsmith.sets.validate import load_set
+
+    cardset = load_set(demo_set)
+    big = demo_set / "decks" / "big.txt"
+    big.write_text("1x Dawn Scout\n" * 100_000)
+    with pytest.raises(CardsmithError, match="more than a deck file needs"):
+        load_deck(big, cardset)
+    unknown = demo_set / "decks" / "unknown.txt"
+    unknown.write_text("".join(f"1x Dawn Scout{i}\n" for i in range(5_000)))
+    with pytest.raises(DeckFileError) as e:
+        load_deck(unknown, cardset)
+    hints = [d.hint or "" for d in e.value.diagnostics]
+    assert len(hints) == 5_000 and e.value.diagnostics[-1].line == 5_000
+    assert "Dawn Scout" in hints[0] and sum("Dawn Scout" in h for h in hints) == 20  # suggestions cost a scan each
+
+
+def test_a_huge_position_is_refused_before_it_is_checked(tmp_path, monkeypatch):
+    from cardsmith.base import limits
+    from cardsmith.base.errors import CardsmithError
+    from cardsmith.engine.registry import load_game
+    from cardsmith.simulation.sets import read_position
+    from cardsmith.sets.validate import load_set
+
+    game = load_game(load_set(Path(__file__).resolve().parent.parent / "cards" / "transwar"))
+    pos = tmp_path / "p.yaml"
+    from cardsmith.engine.kit.positions import FORMAT
+
+    monkeypatch.setattr(limits, "MAX_POSITION_VALUES", 1_000)  # the rule, at a size a test reads quickly
+    pos.write_text(f"game: transwar\nformat: {FORMAT}\nseats:\n  - deck: [" + ",".join(["x"] * 2_000) + "]\n")
+    with pytest.raises(CardsmithError, match="more than 1,000 values"):
+        read_position(pos, game)
+    pos.write_bytes(b"# " + b"x" * 600_000)
+    with pytest.raises(CardsmithError, match="bytes"):
+        read_position(pos, game)

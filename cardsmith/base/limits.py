@@ -28,6 +28,35 @@ MAX_SVG_OCTAVES = 10  # feTurbulence numOctaves: each halves the last; past 10 n
 MAX_SVG_KERNEL = 9  # feConvolveMatrix order: 9 x 9 taps per pixel already blurs past any use
 MAX_SVG_RADIUS = 200.0  # feMorphology radius / blur deviation, in the icon's units: work grows with it
 
+# One layout for one card face (issue 32): faces take milliseconds, a few hundred kilobytes, tens of layers.
+LAYOUT_CPU_SECONDS = 5.0  # CPU, not wall time (a loaded machine does not trip it); nested range loops ran 80 s
+MAX_LAYOUT_MEMORY = 512 * 1024 * 1024  # growth of the process while one layout runs: a face needs a few MB
+MAX_LAYOUT_STRING = 100_000  # characters of one string a layout builds (join, ljust, center, format, %, +)
+MAX_LAYOUT_OUTPUT = 2_000_000  # characters of one layout's rendered YAML (the bundled ones write a few KB)
+MAX_LAYOUT_NODES = 200_000  # values in that YAML once aliases are expanded (an alias bomb ran past 60 s)
+MAX_LAYOUT_LAYERS = 2_000  # layers on one face: the bundled layouts draw at most a few dozen (100,000 took 47 s)
+
+# Decks and positions from others (issue 32)
+MAX_DECK_FILE_BYTES = 1_000_000  # 9,999 lines of `999x Card name` fit in half of it
+MAX_DECK_HINTS = 20  # unknown cards given a "did you mean" (each scans the set: 20,000 unknown names took 30 s)
+MAX_POSITION_BYTES = 500_000  # a position file: a bundled game writes a few kilobytes; YAML reads ~0.2 MB a second
+MAX_POSITION_VALUES = 50_000  # values in a position: five 9,999-card decks (a 200,000-card deck took 30 s to check)
+
+# What a command line asks for (issue 32): each was unbounded and ran out of memory, handles or patience.
+MAX_RUN_GAMES = 100_000  # --games, --budget, --search-decks: a few thousand games already give tight intervals
+CLUSTER_HANDSHAKE_SECONDS = 5.0  # a Dask scheduler answers a new connection at once; an HTTP port never does
+
+
+def cores() -> int:
+    """The cores this process may run on: what --jobs and --cluster local:N are capped at (10,000 jobs
+    started 89 render processes and 2 GB; local:10000 ran out of file handles)."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
 
 def check_total(total: int, what: str, hint: str) -> None:
     """Refuse a product of counts too large to lay out, before any memory is spent on it."""

@@ -86,7 +86,7 @@ def _dec(o: Any) -> Any:
         names = {f.name for f in dataclasses.fields(cls)}
         if not isinstance(values, dict) or set(values) != names:
             raise CacheFormatError(f"the fields of {o['c']} do not match")
-        obj = object.__new__(cls)
+        obj: Any = object.__new__(cls)
         for k, v in values.items():
             object.__setattr__(obj, k, _dec(v))
         return obj

@@ -11,6 +11,7 @@ import click
 
 from cardsmith.cli._options import cluster_option, dashboard_option, jobs_option, resume_option
 from cardsmith.base.errors import UsageError
+from cardsmith.base.limits import MAX_RUN_GAMES
 from cardsmith.simulation import DEFAULT_BUDGET
 
 
@@ -25,7 +26,7 @@ def _agents(spec: str, seats: int = 2, rules: Any = None) -> tuple[str, ...]:
     return normalise_agents(spec.split(","), seats, rules)
 
 
-MAX_GAMES = 100_000
+MAX_GAMES = MAX_RUN_GAMES
 
 
 def _where(cardset, kind: str, jobs: int | None, cluster: str | None, resume: bool, keep: bool, dashboard: bool = False):
@@ -199,8 +200,10 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     from cardsmith.simulation.report import write_report
 
     _check_counts(games, jobs)
-    if budget < 0:
-        raise UsageError(f"--budget must be 0 or more games, not {budget}")
+    for option, n in (("--budget", budget), ("--search-decks", search)):
+        if not 0 <= n <= MAX_GAMES:
+            raise UsageError(f"{option} {n}: give 0 to {MAX_GAMES:,} games",
+                             hint="a few thousand games already tell cards and decks apart")
     specs = [s for s in agents.split(",") if s.strip()]
     if len(specs) not in (1, 2):
         raise UsageError("balance plays every deck with the same agent: give one (e.g. --agents random), or two to compare")

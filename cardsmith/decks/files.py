@@ -16,7 +16,7 @@ from cardsmith.decks.rules import DeckRules, parse_rules
 from cardsmith.sets.model import slugify as slug
 from cardsmith.base.diagnostics import Diagnostic, did_you_mean
 from cardsmith.base.errors import CardsmithError
-from cardsmith.base.limits import MAX_COPIES, MAX_DECK_SIZE
+from cardsmith.base.limits import MAX_COPIES, MAX_DECK_FILE_BYTES, MAX_DECK_HINTS, MAX_DECK_SIZE
 from cardsmith.sets.loader import YamlError, load_yaml
 from cardsmith.sets.model import CardSet, Deck, SourceRef, frozen_map
 
@@ -149,8 +149,10 @@ class _Reader:
             self.problem(line, f"'{name}' is a card of set {other}, not of {self.cardset.id}",
                          f"a deck holds cards of one set; remove it, or check the deck's set: (now {self.cardset.id})", column)
         else:
-            # names last: where a name and an id differ only in case, the suggestion shows the name
-            hint = did_you_mean(name, [c.id for c in self.cardset.cards] + [c.name for c in self.cardset.cards])
+            # names last: where a name and an id differ only in case, the suggestion shows the name.
+            # Only the first few get a suggestion: each costs a scan of the set (20,000 took 30 s)
+            hint = did_you_mean(name, [c.id for c in self.cardset.cards] + [c.name for c in self.cardset.cards]) \
+                if len(self.problems) < MAX_DECK_HINTS else None
             self.problem(line, f"no card named '{name}' in set {self.cardset.id}",
                          hint or f"`cardsmith list {self.cardset.id}` shows the set's cards", column)
         return None
@@ -331,6 +333,9 @@ def load_deck(path: Path | str, cardset: CardSet, rules: DeckRules | None = None
     path = Path(path)
     if not path.is_file():
         raise CardsmithError(f"{path}: no such deck file", hint="give the path to a .yaml or .txt deck file")
+    if path.stat().st_size > MAX_DECK_FILE_BYTES:
+        raise CardsmithError(f"{path}: {path.stat().st_size:,} bytes is more than a deck file needs (at most {MAX_DECK_FILE_BYTES:,})",
+                             hint="a deck lists each card once with its count (`3x Name`); is this the right file?")
     rules = rules or parse_rules(cardset)
     reader = _Reader(path, cardset, rules)
     def fail(message: str, hint: str | None = None, line: int = 1, column: int = 1) -> DeckFileError:
