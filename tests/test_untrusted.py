@@ -391,3 +391,65 @@ def test_a_huge_position_is_refused_before_it_is_checked(tmp_path, monkeypatch):
     pos.write_bytes(b"# " + b"x" * 600_000)
     with pytest.raises(CardsmithError, match="bytes"):
         read_position(pos, game)
+
+
+# ---- 5. internal errors become sentences -------------------------------------------------------------
+
+@pytest.mark.parametrize("line,words", [
+    ("9" * 5000 + "x Dawn Scout", "more than any deck holds"),
+    ("Dawn Scout x" + "9" * 5000, "more than any deck holds"),
+    ("\u0663x Dawn Scout", "no card named"),  # Arabic-Indic three: not a count
+    ("\u0663 Dawn Scout", "main holds 1 cards"),  # the name, once: not three copies
+])
+def test_deck_counts_of_thousands_of_digits_or_other_scripts_are_clear_errors(demo_set, cli, line, words):
+    deck = demo_set / "decks" / "odd.txt"
+    deck.write_text(line + "\n")
+    r = cli("deck", "check", str(deck), cwd=demo_set.parent.parent)
+    out = r.stdout + r.stderr
+    assert r.returncode == 1 and words in out and "odd.txt:1" in out and "bug" not in out, out
+
+
+@pytest.mark.parametrize("value,words", [(".nan", "beyond any card"), (".inf", "beyond any card"),
+                                         ("-.inf", "beyond any card"), ("1e308mm", "beyond any card")])
+def test_layout_lengths_that_are_no_number_are_errors_naming_the_layer(demo_set, cli, value, words):
+    (demo_set / "layouts").mkdir()
+    (demo_set / "layouts" / "card.yaml.j2").write_text(
+        f'layers:\n  - rect: {{box: [{value}, 0mm, 10mm, 10mm], fill: "#000000"}}\n')
+    r = cli("render", "demo", cwd=demo_set.parent.parent)
+    assert r.returncode == 1 and words in r.stderr and "layer 1 (rect)" in r.stderr and "bug" not in r.stderr, r.stderr
+
+
+def test_a_text_size_beyond_reason_blames_the_layout_not_the_font(demo_set, cli):
+    (demo_set / "layouts").mkdir()
+    (demo_set / "layouts" / "card.yaml.j2").write_text(
+        'layers:\n  - text: {box: [0mm, 0mm, 10mm, 10mm], value: "hi", size: 100000pt}\n')
+    r = cli("render", "demo", cwd=demo_set.parent.parent)
+    assert r.returncode == 1 and "more than 1000 pt" in r.stderr and ".ttf" not in r.stderr, r.stderr
+
+
+def test_the_watch_server_answers_a_null_byte_and_a_non_utf8_page(tmp_path):
+    import socket
+    import urllib.error
+    import urllib.request
+
+    from cardsmith.share.watch import LiveState, serve
+
+    (tmp_path / "latin1.html").write_bytes("<p>caf\u00e9</p>".encode("latin-1"))
+    (tmp_path / "leak.html").symlink_to(Path("/etc/hostname") if Path("/etc/hostname").exists() else tmp_path / "x")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = serve(tmp_path, LiveState(), "/", "127.0.0.1", port)
+    try:
+        statuses = []
+        for path in ("/%00", "/latin1.html", "/leak.html", "/a%00b.html"):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
+                    statuses.append((r.status, r.read().decode("utf-8")))
+            except urllib.error.HTTPError as e:
+                statuses.append((e.code, ""))
+    finally:
+        server.shutdown()
+    assert statuses[0][0] in (400, 404) and statuses[3][0] in (400, 404)
+    assert statuses[1][0] == 200 and "caf" in statuses[1][1]
+    assert statuses[2][0] == 404

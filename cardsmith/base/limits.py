@@ -34,6 +34,8 @@ MAX_LAYOUT_MEMORY = 512 * 1024 * 1024  # growth of the process while one layout 
 MAX_LAYOUT_STRING = 100_000  # characters of one string a layout builds (join, ljust, center, format, %, +)
 MAX_LAYOUT_OUTPUT = 2_000_000  # characters of one layout's rendered YAML (the bundled ones write a few KB)
 MAX_LAYOUT_NODES = 200_000  # values in that YAML once aliases are expanded (an alias bomb ran past 60 s)
+MAX_LAYOUT_MM = 10 * MAX_CARD_MM  # a length in a layout: .nan, .inf and 1e308mm crashed the painter
+MAX_TEXT_PT = 1_000.0  # a text size: 35 cm letters; FreeType refuses far larger (100000pt blamed the font)
 MAX_LAYOUT_LAYERS = 2_000  # layers on one face: the bundled layouts draw at most a few dozen (100,000 took 47 s)
 
 # Decks and positions from others (issue 32)

@@ -228,8 +228,16 @@ class _Reader:
                           frozen_map(self.lines), description)
 
 
-_COUNT_FIRST = re.compile(r"^(?P<n>[-+]?\d+)\s*[xX×]?\s+(?P<name>\S.*)$|^(?P<n2>[-+]?\d+)[xX×](?P<name2>\S.*)$")
-_COUNT_LAST = re.compile(r"^(?P<name>.*\S)\s+[xX×]\s*(?P<n>[-+]?\d+)$")
+# ASCII digits only: `\d` also matches Arabic-Indic and other digits, which a deck list does not mean as counts
+_COUNT_FIRST = re.compile(r"^(?P<n>[-+]?[0-9]+)\s*[xX×]?\s+(?P<name>\S.*)$|^(?P<n2>[-+]?[0-9]+)[xX×](?P<name2>\S.*)$")
+_COUNT_LAST = re.compile(r"^(?P<name>.*\S)\s+[xX×]\s*(?P<n>[-+]?[0-9]+)$")
+
+
+def _count(digits: str) -> int:
+    """A count as written; one of thousands of digits (which int() refuses past 4,300) stands as a
+    count too large, which the deck's bounds then report."""
+    sign = -1 if digits.startswith("-") else 1
+    return int(digits) if len(digits) <= 18 else sign * 10 ** 18
 
 
 def parse_line(text: str, known: Iterable[str] = ()) -> tuple[str, int]:
@@ -244,10 +252,10 @@ def parse_line(text: str, known: Iterable[str] = ()) -> tuple[str, int]:
     m = _COUNT_FIRST.match(text)
     if m:
         n, name = (m.group("n"), m.group("name")) if m.group("n") is not None else (m.group("n2"), m.group("name2"))
-        return name.strip(), int(n)
+        return name.strip(), _count(n)
     m = _COUNT_LAST.match(text)
     if m:
-        return m.group("name").strip(), int(m.group("n"))
+        return m.group("name").strip(), _count(m.group("n"))
     return text, 1
 
 
