@@ -453,3 +453,90 @@ def test_the_watch_server_answers_a_null_byte_and_a_non_utf8_page(tmp_path):
     assert statuses[0][0] in (400, 404) and statuses[3][0] in (400, 404)
     assert statuses[1][0] == 200 and "caf" in statuses[1][1]
     assert statuses[2][0] == 404
+
+
+def _store_with_one_game(tmp_path: Path, total: int = 3):
+    from cardsmith.engine.runner import GameRecord
+    from cardsmith.simulation._taskstore import TaskStore
+
+    store = TaskStore(tmp_path / ".tasks", "key", total)
+    store.start(resume=False)
+    store.save([GameRecord(index=0, seed=7, deck_ids=(0, 1), decks=("a", "b"), agents=("random", "random"),
+                           ranks=(0, 1), end_reason="win", turns=3, cards_played=(("x",), ()),
+                           decisions=(1, 1), think_seconds=(0.1, 0.2))])
+    return store
+
+
+@pytest.mark.parametrize("edit,words", [
+    (lambda d: d.__setitem__("index", 10 ** 9), "index 1000000000 is not one of this run's 3 games"),
+    (lambda d: d.__setitem__("index", -5), "index -5"),
+    (lambda d: d.__setitem__("ranks", ["first", "second"]), "wrong type"),
+    (lambda d: d.__setitem__("deck_ids", "01"), "deck_ids"),
+    (lambda d: d.pop("turns"), "not a game record"),
+    (lambda d: d.__setitem__("first_actor", 9), "wrong type"),
+])
+def test_a_damaged_resume_record_is_refused_before_any_game_is_played(tmp_path, edit, words):
+    from cardsmith.base.errors import CardsmithError
+
+    store = _store_with_one_game(tmp_path)
+    assert [r.index for r in store.start(resume=True)] == [0]  # as written, it resumes
+    (part,) = store.folder.glob("part-*.json")
+    data = json.loads(part.read_text())
+    edit(data[0])
+    part.write_text(json.dumps(data))
+    with pytest.raises(CardsmithError) as e:
+        store.start(resume=True)
+    assert words in str(e.value) and part.name in str(e.value) and "entry 0" in str(e.value)
+
+
+@pytest.mark.parametrize("run_json", ["[]", "5", "{", '{"key": []}'])
+def test_a_damaged_run_json_is_a_sentence(tmp_path, run_json):
+    from cardsmith.base.errors import CardsmithError
+
+    store = _store_with_one_game(tmp_path)
+    (store.folder / "run.json").write_text(run_json)
+    with pytest.raises(CardsmithError, match="--resume"):
+        store.start(resume=True)
+
+
+@pytest.mark.parametrize("manifest", ['{"cards": 5}', '{"cards": [{"id": 3}]}', '{"cards": {"x": 1}}', "[]", "{"])
+def test_gallery_compare_with_a_damaged_manifest_is_a_sentence(demo_set, cli, tmp_path, manifest):
+    import shutil
+
+    project = demo_set.parent.parent
+    assert cli("render", "demo", cwd=project).returncode == 0
+    old = tmp_path / "old"
+    shutil.copytree(project / "output" / "demo", old)
+    (old / "cards" / "manifest.json").write_text(manifest)
+    r = cli("gallery", "demo", "--compare", str(old), cwd=project)
+    assert r.returncode == 1 and "manifest.json is damaged" in r.stderr and "bug" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("records", ["[]", '{"records": 5}', '{"records": {"dawn-scout": 7}}', '{"records": []}'])
+def test_gallery_compare_with_damaged_records_compares_the_images(demo_set, cli, tmp_path, records):
+    import shutil
+
+    project = demo_set.parent.parent
+    assert cli("gallery", "demo", cwd=project).returncode == 0
+    old = tmp_path / "old"
+    shutil.copytree(project / "output" / "demo", old)
+    (old / "gallery" / "gallery.json").write_text(records)
+    r = cli("gallery", "demo", "--compare", str(old), cwd=project)
+    assert r.returncode == 0 and "bug" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("game,edit,words", [
+    ("alien-empires", {"out": [0, 1]}, "every seat is out"),
+    ("alien-empires", {"worlds": {}}, "holds no worlds"),
+    ("transwar", {"attack": {"attacker": 0, "defender": 0}}, "attacks itself"),
+])
+def test_positions_the_rules_cannot_mean_are_errors_naming_the_entry(cli, tmp_path, game, edit, words):
+    import yaml
+
+    pos = tmp_path / "start.yaml"
+    assert cli("play", game, "--players", "2", "--games", "1", "--jobs", "1", "--log-position", str(pos)).returncode == 0
+    data = yaml.safe_load(pos.read_text())
+    data.update(edit)
+    pos.write_text(yaml.safe_dump(data))
+    r = cli("play", game, "--games", "1", "--jobs", "1", "--from", str(pos))
+    assert r.returncode == 1 and words in r.stderr and "start.yaml" in r.stderr and "bug" not in r.stderr, r.stderr
