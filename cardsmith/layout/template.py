@@ -34,7 +34,7 @@ from cardsmith.layout.memo import Memo
 from cardsmith.base.errors import CardsmithError
 from cardsmith.base.project import declared_layout_folders
 from cardsmith.base.limits import LAYOUT_CPU_SECONDS, MAX_LAYOUT_MEMORY
-from cardsmith.base.untrusted import inside
+from cardsmith.base.untrusted import inside, shown
 from cardsmith.layout import _budget
 from cardsmith.sets.model import Card, CardSet
 
@@ -590,6 +590,9 @@ class Layouts:
             raise LayoutError(f"{path}: the layout's output is not valid YAML for {what}: {e.problem} "
                               f"at output line {mark.line + 1 if mark else '?'}: {at.strip()!r}",
                               hint="put every {{ }} value that is text inside double quotes: value: \"{{ card.name }}\"") from None
+        except yaml.YAMLError as e:  # a reader error: a control character in the output (issue 32's fuzz test)
+            raise LayoutError(f"{path}: the layout's output is not valid YAML for {what}: {shown(str(e).splitlines()[0])}",
+                              hint="layouts write text, not control characters; check what the layout or the card data puts out") from None
         if data is None:
             data = {}
         if not isinstance(data, dict):
