@@ -347,7 +347,7 @@ def test_a_cluster_address_that_is_a_web_server_is_refused_within_the_handshake_
     held = []
     threading.Thread(target=lambda: held.append(server.accept()), daemon=True).start()  # accepts, never speaks
     try:
-        r = cli("play", "transwar", "--games", "1", "--cluster", f"tcp://127.0.0.1:{server.getsockname()[1]}")
+        r = cli("play", "transwar", "--players", "2", "--games", "1", "--cluster", f"tcp://127.0.0.1:{server.getsockname()[1]}")
     finally:
         server.close()
     assert r.returncode == 2 and "did not answer as a Dask scheduler" in r.stderr, r.stderr

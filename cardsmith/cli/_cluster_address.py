@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import socket
 
-from cardsmith.base.errors import UsageError
+from cardsmith.base.errors import CardsmithError, UsageError
 from cardsmith.base.limits import CLUSTER_HANDSHAKE_SECONDS, cores
 
 _REFUSED = {
@@ -22,8 +22,10 @@ _REFUSED = {
 _HINT = "give a scheduler's tcp://HOST:PORT (start one with `dask scheduler`), or local[:N]"
 
 
-def check_cluster(spec: str) -> None:
-    """A UsageError unless `spec` is `local[:N]` with N at most the cores, or a reachable tcp:// scheduler."""
+def check_cluster(spec: str, handshake: bool = True) -> None:
+    """A UsageError unless `spec` is `local[:N]` with N at most the cores, or a tcp:// scheduler's
+    address (with `handshake`, one that answers as a scheduler; one that cannot be reached is a
+    CardsmithError, exit 1, as when the run loses it)."""
     text = spec.strip()
     if text == "local" or text.startswith("local:"):
         n = text.partition(":")[2]
@@ -40,7 +42,8 @@ def check_cluster(spec: str) -> None:
     m = re.fullmatch(r"\[?([A-Za-z0-9.\-:]+?)\]?:(\d{1,5})/?", rest)
     if scheme != "tcp" or not m or not 0 < int(m.group(2)) < 65536:
         raise UsageError(f"--cluster {spec}: not a scheduler address", hint=_HINT)
-    _handshake(spec, m.group(1), int(m.group(2)))
+    if handshake:
+        _handshake(spec, m.group(1), int(m.group(2)))
 
 
 def _handshake(spec: str, host: str, port: int) -> None:
@@ -53,6 +56,8 @@ def _handshake(spec: str, host: str, port: int) -> None:
         raise UsageError(f"--cluster {spec}: the server there did not answer as a Dask scheduler within "
                          f"{CLUSTER_HANDSHAKE_SECONDS:g} s (a web server's port?)", hint=_HINT) from None
     except OSError as e:
-        raise UsageError(f"--cluster {spec}: cannot connect ({e.strerror or e})", hint=_HINT) from None
+        raise CardsmithError(f"cannot reach the Dask scheduler at {spec}: {e.strerror or e}",
+                             hint="start one with `dask scheduler` and workers with `dask worker ADDRESS` "
+                                  "(docs/distributed.md), or use --cluster local:N") from None
     if not first or first[:4] in (b"HTTP", b"SSH-") or first[:1].isalpha():
         raise UsageError(f"--cluster {spec}: the server there is not a Dask scheduler", hint=_HINT)

@@ -20,11 +20,12 @@ jobs_option = click.option("--jobs", "-j", type=click.IntRange(min=1), default=N
                            help="Worker processes (default: all cores; at most the cores available).")
 
 def _checked_cluster(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """The address checked before anything else runs (scheme, port, a scheduler's handshake)."""
+    """The address's form checked before anything else runs (scheme, port; the handshake comes once
+    the other options are judged)."""
     if value is not None:
         from cardsmith.cli._cluster_address import check_cluster
 
-        check_cluster(value)
+        check_cluster(value, handshake=False)
     return value
 
 

@@ -39,6 +39,10 @@ def _where(cardset, kind: str, jobs: int | None, cluster: str | None, resume: bo
                          hint="give one of --jobs and --cluster")
     if dashboard and cluster is None:
         raise UsageError("--dashboard is Dask's dashboard of a local cluster: give it with --cluster local[:N]")
+    if cluster is not None and not (dashboard and "://" in cluster):  # that mistake is the cluster module's to word
+        from cardsmith.cli._cluster_address import check_cluster
+
+        check_cluster(cluster)  # a scheduler's handshake within seconds, before any game
     store = Project.current().set_output(cardset.id) / kind / ".tasks" if keep or resume or cluster else None
     return Where(jobs=jobs, cluster=cluster, set_folder=cardset.path, store=store, resume=resume,
                  progress=sys.stderr.isatty(), notices=lambda text: click.echo(text, err=True), dashboard=dashboard)
