@@ -5,7 +5,6 @@ of (a card, a layout, a font, an image, set.yaml) is seen; a stale record is nev
 from __future__ import annotations
 
 import importlib
-import io
 import os
 import pickle
 import shutil
@@ -186,10 +185,12 @@ def test_the_validated_set_comes_back_equal_and_a_planted_cache_cannot_run_code(
         def __reduce__(self):
             return (os.system, (f"touch {tmp_path / 'pwned'}",))
 
-    blob = freshness.stamp_for(p, set_dir, "set").path.with_suffix(".pickle")
+    stamp = freshness.stamp_for(p, set_dir, "set").path
+    blob = stamp.with_name(stamp.stem + "-model.json")
+    assert blob.read_bytes().startswith(b"cardsmith-cache-json")
     blob.write_bytes(pickle.dumps(Evil()))
-    with pytest.raises(pickle.UnpicklingError):
-        setcache._Unpickler(io.BytesIO(blob.read_bytes())).load()
+    with pytest.raises(ValueError):
+        setcache.loads(blob.read_bytes())
     # the stamp no longer vouches for the replaced file: the set is validated again
     cardset, _ = setcache.validated_set(p, set_dir)
     assert cardset == first and not (tmp_path / "pwned").exists()

@@ -16,7 +16,9 @@ def atomic_path(target: Path | str, suffix: str | None = None) -> Iterator[Path]
 
     `suffix` defaults to the target's own, so libraries that pick a format by extension still work.
     """
-    target = Path(target)
+    from cardsmith.base.untrusted import writable_file
+
+    target = writable_file(target, "cannot write")  # a rename would replace a device, a pipe or a folder
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp_path = _new_file(target, suffix if suffix is not None else target.suffix)

@@ -46,7 +46,8 @@ class Diagnostic:
 def _display(file: Path, root: Path | None) -> str:
     if root is not None:
         try:
-            return str(Path(file).resolve().relative_to(root.resolve()))
+            # the folder resolved, not the file: a link is shown where it is, not where it leads
+            return str((Path(file).parent.resolve() / Path(file).name).relative_to(root.resolve()))
         except ValueError:
             pass
     return str(file)

@@ -1,53 +1,23 @@
 """The validated set, kept between commands: a command after an unchanged set skips YAML and schema
 validation.
 
-`validated_set` pickles what `validate.check_set` returned under a `freshness` stamp of the set's
-folder, cardsmith's code and the libraries validation uses, and reads it back only as cardsmith's
-own model classes and plain data, so a planted cache file cannot run code. When the set changed,
+`validated_set` keeps what `validate.check_set` returned under a `freshness` stamp of the set's
+folder, cardsmith's code and the libraries validation uses, as JSON behind a digest
+(`cardsmith.cache._modeljson`): it is read back only as cardsmith's own model dataclasses and plain
+data, so a planted cache file cannot run code (a pickle could). When the set changed,
 the cards it read last time (parsed and checked against the schema, by file, text and place) are
 kept beside it, so an edit to one card of a long file re-reads that card only (`cardsmith.sets._cardfile`).
 """
 
 from __future__ import annotations
 
-import copyreg
-import io
-import pickle
 import sys
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from cardsmith.base.atomic import write_bytes
-from cardsmith.cache import off
+from cardsmith.cache import _modeljson, off
 from cardsmith.cache.freshness import PACKAGE_DIR, fingerprint, key_of, library_files, snapshot, stamp_for
-
-
-def _mapping(data: dict) -> MappingProxyType:
-    return MappingProxyType(data)
-
-
-class _Pickler(pickle.Pickler):
-    dispatch_table = {**copyreg.dispatch_table, MappingProxyType: lambda m: (_mapping, (dict(m),))}
-
-
-_SAFE_GLOBALS = {("pathlib", "PosixPath"), ("pathlib", "WindowsPath"), ("pathlib", "PurePosixPath"),
-                 ("pathlib", "PureWindowsPath"), ("cardsmith.cache.setcache", "_mapping")}
-_SAFE_BUILTINS = {"set", "frozenset", "tuple", "list", "dict", "bytes", "bytearray", "complex", "int", "float",
-                  "str", "bool", "slice", "range"}
-
-
-class _Unpickler(pickle.Unpickler):
-    """Reads back only cardsmith's own classes and plain data: a planted cache file cannot run code."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) in _SAFE_GLOBALS or (module == "builtins" and name in _SAFE_BUILTINS):
-            return super().find_class(module, name)
-        if module.startswith("cardsmith.") and "." not in name:
-            found = super().find_class(module, name)
-            if isinstance(found, type):
-                return found
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a cardsmith cache")
 
 
 def _set_key() -> str:
@@ -85,20 +55,19 @@ def validated_set(project: Any, set_dir: Path | str) -> tuple[Any, list[Any]]:
 
         return check_set(set_dir, {}, {})
     stamp = stamp_for(project, set_dir, "set")
-    blob = stamp.path.with_suffix(".pickle")
+    blob = stamp.path.with_name(stamp.path.stem + "-model.json")
     key = _set_key()
     hit = stamp.fresh(key)
     if hit is not None:
         try:
-            with open(blob, "rb") as f:
-                cardset, diags = _Unpickler(f).load()
+            cardset, diags = loads(blob.read_bytes())
             return cardset, diags
         except Exception:  # damaged or foreign: validate again
             pass
     from cardsmith.sets.validate import check_set
 
     inputs = validation_inputs(project, set_dir)
-    items_file = stamp.path.with_name(stamp.path.stem + "-items.pickle")
+    items_file = stamp.path.with_name(stamp.path.stem + "-items.json")
     code = key_of("items", fingerprint([str(PACKAGE_DIR), *library_files()]))  # how cards are read and checked
     items, used = _read_items(items_file, code), {}  # type: dict, dict
     cardset, diags = check_set(set_dir, items, used)
@@ -116,22 +85,19 @@ def validated_set(project: Any, set_dir: Path | str) -> tuple[Any, list[Any]]:
 
 def dumps(value: Any) -> bytes:
     """`value` (a validated set, its diagnostics) as bytes that `loads` reads back."""
-    buf = io.BytesIO()
-    _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
-    return buf.getvalue()
+    return _modeljson.dumps(value)
 
 
 def loads(data: bytes) -> Any:
     """What `dumps` wrote, read back as cardsmith's own model classes and plain data only."""
-    return _Unpickler(io.BytesIO(data)).load()
+    return _modeljson.loads(data)
 
 
 def _read_items(path: Path, code: str) -> dict:
     """The cards read by the last validation (`cardsmith.sets._cardfile`), if cardsmith and its libraries are
     as they were then; else none."""
     try:
-        with open(path, "rb") as f:
-            data = _Unpickler(f).load()
+        data = loads(path.read_bytes())
         return data["items"] if isinstance(data, dict) and data.get("code") == code and isinstance(data.get("items"), dict) else {}
     except Exception:  # missing, damaged or foreign: read every card
         return {}

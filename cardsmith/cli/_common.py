@@ -67,7 +67,9 @@ def _escape(text: object) -> str:
     """`text` as rich markup that prints it literally (`[/]` or `[bold]` in a card name is not a tag)."""
     from rich.markup import escape
 
-    return escape(str(text))
+    from cardsmith.base.untrusted import shown
+
+    return escape(shown(text))  # and no terminal escapes from a shared file's names
 
 
 def display_path(path: Path) -> str:
@@ -88,8 +90,10 @@ def failure_status(e: BaseException) -> int:
 
     from cardsmith.base.errors import CardsmithError
 
+    from cardsmith.base.untrusted import shown
+
     if isinstance(e, CardsmithError):
-        click.secho(str(e) if e.located else f"error: {e}", fg="red", err=True)
+        click.secho(shown(str(e) if e.located else f"error: {e}"), fg="red", err=True)
         return e.exit_code
     if isinstance(e, KeyboardInterrupt):
         click.echo("interrupted", err=True)
@@ -100,10 +104,10 @@ def failure_status(e: BaseException) -> int:
 
     theirs = describe(e)
     if theirs is not None:  # a designer's own rules failed: theirs to fix, with where and how to get there again
-        click.secho(theirs, fg="red", err=True)
+        click.secho(shown(theirs), fg="red", err=True)
         _write_reproduction(e)
         return 1
-    click.secho(f"internal error: {type(e).__name__}: {e}", fg="red", err=True)
+    click.secho(shown(f"internal error: {type(e).__name__}: {e}"), fg="red", err=True)
     click.echo("  this is a bug in cardsmith; run again with CARDSMITH_DEBUG=1 for details", err=True)
     return 3
 

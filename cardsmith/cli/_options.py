@@ -6,11 +6,31 @@ import math
 
 import click
 
-jobs_option = click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-                           help="Worker processes (default: all cores).")
+def _capped_jobs(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """--jobs at most the cores available: more processes only share them, and each costs memory."""
+    from cardsmith.base.limits import cores
+
+    if value is not None and value > cores():
+        click.echo(f"note: --jobs {value} is more than the {cores()} cores here; using {cores()}", err=True)
+        return cores()
+    return value
+
+
+jobs_option = click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, callback=_capped_jobs,
+                           help="Worker processes (default: all cores; at most the cores available).")
+
+def _checked_cluster(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """The address's form checked before anything else runs (scheme, port; the handshake comes once
+    the other options are judged)."""
+    if value is not None:
+        from cardsmith.cli._cluster_address import check_cluster
+
+        check_cluster(value, handshake=False)
+    return value
+
 
 cluster_option = click.option(
-    "--cluster", metavar="ADDRESS", default=None,
+    "--cluster", metavar="ADDRESS", default=None, callback=_checked_cluster,
     help="Play on a Dask cluster: a scheduler's address (tcp://HOST:8786) or local[:N] for N local worker "
          "processes. Needs: pip install 'cardsmith[distributed]'.")
 dashboard_option = click.option(

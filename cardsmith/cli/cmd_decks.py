@@ -200,6 +200,10 @@ def random_cmd(set_name: str, seed: int | None, faction: str | None, out: str | 
     from cardsmith.decks import dump_deck, random_deck
     from cardsmith.cache.named_set import open_named_set
 
+    if out:
+        from cardsmith.base.untrusted import writable_file
+
+        writable_file(out, "--out")
     _, cardset = open_named_set(set_name)
     if seed is None:
         seed = _random.SystemRandom().randrange(1_000_000)

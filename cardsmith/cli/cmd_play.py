@@ -11,6 +11,7 @@ import click
 
 from cardsmith.cli._options import cluster_option, dashboard_option, jobs_option, resume_option
 from cardsmith.base.errors import UsageError
+from cardsmith.base.limits import MAX_RUN_GAMES
 from cardsmith.simulation import DEFAULT_BUDGET
 
 
@@ -25,7 +26,7 @@ def _agents(spec: str, seats: int = 2, rules: Any = None) -> tuple[str, ...]:
     return normalise_agents(spec.split(","), seats, rules)
 
 
-MAX_GAMES = 100_000
+MAX_GAMES = MAX_RUN_GAMES
 
 
 def _where(cardset, kind: str, jobs: int | None, cluster: str | None, resume: bool, keep: bool, dashboard: bool = False):
@@ -38,6 +39,10 @@ def _where(cardset, kind: str, jobs: int | None, cluster: str | None, resume: bo
                          hint="give one of --jobs and --cluster")
     if dashboard and cluster is None:
         raise UsageError("--dashboard is Dask's dashboard of a local cluster: give it with --cluster local[:N]")
+    if cluster is not None and not (dashboard and "://" in cluster):  # that mistake is the cluster module's to word
+        from cardsmith.cli._cluster_address import check_cluster
+
+        check_cluster(cluster)  # a scheduler's handshake within seconds, before any game
     store = Project.current().set_output(cardset.id) / kind / ".tasks" if keep or resume or cluster else None
     return Where(jobs=jobs, cluster=cluster, set_folder=cardset.path, store=store, resume=resume,
                  progress=sys.stderr.isatty(), notices=lambda text: click.echo(text, err=True), dashboard=dashboard)
@@ -112,7 +117,12 @@ def play_command(set_name: str, decks: tuple[str, ...], players: int | None, age
     from cardsmith.simulation.match import play_match
     from cardsmith.simulation.sets import SetGameFactory, open_set, position_decks, read_position, seat_decks
 
+    from cardsmith.base.untrusted import writable_file
+
     _check_counts(games, jobs)
+    for option, out in (("--log", log_file), ("--log-position", position_file)):
+        if out is not None:
+            writable_file(out, option)  # before any game is played
     cardset = open_set(set_name)
     game = load_game(cardset)
     position, start = None, None
@@ -198,8 +208,10 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     from cardsmith.simulation.report import write_report
 
     _check_counts(games, jobs)
-    if budget < 0:
-        raise UsageError(f"--budget must be 0 or more games, not {budget}")
+    for option, n in (("--budget", budget), ("--search-decks", search)):
+        if not 0 <= n <= MAX_GAMES:
+            raise UsageError(f"{option} {n}: give 0 to {MAX_GAMES:,} games",
+                             hint="a few thousand games already tell cards and decks apart")
     specs = [s for s in agents.split(",") if s.strip()]
     if len(specs) not in (1, 2):
         raise UsageError("balance plays every deck with the same agent: give one (e.g. --agents random), or two to compare")

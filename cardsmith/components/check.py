@@ -77,8 +77,20 @@ def check_components(docs: Iterable[Document], bleed: float, paper: Any = None) 
             kind = _token(doc, tid, spec, players, bleed, papers, report)
             if kind is not None:
                 tokens[tid] = kind
+    _token_total(docs, tokens, report)
     comps = Components(frozen_map(players), frozen_map(boards), frozen_map(tokens), bleed)
     return comps, diags
+
+
+def _token_total(docs: list[Document], tokens: dict[str, TokenKind], report: Report) -> None:
+    """Tokens come under the print limit cards do (issue 32: 999 copies x 5,000 items laid out for minutes)."""
+    from cardsmith.base.limits import MAX_PRINTED
+
+    total = sum(f.copies for k in tokens.values() for f in k.faces)
+    if total > MAX_PRINTED:
+        doc = next(d for d in docs if isinstance(d.data.get("tokens"), dict))
+        report(doc, ("tokens",), f"the tokens come to {total:,} pieces; cardsmith lays out at most {MAX_PRINTED:,} at once",
+               "lower `copies:` or the number of items")
 
 
 def _items(value: Any) -> Iterable[tuple[str, Any]]:
@@ -246,6 +258,9 @@ def _token(doc: Document, tid: str, spec: dict, players: dict[str, Player], blee
         return None
     size = _length(spec.get("size"), 20.0)
     if size is None:
+        return None
+    if not 0 < size < float("inf"):
+        report(doc, at + ("size",), f"token '{tid}' has a size of {size:g} mm", "give a size above 0, like 20mm")
         return None
     orientation = str(spec.get("orientation") or "pointy")
     w, h = token_box(shape, size, orientation)

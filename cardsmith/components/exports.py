@@ -12,6 +12,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from cardsmith.base.atomic import atomic_path, write_text
+from cardsmith.base.untrusted import csv_cell
 from cardsmith.components.base import Components
 
 CSV_COLUMNS = ("component", "id", "of", "name", "grid_or_shape", "player", "copies", "width_mm", "height_mm", "data")
@@ -33,10 +34,23 @@ def components_record(comps: Components) -> dict[str, Any]:
     }
 
 
+class _Safe:
+    """A DictWriter whose cells a spreadsheet reads as text, never a formula (`csv_cell`)."""
+
+    def __init__(self, writer: csv.DictWriter):
+        self.writer = writer
+
+    def writeheader(self) -> None:
+        self.writer.writeheader()
+
+    def writerow(self, row: dict) -> None:
+        self.writer.writerow({k: csv_cell(v) for k, v in row.items()})
+
+
 def components_csv(comps: Components) -> str:
     """One row per board, per board cell that has data, and per token design."""
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    w = _Safe(csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n"))
     w.writeheader()
     for b in comps.boards.values():
         w.writerow({"component": "board", "id": b.id, "name": b.name, "grid_or_shape": b.grid,

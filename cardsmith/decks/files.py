@@ -16,7 +16,7 @@ from cardsmith.decks.rules import DeckRules, parse_rules
 from cardsmith.sets.model import slugify as slug
 from cardsmith.base.diagnostics import Diagnostic, did_you_mean
 from cardsmith.base.errors import CardsmithError
-from cardsmith.base.limits import MAX_COPIES, MAX_DECK_SIZE
+from cardsmith.base.limits import MAX_COPIES, MAX_DECK_FILE_BYTES, MAX_DECK_HINTS, MAX_DECK_SIZE
 from cardsmith.sets.loader import YamlError, load_yaml
 from cardsmith.sets.model import CardSet, Deck, SourceRef, frozen_map
 
@@ -156,8 +156,10 @@ class _Reader:
             self.problem(line, f"'{name}' is a card of set {other}, not of {self.cardset.id}",
                          f"a deck holds cards of one set; remove it, or check the deck's set: (now {self.cardset.id})", column)
         else:
-            # names last: where a name and an id differ only in case, the suggestion shows the name
-            hint = did_you_mean(name, [c.id for c in self.cardset.cards] + [c.name for c in self.cardset.cards])
+            # names last: where a name and an id differ only in case, the suggestion shows the name.
+            # Only the first few get a suggestion: each costs a scan of the set (20,000 took 30 s)
+            hint = did_you_mean(name, [c.id for c in self.cardset.cards] + [c.name for c in self.cardset.cards]) \
+                if len(self.problems) < MAX_DECK_HINTS else None
             self.problem(line, f"no card named '{name}' in set {self.cardset.id}",
                          hint or f"`cardsmith list {self.cardset.id}` shows the set's cards", column)
         return None
@@ -234,8 +236,16 @@ class _Reader:
                           frozen_map(self.lines), description, frozen_map({z: tuple(o) for z, o in self.order.items()}))
 
 
-_COUNT_FIRST = re.compile(r"^(?P<n>[-+]?\d+)\s*[xX×]?\s+(?P<name>\S.*)$|^(?P<n2>[-+]?\d+)[xX×](?P<name2>\S.*)$")
-_COUNT_LAST = re.compile(r"^(?P<name>.*\S)\s+[xX×]\s*(?P<n>[-+]?\d+)$")
+# ASCII digits only: `\d` also matches Arabic-Indic and other digits, which a deck list does not mean as counts
+_COUNT_FIRST = re.compile(r"^(?P<n>[-+]?[0-9]+)\s*[xX×]?\s+(?P<name>\S.*)$|^(?P<n2>[-+]?[0-9]+)[xX×](?P<name2>\S.*)$")
+_COUNT_LAST = re.compile(r"^(?P<name>.*\S)\s+[xX×]\s*(?P<n>[-+]?[0-9]+)$")
+
+
+def _count(digits: str) -> int:
+    """A count as written; one of thousands of digits (which int() refuses past 4,300) stands as a
+    count too large, which the deck's bounds then report."""
+    sign = -1 if digits.startswith("-") else 1
+    return int(digits) if len(digits) <= 18 else sign * 10 ** 18
 
 
 def parse_line(text: str, known: Iterable[str] = ()) -> tuple[str, int]:
@@ -250,10 +260,10 @@ def parse_line(text: str, known: Iterable[str] = ()) -> tuple[str, int]:
     m = _COUNT_FIRST.match(text)
     if m:
         n, name = (m.group("n"), m.group("name")) if m.group("n") is not None else (m.group("n2"), m.group("name2"))
-        return name.strip(), int(n)
+        return name.strip(), _count(n)
     m = _COUNT_LAST.match(text)
     if m:
-        return m.group("name").strip(), int(m.group("n"))
+        return m.group("name").strip(), _count(m.group("n"))
     return text, 1
 
 
@@ -339,6 +349,9 @@ def load_deck(path: Path | str, cardset: CardSet, rules: DeckRules | None = None
     path = Path(path)
     if not path.is_file():
         raise CardsmithError(f"{path}: no such deck file", hint="give the path to a .yaml or .txt deck file")
+    if path.stat().st_size > MAX_DECK_FILE_BYTES:
+        raise CardsmithError(f"{path}: {path.stat().st_size:,} bytes is more than a deck file needs (at most {MAX_DECK_FILE_BYTES:,})",
+                             hint="a deck lists each card once with its count (`3x Name`); is this the right file?")
     rules = rules or parse_rules(cardset)
     reader = _Reader(path, cardset, rules)
     def fail(message: str, hint: str | None = None, line: int = 1, column: int = 1) -> DeckFileError:

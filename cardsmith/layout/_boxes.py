@@ -7,7 +7,10 @@ the far edge (`-4mm` is 4 mm inside the right or bottom edge; `-0` is the edge i
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+
+from cardsmith.base.limits import MAX_LAYOUT_MM, MAX_TEXT_PT
 
 from cardsmith.sets.lengths import MM_PER_UNIT, UnitError, parse_length, to_mm  # noqa: F401 (the one parser; re-exported for layouts)
 
@@ -18,10 +21,17 @@ def pt_to_px(pt: float, dpi: float) -> float:
     return pt / 72.0 * dpi
 
 
+def _bounded(mm: float, value: object) -> float:
+    """`mm` when it is a number a layout can mean (not .nan, .inf or 1e308mm, which no card holds)."""
+    if not math.isfinite(mm) or abs(mm) > MAX_LAYOUT_MM:
+        raise UnitError(f"length {value!r} is beyond any card (at most {MAX_LAYOUT_MM:g} mm either way)")
+    return mm
+
+
 def coordinate_mm(value: object, extent_mm: float) -> float:
     """A position along an axis of length `extent_mm`, from the near edge (negative: from the far edge)."""
     length = parse_length(value)
-    mm = length.mm(extent_mm)
+    mm = _bounded(length.mm(extent_mm), value)
     return extent_mm - mm if length.from_end else mm
 
 
@@ -75,7 +85,7 @@ def _parse_box(value: object, trim_mm: tuple[float, float]) -> Box:
         if unknown or not {"x", "y", "w", "h"} <= set(value):
             raise UnitError("a box map needs exactly x, y, w and h, e.g. {x: 4mm, y: 4mm, w: 20mm, h: 8mm}")
         left, top = coordinate_mm(value["x"], w), coordinate_mm(value["y"], h)
-        box = Box(left, top, left + to_mm(value["w"], w), top + to_mm(value["h"], h))
+        box = Box(left, top, left + _bounded(to_mm(value["w"], w), value["w"]), top + _bounded(to_mm(value["h"], h), value["h"]))
     elif isinstance(value, (list, tuple)) and len(value) == 4:
         box = Box(coordinate_mm(value[0], w), coordinate_mm(value[1], h),
                   coordinate_mm(value[2], w), coordinate_mm(value[3], h))
@@ -97,15 +107,19 @@ def parse_point(value: object, trim_mm: tuple[float, float]) -> tuple[float, flo
 def font_size_pt(value: object) -> float:
     """A text size in points (`9pt`, `3mm`, or a bare number of points)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if value <= 0:
+        if not value > 0:
             raise UnitError(f"text size {value} must be more than zero")
-        return float(value)
-    length = parse_length(value)
-    if length.unit == "%":
-        raise UnitError(f"text size '{value}' cannot be a percentage: use pt or mm")
-    if length.from_end or length.value == 0:
-        raise UnitError(f"text size '{value}' must be more than zero")
-    return length.mm() / MM_PER_UNIT["pt"]
+        pt = float(value)
+    else:
+        length = parse_length(value)
+        if length.unit == "%":
+            raise UnitError(f"text size '{value}' cannot be a percentage: use pt or mm")
+        if length.from_end or length.value == 0:
+            raise UnitError(f"text size '{value}' must be more than zero")
+        pt = length.mm() / MM_PER_UNIT["pt"]
+    if not pt <= MAX_TEXT_PT:  # FreeType refuses larger, and the message then blamed the font
+        raise UnitError(f"text size '{value}' is more than {MAX_TEXT_PT:g} pt (letters taller than any card)")
+    return pt
 
 
 def offset_mm(value: object) -> float:
@@ -114,7 +128,7 @@ def offset_mm(value: object) -> float:
         return to_mm(value)  # not a length at all: to_mm raises the UnitError that says so
     text = str(value).strip()
     sign = -1.0 if text.startswith("-") else 1.0
-    return sign * to_mm(text.lstrip("-").strip() if isinstance(value, str) else abs(float(value)))
+    return sign * _bounded(to_mm(text.lstrip("-").strip() if isinstance(value, str) else abs(float(value))), value)
 
 
 def _move(props: dict) -> tuple[float, float]:

@@ -20,6 +20,7 @@ from PIL import ImageFont
 
 from cardsmith.base.diagnostics import did_you_mean
 from cardsmith.base.errors import CardsmithError
+from cardsmith.base.untrusted import inside
 
 STYLES = ("regular", "bold", "italic", "bolditalic")
 
@@ -60,6 +61,9 @@ class FontLibrary:
         for d in self.dirs:
             found: dict[str, Family] = {}
             for path in sorted(d.rglob("*.ttf")) if d.is_dir() else []:
+                if not inside(path, d):  # a shared project's font that is a link to a file elsewhere
+                    raise CardsmithError(f"font file {path} is a link to {path.resolve()}, outside {d}",
+                                         hint="copy the font file into the fonts folder")
                 try:
                     family_name, style_name = ImageFont.truetype(str(path), 12).getname()
                 except OSError as e:

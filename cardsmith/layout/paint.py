@@ -145,6 +145,7 @@ def _svg_aspect(path: str) -> float:
     import xml.etree.ElementTree as ET
 
     _DRAWN.setdefault(path, _file_sig(path))
+    _refuse_unsafe_svg(path)
     try:
         root = ET.parse(path).getroot()
     except (OSError, ET.ParseError) as e:
@@ -207,10 +208,24 @@ def _icon_raster(path: str, height_px: int) -> Image.Image:
     return src.resize((width_px, height_px), Image.Resampling.LANCZOS)
 
 
+def _refuse_unsafe_svg(path: str) -> None:
+    """An ArtError when the SVG reaches outside itself or would cost resvg unbounded work (resvg runs in
+    native code, where no time budget can stop it): layers' `src:` pictures are not seen by validation."""
+    from cardsmith.base.untrusted import svg_problem
+
+    try:
+        why = svg_problem(Path(path).read_bytes())
+    except OSError as e:
+        why = f"cannot be read ({e.strerror or e})"
+    if why:
+        raise ArtError(f"{path}: SVG {why}", hint="save it again as a plain, self-contained SVG file")
+
+
 def _svg_raster(path: str, width_px: int, height_px: int) -> Image.Image:
     """An SVG icon drawn by resvg at a size, RGBA."""
     import resvg_py
 
+    _refuse_unsafe_svg(path)
     try:
         png = bytes(resvg_py.svg_to_bytes(svg_path=path, width=width_px, height=height_px, skip_system_fonts=True))
     except (ValueError, OSError) as e:

@@ -171,7 +171,7 @@ def set_diagnostics(project: Any, cardset: Any) -> list[Any]:
     """
     from cardsmith.base.diagnostics import Diagnostic
     from cardsmith.base.errors import CardsmithError
-    from cardsmith.layout.template import back_context, card_context, layouts_for, set_context
+    from cardsmith.layout.template import LayoutBudgetError, back_context, card_context, layouts_for, set_context
     from cardsmith.layout.faces import back_layout, back_specs, card_back, card_layout
 
     layouts = layouts_for(project, cardset)
@@ -187,10 +187,16 @@ def set_diagnostics(project: Any, cardset: Any) -> list[Any]:
     for bid in dict.fromkeys(b for c in cardset.cards if (b := card_back(cardset, c)) in specs):
         faces.append((f"back '{bid}'", back_layout(bid, specs[bid], layouts),
                       back_context(cardset, bid, specs[bid], setctx), set_file, 1, 1))
-    out = []
+    out, over_budget = [], set()
     for who, layout, ctx, file, line, col in faces:
+        if layout in over_budget:
+            continue  # one error per layout: each face would spend the whole budget again
         try:
             tree, _ = layouts.render(layout, ctx, who)
+        except LayoutBudgetError as e:
+            over_budget.add(layout)
+            out.append(Diagnostic("error", file, line, col, f"{who}: {e.message}", e.hint))
+            continue
         except CardsmithError:
             continue
         for kind, message, label in tree_notes(tree, trim, safe):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import colorsys
 import hashlib
+import os
 import re
 import json
 import signal
@@ -24,6 +25,7 @@ from typing import Any, Callable
 
 import jinja2
 import yaml
+from jinja2.compiler import CodeGenerator
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
@@ -31,6 +33,9 @@ from cardsmith.base.diagnostics import did_you_mean
 from cardsmith.layout.memo import Memo
 from cardsmith.base.errors import CardsmithError
 from cardsmith.base.project import declared_layout_folders
+from cardsmith.base.limits import LAYOUT_CPU_SECONDS, MAX_LAYOUT_MEMORY
+from cardsmith.base.untrusted import inside, shown
+from cardsmith.layout import _budget
 from cardsmith.sets.model import Card, CardSet
 
 SUFFIX = ".yaml.j2"
@@ -42,8 +47,8 @@ MAX_EXTENDS = 10
 # layout must not be able to fill the memory ("x" * 10**9) or loop for hours (nested ranges).
 MAX_REPEAT = 100_000  # items of a string or list made with `*`
 MAX_POWER_BITS = 4_096  # bits of a number made with `**`
-_SANDBOX_RULES = "binops1"  # change when _Environment's checks change, so older compiled layouts are not reused
-LAYOUT_SECONDS = 20.0  # CPU seconds one layout may take for one card face (they take milliseconds)
+_SANDBOX_RULES = "binops3"  # change when _Environment's checks change, so older compiled layouts are not reused
+LAYOUT_SECONDS = LAYOUT_CPU_SECONDS  # per card face; a module name so a test can shorten it
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -53,6 +58,11 @@ _REFERENCE = re.compile(r"""\{%-?\s*(?:extends|include|import|from)\s+["']([^"']
 
 class LayoutError(CardsmithError):
     """A problem in a layout; the message names the template file and line, the card and the layer."""
+
+
+class LayoutBudgetError(LayoutError):
+    """A layout that spent more than a card face may (time, memory, output, layers): `validate` reports
+    these too, since drawing would only meet them again (issue 32)."""
 
 
 def layout_dirs(template_dirs: list[Path], set_id: str, set_dir: Path | None = None,
@@ -68,7 +78,8 @@ def layout_dirs(template_dirs: list[Path], set_id: str, set_dir: Path | None = N
 def layouts_for(project: Any, cardset: Any) -> "Layouts":
     """The layouts a set is drawn with: its own folders first, then the project's, then cardsmith's."""
     own = tuple(getattr(cardset, "layout_folders", ()) or ())
-    return Layouts(layout_dirs(project.template_dirs, cardset.id, Path(cardset.path), own), project.set_roots)
+    return Layouts(layout_dirs(project.template_dirs, cardset.id, Path(cardset.path), own), project.set_roots,
+                   set_dir=Path(cardset.path), roots=project.template_dirs)
 
 
 def _own_folders_of(set_dir: Path) -> list[Path]:
@@ -259,14 +270,56 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
         return None
 
 
+class _CodeGenerator(CodeGenerator):
+    """Jinja's compiler, with `a ~ b` built through the environment, which checks its length first
+    (a `~` doubling in a loop reached gigabytes before any other check could see it)."""
+
+    def visit_Concat(self, node: Any, frame: Any) -> None:
+        self.write("environment.concat_checked((")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write("))")
+
+
 class _Environment(SandboxedEnvironment):
     """Names in `{% import %}`/`{% include %}` resolve beside the including layout first (so
     `solar-empires/ship` can import `_geometry.yaml.j2` from its own folder when another set uses it)."""
 
     layouts: "Layouts"
-    intercepted_binops = frozenset(["*", "**"])
+    intercepted_binops = frozenset(["*", "**", "%", "+"])
+    code_generator_class = _CodeGenerator
+
+    @staticmethod
+    def concat_checked(parts: tuple) -> str:
+        texts = [str(p) for p in parts]
+        _budget.check_length(sum(map(len, texts)), "~")
+        return "".join(texts)
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (jinja's signature)
+        _budget.check_call(__obj, args, kwargs)
+        return super().call(__context, __obj, *args, **kwargs)
+
+    def call_filter(self, name: str, value: Any, args: Any = None, kwargs: Any = None, *rest: Any, **kw: Any) -> Any:
+        _budget.check_filter(name, value, tuple(args or ()), dict(kwargs or {}))
+        return super().call_filter(name, value, args, kwargs, *rest, **kw)
+
+    def wrap_str_format(self, value: Any) -> Any:
+        wrapped = super().wrap_str_format(value)
+        if wrapped is None:
+            return None
+        fmt = value.__self__
+
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            _budget.brace_format(fmt, args, kwargs if value.__name__ == "format" else dict(args[0]) if args else {})
+            return wrapped(*args, **kwargs)
+        return checked
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "%":
+            _budget.percent_format(left, right)
+        if operator == "+":
+            _budget.check_concat(left, right)
         if operator == "*":
             for seq, times in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and len(seq) * times > MAX_REPEAT:
@@ -281,32 +334,60 @@ class _Environment(SandboxedEnvironment):
         return self.layouts.relative(template.removesuffix(SUFFIX), parent.removesuffix(SUFFIX)) + SUFFIX
 
 
-class _TooLarge(SecurityError):
-    """A layout asked for a value too large for memory ("x" * 10**9)."""
+_TooLarge = _budget.TooLarge
 
 
 class _TooSlow(Exception):
     """A layout ran past its CPU time (raised from the timer's signal)."""
 
 
+_TICK = 0.05  # CPU seconds between looks at the clock and the memory
+
+
 @contextmanager
 def _cpu_limit(seconds: float) -> Iterator[None]:
-    """Stop the code inside after `seconds` of CPU time (a process timer, so only in the main
-    thread: render workers and the CLI render there; elsewhere, e.g. a server thread, no limit)."""
+    """Stop the code inside after `seconds` of CPU time, or once it has grown the process by more
+    than MAX_LAYOUT_MEMORY (a process timer, so only in the main thread: render workers and the CLI
+    render there; elsewhere, e.g. a server thread, no limit)."""
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
+    start, spent = _budget.resident_bytes(), [0.0]
 
     def stop(signum: int, frame: Any) -> None:
-        raise _TooSlow()
+        spent[0] += _TICK
+        if spent[0] >= seconds:
+            raise _TooSlow()
+        if start and _budget.resident_bytes() - start > MAX_LAYOUT_MEMORY:
+            raise _TooLarge(f"the layout grew the memory by more than {MAX_LAYOUT_MEMORY >> 20} MB")
 
     previous = signal.signal(signal.SIGVTALRM, stop)
-    signal.setitimer(signal.ITIMER_VIRTUAL, seconds)
+    signal.setitimer(signal.ITIMER_VIRTUAL, min(_TICK, seconds), _TICK)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_VIRTUAL, 0)
         signal.signal(signal.SIGVTALRM, previous)
+
+
+def _bound(d: Path, set_dir: Path | None, roots: list[Path] | tuple[Path, ...]) -> Path:
+    """The folder a layout folder's files must resolve into: the set for its own folders, else the
+    template root holding it, else the folder itself (compared without following links)."""
+    here = Path(os.path.abspath(d))
+    for home in ([set_dir] if set_dir is not None else []) + list(roots):
+        if here.is_relative_to(os.path.abspath(home)):
+            return Path(home)
+    return d
+
+
+def _confined(p: Path, bound: Path) -> Path:
+    """`p` when it resolves inside `bound`; else a LayoutError: a shared set's layout that is a link
+    to a file elsewhere would print a line of that file on a card."""
+    if not inside(p, bound):
+        link = next((q for q in [p, *p.parents] if q.is_symlink()), p)
+        raise LayoutError(f"{p}: layout file is outside {bound}: {link} is a link to {link.resolve()}",
+                          hint="copy the layout into the set's folder (a set holds everything it needs, so it can be shared)")
+    return p
 
 
 class _LayoutLoader(jinja2.BaseLoader):
@@ -330,9 +411,13 @@ class Layouts:
     `<root>/other-set/layouts/name` for each of `set_roots`, so a set can borrow another's layouts.
     """
 
-    def __init__(self, dirs: list[Path], set_roots: list[Path] | tuple[Path, ...] = ()):
+    def __init__(self, dirs: list[Path], set_roots: list[Path] | tuple[Path, ...] = (), *,
+                 set_dir: Path | None = None, roots: list[Path] | tuple[Path, ...] = ()):
         self.dirs = [Path(d) for d in dirs]
         self.set_roots = [Path(r) for r in set_roots]
+        # the folder each layout folder's files must stay in once links are followed (issue 32): the
+        # set's own folders in the set, a template folder in its template root, a bare folder in itself
+        self.bounds = [_bound(d, set_dir, roots) for d in self.dirs]
         self.env = _Environment(
             loader=_LayoutLoader(self),
             undefined=jinja2.StrictUndefined, finalize=_finalize, autoescape=False,
@@ -341,25 +426,27 @@ class Layouts:
         )
         self.env.layouts = self
         self.env.filters.update(FILTERS)
+        self.env.filters.update(_budget.checked_filters(self.env.filters))
         self.env.globals.update(FILTERS)
         self._refs: dict[str, frozenset[str]] = {}
+        self._over_budget: dict[str, tuple[str, LayoutBudgetError]] = {}
         self._digests: dict[frozenset[str], str] = {}
 
     def find(self, name: str) -> Path | None:
         """The file a layout name resolves to (first match in the lookup order), or None."""
         if ".." in Path(name).parts or Path(name).is_absolute():
             return None
-        for d in self.dirs:
+        for d, bound in zip(self.dirs, self.bounds):
             p = d / (name + SUFFIX)
             if p.is_file():
-                return p
+                return _confined(p, bound)
         if "/" in name:
             other, rest = name.split("/", 1)
             for root in self.set_roots:
                 for folder in _own_folders_of(root / other):
                     p = folder / (rest + SUFFIX)
                     if p.is_file():
-                        return p
+                        return _confined(p, root / other if (root / other).resolve().is_relative_to(root.resolve()) else root)
         return None
 
     def exists(self, name: str) -> bool:
@@ -413,7 +500,15 @@ class Layouts:
     def render(self, name: str, context: dict[str, Any], what: str) -> tuple[dict[str, Any], set[str]]:
         """The checked layer tree of layout `name` for `what` ("card 'x'"), and the layout names it used."""
         used: set[str] = set()
-        tree = self._render_merged(name, context, what, used, [])
+        if name in self._over_budget:  # every face would spend the whole budget again: a set of 1,000 cards, hours
+            first, error = self._over_budget[name]
+            raise LayoutBudgetError(f"layout '{name}' went over a card face's budget on {first}; not tried for {what}",
+                                    hint=error.hint)
+        try:
+            tree = self._render_merged(name, context, what, used, [])
+        except LayoutBudgetError as e:
+            self._over_budget[name] = (what, e)
+            raise
         tree.pop("extends", None)
         defaults = tree.pop("defaults", None) or {}
         if defaults:
@@ -460,7 +555,7 @@ class Layouts:
             with _cpu_limit(LAYOUT_SECONDS):
                 text = template.render(**context)
         except _TooSlow:
-            raise LayoutError(f"{path}: the layout took more than {LAYOUT_SECONDS:g} s of CPU for {what} and was stopped",
+            raise LayoutBudgetError(f"{path}: the layout took more than {LAYOUT_SECONDS:g} s of CPU for {what} and was stopped",
                               hint="look for loops inside loops; a card face needs milliseconds") from None
         except jinja2.TemplateSyntaxError as e:
             raise LayoutError(f"{e.filename or path}:{e.lineno}: layout syntax error: {e.message} (while rendering {what})",
@@ -471,7 +566,7 @@ class Layouts:
                               hint=self._known_hint(str(e.name).removesuffix(SUFFIX))) from None
         except _TooLarge as e:
             file, line = _template_position(e, path)
-            raise LayoutError(f"{file}:{line}: {e} (while rendering {what})",
+            raise LayoutBudgetError(f"{file}:{line}: {e} (while rendering {what})",
                               hint="a card face needs short strings and small numbers: repeat less") from None
         except SecurityError as e:
             file, line = _template_position(e, path)
@@ -484,6 +579,8 @@ class Layouts:
         except Exception as e:  # errors raised by filters on bad values (a colour that is no colour...)
             file, line = _template_position(e, path)
             raise LayoutError(f"{file}:{line}: {type(e).__name__}: {e} (while rendering {what})") from None
+        if too_big := _budget.check_output(text, what):
+            raise LayoutBudgetError(f"{path}: {too_big}", hint="a card face needs a few kilobytes of layout output: loop less")
         try:
             data = load_tree(text)
         except yaml.MarkedYAMLError as e:
@@ -493,10 +590,15 @@ class Layouts:
             raise LayoutError(f"{path}: the layout's output is not valid YAML for {what}: {e.problem} "
                               f"at output line {mark.line + 1 if mark else '?'}: {at.strip()!r}",
                               hint="put every {{ }} value that is text inside double quotes: value: \"{{ card.name }}\"") from None
+        except yaml.YAMLError as e:  # a reader error: a control character in the output (issue 32's fuzz test)
+            raise LayoutError(f"{path}: the layout's output is not valid YAML for {what}: {shown(str(e).splitlines()[0])}",
+                              hint="layouts write text, not control characters; check what the layout or the card data puts out") from None
         if data is None:
             data = {}
         if not isinstance(data, dict):
             raise LayoutError(f"{path}: a layout must produce a map with 'layers:' ({what})")
+        if too_big := _budget.check_tree(data, what):
+            raise LayoutBudgetError(f"{path}: {too_big}", hint="a card face needs tens of layers; remove YAML anchors that repeat others")
         data["_file"] = str(path)
         layers = data.get("layers")
         if isinstance(layers, list):  # new maps: parsed layers may be shared through the chunk cache

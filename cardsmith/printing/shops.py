@@ -23,6 +23,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from cardsmith.base.diagnostics import did_you_mean
 from cardsmith.base.errors import CardsmithError, UsageError
+from cardsmith.base.untrusted import csv_cell
 from cardsmith.base.limits import MAX_BLEED_MM, MAX_CARD_MM
 from cardsmith.sets.loader import YamlError, load_yaml
 from cardsmith.sets.model import CardSet, Deck, slugify
@@ -318,7 +319,7 @@ def _export_images(profile: Profile, size: ShopSize, cardset: CardSet, manifest:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["front", "card", "name", "back", "quantity"])
-    w.writerows(rows)
+    w.writerows([[csv_cell(v) for v in row] for row in rows])  # a card named "=HYPERLINK(..)" stays text
     (folder / "order.csv").write_text(buf.getvalue(), encoding="utf-8")
     back_counts: dict[str, int] = {}
     for it in items:

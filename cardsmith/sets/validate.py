@@ -85,23 +85,18 @@ class _Checker:
         return target
 
 
-MAX_SVG_BYTES = 5 * 1024 * 1024  # an icon is a few kilobytes; more is a wrong file, or a hostile one
-_SVG_ENTITY = re.compile(rb"<!ENTITY", re.IGNORECASE)
-
-
 def _unsafe_svg(path: Path) -> str | None:
-    """Why an SVG icon cannot be drawn safely (too large, entity declarations that can expand without
-    bound: "billion laughs"), or None. Read as bytes only: nothing parses it here."""
+    """Why an SVG icon cannot be drawn safely (`cardsmith.base.untrusted.svg_problem`), or None."""
+    from cardsmith.base.limits import MAX_SVG_BYTES
+    from cardsmith.base.untrusted import svg_problem
+
     try:
         size = path.stat().st_size
         if size > MAX_SVG_BYTES:
             return f"is {size:,} bytes; an icon needs a few kilobytes (at most {MAX_SVG_BYTES:,})"
-        data = path.read_bytes()
+        return svg_problem(path.read_bytes())
     except OSError as e:
         return f"cannot be read: {e.strerror or e}"
-    if _SVG_ENTITY.search(data):
-        return "declares XML entities (<!ENTITY ...>), which can expand into gigabytes when drawn"
-    return None
 
 
 def _unreadable_image(path: Path) -> str | None:
@@ -400,7 +395,26 @@ def _layout_folders(ck: _Checker, doc: Document, declared: Any) -> list[Path]:
                      near or f"the path is relative to the set folder {ck.root}; create the folder or fix the path")
         else:
             folders.append(target)
+    _layout_links(ck, [ck.root / str(rel) for rel in (declared if many else [declared]) if isinstance(rel, str) and rel]
+                  or [ck.root / "layouts"])
     return folders
+
+
+def _layout_links(ck: _Checker, folders: list[Path]) -> None:
+    """Each layout folder or file that is a link to outside the set (issue 32): rendering refuses
+    them, validation names each, at the link."""
+    from cardsmith.base.untrusted import inside
+
+    hint = "copy the layouts into the set folder (a set holds everything it needs, so it can be shared as it is)"
+    for folder in folders:
+        if folder.is_symlink() and not inside(folder, ck.root):
+            ck.error(folder, (), f"layout folder {_rel(folder, ck.root)} is a link to {folder.resolve()}, outside the set folder", hint)
+            continue
+        if not folder.is_dir() or not inside(folder, ck.root):
+            continue  # missing, or already reported as outside
+        for p in sorted(folder.rglob("*"))[:10_000]:
+            if p.is_symlink() and not inside(p, ck.root):
+                ck.error(p, (), f"layout file {_rel(p, ck.root)} is a link to {p.resolve()}, outside the set folder", hint)
 
 
 GROUP_KEYS = ("name", "color", "icon", "description")

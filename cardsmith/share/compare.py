@@ -38,9 +38,12 @@ class EarlierBuild:
 
 def _records_in(out_dir: Path) -> dict[str, dict[str, Any]] | None:
     try:
-        return json.loads((out_dir / "gallery" / GALLERY_JSON).read_text(encoding="utf-8"))["records"]
-    except (OSError, ValueError, KeyError, TypeError):
+        records = json.loads((out_dir / "gallery" / GALLERY_JSON).read_text(encoding="utf-8"))["records"]
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None
+    # an earlier build handed over by someone else: records of any other shape are as good as none
+    ok = isinstance(records, dict) and all(isinstance(r, dict) for r in records.values())
+    return records if ok else None
 
 
 def _git(root: Path, *args: str, binary: bool = False) -> Any:

@@ -30,6 +30,7 @@ from typing import Any
 import yaml
 
 from cardsmith.base.atomic import write_text
+from cardsmith.base.untrusted import csv_text_of
 from cardsmith.components.geometry import column_letter
 from cardsmith.base.diagnostics import did_you_mean
 from cardsmith.base.errors import CardsmithError
@@ -109,7 +110,7 @@ def read_csv(path: Path) -> tuple[list[str], list[list[str]]]:
         rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
     except csv.Error as e:
         raise CardsmithError(f"{path}: not a readable CSV file: {e}", hint="export the sheet again as CSV") from e
-    header, body = [h.strip() for h in rows[0]], rows[1:]
+    header, body = [h.strip() for h in rows[0]], [[csv_text_of(c) for c in row] for row in rows[1:]]
     if len(body) > MAX_CSV_ROWS:
         raise CardsmithError(f"{path} has {len(body):,} rows; cardsmith imports at most {MAX_CSV_ROWS:,} at once",
                              hint="split the cards over several sheets (each import adds to the set)")

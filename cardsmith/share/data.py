@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from cardsmith.base.atomic import write_text
+from cardsmith.base.untrusted import csv_cell
 from cardsmith.sets.model import Card, CardSet
 
 LIST_SEP = "; "
@@ -159,7 +160,7 @@ def csv_text(cardset: CardSet) -> str:
     writer = csv.DictWriter(buf, fieldnames=header, lineterminator="\n")
     writer.writeheader()
     for card in cardset.cards:
-        writer.writerow(card_row(card, cardset, header))
+        writer.writerow({k: csv_cell(v) for k, v in card_row(card, cardset, header).items()})
     return buf.getvalue()
 
 

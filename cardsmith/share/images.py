@@ -71,7 +71,7 @@ def read_manifest(out_dir: Path) -> RenderedSet:
         trim = data["trim_mm"]
         return RenderedSet(data["set"], out_dir, int(data["dpi"]), (float(trim[0]), float(trim[1])),
                            float(data.get("bleed_mm", 0.0)), cards, backs)
-    except (ValueError, KeyError, TypeError, IndexError) as e:
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError, RecursionError) as e:
         raise CardsmithError(f"{path} is damaged ({type(e).__name__}: {e})",
                              hint="render the set again: cardsmith render SET --force") from e
 

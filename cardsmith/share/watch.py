@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from cardsmith.base.untrusted import inside
 from cardsmith.base.errors import CardsmithError
 from cardsmith.sets.model import Card, CardSet
 from cardsmith.base.project import Project
@@ -106,6 +107,13 @@ class LiveHandler(http.server.SimpleHTTPRequestHandler):
         self.do_GET()
 
     def do_GET(self) -> None:
+        """A page, or a short error status: a request is never a traceback and a dropped connection."""
+        try:
+            self._get()
+        except (ValueError, OSError):  # `/%00` (a null byte in a path), an unreadable file
+            self.send_error(400, "bad request")
+
+    def _get(self) -> None:
         path = self.path.split("?", 1)[0].split("#", 1)[0]
         if path == STATUS_PATH:
             return self._send(json.dumps(self.state.snapshot()).encode(), "application/json")
@@ -117,11 +125,13 @@ class LiveHandler(http.server.SimpleHTTPRequestHandler):
             self.end_headers()
             return
         local = Path(self.translate_path(path))
+        if not inside(local, self.directory):  # a link under output/ to elsewhere is not served
+            return self.send_error(404, "not found")
         if local.is_dir() and (local / "index.html").is_file() and path.endswith("/"):
             local = local / "index.html"
         if local.suffix == ".html":
             if local.is_file():
-                text = local.read_text(encoding="utf-8")
+                text = local.read_text(encoding="utf-8", errors="replace")  # a page written elsewhere, in another encoding
             elif path == self.start_page:  # no good build yet: a page that shows the errors and waits
                 text = "<!doctype html><meta charset=utf-8><title>cardsmith watch</title><body><p>Waiting for a valid set...</p></body>"
             else:

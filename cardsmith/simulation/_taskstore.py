@@ -53,6 +53,35 @@ def run_key(set_digest: str, decks: Sequence[Deck], tasks: Sequence[GameTask],
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def _ints(value: Any, seats: int | None = None) -> bool:
+    return isinstance(value, list) and all(type(v) is int for v in value) and (seats is None or len(value) == seats)
+
+
+def _bad_record(d: Any, total: int) -> str | None:
+    """Why stored data is not a record of this run (a damaged or edited store), or None (issue 32:
+    an index of 10**9 or -5 made "301 games" of a 300-game run; a wrong type failed only at the figures)."""
+    if not isinstance(d, dict) or any(f not in d for f in FIELDS if f != "summary"):
+        return "not a game record"
+    index, seats = d["index"], d["deck_ids"]
+    if type(index) is not int or not 0 <= index < total:
+        return f"index {index!r} is not one of this run's {total} games"
+    if not _ints(seats) or not seats:
+        return "deck_ids is not a list of seats"
+    n = len(seats)
+    if not (_ints(d["ranks"], n) and type(d["seed"]) is int and type(d["turns"]) is int and d["turns"] >= 0
+            and type(d["first_actor"]) is int and 0 <= d["first_actor"] < n and isinstance(d["capped"], bool)
+            and isinstance(d["end_reason"], str) and _strs(d["decks"], n) and _strs(d["agents"], n)
+            and isinstance(d["cards_played"], list) and all(_strs(c) for c in d["cards_played"])
+            and _ints(d["ceiling_hits"]) and _ints(d["decisions"])
+            and isinstance(d["think_seconds"], list) and all(isinstance(v, (int, float)) for v in d["think_seconds"])):
+        return "a field has the wrong type or number of seats"
+    return None
+
+
+def _strs(value: Any, seats: int | None = None) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value) and (seats is None or len(value) == seats)
+
+
 class TaskStore:
     """The finished chunks of one run, in `folder`."""
 
@@ -81,10 +110,13 @@ class TaskStore:
                     hint="run the same command as before with --resume, or leave --resume out to start over", exit_code=2)
             by_index: dict[int, GameRecord] = {}
             for part in sorted(self.folder.glob("part-*.json")):
-                for d in json.loads(part.read_text(encoding="utf-8")):
+                entries = json.loads(part.read_text(encoding="utf-8"))
+                for n, d in enumerate(entries if isinstance(entries, list) else [entries]):
+                    if why := _bad_record(d, self.total):  # checked now, not after every other game is played
+                        raise ValueError(f"{part.name}, entry {n}: {why}")
                     r = record_from_data(d)
                     by_index[r.index] = r
-        except (OSError, ValueError, KeyError, TypeError) as e:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
             raise CardsmithError(f"--resume: cannot read the finished games in {self.folder}: {e}",
                                  hint=f"delete {self.folder} and run without --resume to start over") from None
         return [by_index[i] for i in sorted(by_index)]

@@ -137,12 +137,18 @@ def read_position(path: Path, game: Game) -> tuple[dict[str, Any], GameState]:
     from cardsmith.engine.kit.shape import guarded
     from cardsmith.engine.registry import canonical
 
+    from cardsmith.base.limits import MAX_POSITION_BYTES
+
     try:
+        if Path(path).stat().st_size > MAX_POSITION_BYTES:
+            raise CardsmithError(f"{path}: more than {MAX_POSITION_BYTES:,} bytes; a position file takes tens of kilobytes",
+                                 hint="is this the right file? `cardsmith play ... --log-position FILE` writes one")
         text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise CardsmithError(f"cannot read the position file {path}: {e.strerror or e}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise CardsmithError(f"cannot read the position file {path}: {getattr(e, 'strerror', None) or e}") from None
     try:
         data = parse_position(text)
+        _check_position_size(data)
         if canonical(str(data["game"])) != canonical(game.rules.name):
             raise PositionError(f"the position is a {data['game']!r} game, not {game.rules.name!r}")
         # the net under the game's own checks: a value it does not expect is still the file's fault,
@@ -156,6 +162,23 @@ def read_position(path: Path, game: Game) -> tuple[dict[str, Any], GameState]:
                              hint="if you edited the file, check the values you changed; a position that "
                                   "--log-position wrote and that fails here is a bug in the game's rules module") from None
     return data, state
+
+
+def _check_position_size(data: Any) -> None:
+    """A PositionError when the position holds more values than any game reaches (issue 32)."""
+    from cardsmith.base.limits import MAX_POSITION_VALUES
+
+    seen, stack = 0, [data]
+    while stack:
+        node = stack.pop()
+        seen += 1
+        if seen > MAX_POSITION_VALUES:
+            raise PositionError(f"the position holds more than {MAX_POSITION_VALUES:,} values (cards, counters...); "
+                                "no game reaches that many")
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
 
 
 def _try_playing_from(state: GameState, steps: int = 20_000) -> None:

@@ -98,6 +98,10 @@ class AlienGame:
             raise PositionError(f"seats: {seats!r} is not a number of players from 2 to 6")
         kinds = set(STEPS.decisions) | set(STEPS.autos) | {"reveal"}
         data = check_position(position, position_schema.schema(seats, self.settings.world_ids, kinds), self.table.cards)
+        if len(set(data["out"])) >= seats:  # issue 32: an UnboundLocalError once play began
+            raise PositionError(f"out: every seat is out ({data['out']}); a position needs a seat still playing")
+        if not data.get("worlds"):  # issue 32: an empty AssertionError
+            raise PositionError("worlds: the map holds no worlds; give each world's hex, as --log-position writes them")
 
         if any(e["kind"] == "@end_turn" for e in data["stack"]):  # a turn in progress (turns.start_turn)
             for k, v in position_schema.TURN.items():

@@ -98,6 +98,9 @@ class TransWarGame:
         if steps and data["attack"] is None:
             raise PositionError(f"stack: the step '{steps[0]}' belongs to an attack, but `attack:` is null; "
                                 "give the attack (attacker, defender) or leave the stack empty")
+        attack = data["attack"]
+        if attack is not None and attack.get("attacker") == attack.get("defender"):  # issue 32: was accepted
+            raise PositionError(f"attack: seat {attack.get('attacker')} attacks itself; the defender must be another seat")
         return guarded(lambda: self._build(data, chance if chance is not None else SeededChance(seed), keep_forced),
                        first_moves)
 
