@@ -9,6 +9,8 @@ import pytest
 from jsonschema import Draft202012Validator
 from PIL import Image
 
+from cardsmith.layout._data import escape
+from cardsmith.layout._richtext import parse
 from cardsmith.layout.fonts import FontLibrary
 from cardsmith.layout.paint import ArtError, Page, Painter, open_art
 from cardsmith.layout.template import SCHEMA_PATH, LayoutError, Layouts, _layer_valid, check_tree
@@ -33,7 +35,10 @@ def test_card_text_is_data_never_template_code(tmp_path):
     lay = layouts(tmp_path, t='layers:\n  - text: {box: [0, 0, 10mm, 10mm], value: "{{ card.text }}"}\n')
     tricky = '{{ 7*7 }} "quoted": {% raw %} \\ \n second line #not a comment'
     tree, _ = lay.render("t", ctx(text=tricky), "card 'x'")
-    assert tree["layers"][0]["text"]["value"] == tricky
+    value = tree["layers"][0]["text"]["value"]
+    assert value == escape(tricky)  # rich-text markup in it escaped: it prints as written
+    words = [w.plain() for p in parse(value) for line in p.lines for w in line]
+    assert " ".join(words) == " ".join(tricky.replace("\n", " ").split())
 
 
 def test_the_sandbox_refuses_python_internals(tmp_path):
