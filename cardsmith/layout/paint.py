@@ -24,7 +24,7 @@ from cardsmith.layout._fit import FitResult, Line, TextBlock, fit_text, text_wid
 from cardsmith.layout.fonts import Family, FontLibrary, load_font, missing_chars
 from cardsmith.layout._masks import (gradient_part, gradient_tile, polygon_mask, row_runs, scaled, shape_mask,
                                      solid_band, stroke_bands)
-from cardsmith.layout.printcheck import min_text_pt, panel_box, past_panel_note, shape_notes, text_limit, text_size_note
+from cardsmith.layout.printcheck import Panel, contrast_note, min_text_pt, text_contrast, panel_box, past_panel_note, shape_notes, text_limit, text_size_note
 from cardsmith.layout.template import LayoutError
 from cardsmith.layout._textcache import draw_text
 from cardsmith.layout._boxes import Box, UnitError, font_size_pt, layer_box, layer_points, pt_to_px, to_mm
@@ -254,7 +254,7 @@ class Painter:
         canvas = Image.new("RGB", page.size_px, color(bg)[:3])
         roles = {**DEFAULT_FONTS, **(tree.get("fonts") or {})}
         defaults = tree.get("defaults") or {}
-        self._panels: list[tuple[Box, Box]] = []  # shapes drawn so far that text may sit on (printcheck.panel_box)
+        self._panels: list[Panel] = []  # shapes drawn so far that text may sit on (printcheck.panel_box)
         for i, layer in enumerate(tree.get("layers") or []):
             kind, props = next(iter(layer.items()))
             props = {**(defaults.get(kind) or {}), **props}
@@ -533,7 +533,11 @@ class Painter:
             top = y0 + (height - block.height) / 2
         else:
             top = y0
+        area = (max(0, math.floor(x0)), max(0, math.floor(min(y0, top))), math.ceil(x1), math.ceil(max(y1, top + block.height)))
+        before = canvas.crop(area)  # what lies under the text, for its contrast
         ink = self._draw_block(canvas, props, block, x0, top, width, icon_scale, self._ink_limit_px(box))
+        if ink[0] < math.inf:
+            self._contrast_notes(notes, label, props, block.size_px / self.page.dpi * 72, before, area, ink)
         if props.get("safe", True) and ink[0] < math.inf:
             self._check_safe(notes, label, what, (ink[0], ink[1], ink[2], ink[3]), f"text '{field_name}'")
         if ink[0] < math.inf:
@@ -541,6 +545,20 @@ class Painter:
             past = past_panel_note(field_name, Box(mm(ink[0]), mm(ink[1]), mm(ink[2]), mm(ink[3])), box, self._panels)
             if past:
                 notes.append(Note(past[0], past[1], label, past[2]))
+
+    def _contrast_notes(self, notes: list[Note], label: str, props: dict[str, Any], size_pt: float,
+                        before: Image.Image, area: tuple[int, int, int, int], ink: list[float]) -> None:
+        """A note when the text's colour reads poorly against what was under its ink before it was drawn."""
+        box = (max(0, math.floor(ink[0]) - area[0]), max(0, math.floor(ink[1]) - area[1]),
+               min(before.width, math.ceil(ink[2]) - area[0]), min(before.height, math.ceil(ink[3]) - area[1]))
+        if box[2] <= box[0] or box[3] <= box[1]:
+            return
+        under = before.crop(box)
+        under = under.resize((max(1, min(48, under.width // 4)), max(1, min(24, under.height // 4))), Image.Resampling.BOX)
+        fill = color(props.get("color", "#111111"), float(props.get("opacity", 1)))
+        note = contrast_note(props, size_pt, text_contrast(fill, list(under.convert("RGB").getdata())))
+        if note:
+            notes.append(Note(note[0], note[1], label, note[2]))
 
     def _text_area(self, box: Box, props: dict[str, Any]) -> tuple[float, float, float, float]:
         """The text box in canvas pixels less its `padding` (one length, or top right bottom left)."""
