@@ -5,7 +5,8 @@
 - Nothing ends between the trim and the safe line: a shape either runs into the bleed (a
   background, cut through on purpose) or stays inside the safe area. One that stops in between
   is cut through at some places and not at others.
-- No text under `MIN_TEXT_PT`, and no body text (text that wraps, of any length) under `MIN_BODY_PT`.
+- No text under `MIN_TEXT_PT`, and no body text under `MIN_BODY_PT`: text that wraps, whatever its
+  length, or a line of `SENTENCE_WORDS` words or more (a one-line rule is still rules text).
 - No text past its panel: after the text is fitted, its drawn ink stays inside the panel it sits on
   (the topmost rect or ellipse drawn before it whose box holds the text's box), measured against
   the true outline (an ellipse's curve, a panel's rounded corners), or inside the text's own box
@@ -19,6 +20,7 @@ checks a layer tree without drawing (for `cardsmith validate`), from the sizes t
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -28,6 +30,7 @@ HAIRLINE_MM = 1.0
 TRIM_CLEARANCE_MM = 3.0
 MIN_TEXT_PT = 6.0
 MIN_BODY_PT = 7.0
+SENTENCE_WORDS = 4  # a line of this many words is body text even when it does not wrap
 PAST_PANEL_MM = 0.2  # ink this far past its panel shows (about 2 pixels at 300 dpi)
 MIN_CONTRAST = 4.5  # WCAG 2 AA, body text
 MIN_CONTRAST_LARGE = 3.0  # large text: 18 pt, or 14 pt bold (numbers on badges)
@@ -47,7 +50,12 @@ HINTS = {
 
 
 def _body(props: dict[str, Any]) -> bool:
-    return props.get("wrap", True) is not False
+    """Body text: text that wraps, or a phrase of `SENTENCE_WORDS` words or more on one line (a
+    one-line rule such as "Transform: discard 2 cards" is read as closely as a paragraph)."""
+    if props.get("wrap", True) is not False:
+        return True
+    parts = re.split(r"[·|—]", str(props.get("value", "")))  # a type line lists names: each counts apart
+    return max(sum(any(ch.isalnum() for ch in w) for w in part.split()) for part in parts) >= SENTENCE_WORDS
 
 
 def min_text_pt(props: dict[str, Any]) -> float:
@@ -246,7 +254,7 @@ def tree_notes(tree: dict[str, Any], trim: tuple[float, float], safe: float) -> 
             except UnitError:
                 continue
             if least < min_text_pt(props) - 0.05:
-                what = "text that wraps" if _body(props) else "text"
+                what = "body text" if _body(props) else "text"
                 name = props.get("field") or props.get("name") or "text"
                 out.append(("small-text", f"{what} '{name}' may shrink to {least:g} pt, under the "
                             f"{min_text_pt(props):g} pt that prints legibly", label))
