@@ -24,7 +24,7 @@ from cardsmith.layout._fit import FitResult, Line, TextBlock, fit_text, text_wid
 from cardsmith.layout.fonts import Family, FontLibrary, load_font, missing_chars
 from cardsmith.layout._masks import (gradient_part, gradient_tile, polygon_mask, row_runs, scaled, shape_mask,
                                      solid_band, stroke_bands)
-from cardsmith.layout.printcheck import Panel, contrast_note, min_text_pt, text_contrast, panel_box, past_panel_note, shape_notes, text_limit, text_size_note
+from cardsmith.layout.printcheck import Panel, contrast_note, min_text_pt, text_contrast, panel_box, past_panel_note, shape_notes, text_limit, text_panel, text_size_note
 from cardsmith.layout.template import LayoutError
 from cardsmith.layout._textcache import draw_text
 from cardsmith.layout._boxes import Box, UnitError, font_size_pt, layer_box, layer_points, pt_to_px, to_mm
@@ -598,8 +598,11 @@ class Painter:
 
     def _ink_limit_px(self, box: Box) -> tuple[float, float, float, float]:
         """The safe area cut to the panel the text sits on, in canvas pixels: ink is measured exactly
-        only where the rough box of a run reaches past it."""
+        only where the rough box of a run reaches past it (everywhere on an ellipse or rounded panel)."""
         sb = self.page.safe_box
+        on = text_panel(box, self._panels)
+        if on is not None and (on.shape == "ellipse" or on.radius > 0):
+            return (math.inf, math.inf, -math.inf, -math.inf)  # a curved outline: measure every run's ink exactly
         panel = text_limit(box, self._panels)[0]
         lim = Box(max(sb.left, panel.left), max(sb.top, panel.top), min(sb.right, panel.right), min(sb.bottom, panel.bottom))
         return (self.page.x(lim.left), self.page.y(lim.top), self.page.x(lim.right), self.page.y(lim.bottom))
