@@ -556,7 +556,7 @@ class Painter:
         under = before.crop(box)
         under = under.resize((max(1, min(48, under.width // 4)), max(1, min(24, under.height // 4))), Image.Resampling.BOX)
         fill = color(props.get("color", "#111111"), float(props.get("opacity", 1)))
-        note = contrast_note(props, size_pt, text_contrast(fill, list(under.convert("RGB").getdata())))
+        note = contrast_note(props, size_pt, text_contrast(fill, _pixels(under)))
         if note:
             notes.append(Note(note[0], note[1], label, note[2]))
 
@@ -682,6 +682,11 @@ class Painter:
         for y in range(s[1], s[3], dash * 2):
             d.line((s[0], y, s[0], min(y + dash, s[3])), fill=(30, 90, 220, 255), width=lw)
             d.line((s[2], y, s[2], min(y + dash, s[3])), fill=(30, 90, 220, 255), width=lw)
+
+
+def _pixels(image: Image.Image) -> list[tuple[int, int, int]]:
+    data = image.convert("RGB").tobytes()
+    return [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3)]
 
 
 def _styled_paragraphs(value: str, icons: set[str], style: str) -> list[richtext.Paragraph]:
