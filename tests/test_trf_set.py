@@ -89,7 +89,7 @@ def test_layouts_keep_the_print_rules(cardset):
 
 
 def test_layouts_place_what_the_text_describes(cardset):
-    """Meter cost top left; faction symbol top right; character values and planet values bottom left."""
+    """Meter cost top left; faction symbol top right; capture value bottom left (combat bottom right); planet values bottom left."""
     trim = cardset.card_size
     found = dict(_layers(cardset))
 
@@ -100,8 +100,10 @@ def test_layouts_place_what_the_text_describes(cardset):
     w, h = trim
     assert box("regrad", "cost").right < w / 3 and box("regrad", "cost").bottom < h / 4
     assert box("regrad", "symbol").left > w * 2 / 3 and box("regrad", "alignment-mark").right <= box("regrad", "symbol-disc").left
-    for name in ("combat", "capture"):
-        assert box("azguard-warfleet", name).right < w / 2 and box("azguard-warfleet", name).top > h * 3 / 4
+    # "the bottom left value on a character" is its capture value (issue 31, item 3): combat sits bottom right
+    capture, combat = box("azguard-warfleet", "capture"), box("azguard-warfleet", "combat")
+    assert capture.right < w / 3 and capture.top > h * 3 / 4
+    assert combat.left > w * 2 / 3 and combat.top > h * 3 / 4
     capture, home = box("azguard", "capture"), box("azguard", "homeworld")
     assert capture.right <= home.left and home.right < w / 2 and capture.top > h * 3 / 4
     assert box("dolash", "weakness").top > box("dolash", "ability").bottom
