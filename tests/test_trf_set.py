@@ -147,3 +147,12 @@ def test_invented_entries_read_as_written(cardset, tmp_path):
     _, problems = check_set(tmp_path / "trf")
     [bad] = [p for p in problems if p.severity == "error"]
     assert "invented[0]" in bad.message and "three copies" in bad.message and bad.line == 175
+
+
+def test_every_trf_card_has_a_back_so_duplex_sheets_and_shops_take_the_set(cardset):
+    from cardsmith.layout.faces import back_specs, card_back
+
+    specs = back_specs(cardset)
+    missing = [c.id for c in cardset.cards if card_back(cardset, c) not in specs]
+    assert missing == []  # the 8 accounts had none (issue 31, item 4)
+    assert {card_back(cardset, c) for c in cardset.cards if c.type == "account"} == {"account"}
