@@ -146,7 +146,8 @@ def test_invented_entries_read_as_written(cardset, tmp_path):
     path.write_text(text, encoding="utf-8")
     _, problems = check_set(tmp_path / "trf")
     [bad] = [p for p in problems if p.severity == "error"]
-    assert "invented[0]" in bad.message and "three copies" in bad.message and bad.line == 175
+    line = text.splitlines().index("  - {what: deck size, why: 30 cards, three copies}") + 1
+    assert "invented[0]" in bad.message and "three copies" in bad.message and bad.line == line
 
 
 def test_every_trf_card_has_a_back_so_duplex_sheets_and_shops_take_the_set(cardset):
