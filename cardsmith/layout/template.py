@@ -125,9 +125,12 @@ def alpha(color: str, opacity: float) -> str:
 
 
 def contrast(color: str, dark: str = "#111111", light: str = "#ffffff") -> str:
-    """`dark` or `light`, whichever reads better on `color`."""
-    r, g, b = _rgb(color)
-    return dark if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.55 else light
+    """`dark` or `light`, whichever has the higher WCAG contrast ratio on `color` (the print rules' measure)."""
+    from cardsmith.layout.printcheck import contrast_ratio
+
+    on = tuple(c * 255 for c in _rgb(color))
+    ratio = lambda ink: contrast_ratio(tuple(c * 255 for c in _rgb(ink)), on)  # type: ignore[arg-type]  # noqa: E731
+    return dark if ratio(dark) >= ratio(light) else light
 
 
 def saturate(color: str, amount: float = 0.2) -> str:
