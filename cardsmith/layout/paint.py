@@ -31,6 +31,7 @@ from cardsmith.layout._boxes import Box, UnitError, font_size_pt, layer_box, lay
 
 ART_FORMATS = {"PNG", "JPEG", "WEBP", "MPO"}
 DEFAULT_FONTS = {"title": "liberation-serif", "body": "liberation-sans"}
+CAP_MIDDLE = 0.36  # of the font size: the middle of the capitals above the baseline (inline icons centre on it)
 
 
 class ArtError(CardsmithError):
@@ -623,7 +624,7 @@ class Painter:
             if align == "justify" and line.justify and line.spaces:
                 extra = (width - line.width) / len(line.spaces)
             lx = x0 + (width - line.width if align == "right" else (width - line.width) / 2 if align in ("center", "centre") else 0)
-            runs = self._line_runs(canvas, line, lx, by, extra, icon_px, ink)
+            runs = self._line_runs(canvas, line, lx, by, extra, icon_px, ink, block.size_px)
             for x, text, font, _j in runs:
                 if shadow:
                     off = max(1, round(block.size_px * 0.06))
@@ -639,7 +640,7 @@ class Painter:
         return ink
 
     def _line_runs(self, canvas: Image.Image, line: Line, lx: float, by: float, extra: float, icon_px: int,
-                   ink: list[float]) -> list[list]:
+                   ink: list[float], size_px: float) -> list[list]:
         """Paste the line's icons (widening `ink` over them) and return its words as runs [x, text, font,
         index of the last piece]: neighbouring words in one font are drawn with one call."""
         runs: list[list] = []
@@ -660,7 +661,9 @@ class Painter:
                 path = self._icon_file(placed.piece.id)
                 self.used_files.add(str(path))
                 rgb, a, (dx, dy), (iw, ih) = icon_parts(str(path), icon_px)
-                ix, iy = round(x), round(by) - ih  # bottom edge on the baseline
+                # centred on the capitals' middle (caps are about 0.72 em), not standing on the baseline: an
+                # icon taller than the capitals rode up to 40% above them
+                ix, iy = round(x), round(by - CAP_MIDDLE * size_px - ih / 2)
                 canvas.paste(rgb, (ix + dx, iy + dy), a)
                 ink[:] = [min(ink[0], ix), min(ink[1], iy), max(ink[2], ix + iw), max(ink[3], iy + ih)]
         return runs
