@@ -15,7 +15,7 @@ Text operations on a value (`upper`, slicing, `split`, `partition`, `title`...) 
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, SupportsIndex
+from typing import Any, Callable, Iterator, SupportsIndex
 
 _SPECIAL = re.compile(r"([\\*{])")
 
@@ -40,19 +40,19 @@ class Data(str):
         """The value as written (markup characters not escaped)."""
         return str.__str__(self)
 
-    def __getitem__(self, key: SupportsIndex | slice) -> "Data":  # type: ignore[override]
+    def __getitem__(self, key: SupportsIndex | slice) -> "Data":
         return Data(str.__getitem__(self, key))
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[str]:
         return (Data(ch) for ch in str.__iter__(self))
 
-    def __add__(self, other: str) -> str:  # type: ignore[override]
+    def __add__(self, other: str) -> str:
         return escape(self) + str(other)
 
     def __radd__(self, other: str) -> str:
         return str(other) + escape(self)
 
-    def __mod__(self, args: Any) -> str:  # type: ignore[override]
+    def __mod__(self, args: Any) -> str:
         return escape(self) % args
 
 

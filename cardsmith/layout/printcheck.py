@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from cardsmith.layout._colour import contrast_ratio, luminance  # noqa: F401 (luminance re-exported)
 from cardsmith.layout._boxes import Box, UnitError, font_size_pt, layer_box, layer_points, to_mm
 
 HAIRLINE_MM = 1.0
@@ -182,21 +183,6 @@ def past_panel_note(name: str, ink: Box, own: Box, panels: list[Panel]) -> tuple
             outline = "the curve of its ellipse" if panel.shape == "ellipse" else "the rounded corner of its panel"
             return ("past-panel", f"text '{name}' reaches {past:.1f} mm past {outline} at its {corner}", past)
     return None
-
-
-def luminance(rgb: tuple[float, float, float]) -> float:
-    """WCAG 2 relative luminance of an sRGB colour (0..255 channels)."""
-    def lin(c: float) -> float:
-        c = c / 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = rgb
-    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
-
-
-def contrast_ratio(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
-    """WCAG 2 contrast ratio of two sRGB colours (1 to 21)."""
-    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
 
 
 def text_contrast(fg: tuple[int, int, int, int], under: Iterable[tuple[int, int, int]]) -> float:

@@ -126,7 +126,7 @@ def alpha(color: str, opacity: float) -> str:
 
 def contrast(color: str, dark: str = "#111111", light: str = "#ffffff") -> str:
     """`dark` or `light`, whichever has the higher WCAG contrast ratio on `color` (the print rules' measure)."""
-    from cardsmith.layout.printcheck import contrast_ratio
+    from cardsmith.layout._colour import contrast_ratio
 
     on = tuple(c * 255 for c in _rgb(color))
     ratio = lambda ink: contrast_ratio(tuple(c * 255 for c in _rgb(ink)), on)  # type: ignore[arg-type]  # noqa: E731
