@@ -154,3 +154,22 @@ def test_a_set_without_cards_says_so_instead_of_blaming_the_selection(project: P
     r = cli("pdf", "demo", cwd=project)
     assert r.returncode == 2 and "nothing to print: set demo has no cards" in r.stderr
     assert "--type" not in r.stderr and "cards:" in r.stderr
+
+
+def test_a_landscape_sheet_keeps_its_own_file_beside_the_portrait_one(project: Path, cli):
+    for orientation in ("portrait", "landscape"):
+        r = cli("pdf", "demo", "--orientation", orientation, cwd=project)
+        assert r.returncode == 0, r.stderr
+    out = project / "output" / "demo"
+    portrait, landscape = pypdf.PdfReader(out / "grid-a4-portrait.pdf"), pypdf.PdfReader(out / "grid-a4-landscape.pdf")
+    box = lambda reader: reader.pages[0].mediabox  # noqa: E731
+    assert box(portrait).width < box(portrait).height and box(landscape).width > box(landscape).height
+
+
+def test_render_only_takes_a_comma_list_as_pdf_only_does(project: Path, cli):
+    from cardsmith.sets.validate import load_set
+
+    ids = [c.id for c in load_set(project / "cards" / "demo").cards][:2]
+    r = cli("render", "demo", "--only", ",".join(ids), "--force", cwd=project)
+    assert r.returncode == 0, r.stderr
+    assert "2 card(s) (2 drawn" in r.stdout + r.stderr

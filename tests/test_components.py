@@ -496,3 +496,16 @@ def test_a_set_declaring_no_components_has_what_the_component_check_gives():
     cardset = load_set(folder)
     checked, diags = check_components([load_yaml(folder / "set.yaml")], cardset.bleed)
     assert cardset.components == checked and not diags and not cardset.components
+
+
+def test_components_pdf_name_names_the_one_pdf_printed_and_refuses_two(tmp_path):
+    from conftest import run_in_process
+
+    root = Path(__file__).resolve().parent.parent
+    shutil.copytree(root / "cards" / "trf", tmp_path / "cards" / "trf")
+    r = run_in_process("components", "pdf", "trf", "--name", "counters", "--dpi", "60", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "output" / "trf" / "counters.pdf").is_file()
+    shutil.copytree(root / "cards" / "transwar", tmp_path / "cards" / "transwar")
+    r = run_in_process("components", "pdf", "transwar", "--name", "x", "--dpi", "60", cwd=tmp_path)
+    assert r.returncode != 0 and "--board ID or --token ID" in r.stderr and "Traceback" not in r.stderr

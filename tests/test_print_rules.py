@@ -54,7 +54,11 @@ def test_text_sizes():
     assert text_size_note({"wrap": False}, 5.8, 1)[0] == "small-text"
     assert text_size_note({"wrap": False}, 6.0, 1) is None
     assert text_size_note({}, 6.7, 3)[0] == "small-text"  # body text (it wraps) needs 7 pt
-    assert text_size_note({}, 6.7, 1) is None  # one line of a label
+    assert text_size_note({}, 6.7, 1)[0] == "small-text"  # ...at any length (issue 31, item 6)
+    assert text_size_note({"wrap": False, "value": "HP"}, 6.7, 1) is None  # a label
+    assert text_size_note({"wrap": False, "value": "Attach · Hardware — Multi Tech"}, 6.5, 1) is None  # a type line
+    rule = {"wrap": False, "value": "Transform: discard 2 cards"}  # TransWar's one-line rule, once 6.48 pt
+    assert text_size_note(rule, 6.48, 1)[0] == "small-text"
     # validate judges by how far the layout lets text shrink
     tree = {"layers": [{"text": {"box": [5, 5, 50, 20], "value": "x", "size": "8pt", "min_size": "5.5pt"}},
                        {"text": {"box": [5, 5, 50, 20], "value": "x", "size": "4.6pt", "wrap": False}},
@@ -134,7 +138,7 @@ def test_a_label_running_over_its_badges_outline_is_past_the_panel(tmp_path):
     # a one-line label whose box is the whole 14 mm badge: its ink covers the badge's 0.5 mm outline
     badge = {"rect": {"box": ["20mm", "60mm", "34mm", "66mm"], "fill": "#7a2ab3", "stroke": "#fff", "stroke_width": "0.5mm"}}
     label = {"box": ["20mm", "62mm", "34mm", "66mm"], "value": "HOMEWORLD", "size": "6pt", "min_size": "6pt",
-             "wrap": False, "align": "center", "style": "bold", "font": "title"}
+             "wrap": False, "align": "center", "style": "bold", "font": "title", "color": "#ffffff"}
     p = Painter(Page(300, TRIM, 3.175, 3.175), FontLibrary([BUNDLED_FONTS]), {}, tmp_path)
     _, notes = p.paint({"fonts": {"title": "lato"}, "layers": [badge, {"text": label}]}, "card 'x'")
     [past] = [n for n in notes if n.kind == "past-panel"]
@@ -213,3 +217,48 @@ def test_no_alien_empires_star_speck_shows_through_text():
                 covered = any(k in ("rect", "ellipse") and p.get("fill") and layer_box(p, trim).contains(text, tolerance=0.1)
                               for k, p in drawn[s + 1:t])
                 assert covered, f"{card.id}: a star speck at {speck} lies under text '{props.get('name')}' at {text}"
+
+
+def _paint(tmp_path, layers):
+    p = Painter(Page(300, TRIM, 3.175, 3.175), FontLibrary([BUNDLED_FONTS]), {}, tmp_path)
+    return p.paint({"fonts": {"title": "lato"}, "layers": layers}, "card 'x'")[1]
+
+
+def test_a_word_wider_than_the_chord_of_its_disc_is_past_the_curve_though_inside_its_box(tmp_path):
+    # rm2k's Cost disc (issue 31, item 2): 7.2 mm across, "COST" at 6 pt in its lower part
+    disc = {"ellipse": {"box": ["45mm", "4.4mm", "52.2mm", "11.6mm"], "fill": "#0d1020", "stroke": "#fff", "stroke_width": "0.3mm"}}
+    label = {"text": {"name": "cost-label", "box": ["45mm", "9.4mm", "52.2mm", "11.6mm"], "value": "COST", "font": "title",
+                      "style": "bold", "size": "6pt", "wrap": False, "align": "center", "valign": "middle", "color": "#fff"}}
+    [past] = [n for n in _paint(tmp_path, [disc, label]) if n.kind == "past-panel"]
+    assert "past the curve of its ellipse" in past.message and past.amount_mm > 0.3
+    number = {"text": {"name": "cost", "box": ["45mm", "4.4mm", "52.2mm", "11.6mm"], "value": "3", "font": "title",
+                       "style": "bold", "size": "13pt", "wrap": False, "align": "center", "valign": "middle", "color": "#fff"}}
+    assert _paint(tmp_path, [disc, number]) == []
+
+
+def test_text_inside_a_rounded_pill_but_into_its_round_end_is_past_the_panel(tmp_path):
+    pill = {"rect": {"box": ["10mm", "10mm", "30mm", "17mm"], "radius": "3.5mm", "fill": "#0b1020"}}
+    text = {"name": "cost", "box": ["10mm", "10mm", "30mm", "17mm"], "value": "8888888", "font": "title", "style": "bold",
+            "size": "14pt", "min_size": "14pt", "wrap": False, "align": "center", "valign": "middle", "color": "#fff"}
+    [past] = _paint(tmp_path, [pill, {"text": text}])  # inside the 20 x 7 mm box, not inside its round ends
+    assert "rounded corner" in past.message
+    assert _paint(tmp_path, [pill, {"text": {**text, "value": "888"}}]) == []
+
+
+def test_white_on_a_pale_shield_is_low_contrast_and_the_note_gives_the_ratio(tmp_path):
+    # Solar Empires armour: 15 pt bold white on the old pale shield (a large number needs 3:1)
+    shield = {"rect": {"box": ["40mm", "40mm", "52mm", "52mm"], "fill": "#a9b2c0"}}
+    number = {"text": {"name": "armour", "box": ["40mm", "40mm", "52mm", "52mm"], "value": "6", "font": "title", "style": "bold",
+                       "size": "15pt", "wrap": False, "align": "center", "valign": "middle", "color": "#ffffff"}}
+    [low] = [n for n in _paint(tmp_path, [shield, number]) if n.kind == "contrast"]
+    assert "2.14:1" in low.message and "3:1 large" in low.message
+    dark = {"rect": {**shield["rect"], "fill": "#4f5c70"}}
+    assert _paint(tmp_path, [dark, number]) == []
+    small = {"text": {**number["text"], "size": "9pt"}}  # body-size text needs 4.5:1
+    assert [n.kind for n in _paint(tmp_path, [{"rect": {**shield["rect"], "fill": "#7a8596"}}, small])] == ["contrast"]
+
+
+def test_contrast_ratio_matches_wcag():
+    from cardsmith.layout.printcheck import contrast_ratio
+    assert round(contrast_ratio((0, 0, 0), (255, 255, 255)), 1) == 21.0
+    assert round(contrast_ratio((118, 118, 118), (255, 255, 255)), 2) == 4.54  # WCAG's #767676 on white

@@ -1,5 +1,7 @@
 """Rich text, wrapping and shrink-to-fit."""
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -96,3 +98,28 @@ def test_wrapping_never_loses_or_reorders_words(ws, width):
     assert [p.piece.text for line in block.lines for p in line.pieces] == ws
     for line in block.lines:
         assert line.width <= width or len(line.spaces) == 0  # only a lone long word may be wider
+
+
+def test_an_inline_icon_is_centred_on_the_capitals_not_riding_above_them(tmp_path):
+    """Issue 31, item 9: icons stood on the baseline and rode about 40% above the capitals."""
+    import numpy as np
+
+    from cardsmith.base.project import BUNDLED_FONTS as _FONTS
+    from cardsmith.layout.fonts import FontLibrary as _Library
+    from cardsmith.layout.paint import Page as _Page, Painter as _Painter
+
+    root = Path(__file__).resolve().parent.parent
+    icons = {"E": root / "cards" / "solar-empires" / "icons" / "energy.svg"}
+    painter = _Painter(_Page(300, (63.5, 88.9), 3.175, 3.175), _Library([_FONTS]), icons, tmp_path)
+
+    def ink_rows(value: str) -> tuple[int, int]:
+        tree = {"background": "#ffffff", "layers": [{"text": {"box": ["10mm", "10mm", "50mm", "30mm"], "value": value,
+                                                              "size": "20pt", "wrap": False, "color": "#000000", "icon_scale": 1.0}}]}
+        img, _ = painter.paint(tree, "card 'x'")
+        dark = (np.asarray(img.convert("L"), dtype=np.int16) < 200).any(axis=1).nonzero()[0]
+        return int(dark.min()), int(dark.max())
+
+    cap_top, cap_bottom = ink_rows("H")
+    icon_top, icon_bottom = ink_rows("{E}")
+    cap_height = cap_bottom - cap_top
+    assert abs((icon_top + icon_bottom) / 2 - (cap_top + cap_bottom) / 2) < 0.12 * cap_height

@@ -89,7 +89,7 @@ def test_layouts_keep_the_print_rules(cardset):
 
 
 def test_layouts_place_what_the_text_describes(cardset):
-    """Meter cost top left; faction symbol top right; character values and planet values bottom left."""
+    """Meter cost top left; faction symbol top right; capture value bottom left (combat bottom right); planet values bottom left."""
     trim = cardset.card_size
     found = dict(_layers(cardset))
 
@@ -100,8 +100,10 @@ def test_layouts_place_what_the_text_describes(cardset):
     w, h = trim
     assert box("regrad", "cost").right < w / 3 and box("regrad", "cost").bottom < h / 4
     assert box("regrad", "symbol").left > w * 2 / 3 and box("regrad", "alignment-mark").right <= box("regrad", "symbol-disc").left
-    for name in ("combat", "capture"):
-        assert box("azguard-warfleet", name).right < w / 2 and box("azguard-warfleet", name).top > h * 3 / 4
+    # "the bottom left value on a character" is its capture value (issue 31, item 3): combat sits bottom right
+    capture, combat = box("azguard-warfleet", "capture"), box("azguard-warfleet", "combat")
+    assert capture.right < w / 3 and capture.top > h * 3 / 4
+    assert combat.left > w * 2 / 3 and combat.top > h * 3 / 4
     capture, home = box("azguard", "capture"), box("azguard", "homeworld")
     assert capture.right <= home.left and home.right < w / 2 and capture.top > h * 3 / 4
     assert box("dolash", "weakness").top > box("dolash", "ability").bottom
@@ -144,4 +146,14 @@ def test_invented_entries_read_as_written(cardset, tmp_path):
     path.write_text(text, encoding="utf-8")
     _, problems = check_set(tmp_path / "trf")
     [bad] = [p for p in problems if p.severity == "error"]
-    assert "invented[0]" in bad.message and "three copies" in bad.message and bad.line == 175
+    line = text.splitlines().index("  - {what: deck size, why: 30 cards, three copies}") + 1
+    assert "invented[0]" in bad.message and "three copies" in bad.message and bad.line == line
+
+
+def test_every_trf_card_has_a_back_so_duplex_sheets_and_shops_take_the_set(cardset):
+    from cardsmith.layout.faces import back_specs, card_back
+
+    specs = back_specs(cardset)
+    missing = [c.id for c in cardset.cards if card_back(cardset, c) not in specs]
+    assert missing == []  # the 8 accounts had none (issue 31, item 4)
+    assert {card_back(cardset, c) for c in cardset.cards if c.type == "account"} == {"account"}

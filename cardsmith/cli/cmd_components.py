@@ -55,21 +55,33 @@ def render_command(set_name: str, dpi: int, force: bool) -> int:
               help="Duplex token backs on every other page, for a printer flipping on the long or the short edge.")
 @click.option("--back-offset", metavar="X,Y", callback=_offset, help="Move back pages by X,Y mm (see `cardsmith pdf --calibration`).")
 @click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True, help="Pixels per inch of the images.")
+@click.option("--name", metavar="NAME", help="File name of the PDF (`.pdf` optional; under output/<set>/ unless it names a "
+              "folder), when one PDF is printed: pick it with --board or --token.")
 def pdf_command(set_name: str, paper: str, orientation: str, boards: tuple[str, ...], tokens: tuple[str, ...],
-                poster: bool, overlap: float, backs: str, back_offset: tuple[float, float], dpi: int) -> int:
+                poster: bool, overlap: float, backs: str, back_offset: tuple[float, float], dpi: int,
+                name: str | None) -> int:
     """Print SET's boards (tiled, or --poster) and token sheets into output/<set>/."""
     from cardsmith.components.pages import ComponentPrintOptions, ensure_components, write_board_pdf, write_tokens_pdf
+    from cardsmith.printing.pdf import pdf_target
 
     project, cardset = open_set(set_name)
     options = ComponentPrintOptions(paper=paper, orientation=orientation, overlap=overlap, backs=backs,
                                     back_offset=back_offset, boards=boards, tokens=tokens, dpi=dpi)
     manifest = ensure_components(project, cardset, dpi)
     only_tokens = bool(tokens) and not boards
-    for bid in ([] if only_tokens else (boards or list(manifest["boards"]))):
-        path = write_board_pdf(project, cardset, bid, "poster" if poster else "tiled", options)
+    board_ids = [] if only_tokens else list(boards or manifest["boards"])
+    with_tokens = bool((tokens or not boards) and manifest["tokens"])
+    target = None
+    if name:
+        if len(board_ids) + with_tokens != 1:
+            raise UsageError(f"--name names one PDF, but {len(board_ids) + with_tokens} would be printed for set '{cardset.id}'",
+                             hint="pick one with --board ID or --token ID")
+        target = pdf_target(name, project.set_output(cardset.id))
+    for bid in board_ids:
+        path = write_board_pdf(project, cardset, bid, "poster" if poster else "tiled", options, target)
         click.echo(f"wrote {display_path(path)}")
-    if (tokens or not boards) and manifest["tokens"]:
-        path = write_tokens_pdf(project, cardset, options)
+    if with_tokens:
+        path = write_tokens_pdf(project, cardset, options, target)
         click.echo(f"wrote {display_path(path)}")
     return 0
 

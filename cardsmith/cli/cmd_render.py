@@ -19,7 +19,7 @@ from cardsmith.cli._options import jobs_option
 
 @click.command()
 @click.argument("sets", nargs=-1)
-@click.option("--only", multiple=True, metavar="ID", help="Render only this card (repeatable).")
+@click.option("--only", multiple=True, metavar="ID[,ID...]", help="Render only these cards (repeatable, or a comma list as for `pdf --only`).")
 @click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True, help="Pixels per inch.")
 @click.option("--format", "fmt", type=click.Choice(["png", "jpg", "webp"]), default="png", show_default=True, help="Image format.")
 @click.option("--guides", is_flag=True, help="Proofs with trim (black), bleed (red) and safe-area (blue, dashed) lines, in output/<set>/guides/.")
@@ -35,6 +35,7 @@ def render(sets: tuple[str, ...], only: tuple[str, ...], dpi: int, fmt: str, gui
     from cardsmith.cache import freshness, setcache
 
     project = Project.current()
+    only = tuple(i.strip() for o in only for i in o.split(",") if i.strip())
     loaded, inputs, status = [], {}, 0
     for d in set_dirs(project, sets):
         if not (only or force) and _report_unchanged(project, d, dpi, fmt, guides, strict):

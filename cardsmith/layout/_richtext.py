@@ -125,11 +125,14 @@ def _closes(block: str, start: int, marker: str) -> bool:
         end = block.find(marker, i)
         if end == -1:
             return False
-        escaped = end > 0 and block[end - 1] == "\\"
+        slashes = len(block[:end]) - len(block[:end].rstrip("\\"))
+        if slashes % 2 == 1:  # an escaped marker (`\\*` is an escaped backslash, then a marker)
+            i = end + 1
+            continue
         if marker == "*" and block.startswith("**", end) and not block.startswith("***", end):
             i = end + 2  # a bold marker is not a single-star close
             continue
-        if not escaped and end > start and not block[end - 1].isspace():
+        if end > start and not block[end - 1].isspace():
             return True
         i = end + 1
 

@@ -24,13 +24,14 @@ from cardsmith.layout._fit import FitResult, Line, TextBlock, fit_text, text_wid
 from cardsmith.layout.fonts import Family, FontLibrary, load_font, missing_chars
 from cardsmith.layout._masks import (gradient_part, gradient_tile, polygon_mask, row_runs, scaled, shape_mask,
                                      solid_band, stroke_bands)
-from cardsmith.layout.printcheck import min_text_pt, panel_box, past_panel_note, shape_notes, text_limit, text_size_note
+from cardsmith.layout.printcheck import Panel, contrast_note, min_text_pt, text_contrast, panel_box, past_panel_note, shape_notes, text_limit, text_panel, text_size_note
 from cardsmith.layout.template import LayoutError
 from cardsmith.layout._textcache import draw_text
 from cardsmith.layout._boxes import Box, UnitError, font_size_pt, layer_box, layer_points, pt_to_px, to_mm
 
 ART_FORMATS = {"PNG", "JPEG", "WEBP", "MPO"}
 DEFAULT_FONTS = {"title": "liberation-serif", "body": "liberation-sans"}
+CAP_MIDDLE = 0.36  # of the font size: the middle of the capitals above the baseline (inline icons centre on it)
 
 
 class ArtError(CardsmithError):
@@ -269,7 +270,7 @@ class Painter:
         canvas = Image.new("RGB", page.size_px, color(bg)[:3])
         roles = {**DEFAULT_FONTS, **(tree.get("fonts") or {})}
         defaults = tree.get("defaults") or {}
-        self._panels: list[tuple[Box, Box]] = []  # shapes drawn so far that text may sit on (printcheck.panel_box)
+        self._panels: list[Panel] = []  # shapes drawn so far that text may sit on (printcheck.panel_box)
         for i, layer in enumerate(tree.get("layers") or []):
             kind, props = next(iter(layer.items()))
             props = {**(defaults.get(kind) or {}), **props}
@@ -548,7 +549,11 @@ class Painter:
             top = y0 + (height - block.height) / 2
         else:
             top = y0
+        area = (max(0, math.floor(x0)), max(0, math.floor(min(y0, top))), math.ceil(x1), math.ceil(max(y1, top + block.height)))
+        before = canvas.crop(area)  # what lies under the text, for its contrast
         ink = self._draw_block(canvas, props, block, x0, top, width, icon_scale, self._ink_limit_px(box))
+        if ink[0] < math.inf:
+            self._contrast_notes(notes, label, props, block.size_px / self.page.dpi * 72, before, area, ink)
         if props.get("safe", True) and ink[0] < math.inf:
             self._check_safe(notes, label, what, (ink[0], ink[1], ink[2], ink[3]), f"text '{field_name}'")
         if ink[0] < math.inf:
@@ -556,6 +561,20 @@ class Painter:
             past = past_panel_note(field_name, Box(mm(ink[0]), mm(ink[1]), mm(ink[2]), mm(ink[3])), box, self._panels)
             if past:
                 notes.append(Note(past[0], past[1], label, past[2]))
+
+    def _contrast_notes(self, notes: list[Note], label: str, props: dict[str, Any], size_pt: float,
+                        before: Image.Image, area: tuple[int, int, int, int], ink: list[float]) -> None:
+        """A note when the text's colour reads poorly against what was under its ink before it was drawn."""
+        box = (max(0, math.floor(ink[0]) - area[0]), max(0, math.floor(ink[1]) - area[1]),
+               min(before.width, math.ceil(ink[2]) - area[0]), min(before.height, math.ceil(ink[3]) - area[1]))
+        if box[2] <= box[0] or box[3] <= box[1]:
+            return
+        under = before.crop(box)
+        under = under.resize((max(1, min(48, under.width // 4)), max(1, min(24, under.height // 4))), Image.Resampling.BOX)
+        fill = color(props.get("color", "#111111"), float(props.get("opacity", 1)))
+        note = contrast_note(props, size_pt, text_contrast(fill, _pixels(under)))
+        if note:
+            notes.append(Note(note[0], note[1], label, note[2]))
 
     def _text_area(self, box: Box, props: dict[str, Any]) -> tuple[float, float, float, float]:
         """The text box in canvas pixels less its `padding` (one length, or top right bottom left)."""
@@ -595,8 +614,11 @@ class Painter:
 
     def _ink_limit_px(self, box: Box) -> tuple[float, float, float, float]:
         """The safe area cut to the panel the text sits on, in canvas pixels: ink is measured exactly
-        only where the rough box of a run reaches past it."""
+        only where the rough box of a run reaches past it (everywhere on an ellipse or rounded panel)."""
         sb = self.page.safe_box
+        on = text_panel(box, self._panels)
+        if on is not None and (on.shape == "ellipse" or on.radius > 0):
+            return (math.inf, math.inf, -math.inf, -math.inf)  # a curved outline: measure every run's ink exactly
         panel = text_limit(box, self._panels)[0]
         lim = Box(max(sb.left, panel.left), max(sb.top, panel.top), min(sb.right, panel.right), min(sb.bottom, panel.bottom))
         return (self.page.x(lim.left), self.page.y(lim.top), self.page.x(lim.right), self.page.y(lim.bottom))
@@ -617,7 +639,7 @@ class Painter:
             if align == "justify" and line.justify and line.spaces:
                 extra = (width - line.width) / len(line.spaces)
             lx = x0 + (width - line.width if align == "right" else (width - line.width) / 2 if align in ("center", "centre") else 0)
-            runs = self._line_runs(canvas, line, lx, by, extra, icon_px, ink)
+            runs = self._line_runs(canvas, line, lx, by, extra, icon_px, ink, block.size_px)
             for x, text, font, _j in runs:
                 if shadow:
                     off = max(1, round(block.size_px * 0.06))
@@ -633,7 +655,7 @@ class Painter:
         return ink
 
     def _line_runs(self, canvas: Image.Image, line: Line, lx: float, by: float, extra: float, icon_px: int,
-                   ink: list[float]) -> list[list]:
+                   ink: list[float], size_px: float) -> list[list]:
         """Paste the line's icons (widening `ink` over them) and return its words as runs [x, text, font,
         index of the last piece]: neighbouring words in one font are drawn with one call."""
         runs: list[list] = []
@@ -654,7 +676,9 @@ class Painter:
                 path = self._icon_file(placed.piece.id)
                 self.used_files.add(str(path))
                 rgb, a, (dx, dy), (iw, ih) = icon_parts(str(path), icon_px)
-                ix, iy = round(x), round(by) - ih  # bottom edge on the baseline
+                # centred on the capitals' middle (caps are about 0.72 em), not standing on the baseline: an
+                # icon taller than the capitals rode up to 40% above them
+                ix, iy = round(x), round(by - CAP_MIDDLE * size_px - ih / 2)
                 canvas.paste(rgb, (ix + dx, iy + dy), a)
                 ink[:] = [min(ink[0], ix), min(ink[1], iy), max(ink[2], ix + iw), max(ink[3], iy + ih)]
         return runs
@@ -676,6 +700,11 @@ class Painter:
         for y in range(s[1], s[3], dash * 2):
             d.line((s[0], y, s[0], min(y + dash, s[3])), fill=(30, 90, 220, 255), width=lw)
             d.line((s[2], y, s[2], min(y + dash, s[3])), fill=(30, 90, 220, 255), width=lw)
+
+
+def _pixels(image: Image.Image) -> list[tuple[int, int, int]]:
+    data = image.convert("RGB").tobytes()
+    return [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3)]
 
 
 def _styled_paragraphs(value: str, icons: set[str], style: str) -> list[richtext.Paragraph]:

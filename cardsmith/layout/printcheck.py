@@ -5,10 +5,12 @@
 - Nothing ends between the trim and the safe line: a shape either runs into the bleed (a
   background, cut through on purpose) or stays inside the safe area. One that stops in between
   is cut through at some places and not at others.
-- No text under `MIN_TEXT_PT`, and no body text (text that wraps) under `MIN_BODY_PT`.
+- No text under `MIN_TEXT_PT`, and no body text under `MIN_BODY_PT`: text that wraps, whatever its
+  length, or a line of `SENTENCE_WORDS` words or more (a one-line rule is still rules text).
 - No text past its panel: after the text is fitted, its drawn ink stays inside the panel it sits on
-  (the topmost rect or ellipse drawn before it whose box holds the text's box), or inside the text's
-  own box when no panel holds it. The overflow warning says text did not fit at its smallest size;
+  (the topmost rect or ellipse drawn before it whose box holds the text's box), measured against
+  the true outline (an ellipse's curve, a panel's rounded corners), or inside the text's own box
+  when no panel holds it. The overflow warning says text did not fit at its smallest size;
   this one measures where the ink actually went.
 
 The painter calls `shape_notes` and `text_size_note` with what it actually drew; `tree_notes`
@@ -17,30 +19,45 @@ checks a layer tree without drawing (for `cardsmith validate`), from the sizes t
 
 from __future__ import annotations
 
+import math
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
+from cardsmith.layout._colour import contrast_ratio, luminance  # noqa: F401 (luminance re-exported)
 from cardsmith.layout._boxes import Box, UnitError, font_size_pt, layer_box, layer_points, to_mm
 
 HAIRLINE_MM = 1.0
 TRIM_CLEARANCE_MM = 3.0
 MIN_TEXT_PT = 6.0
 MIN_BODY_PT = 7.0
+SENTENCE_WORDS = 4  # a line of this many words is body text even when it does not wrap
 PAST_PANEL_MM = 0.2  # ink this far past its panel shows (about 2 pixels at 300 dpi)
-PRINT_KINDS = ("hairline", "safe-line", "small-text", "past-panel")
+MIN_CONTRAST = 4.5  # WCAG 2 AA, body text
+MIN_CONTRAST_LARGE = 3.0  # large text: 18 pt, or 14 pt bold (numbers on badges)
+CONTRAST_SHARE = 0.9  # the share of what lies under the ink that must give the contrast (a stripe may not)
+PRINT_KINDS = ("hairline", "safe-line", "small-text", "past-panel", "contrast")
 HINTS = {
     "hairline": "cutting drifts by 1-1.5 mm: move the line at least 3 mm inside the trim, make it thicker "
                 "than 1 mm and run it into the bleed, or leave it out",
     "safe-line": "run the shape into the bleed (`bleed: true`, or a box past the card's edge) or keep it inside "
                  "the safe area (the dashed line of --guides); `safe: false` if it may be cut",
     "small-text": "raise size and min_size (6 pt at least, 7 pt for text that wraps), or give the text more room",
+    "contrast": "darken or lighten the text or what lies under it (the `contrast` filter picks near-black "
+                "or white for a colour); 4.5:1 for body text, 3:1 for text of 18 pt (14 pt bold) or more",
     "past-panel": "shorten the text, let it shrink further (a lower min_size, not under 6 pt or 7 pt for text "
                   "that wraps), or make its box and panel larger",
 }
 
 
 def _body(props: dict[str, Any]) -> bool:
-    return props.get("wrap", True) is not False
+    """Body text: text that wraps, or a phrase of `SENTENCE_WORDS` words or more on one line (a
+    one-line rule such as "Transform: discard 2 cards" is read as closely as a paragraph)."""
+    if props.get("wrap", True) is not False:
+        return True
+    parts = re.split(r"[·|—]", str(props.get("value", "")))  # a type line lists names: each counts apart
+    return max(sum(any(ch.isalnum() for ch in w) for w in part.split()) for part in parts) >= SENTENCE_WORDS
 
 
 def min_text_pt(props: dict[str, Any]) -> float:
@@ -89,45 +106,112 @@ def shape_notes(kind: str, props: dict[str, Any], trim: tuple[float, float], saf
     return out
 
 
-def panel_box(kind: str, props: dict[str, Any], trim: tuple[float, float]) -> tuple[Box, Box] | None:
-    """(box, inside) of a rect or ellipse layer that text may sit on (painted, smaller than the card):
-    the inside is the box less its outline, which is drawn inside the box. None for other layers."""
+@dataclass(frozen=True)
+class Panel:
+    """A rect or ellipse text may sit on: its box, the inside (less the outline, drawn inside the box),
+    its shape and the corner radius of that inside (mm)."""
+
+    box: Box
+    inside: Box
+    shape: str = "rect"
+    radius: float = 0.0
+
+    def overshoot(self, ink: Box) -> tuple[float, str]:
+        """How far (mm) the corners of `ink` reach past the true outline (an ellipse's curve, a rounded
+        corner), and which corner; 0 when they lie inside. Sides past the box are `past_panel_note`'s."""
+        b = self.inside
+        worst, where = 0.0, ""
+        for x, y, name in ((ink.left, ink.top, "top left"), (ink.right, ink.top, "top right"),
+                           (ink.left, ink.bottom, "bottom left"), (ink.right, ink.bottom, "bottom right")):
+            if self.shape == "ellipse":
+                a, c = b.width / 2, b.height / 2
+                cx, cy = b.left + a, b.top + c
+                if a <= 0 or c <= 0:
+                    continue
+                r = math.hypot((x - cx) / a, (y - cy) / c)
+                d = math.hypot(x - cx, y - cy) * (1 - 1 / r) if r > 1 else 0.0
+            else:
+                rr = min(self.radius, b.width / 2, b.height / 2)
+                ccx = min(max(x, b.left + rr), b.right - rr)
+                ccy = min(max(y, b.top + rr), b.bottom - rr)
+                d = math.hypot(x - ccx, y - ccy) - rr if rr > 0 and (ccx != x and ccy != y) else 0.0
+            if d > worst:
+                worst, where = d, name
+        return worst, where
+
+
+def panel_box(kind: str, props: dict[str, Any], trim: tuple[float, float]) -> Panel | None:
+    """The panel of a rect or ellipse layer that text may sit on (painted, smaller than the card), or None."""
     if kind not in ("rect", "ellipse") or not (props.get("fill") or props.get("stroke")) or float(props.get("opacity", 1)) <= 0:
         return None
     try:
         box = layer_box(props, trim)
         outline = to_mm(props.get("stroke_width", "0.3mm")) if props.get("stroke") else 0.0
+        radius = to_mm(props.get("radius", 0), min(box.width, box.height)) if kind == "rect" else 0.0
     except (UnitError, KeyError, TypeError, ValueError):
         return None
     whole = box.left <= 0 and box.top <= 0 and box.right >= trim[0] and box.bottom >= trim[1]
-    return None if whole else (box, box.inset(outline))
+    return None if whole else Panel(box, box.inset(outline), kind, max(0.0, radius - outline))
 
 
-def text_limit(own: Box, panels: list[tuple[Box, Box]]) -> tuple[Box, bool]:
-    """Where the ink of text with box `own` must stay, and whether that is a panel: the inside of the
-    last of `panels` (drawn before it, bottom first) whose box holds `own`, else `own` itself."""
-    panel = next((inside for box, inside in reversed(panels) if box.contains(own, tolerance=0.1)), None)
-    return (own, False) if panel is None else (panel, True)
+def text_panel(own: Box, panels: list[Panel]) -> Panel | None:
+    """The panel text with box `own` sits on: the last of `panels` (drawn before it, bottom first)
+    whose box holds `own`, or None."""
+    return next((p for p in reversed(panels) if p.box.contains(own, tolerance=0.1)), None)
 
 
-def past_panel_note(name: str, ink: Box, own: Box, panels: list[tuple[Box, Box]]) -> tuple[str, str, float] | None:
-    """(kind, message, mm) if text `name`, drawn with ink box `ink` (mm), reaches past its panel
-    (or its own box when it sits on no panel; see `text_limit`)."""
-    limit, panel = text_limit(own, panels)
+def text_limit(own: Box, panels: list[Panel]) -> tuple[Box, bool]:
+    """Where the ink of text with box `own` must stay, and whether that is a panel: the inside of its
+    panel (`text_panel`), else `own` itself."""
+    panel = text_panel(own, panels)
+    return (own, False) if panel is None else (panel.inside, True)
+
+
+def past_panel_note(name: str, ink: Box, own: Box, panels: list[Panel]) -> tuple[str, str, float] | None:
+    """(kind, message, mm) if text `name`, drawn with ink box `ink` (mm), reaches past its panel: its
+    box, or the true outline of an ellipse or rounded panel (or its own box when it sits on no panel)."""
+    limit, on_panel = text_limit(own, panels)
     sides = {"left": limit.left - ink.left, "top": limit.top - ink.top,
              "right": ink.right - limit.right, "bottom": ink.bottom - limit.bottom}
     side = max(sides, key=lambda k: sides[k])
-    if sides[side] <= PAST_PANEL_MM:
+    where = "its panel" if on_panel else "its box"
+    if sides[side] > PAST_PANEL_MM:
+        return ("past-panel", f"text '{name}' is drawn {sides[side]:.1f} mm past the {side} edge of {where}", sides[side])
+    panel = text_panel(own, panels)
+    if panel is not None:
+        past, corner = panel.overshoot(ink)
+        if past > PAST_PANEL_MM:
+            outline = "the curve of its ellipse" if panel.shape == "ellipse" else "the rounded corner of its panel"
+            return ("past-panel", f"text '{name}' reaches {past:.1f} mm past {outline} at its {corner}", past)
+    return None
+
+
+def text_contrast(fg: tuple[int, int, int, int], under: Iterable[tuple[int, int, int]]) -> float:
+    """The contrast text of colour `fg` (RGBA) has against the pixels `under` its ink: the ratio
+    that `CONTRAST_SHARE` of them reach (a thin stripe or a star behind the text is forgiven)."""
+    a = fg[3] / 255
+    ratios = sorted(contrast_ratio(tuple(a * f + (1 - a) * u for f, u in zip(fg[:3], px)), px)  # type: ignore[arg-type]
+                    for px in under)
+    return ratios[int(len(ratios) * (1 - CONTRAST_SHARE))] if ratios else 21.0
+
+
+def contrast_note(props: dict[str, Any], size_pt: float, ratio: float) -> tuple[str, str, float] | None:
+    """(kind, message, ratio short) if text drawn at `size_pt` with contrast `ratio` is hard to read."""
+    bold = "bold" in str(props.get("style", ""))
+    large = size_pt >= 18 or (bold and size_pt >= 14)
+    least = MIN_CONTRAST_LARGE if large else MIN_CONTRAST
+    if ratio >= least - 0.005:
         return None
-    where = "its panel" if panel else "its box"
-    return ("past-panel", f"text '{name}' is drawn {sides[side]:.1f} mm past the {side} edge of {where}", sides[side])
+    name = props.get("field") or props.get("name") or "text"
+    return ("contrast", f"text '{name}' has a contrast of {ratio:.2f}:1 against what lies under it, under the "
+            f"{least:g}:1 {'large ' if large else ''}text needs", least - ratio)
 
 
 def text_size_note(props: dict[str, Any], size_pt: float, lines: int, slack: float = 0.0) -> tuple[str, str, float] | None:
     """(kind, message, pt short) if text drawn at `size_pt` is smaller than the rules allow.
 
     `slack` (pt) forgives the rounding of a size to whole pixels (half a pixel at the drawing's dpi)."""
-    body = _body(props) and lines > 1
+    body = _body(props)  # rules text is body text at any length: a one-line rule is still read closely
     least = MIN_BODY_PT if body else MIN_TEXT_PT
     if size_pt + slack < least - 0.05:
         what = "body text" if body else "text"
@@ -157,7 +241,7 @@ def tree_notes(tree: dict[str, Any], trim: tuple[float, float], safe: float) -> 
             except UnitError:
                 continue
             if least < min_text_pt(props) - 0.05:
-                what = "text that wraps" if _body(props) else "text"
+                what = "body text" if _body(props) else "text"
                 name = props.get("field") or props.get("name") or "text"
                 out.append(("small-text", f"{what} '{name}' may shrink to {least:g} pt, under the "
                             f"{min_text_pt(props):g} pt that prints legibly", label))

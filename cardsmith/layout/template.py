@@ -30,6 +30,7 @@ from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
 from cardsmith.base.diagnostics import did_you_mean
+from cardsmith.layout import _data
 from cardsmith.layout.memo import Memo
 from cardsmith.base.errors import CardsmithError
 from cardsmith.base.project import declared_layout_folders
@@ -135,9 +136,12 @@ def alpha(color: str, opacity: float) -> str:
 
 
 def contrast(color: str, dark: str = "#111111", light: str = "#ffffff") -> str:
-    """`dark` or `light`, whichever reads better on `color`."""
-    r, g, b = _rgb(color)
-    return dark if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.55 else light
+    """`dark` or `light`, whichever has the higher WCAG contrast ratio on `color` (the print rules' measure)."""
+    from cardsmith.layout._colour import contrast_ratio
+
+    on = tuple(c * 255 for c in _rgb(color))
+    ratio = lambda ink: contrast_ratio(tuple(c * 255 for c in _rgb(ink)), on)  # type: ignore[arg-type]  # noqa: E731
+    return dark if ratio(dark) >= ratio(light) else light
 
 
 def saturate(color: str, amount: float = 0.2) -> str:
@@ -154,7 +158,8 @@ def pick(choices: Any, key: Any) -> Any:
     return items[int.from_bytes(digest[:4], "big") % len(items)]
 
 
-FILTERS = {"pick": pick, "mix": mix, "lighten": lighten, "darken": darken, "alpha": alpha, "contrast": contrast, "saturate": saturate}
+FILTERS = {"pick": pick, "mix": mix, "lighten": lighten, "darken": darken, "alpha": alpha, "contrast": contrast, "saturate": saturate,
+           "markup": _data.markup, "safe": _data.markup, "title": _data.title}
 
 
 def _finalize(value: Any) -> Any:
@@ -431,6 +436,7 @@ class Layouts:
         self._refs: dict[str, frozenset[str]] = {}
         self._over_budget: dict[str, tuple[str, LayoutBudgetError]] = {}
         self._digests: dict[frozenset[str], str] = {}
+        self._as_data: dict[str, tuple[Any, Any]] = {}  # per context key: (the last value given, it as Data)
 
     def find(self, name: str) -> Path | None:
         """The file a layout name resolves to (first match in the lookup order), or None."""
@@ -505,7 +511,7 @@ class Layouts:
             raise LayoutBudgetError(f"layout '{name}' went over a card face's budget on {first}; not tried for {what}",
                                     hint=error.hint)
         try:
-            tree = self._render_merged(name, context, what, used, [])
+            tree = self._render_merged(name, self.data_context(context), what, used, [])
         except LayoutBudgetError as e:
             self._over_budget[name] = (what, e)
             raise
@@ -518,6 +524,22 @@ class Layouts:
                               if isinstance(layer, dict) else layer for layer in tree.get("layers") or []]
         check_tree(tree, self.find(name), what)
         return tree, used
+
+    def data_context(self, context: dict[str, Any]) -> dict[str, Any]:
+        """The context with every string made `Data` (text is data: `_data`), art paths kept as written.
+
+        The set's part is the same object for every face of a render: converted once."""
+        out: dict[str, Any] = {}
+        for key, value in context.items():
+            last = self._as_data.get(key)
+            if last is not None and last[0] is value:
+                out[key] = last[1]
+                continue
+            out[key] = _data.as_data(value)
+            if isinstance(value, dict) and "art" in value and isinstance(value["art"], str):
+                out[key]["art"] = str.__str__(value["art"])  # a path, not text
+            self._as_data[key] = (value, out[key])
+        return out
 
     def _render_merged(self, name: str, context: dict[str, Any], what: str, used: set[str], chain: list[str]) -> dict[str, Any]:
         if name in chain:

@@ -48,8 +48,8 @@ def calibration_pages(paper: tuple[float, float], flip: str, back_offset: tuple[
                 u = k / 2
                 tall = 3.0 if k % 2 == 0 else 1.5
                 back_lines.append(Line(bx + u, by, bx + u, by + tall, "guide"))
-                if k % 4 == 0:
-                    back_labels.append(Label(bx + u, by + 4.2, f"{u:g}", 5))
+                if k % 8 == 0:  # every 4 mm at 6 pt: "-4 0 4" stay apart (at every 2 mm, 5 pt ran together)
+                    back_labels.append(Label(bx + u, by + 4.2, f"{u:g}", 6))
             back_labels.append(Label(bx, by - 3.5, "X", 6))
     for y in hy:
         for x in (pw * 0.3, pw * 0.7):
@@ -59,8 +59,8 @@ def calibration_pages(paper: tuple[float, float], flip: str, back_offset: tuple[
                 u = k / 2
                 tall = 3.0 if k % 2 == 0 else 1.5
                 back_lines.append(Line(bx, by + u, bx + tall, by + u, "guide"))
-                if k % 4 == 0:
-                    back_labels.append(Label(bx + 5.5, by + u - 0.6, f"{u:g}", 5, "left"))
+                if k % 8 == 0:
+                    back_labels.append(Label(bx + 5.5, by + u - 0.6, f"{u:g}", 6, "left"))
             back_labels.append(Label(bx - 3, by - 0.6, "Y", 6))
     back_labels += [
         Label(pw / 2, ph - 12, "cardsmith calibration sheet - back", 9),

@@ -337,6 +337,24 @@ def sheet_notes(spec: SheetSpec) -> tuple[str, ...]:
     return ()
 
 
+def _lines_for(g: "Grid", used: Sequence[Rect]) -> tuple[Line, ...]:
+    """The grid's marks for a sheet whose first `used` slots hold cards: cut lines run only along the
+    rows in use (a last sheet of 5 rows of counters gets no cut grid over 14 empty rows)."""
+    if len(used) >= len(g.slots) or not used:
+        return g.lines
+    shift = min(s.y for s in used) - min(s.y for s in g.slots)  # rows fill from the top: the used block is shorter
+    out = []
+    for ln in g.lines:
+        if ln.kind != "cut":
+            out.append(ln)
+        elif abs(ln.x1 - ln.x2) < 1e-9:  # along a column: shorten its lower end
+            low, high = sorted((ln.y1, ln.y2))
+            out.append(Line(ln.x1, low + shift, ln.x2, high, "cut"))
+        elif ln.y1 >= min(s.y for s in used) - 1e-6:  # along a row in use
+            out.append(ln)
+    return tuple(out)
+
+
 def _impose_grid(spec: SheetSpec, items: Sequence[tuple[str, str | None]]) -> list[Page]:
     g = grid(spec)
     dx, dy = spec.back_offset
@@ -347,7 +365,7 @@ def _impose_grid(spec: SheetSpec, items: Sequence[tuple[str, str | None]]) -> li
             Placement(front, "front", start + i, g.slots[i], g.clips[i], spec.bleed)
             for i, (front, _) in enumerate(chunk)
         )
-        pages.append(Page(g.width, g.height, "front", sheet, fronts, g.lines))
+        pages.append(Page(g.width, g.height, "front", sheet, fronts, _lines_for(g, [p.trim for p in fronts])))
         if spec.backs == "none":
             continue
         backs = []
@@ -469,13 +487,27 @@ def _footer_label(page: Page, text: str, margin: float) -> Label | None:
     highest = max(p.clip.top for p in page.placements)
     leftmost = min(p.clip.x for p in page.placements)
     column = min((p.trim for p in page.placements), key=lambda r: (r.x, -r.y))
-    # Left-aligned within the first column, where no crop mark runs through the text.
-    x, width = column.x + 2, column.w - 4
+    # Left-aligned from the first column: across the page where no mark runs through the band, else
+    # within that column, between its crop marks (a token's column is narrow: the text would shrink).
+    x = column.x + 2
     if lowest - margin >= up + down + clear:
-        return Label(x, margin + down, text, FOOTER_SIZE, "left", width)
+        return Label(x, margin + down, text, FOOTER_SIZE, "left", _footer_width(page, x, margin, margin + up + down, column))
     if page.height - margin - highest >= up + down + clear:
-        return Label(x, page.height - margin - up, text, FOOTER_SIZE, "left", width)
+        top = page.height - margin
+        return Label(x, top - up, text, FOOTER_SIZE, "left", _footer_width(page, x, margin, top, column, top - up - down))
     if leftmost - margin >= up + down + clear:
         row = min((p.trim for p in page.placements), key=lambda r: (r.y, r.x))
         return Label(margin + up, row.y + 2, text, FOOTER_SIZE, "left", row.h - 4, angle=90)
     return None
+
+
+def _footer_width(page: Page, x: float, margin: float, top: float, column: Rect, bottom: float | None = None) -> float:
+    """How wide a footer starting at `x` may run in the band from `bottom` (default: the margin) to
+    `top`: to the right margin when no mark or cut line crosses that band, else the first column."""
+    bottom = margin if bottom is None else bottom
+    right = page.width - margin
+    for ln in page.lines:
+        lo, hi = sorted((ln.y1, ln.y2))
+        if hi > bottom and lo < top and max(ln.x1, ln.x2) > x:
+            right = min(right, max(min(ln.x1, ln.x2), column.right - 2))
+    return max(column.w - 4, right - 1 - x)

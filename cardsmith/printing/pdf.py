@@ -53,6 +53,8 @@ class PdfOptions:
     def default_name(self) -> str:
         parts = [self.deck.stem] if self.deck else []
         parts += [self.layout, Path(self.paper).name.lower().replace(".", "_")]
+        if self.orientation in ("portrait", "landscape"):  # else a landscape sheet overwrites the portrait one
+            parts.append(self.orientation)
         if self.layout != "gutterfold" and self.backs != "none":
             parts.append(f"duplex-{self.backs}")
         return "-".join(parts)
