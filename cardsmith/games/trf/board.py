@@ -94,18 +94,48 @@ class Board:
 
     def persistent(self, seat: int, do: str) -> list[Mapping[str, Any]]:
         """The effects named `do` of the Persistent cards `seat` has in play."""
-        out = []
+        out: list[Mapping[str, Any]] = []
+        infos = self.g.infos
         for p in self.d["p"][seat]["persistent"]:
-            out += [e for e in self.info(p["card"]).effects if e.get("do") == do]
+            out += infos[p["card"]].effect(do)
         return out
 
+    # The pools and costs below are asked for on every legal-action listing of a buy or roleplay
+    # step: they read the card tables directly rather than through `info()` (same sums, same order).
     def income(self, seat: int, resource: str) -> int:
         """Meters or words this seat's planets give this turn (activated planets give nothing)."""
         p = self.d["p"][seat]
-        total = sum(getattr(self.info(pl["card"]), resource) for pl in p["planets"] if pl["uid"] not in p["activated"])
-        extra = self.account(seat).effect("income") + self.persistent(seat, "income")
-        total += sum(e["amount"] for e in extra if e.get("resource") == resource)
+        infos, activated = self.g.infos, p["activated"]
+        total = 0
+        for pl in p["planets"]:
+            if pl["uid"] not in activated:
+                total += getattr(infos[pl["card"]], resource)
+        for e in infos[p["account"]].effect("income"):
+            if e.get("resource") == resource:
+                total += e["amount"]
+        if p["persistent"]:
+            total += sum(e["amount"] for e in self.persistent(seat, "income") if e.get("resource") == resource)
         return max(0, total)
+
+    def pools(self, seat: int) -> tuple[int, int]:
+        """(meters, words) this seat has left this turn: `meters()` and `words()` in one pass."""
+        p = self.d["p"][seat]
+        infos, activated = self.g.infos, p["activated"]
+        m = w = 0
+        for pl in p["planets"]:
+            if pl["uid"] not in activated:
+                info = infos[pl["card"]]
+                m += info.meters
+                w += info.words
+        extra = infos[p["account"]].effect("income")
+        if p["persistent"]:
+            extra = extra + tuple(self.persistent(seat, "income"))
+        for e in extra:
+            if e.get("resource") == "meters":
+                m += e["amount"]
+            elif e.get("resource") == "words":
+                w += e["amount"]
+        return max(0, m) + p["bonus_m"] - p["spent_m"], max(0, w) + p["bonus_w"] - p["spent_w"]
 
     def meters(self, seat: int) -> int:
         p = self.d["p"][seat]
@@ -117,12 +147,14 @@ class Board:
 
     def char_cost(self, seat: int, cid: str) -> int | None:
         """Meters this seat pays for the character: faction factor, then its planets' discounts."""
-        card = self.info(cid)
-        cost = self.g.costs(self.d["p"][seat]["account"], cid)
+        infos = self.g.infos
+        card = infos[cid]
+        p = self.d["p"][seat]
+        cost = self.g.costs(p["account"], cid)
         if cost is None:
             return None
-        for pl in self.d["p"][seat]["planets"]:
-            for e in self.info(pl["card"]).effect("discount"):
+        for pl in p["planets"]:
+            for e in infos[pl["card"]].effect("discount"):
                 if e.get("faction") == card.faction or (e.get("tag") and e["tag"] in card.tags):
                     cost -= e["amount"]
         return max(0, cost)
@@ -132,16 +164,18 @@ class Board:
         cost = self.g.costs(self.d["p"][seat]["account"], cid)
         if cost is None:
             return None
-        return cost * (2 if self.persistent(1 - seat, "ruling") else 1)
+        return cost * (2 if self.d["p"][1 - seat]["persistent"] and self.persistent(1 - seat, "ruling") else 1)
 
     def can_attack(self, c: dict[str, Any]) -> bool:
-        t = self.turn
-        return (c["owner"] == self.active and c["bought"] != t and c["rest"] != t and c["acted"] != t
-                and c["done"] != t and c["fleet"] is None and self.in_fight(c["uid"]) is None)
+        d = self.d
+        t = d["turn"]
+        return (c["owner"] == d["active"] and c["bought"] != t and c["rest"] != t and c["acted"] != t
+                and c["done"] != t and c["fleet"] is None and (not d["fights"] or self.in_fight(c["uid"]) is None))
 
     def can_block(self, c: dict[str, Any]) -> bool:
-        return (c["owner"] != self.active and c["rest"] != self.turn and c["fleet"] is None
-                and self.in_fight(c["uid"]) is None)
+        d = self.d
+        return (c["owner"] != d["active"] and c["rest"] != d["turn"] and c["fleet"] is None
+                and (not d["fights"] or self.in_fight(c["uid"]) is None))
 
     def discard_char(self, uid: int, rec: EventRecorder, why: str) -> None:
         """A character leaves play for its owner's discard pile (an individual joined to it stays)."""

@@ -40,8 +40,16 @@ class Info:
     effects: tuple[Mapping[str, Any], ...] = field(default=())
     acts: tuple[Mapping[str, Any], ...] = ()  # the effects used on purpose (`when: activated`)
 
-    def effect(self, name: str, when: str | None = None) -> list[Mapping[str, Any]]:
-        return [e for e in self.effects if e.get("do") == name and (when is None or e.get("when") == when)]
+    def __post_init__(self) -> None:
+        # The rules ask a card for its effects by name thousands of times a game: group them once.
+        by_do: dict[str, tuple[Mapping[str, Any], ...]] = {}
+        for e in self.effects:
+            by_do[e.get("do")] = by_do.get(e.get("do"), ()) + (e,)
+        object.__setattr__(self, "_by_do", by_do)
+
+    def effect(self, name: str, when: str | None = None) -> tuple[Mapping[str, Any], ...]:
+        found: tuple[Mapping[str, Any], ...] = self._by_do.get(name, ())  # type: ignore[attr-defined]
+        return found if when is None else tuple(e for e in found if e.get("when") == when)
 
     def activated(self) -> tuple[Mapping[str, Any], ...]:
         return self.acts
