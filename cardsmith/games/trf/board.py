@@ -154,7 +154,7 @@ class Board:
         if cost is None:
             return None
         for pl in p["planets"]:
-            for e in infos[pl["card"]].effect("discount"):
+            for e in infos[pl["card"]].discounts:
                 if e.get("faction") == card.faction or (e.get("tag") and e["tag"] in card.tags):
                     cost -= e["amount"]
         return max(0, cost)

@@ -39,16 +39,21 @@ class Info:
     timing: str | None = None
     effects: tuple[Mapping[str, Any], ...] = field(default=())
     acts: tuple[Mapping[str, Any], ...] = ()  # the effects used on purpose (`when: activated`)
+    # Filled in by __post_init__: the effects by name, and the `discount` ones (read on every buy).
+    _by_do: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    discounts: tuple[Mapping[str, Any], ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # The rules ask a card for its effects by name thousands of times a game: group them once.
         by_do: dict[str, tuple[Mapping[str, Any], ...]] = {}
         for e in self.effects:
-            by_do[e.get("do")] = by_do.get(e.get("do"), ()) + (e,)
+            do = str(e.get("do"))
+            by_do[do] = by_do.get(do, ()) + (e,)
         object.__setattr__(self, "_by_do", by_do)
+        object.__setattr__(self, "discounts", by_do.get("discount", ()))
 
     def effect(self, name: str, when: str | None = None) -> tuple[Mapping[str, Any], ...]:
-        found: tuple[Mapping[str, Any], ...] = self._by_do.get(name, ())  # type: ignore[attr-defined]
+        found = self._by_do.get(name, ())
         return found if when is None else tuple(e for e in found if e.get("when") == when)
 
     def activated(self) -> tuple[Mapping[str, Any], ...]:

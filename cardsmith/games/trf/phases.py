@@ -124,7 +124,7 @@ def _legal_buy(s: Board) -> list[tuple]:
             cost = s.char_cost(seat, cid)
             if cost is not None and cost <= meters and _unique_free(s, seat, cid):
                 out.append(("buy", cid))
-    for cid in sorted(set(p["discard"])):
+    for cid in sorted({cid for cid in p["discard"] if infos[cid].unique}):  # (only Unique cards revive)
         info = infos[cid]
         if info.type == "character" and info.unique and _unique_free(s, seat, cid):
             cost = s.char_cost(seat, cid)

@@ -23,6 +23,9 @@ class _Quiet:
     def take(self) -> tuple[Event, ...]:
         return ()
 
+    def __bool__(self) -> bool:  # `if rec:` skips building the text of an event nobody records
+        return False
+
 
 _QUIET: Any = _Quiet()
 
