@@ -27,6 +27,41 @@ def plain_copy(data: Any) -> Any:
     return pickle.loads(pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
 
 
+# How `copy_table` copies each entry of the table (anything else, or a new entry, goes through
+# `plain_copy`): lists of scalars, lists of flat dicts, lists of lists of scalars.
+_FLAT_LISTS = frozenset(("deck", "hand", "discard", "activated", "played", "list", "declared"))
+_DICT_LISTS = frozenset(("planets", "persistent", "chars"))
+_LIST_LISTS = frozenset(("blocks", "assign"))
+_SCALARS = (int, str, bool, float, type(None))
+
+
+def _copy_entries(data: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for k, v in data.items():
+        if type(v) in _SCALARS:
+            out[k] = v
+        elif k in _FLAT_LISTS:
+            out[k] = list(v)
+        elif k in _DICT_LISTS:
+            out[k] = [dict(x) for x in v]
+        elif k in _LIST_LISTS:
+            out[k] = [list(x) for x in v]
+        elif k == "p":
+            out[k] = [_copy_entries(x) for x in v]
+        elif k == "fights":
+            out[k] = [{**f, "seats": list(f["seats"]), "att": list(f["att"]), "def": list(f["def"]),
+                       "bonus": list(f["bonus"])} for f in v]
+        else:
+            out[k] = plain_copy(v)
+    return out
+
+
+def copy_table(data: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of a table's data (`d`, or an observation of it): `plain_copy` written out for
+    its shape, about twice as fast; clones, observations and determinizations make one each."""
+    return _copy_entries(data)
+
+
 class Rules(Protocol):
     """What the table reads of its game (`game.TRFGame`; a protocol, as the game imports this module)."""
 

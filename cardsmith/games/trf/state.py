@@ -8,7 +8,7 @@ from typing import Any
 
 from cardsmith.engine.contract import Event, IllegalAction, Outcome
 from cardsmith.engine.kit import EventRecorder, position_header
-from cardsmith.games.trf.board import Board, plain_copy
+from cardsmith.games.trf.board import Board, copy_table, plain_copy
 from cardsmith.games.trf.phases import do, legal
 
 
@@ -81,7 +81,7 @@ class TRFState(Board):
 
     def observation(self, seat: int) -> dict[str, Any]:
         """Everything public, this seat's own hand, and the sizes of hidden piles."""
-        d = plain_copy(self.d)
+        d = copy_table(self.d)
         for s, p in enumerate(d["p"]):
             p["deck"] = len(p["deck"])
             if s != seat:
@@ -90,7 +90,7 @@ class TRFState(Board):
         return d
 
     def clone(self) -> "TRFState":
-        twin = type(self)(plain_copy(self.d), self.chance.fork(), list(self.log))
+        twin = type(self)(copy_table(self.d), self.chance.fork(), list(self.log))
         twin._quiet = self._quiet
         return twin
 
