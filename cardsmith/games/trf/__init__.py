@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any, Iterable, cast
 
-from cardsmith.engine.contract import Game, Problem, RulesModule
+from cardsmith.engine.contract import Game, PlayerSpec, Problem, RulesModule
 from cardsmith.games.trf.effects import SPECS, TARGETED
 from cardsmith.games.trf.filler import cards_in_hand, filler
 from cardsmith.games.trf.game import TRFGame
+from cardsmith.games.trf.players import make_planner
 from cardsmith.sets.model import CardSet
 
 PLAY_SCHEMA = {
@@ -69,6 +70,11 @@ RULES: RulesModule = RulesModule(
     validate=validate,
     filler=filler,
     cards_in_hand=cards_in_hand,
+    agents={"planner": PlayerSpec(make=make_planner, options={"aggression": int},
+                                  doc="rule-based: buys the strongest force, attacks when it outnumbers or outclasses "
+                                      "the blockers, blocks every capture, sends fleets where they take most")},
+    ladder=("random", "greedy", "planner"),
+    competent="planner",
     doc=__doc__ or "",
 )
 
