@@ -70,9 +70,9 @@ RULES: RulesModule = RulesModule(
     validate=validate,
     filler=filler,
     cards_in_hand=cards_in_hand,
-    agents={"planner": PlayerSpec(make=make_planner, options={"aggression": int},
-                                  doc="rule-based: buys the strongest force, attacks when it outnumbers or outclasses "
-                                      "the blockers, blocks every capture, sends fleets where they take most")},
+    agents={"planner": PlayerSpec(make=make_planner, doc="rule-based: buys the strongest force, attacks when the "
+                                  "fleets the blockers cannot cover would take a planet, blocks what would capture, "
+                                  "sends fleets where they take most")},
     ladder=("random", "greedy", "planner"),
     competent="planner",
     doc=__doc__ or "",

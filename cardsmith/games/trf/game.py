@@ -13,7 +13,7 @@ from cardsmith.engine.kit.shape import check_position, first_moves, guarded
 import cardsmith.games.trf.position_schema as position_schema
 from cardsmith.games.trf.board import copy_table, default_chance, fresh_player, new_data
 from cardsmith.games.trf.cards import Costs, Info, card_infos
-from cardsmith.games.trf.fights import planet_value
+from cardsmith.games.trf.evaluate import heuristic
 from cardsmith.games.trf.phases import start_turn
 from cardsmith.games.trf.state import TRFState
 from cardsmith.sets.model import CardSet, Deck
@@ -149,51 +149,8 @@ class TRFGame:
         return self.state_class(data, LookaheadChance(rng.getrandbits(64)))
 
     def heuristic(self, state: TRFState, seat: int) -> float:
-        """Mine minus the opponent's: material in play, planets held (a homeworld left bare counts
-        against), cards in hand; and the progress of an attack under way towards TRF's victory:
-        the attacker's unblocked fleets and the planets their assigned captures would take."""
-        d = state.d
-        if d["end"] is not None:
-            w = d["winner"]
-            return 0.0 if w is None else (1000.0 if w == seat else -1000.0)
-        infos = self.infos
-        value = [0.0, 0.0]
-        for s in (0, 1):
-            p = d["p"][s]
-            material = 0.0
-            for c in d["chars"]:
-                if c["owner"] == s:
-                    info = infos[c["card"]]
-                    material += info.combat + info.capture
-            planets = sum(3.0 + infos[pl["card"]].meters / 100 for pl in p["planets"])
-            bare = 0.0 if any(not pl["home"] for pl in p["planets"]) else 3.0
-            value[s] = material + planets - bare + 0.5 * len(p["hand"])
-        if d["phase"] in _ATTACK_PHASES:
-            value[d["active"]] += self._attack_progress(state)
-        return value[seat] - value[1 - seat]
-
-    def _attack_progress(self, state: TRFState) -> float:
-        """What the active seat's attack is worth before its fights and captures are rolled: a
-        commitment bonus, a third of each unblocked fleet's capture, most of each planet its
-        assigned fleets would take."""
-        d, infos = state.d, self.infos
-        blocked = {a for _, a in d["blocks"]}
-        alive = {c["uid"]: c for c in d["chars"]}
-        fleets = [alive[u] for u in d["declared"] if u in alive and u not in blocked]
-        progress = 0.5 + sum(infos[c["card"]].capture for c in fleets if infos[c["card"]].fleeter) / 3
-        if d["assign"]:
-            sent: dict[int, int] = {}
-            for u, pl in d["assign"]:
-                if u in alive:
-                    sent[pl] = sent.get(pl, 0) + infos[alive[u]["card"]].capture + d["capture_bonus"]
-            foe = 1 - d["active"]
-            for pl in d["p"][foe]["planets"]:
-                if pl["uid"] in sent and sent[pl["uid"]] >= planet_value(state, foe, pl):
-                    progress += 50.0 if pl["home"] else 0.9 * (3.0 + infos[pl["card"]].meters / 100)
-        return progress
-
-
-_ATTACK_PHASES = frozenset(("declare", "block", "combat", "capture"))
+        """Progress towards TRF's victory, mine minus the opponent's (`evaluate.heuristic`)."""
+        return heuristic(state, seat)
 
 
 def _first_player(chance: Chance, rec: EventRecorder) -> int:

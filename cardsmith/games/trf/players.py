@@ -12,9 +12,9 @@ several actions needs no memory between calls.
   (combat + capture, fleets preferred), found by a small knapsack; draw planets are activated
   with meters to spare.
 - Roleplay: destroy, draw and word abilities; non-combat OOC cards; individuals join the
-  strongest free fleets; then attack when the fleets that can go outnumber the blockers, or
-  outclass them, or the opponent has nobody to block (see `attackers`); fleets are scarce (most
-  cannot come back), so a unit goes into blockers only with good odds.
+  strongest free fleets; then attack with every fleet when the fleets the blockers cannot cover
+  would take a planet (or nobody can block), else wait: fleets are what takes planets and most
+  cannot come back, so none is sent into blockers for a fight (see `attackers`).
 - Block: fights with good odds first; then, while the unblocked fleets would still take a planet,
   chump blocks (a blocked fleet captures nothing whatever the dice say), individuals first.
 - Capture: the assignment of fleets to planets that takes the most (the homeworld wins).
@@ -27,24 +27,8 @@ from itertools import product
 from typing import Any, Iterable, Mapping, Sequence
 
 from cardsmith.games.trf.board import Board
+from cardsmith.games.trf.evaluate import win_chance
 from cardsmith.games.trf.fights import capturable, planet_value, side_total, unblocked_fleets
-
-
-def _win_chance() -> dict[int, float]:
-    """P(attacker's d6 + diff beats defender's d6), ties rolled again, for each combat difference."""
-    out = {}
-    for diff in range(-7, 8):
-        win = sum(1 for a in range(1, 7) for d in range(1, 7) if a + diff > d)
-        lose = sum(1 for a in range(1, 7) for d in range(1, 7) if a + diff < d)
-        out[diff] = win / (win + lose) if win + lose else 0.5
-    return out
-
-
-WIN = _win_chance()
-
-
-def win_chance(diff: int) -> float:
-    return WIN[max(-7, min(7, diff))]
 
 
 class PlannerAgent:
@@ -52,11 +36,10 @@ class PlannerAgent:
 
     name = "planner"
 
-    def __init__(self, game: Any, aggression: int = 0):
+    def __init__(self, game: Any):
         self.game = game
         self.infos = game.infos
-        self.aggression = aggression  # extra margin allowed when attacking into blockers
-        self.sure = 0.65  # the chance of beating the strongest blocker that makes a unit worth sending
+        self.fleet_block = 0.65  # the odds a fleet needs to block a fleet (capture power is scarce)
 
     # --- the agent contract ---------------------------------------------------------------------
     def act(self, observation: Any, legal_actions: tuple, rng: random.Random, seat: int) -> Any:
@@ -222,22 +205,17 @@ class PlannerAgent:
         fleets = [c for c in mine if infos[c["card"]].fleeter]
         if not fleets:
             return []
-        power = {c["uid"]: self.unit_strength(v, c["uid"], seat, False) for c in mine}
         blockers = [c for c in v.chars_of(1 - seat) if self._could_block(v, c)]
-        if not blockers:
-            return [c["uid"] for c in sorted(fleets, key=lambda c: -power[c["uid"]])]
-        guard = sorted((self.unit_strength(v, c["uid"], 1 - seat, True) for c in blockers), reverse=True)
-        ranked = sorted(mine, key=lambda c: -power[c["uid"]])
-        # Fleets are the one thing that takes planets and most cannot come back: send the units
-        # likely to win against the strongest blocker; every fleet only when the ones the blockers
-        # cannot cover would take a planet on their own.
-        sure = [c["uid"] for c in ranked if win_chance(power[c["uid"]] + self.aggression - guard[0]) >= self.sure]
-        ranked_fleets = [c for c in ranked if infos[c["card"]].fleeter]
-        spare = ranked_fleets[len(blockers):]
+        # Fleets are what takes planets, and most cannot come back: no attack into blockers for a
+        # fight (measured: sending units even at 80% odds loses more than it wins against greedy
+        # play), and none for nothing (attackers cannot block next turn). Every fleet goes when
+        # the ones the blockers cannot cover (the smallest captures) would take a planet.
+        by_capture = sorted(fleets, key=lambda c: (-infos[c["card"]].capture, c["uid"]))
+        spare = by_capture[len(blockers):]
         bonus = v.d["capture_bonus"]
         if spare and sum(infos[c["card"]].capture + bonus for c in spare) >= self._weakest_planet(v, 1 - seat):
-            return [c["uid"] for c in ranked_fleets] + [u for u in sure if not infos[v.char(u)["card"]].fleeter]
-        return [u for u in sure if infos[v.char(u)["card"]].fleeter or len(sure) > 1]
+            return [c["uid"] for c in by_capture]
+        return []
 
     def _weakest_planet(self, v: Board, seat: int) -> int:
         """The smallest capture value among `seat`'s planets that an attack could take now."""
@@ -307,7 +285,7 @@ class PlannerAgent:
     def _block_odds(self, v: Board, blocker: int, against_fleet: bool) -> float:
         """The chance of winning a block must beat: a fleet risks capture power, which is scarce."""
         fleet = self.infos[v.char(blocker)["card"]].fleeter
-        return (0.65 if fleet else 0.5) if against_fleet else (0.75 if fleet else 0.6)
+        return (self.fleet_block if fleet else 0.5) if against_fleet else (0.75 if fleet else 0.6)
 
     @staticmethod
     def _capturable(v: Board, seat: int) -> set[int]:
@@ -366,5 +344,5 @@ class PlannerAgent:
         return plan
 
 
-def make_planner(game: Any, aggression: int = 0) -> PlannerAgent:
-    return PlannerAgent(game, aggression=aggression)
+def make_planner(game: Any) -> PlannerAgent:
+    return PlannerAgent(game)
