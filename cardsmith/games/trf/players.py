@@ -40,6 +40,9 @@ class PlannerAgent:
         self.game = game
         self.infos = game.infos
         self.fleet_block = 0.65  # the odds a fleet needs to block a fleet (capture power is scarce)
+        self.standoff = 30  # the turn after which the stronger army forces the fights
+        self.edge = 1.0  # how much stronger (army against blockers) forces them
+        self.late = 60  # the turn after which whoever can attack does
 
     # --- the agent contract ---------------------------------------------------------------------
     def act(self, observation: Any, legal_actions: tuple, rng: random.Random, seat: int) -> Any:
@@ -215,6 +218,14 @@ class PlannerAgent:
         bonus = v.d["capture_bonus"]
         if spare and sum(infos[c["card"]].capture + bonus for c in spare) >= self._weakest_planet(v, 1 - seat):
             return [c["uid"] for c in by_capture]
+        # A stand-off (two patient players) would end in a capped draw: once the game has gone on,
+        # the side with the stronger army forces the fights; later still, whoever can.
+        turn = v.d["turn"]
+        if turn > self.standoff:
+            power = sum(self.unit_strength(v, c["uid"], seat, False) for c in mine)
+            guard = sum(self.unit_strength(v, c["uid"], 1 - seat, True) for c in blockers)
+            if power > self.edge * guard or turn > self.late:
+                return [c["uid"] for c in mine]
         return []
 
     def _weakest_planet(self, v: Board, seat: int) -> int:
