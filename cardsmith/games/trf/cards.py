@@ -81,6 +81,9 @@ def card_infos(cardset: CardSet) -> dict[str, Info]:
     return out
 
 
+_UNKNOWN = object()
+
+
 class Costs:
     """What an account pays for a card, from the set's own deck rules (`deck_rules: played_by:`):
     the faction, alignment, *Affinity* and title rules are data in set.yaml, read here through
@@ -98,6 +101,9 @@ class Costs:
     def __call__(self, account: str, card: str) -> int | None:
         """The cost `account` pays for `card` (its printed cost when no rule changes it); None when it may not play it."""
         key = (account, card)
+        known = self._cache.get(key, _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known  # type: ignore[return-value]
         if key not in self._cache:
             from cardsmith.decks.plays import play_terms
 

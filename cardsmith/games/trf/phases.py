@@ -285,7 +285,8 @@ def start_turn(s: Board, rec: EventRecorder) -> Any:
     seat, p = s.active, s.d["p"][s.active]
     p.update(spent_m=0, spent_w=0, bonus_m=0, bonus_w=0, activated=[], account_used=False)
     s.d.update(phase="draw", declared=[], blocks=[], assign=[], capture_bonus=0)
-    rec("turn", f"-- turn {s.turn}: seat {seat} --", seat=seat, turn=s.turn)
+    if rec:  # (a muted state's recorder is false)
+        rec("turn", f"-- turn {s.turn}: seat {seat} --", seat=seat, turn=s.turn)
     s.expire(seat, "next_turn", rec)
     extra = sum(e["amount"] for e in s.account(seat).effect("extra_draw"))
     if extra:
