@@ -40,8 +40,8 @@ class PlannerAgent:
         self.game = game
         self.infos = game.infos
         self.fleet_block = 0.65  # the odds a fleet needs to block a fleet (capture power is scarce)
-        self.standoff = 30  # the turn after which the stronger army forces the fights
-        self.edge = 1.0  # how much stronger (army against blockers) forces them
+        self.standoff = 30  # the turn after which, the decks drawn, the stronger army forces the fights
+        self.edge = 1.0  # how much stronger (army against blockers) that takes
         self.late = 60  # the turn after which whoever can attack does
 
     # --- the agent contract ---------------------------------------------------------------------
@@ -218,10 +218,12 @@ class PlannerAgent:
         bonus = v.d["capture_bonus"]
         if spare and sum(infos[c["card"]].capture + bonus for c in spare) >= self._weakest_planet(v, 1 - seat):
             return [c["uid"] for c in by_capture]
-        # A stand-off (two patient players) would end in a capped draw: once the game has gone on,
-        # the side with the stronger army forces the fights; later still, whoever can.
+        # A stand-off (two patient players) would end in a capped draw: once both decks are drawn
+        # (nothing left to wait for) after turn `standoff`, the side with the stronger army forces
+        # the fights; after turn `late`, whoever can.
         turn = v.d["turn"]
-        if turn > self.standoff:
+        drawn = not v.d["p"][0]["deck"] and not v.d["p"][1]["deck"]
+        if (turn > self.standoff and drawn) or turn > self.late:
             power = sum(self.unit_strength(v, c["uid"], seat, False) for c in mine)
             guard = sum(self.unit_strength(v, c["uid"], 1 - seat, True) for c in blockers)
             if power > self.edge * guard or turn > self.late:
