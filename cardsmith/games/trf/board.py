@@ -68,6 +68,7 @@ class Rules(Protocol):
     infos: dict[str, Info]
     costs: Costs
     turn_cap: int
+    unique_characters: frozenset[str]  # the ids of the Unique characters (the ones a buy may revive)
 
 
 class Board:

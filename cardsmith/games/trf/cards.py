@@ -41,6 +41,7 @@ class Info:
     acts: tuple[Mapping[str, Any], ...] = ()  # the effects used on purpose (`when: activated`)
     # Filled in by __post_init__: the effects by name, and the `discount` ones (read on every buy).
     _by_do: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _by_when: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
     discounts: tuple[Mapping[str, Any], ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -50,11 +51,20 @@ class Info:
             do = str(e.get("do"))
             by_do[do] = by_do.get(do, ()) + (e,)
         object.__setattr__(self, "_by_do", by_do)
+        by_when: dict[str, tuple[Mapping[str, Any], ...]] = {}
+        for e in self.effects:
+            when = str(e.get("when"))
+            by_when[when] = by_when.get(when, ()) + (e,)
+        object.__setattr__(self, "_by_when", by_when)
         object.__setattr__(self, "discounts", by_do.get("discount", ()))
 
     def effect(self, name: str, when: str | None = None) -> tuple[Mapping[str, Any], ...]:
         found = self._by_do.get(name, ())
         return found if when is None else tuple(e for e in found if e.get("when") == when)
+
+    def used_at(self, when: str) -> tuple[Mapping[str, Any], ...]:
+        """The effects with this `when:` (an OOC card's effects at its timing), in the card's order."""
+        return self._by_when.get(when, ())
 
     def activated(self) -> tuple[Mapping[str, Any], ...]:
         return self.acts

@@ -124,7 +124,7 @@ def _legal_buy(s: Board) -> list[tuple]:
             cost = s.char_cost(seat, cid)
             if cost is not None and cost <= meters and _unique_free(s, seat, cid):
                 out.append(("buy", cid))
-    for cid in sorted({cid for cid in p["discard"] if infos[cid].unique}):  # (only Unique cards revive)
+    for cid in sorted(s.g.unique_characters.intersection(p["discard"])):  # (only Unique characters revive)
         info = infos[cid]
         if info.type == "character" and info.unique and _unique_free(s, seat, cid):
             cost = s.char_cost(seat, cid)
@@ -204,7 +204,7 @@ def _legal_ooc(s: Board, words: int | None = None) -> list[tuple]:
         words = s.words(seat) if words is None else words
         if cost is None or cost > words:
             continue
-        out += [("ooc", cid, *x) for x in targets(s, seat, tuple(e for e in info.effects if e.get("when") == timing))]
+        out += [("ooc", cid, *x) for x in targets(s, seat, info.used_at(timing))]
     return out
 
 
