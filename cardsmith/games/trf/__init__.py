@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable, cast
 
-from cardsmith.engine.contract import Game, Problem, RulesModule
+from cardsmith.engine.contract import Game, PlayerSpec, Problem, RulesModule
 from cardsmith.games.trf.decisions import KINDS as DECISION_KINDS
 from cardsmith.games.trf.effects import SPECS, TARGETED
 from cardsmith.games.trf.filler import cards_in_hand, filler
 from cardsmith.games.trf.game import TRFGame
+from cardsmith.games.trf.players import make_planner
 from cardsmith.sets.model import CardSet
 
 PLAY_SCHEMA = {
@@ -70,6 +71,11 @@ RULES: RulesModule = RulesModule(
     validate=validate,
     filler=filler,
     cards_in_hand=cards_in_hand,
+    agents={"planner": PlayerSpec(make=make_planner, doc="rule-based: buys the strongest force, attacks when the "
+                                  "fleets the blockers cannot cover would take a planet, blocks what would capture, "
+                                  "sends fleets where they take most")},
+    ladder=("random", "greedy", "planner"),
+    competent="planner",
     doc=__doc__ or "",
     decisions=DECISION_KINDS,
 )

@@ -39,9 +39,32 @@ class Info:
     timing: str | None = None
     effects: tuple[Mapping[str, Any], ...] = field(default=())
     acts: tuple[Mapping[str, Any], ...] = ()  # the effects used on purpose (`when: activated`)
+    # Filled in by __post_init__: the effects by name, and the `discount` ones (read on every buy).
+    _by_do: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _by_when: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    discounts: tuple[Mapping[str, Any], ...] = field(default=(), init=False, repr=False, compare=False)
 
-    def effect(self, name: str, when: str | None = None) -> list[Mapping[str, Any]]:
-        return [e for e in self.effects if e.get("do") == name and (when is None or e.get("when") == when)]
+    def __post_init__(self) -> None:
+        # The rules ask a card for its effects by name thousands of times a game: group them once.
+        by_do: dict[str, tuple[Mapping[str, Any], ...]] = {}
+        for e in self.effects:
+            do = str(e.get("do"))
+            by_do[do] = by_do.get(do, ()) + (e,)
+        object.__setattr__(self, "_by_do", by_do)
+        by_when: dict[str, tuple[Mapping[str, Any], ...]] = {}
+        for e in self.effects:
+            when = str(e.get("when"))
+            by_when[when] = by_when.get(when, ()) + (e,)
+        object.__setattr__(self, "_by_when", by_when)
+        object.__setattr__(self, "discounts", by_do.get("discount", ()))
+
+    def effect(self, name: str, when: str | None = None) -> tuple[Mapping[str, Any], ...]:
+        found = self._by_do.get(name, ())
+        return found if when is None else tuple(e for e in found if e.get("when") == when)
+
+    def used_at(self, when: str) -> tuple[Mapping[str, Any], ...]:
+        """The effects with this `when:` (an OOC card's effects at its timing), in the card's order."""
+        return self._by_when.get(when, ())
 
     def activated(self) -> tuple[Mapping[str, Any], ...]:
         return self.acts
@@ -68,6 +91,9 @@ def card_infos(cardset: CardSet) -> dict[str, Info]:
     return out
 
 
+_UNKNOWN = object()
+
+
 class Costs:
     """What an account pays for a card, from the set's own deck rules (`deck_rules: played_by:`):
     the faction, alignment, *Affinity* and title rules are data in set.yaml, read here through
@@ -85,6 +111,9 @@ class Costs:
     def __call__(self, account: str, card: str) -> int | None:
         """The cost `account` pays for `card` (its printed cost when no rule changes it); None when it may not play it."""
         key = (account, card)
+        known = self._cache.get(key, _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known  # type: ignore[return-value]
         if key not in self._cache:
             from cardsmith.decks.plays import play_terms
 

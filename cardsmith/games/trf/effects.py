@@ -97,7 +97,9 @@ def _targets(s: "Board", seat: int, e: Mapping[str, Any], source: int | None) ->
         home = next((pl for pl in p["planets"] if pl["home"]), None)
         if p["account"] != e["account"] or home is None or home["uid"] != source or len(p["hand"]) < e["discard"]:
             return []
-        back = sorted({cid for cid in p["discard"] if s.info(cid).type == "character" and e["tag"] in s.info(cid).tags})
+        back = sorted(cid for cid in set(p["discard"]) if s.info(cid).type == "character" and e["tag"] in s.info(cid).tags)
+        if not back:  # nothing to bring back: skip listing the ways to pay
+            return []
         pays = sorted(set(combinations(sorted(p["hand"]), e["discard"])))
         return [(cid, *pay) for cid in back for pay in pays]
     return [()]

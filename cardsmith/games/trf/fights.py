@@ -22,7 +22,8 @@ def form_fights(s: Board, rec: EventRecorder) -> None:
             defenders = [u for b in blockers for u in s.unit(b)]
             s.d["fights"].append({"seats": [a, d], "att": s.unit(leader), "def": defenders,
                                   "bicker": False, "bonus": [0, 0]})
-            rec("block", f"{_names(s, defenders)} block {_names(s, s.unit(leader))}", att=leader, blockers=blockers)
+            if rec:  # (a muted state's recorder is false: the names are not looked up)
+                rec("block", f"{_names(s, defenders)} block {_names(s, s.unit(leader))}", att=leader, blockers=blockers)
     s.d["phase"] = "combat"
 
 
@@ -59,7 +60,8 @@ def resolve_fights(s: Board, rec: EventRecorder) -> None:
         roll = s.chance.roll(6, "bickering")
         if roll <= BICKER_MAX:
             fight["bicker"] = True
-            rec("bicker", f"the fight of {_names(s, fight['att'])} bickers (rolled {roll})", roll=roll)
+            if rec:
+                rec("bicker", f"the fight of {_names(s, fight['att'])} bickers (rolled {roll})", roll=roll)
             continue
         parts = (side_parts(s, fight, 0), side_parts(s, fight, 1))
         totals = (sum(parts[0].values()), sum(parts[1].values()))
@@ -70,10 +72,11 @@ def resolve_fights(s: Board, rec: EventRecorder) -> None:
             rec("tie", f"tied at {totals[0] + ra}: roll again", total=totals[0] + ra)
         won = 0 if totals[0] + ra > totals[1] + rd else 1
         winners, losers = (fight["att"], fight["def"]) if won == 0 else (fight["def"], fight["att"])
-        rec("result", f"{_names(s, winners)} beat {_names(s, losers)} ({totals[0]}+{ra} against {totals[1]}+{rd})",
-            resolution="fight", winner=fight["seats"][won], totals=list(totals), rolls=[ra, rd],
-            sides=[{"seat": fight["seats"][i], "role": ("attack", "defend")[i], "total": totals[i] + r,
-                    "parts": {**parts[i], "roll": r}} for i, r in enumerate((ra, rd))])
+        if rec:
+            rec("result", f"{_names(s, winners)} beat {_names(s, losers)} ({totals[0]}+{ra} against {totals[1]}+{rd})",
+                resolution="fight", winner=fight["seats"][won], totals=list(totals), rolls=[ra, rd],
+                sides=[{"seat": fight["seats"][i], "role": ("attack", "defend")[i], "total": totals[i] + r,
+                        "parts": {**parts[i], "roll": r}} for i, r in enumerate((ra, rd))])
         s.d["fights"].remove(fight)
         for uid in losers:
             s.discard_char(uid, rec, "defeated")

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any, Mapping, Sequence
 
-from cardsmith.engine.chance import seat_stream
+from cardsmith.engine.chance import LookaheadChance, seat_stream, shuffled
 from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit import EventRecorder
 from cardsmith.engine.kit.shape import check_position, first_moves, guarded
 import cardsmith.games.trf.position_schema as position_schema
-from cardsmith.games.trf.board import default_chance, fresh_player, new_data, plain_copy
+from cardsmith.games.trf.board import copy_table, default_chance, fresh_player, new_data
 from cardsmith.games.trf.cards import Costs, Info, card_infos
+from cardsmith.games.trf.evaluate import heuristic
 from cardsmith.games.trf.phases import start_turn
 from cardsmith.games.trf.state import TRFState
 from cardsmith.sets.model import CardSet, Deck
@@ -30,6 +32,7 @@ class TRFGame:
         self.rules = rules
         self.infos: dict[str, Info] = card_infos(cardset)
         self.costs = Costs(cardset)
+        self.unique_characters = frozenset(c for c, i in self.infos.items() if i.unique and i.type == "character")
         self.state_class: type[TRFState] = type("TRFState", (TRFState,), {"g": self, "__module__": TRFState.__module__})
         play = dict(cardset.meta.get("play") or {})
         self.turn_cap = int(play.get("turn_cap", DEFAULT_TURN_CAP))
@@ -123,41 +126,36 @@ class TRFGame:
                 raise PositionError(f"assign: {planet} is not the uid of a planet in play")
 
     def sample_state(self, observation: Mapping[str, Any], rng: random.Random) -> TRFState:
-        """Hidden cards (both decks, the opponent's hand) dealt at random from what is unseen."""
-        data = plain_copy(dict(observation))
+        """Hidden cards (both decks, the opponent's hand) dealt at random from what is unseen; the
+        dice are the agent's own (`LookaheadChance`: cheap to fork for each look-ahead clone)."""
+        data = copy_table(dict(observation))
         me = data.pop("seat")
         for seat, p in enumerate(data["p"]):
             seen = list(p["discard"]) + [pl["card"] for pl in p["planets"]] + [x["card"] for x in p["persistent"]]
             seen += [c["card"] for c in data["chars"] if c["owner"] == seat]
             if seat == me:
                 seen += p["hand"]
-            pool = list(p["list"])
-            for cid in seen:
-                if cid in pool:
-                    pool.remove(cid)
-                elif cid == p["homeworld"]:
-                    continue
-            rng.shuffle(pool)
+            # The list less one copy of each card seen (the homeworld is not on the list); the
+            # copies of a card are alike, so skipping the first ones is removing them.
+            unseen = Counter(seen)
+            pool = []
+            for cid in p["list"]:
+                if unseen.get(cid):
+                    unseen[cid] -= 1
+                else:
+                    pool.append(cid)
+            pool = shuffled(pool, rng)
             hand_n = len(p["hand"]) if isinstance(p["hand"], list) else p["hand"]
             deck_n = p["deck"]
             if seat != me:
                 p["hand"] = pool[:hand_n]
                 pool = pool[hand_n:]
             p["deck"] = pool[:deck_n]
-        return self.state_class(data, default_chance(rng.getrandbits(64), None))
+        return self.state_class(data, LookaheadChance(rng.getrandbits(64)))
 
     def heuristic(self, state: TRFState, seat: int) -> float:
-        """Material in play, planets held, cards in hand; mine minus the opponent's."""
-        if state.is_terminal():
-            w = state.d["winner"]
-            return 0.0 if w is None else (1000.0 if w == seat else -1000.0)
-        score = 0.0
-        for s, sign in ((seat, 1.0), (1 - seat, -1.0)):
-            p = state.d["p"][s]
-            material = sum(self.infos[c["card"]].combat + self.infos[c["card"]].capture for c in state.chars_of(s))
-            planets = sum(3.0 + self.infos[pl["card"]].meters / 100 for pl in p["planets"])
-            score += sign * (material + planets + 0.5 * len(p["hand"]))
-        return score
+        """Progress towards TRF's victory, mine minus the opponent's (`evaluate.heuristic`)."""
+        return heuristic(state, seat)
 
 
 def _first_player(chance: Chance, rec: EventRecorder) -> int:

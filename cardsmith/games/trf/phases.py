@@ -18,14 +18,16 @@ from cardsmith.games.trf.effects import new_char, resolve, targets
 
 
 def legal(s: Board) -> list[tuple]:
-    phase = s.d["phase"]
-    return {"draw": _legal_draw, "planet": _legal_planet, "buy": _legal_buy, "roleplay": _legal_roleplay,
-            "declare": _legal_declare, "block": _legal_block, "combat": _legal_timed,
-            "capture": _legal_capture, "post": _legal_timed}[phase](s)
+    return _LEGAL[s.d["phase"]](s)
 
 
 def do(s: Board, a: tuple, rec: EventRecorder) -> None:
-    seat, p, kind = s.active, s.d["p"][s.active], a[0]
+    kind = a[0]
+    if kind in _STEPS:  # most actions of a game: straight to them
+        _step(s, a, rec)
+        return
+    seat = s.d["active"]
+    p = s.d["p"][seat]
     if kind == "draw":
         s.draw(seat, 1, rec)
         s.d["phase"] = "planet"
@@ -97,6 +99,7 @@ def _step(s: Board, a: tuple, rec: EventRecorder) -> None:
             fights.capture(s, rec)
 
 
+_STEPS = frozenset(("pass", "attack", "no_attack", "declare", "block", "fight", "assign", "done"))
 PASS_TO = {"draw": "planet", "planet": "buy", "buy": "roleplay", "roleplay": "post"}
 
 
@@ -110,21 +113,24 @@ def _legal_planet(s: Board) -> list[tuple]:
 
 
 def _legal_buy(s: Board) -> list[tuple]:
-    seat, p = s.active, s.d["p"][s.active]
+    seat = s.d["active"]
+    p = s.d["p"][seat]
+    infos = s.g.infos
     out: list[tuple] = []
-    meters = s.meters(seat)
+    pool = s.pools(seat)
+    meters = pool[0]
     for cid in sorted(set(p["hand"])):
-        if s.info(cid).type == "character":
+        if infos[cid].type == "character":
             cost = s.char_cost(seat, cid)
             if cost is not None and cost <= meters and _unique_free(s, seat, cid):
                 out.append(("buy", cid))
-    for cid in sorted(set(p["discard"])):
-        info = s.info(cid)
+    for cid in sorted(s.g.unique_characters.intersection(p["discard"])):  # (only Unique characters revive)
+        info = infos[cid]
         if info.type == "character" and info.unique and _unique_free(s, seat, cid):
             cost = s.char_cost(seat, cid)
             if cost is not None and 2 * cost <= meters:
                 out.append(("revive", cid))
-    return out + _legal_activate(s) + [("pass",)]
+    return out + _legal_activate(s, pool) + [("pass",)]
 
 
 def _unique_free(s: Board, seat: int, cid: str) -> bool:
@@ -132,17 +138,19 @@ def _unique_free(s: Board, seat: int, cid: str) -> bool:
     return not s.info(cid).unique or all(c["card"] != cid for c in s.chars_of(seat))
 
 
-def _legal_activate(s: Board) -> list[tuple]:
-    """Planets with an activated ability, while the pool can spare what the planet would give."""
-    seat, p = s.active, s.d["p"][s.active]
+def _legal_activate(s: Board, pool: tuple[int, int] | None = None) -> list[tuple]:
+    """Planets with an activated ability, while the pool (meters, words) can spare what the planet
+    would give. `pool`: the caller's `s.pools(seat)` when it has it."""
+    seat = s.d["active"]
+    p = s.d["p"][seat]
     out: list[tuple] = []
-    pool: tuple[int, int] | None = None
+    infos = s.g.infos
     for pl in p["planets"]:
-        info = s.info(pl["card"])
-        acts = info.activated()
+        info = infos[pl["card"]]
+        acts = info.acts
         if not acts or pl["uid"] in p["activated"]:
             continue
-        pool = pool or (s.meters(seat), s.words(seat))
+        pool = pool or s.pools(seat)
         if pool[0] < info.meters or pool[1] < info.words:
             continue
         out += [("activate", pl["uid"], *t) for t in targets(s, seat, tuple(acts), pl["uid"])]
@@ -163,33 +171,40 @@ def _legal_roleplay(s: Board) -> list[tuple]:
         for f in mine:
             if s.info(f["card"]).fleeter and f["uid"] not in taken and s.in_fight(f["uid"]) is None and f["acted"] != t:
                 out.append(("join", c["uid"], f["uid"]))
+    infos = s.g.infos
     for c in mine:
-        acts = s.info(c["card"]).activated()
+        acts = infos[c["card"]].acts
         if acts and c["acted"] != t and c["done"] != t and s.in_fight(c["uid"]) is None:
-            out += [("ability", c["uid"], *x) for x in targets(s, seat, tuple(acts))]
+            out += [("ability", c["uid"], *x) for x in targets(s, seat, acts)]
     acc = s.account(seat)
-    if acc.activated() and not s.d["p"][seat]["account_used"]:
-        out += [("account", *x) for x in targets(s, seat, tuple(acc.activated()))]
-    out += _legal_activate(s) + _legal_ooc(s)
-    if any(s.can_attack(c) for c in mine):
-        out.append(("attack",))
+    if acc.acts and not s.d["p"][seat]["account_used"]:
+        out += [("account", *x) for x in targets(s, seat, acc.acts)]
+    pool = s.pools(seat)
+    out += _legal_activate(s, pool) + _legal_ooc(s, pool[1])
+    can_attack = s.can_attack
+    for c in mine:
+        if can_attack(c):
+            out.append(("attack",))
+            break
     return out + [("no_attack",)]
 
 
-def _legal_ooc(s: Board) -> list[tuple]:
-    seat, p = s.active, s.d["p"][s.active]
+def _legal_ooc(s: Board, words: int | None = None) -> list[tuple]:
+    """OOC cards of this step's timing the words pay for (`words`: the caller's `s.words(seat)`)."""
+    seat = s.d["active"]
+    p = s.d["p"][seat]
     timing = TIMING[s.d["phase"]]
     out: list[tuple] = []
-    words: int | None = None
+    infos = s.g.infos
     for cid in sorted(set(p["hand"])):
-        info = s.info(cid)
+        info = infos[cid]
         if info.type != "ooc" or info.timing != timing:
             continue
         cost = s.ooc_cost(seat, cid)
         words = s.words(seat) if words is None else words
         if cost is None or cost > words:
             continue
-        out += [("ooc", cid, *x) for x in targets(s, seat, tuple(e for e in info.effects if e.get("when") == timing))]
+        out += [("ooc", cid, *x) for x in targets(s, seat, info.used_at(timing))]
     return out
 
 
@@ -219,6 +234,11 @@ def _legal_capture(s: Board) -> list[tuple]:
     # every unblocked fleet goes to some planet before the capture is worked out.
     out = [("assign", u, pl) for u in fights.unblocked_fleets(s) if u not in used for pl in open_planets]
     return out or [("done",)]
+
+
+_LEGAL = {"draw": _legal_draw, "planet": _legal_planet, "buy": _legal_buy, "roleplay": _legal_roleplay,
+          "declare": _legal_declare, "block": _legal_block, "combat": _legal_timed,
+          "capture": _legal_capture, "post": _legal_timed}
 
 
 def _ability(s: Board, a: tuple, rec: EventRecorder) -> None:
@@ -265,7 +285,8 @@ def start_turn(s: Board, rec: EventRecorder) -> Any:
     seat, p = s.active, s.d["p"][s.active]
     p.update(spent_m=0, spent_w=0, bonus_m=0, bonus_w=0, activated=[], account_used=False)
     s.d.update(phase="draw", declared=[], blocks=[], assign=[], capture_bonus=0)
-    rec("turn", f"-- turn {s.turn}: seat {seat} --", seat=seat, turn=s.turn)
+    if rec:  # (a muted state's recorder is false)
+        rec("turn", f"-- turn {s.turn}: seat {seat} --", seat=seat, turn=s.turn)
     s.expire(seat, "next_turn", rec)
     extra = sum(e["amount"] for e in s.account(seat).effect("extra_draw"))
     if extra:

@@ -8,14 +8,34 @@ from typing import Any
 
 from cardsmith.engine.contract import Decision, Event, IllegalAction, Outcome
 from cardsmith.engine.kit import EventRecorder, position_header
-from cardsmith.games.trf.board import Board, plain_copy
+from cardsmith.games.trf.board import Board, copy_table, plain_copy
 from cardsmith.games.trf.phases import do, legal
 from cardsmith.games.trf.decisions import decision as _decision
+
+
+class _Quiet:
+    """The recorder of a muted state: events and log lines go nowhere."""
+
+    __slots__ = ()
+
+    def __call__(self, kind: str, text: str = "", seen_by: tuple[int, ...] | None = None, **data: Any) -> None:
+        return None
+
+    def take(self) -> tuple[Event, ...]:
+        return ()
+
+    def __bool__(self) -> bool:  # `if rec:` skips building the text of an event nobody records
+        return False
+
+
+_QUIET: Any = _Quiet()
 
 
 class TRFState(Board):
     """One game of TRF between two seats. The game (card tables, costs, settings) is `g`, a class
     attribute of a subclass each TRFGame makes (`TRFGame.state_class`)."""
+
+    _quiet = False  # set by `mute()`
 
     # --- the contract ---------------------------------------------------------------------------
     def decision(self) -> Decision | None:
@@ -23,13 +43,16 @@ class TRFState(Board):
         return _decision(self)
 
     def to_act(self) -> tuple[int, ...]:
-        if self.is_terminal():
+        d = self.d
+        if d["end"] is not None:
             return ()
-        return (1 - self.active,) if self.d["phase"] == "block" else (self.active,)
+        return (1 - d["active"],) if d["phase"] == "block" else (d["active"],)
 
     def legal_actions(self, seat: int | None = None) -> tuple:
-        acting = self.to_act()
-        if not acting or (seat is not None and seat not in acting):
+        d = self.d
+        if d["end"] is not None:
+            return ()
+        if seat is not None and seat != (1 - d["active"] if d["phase"] == "block" else d["active"]):
             return ()
         if self._legal is None:
             self._legal = tuple(legal(self))
@@ -38,11 +61,16 @@ class TRFState(Board):
     def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
         if action not in self.legal_actions(seat):
             raise IllegalAction(f"{action!r} is not legal now (phase {self.d['phase']}, turn {self.turn})")
-        rec = EventRecorder(self.log)
+        rec = _QUIET if self._quiet else EventRecorder(self.log)
         self._legal = None
         do(self, tuple(action), rec)
         self._legal = None
         return rec.take()
+
+    def mute(self) -> None:
+        """From now on record no events and no log lines (`apply` returns ()); clones stay muted.
+        The runner mutes a game whose log nobody reads (replaying its actions gives the log back)."""
+        self._quiet = True
 
     def outcome(self) -> Outcome | None:
         end = self.d["end"]
@@ -58,7 +86,7 @@ class TRFState(Board):
 
     def observation(self, seat: int) -> dict[str, Any]:
         """Everything public, this seat's own hand, and the sizes of hidden piles."""
-        d = plain_copy(self.d)
+        d = copy_table(self.d)
         for s, p in enumerate(d["p"]):
             p["deck"] = len(p["deck"])
             if s != seat:
@@ -67,7 +95,9 @@ class TRFState(Board):
         return d
 
     def clone(self) -> "TRFState":
-        return type(self)(plain_copy(self.d), self.chance.fork(), list(self.log))
+        twin = type(self)(copy_table(self.d), self.chance.fork(), list(self.log))
+        twin._quiet = self._quiet
+        return twin
 
     def position(self) -> dict[str, Any]:
         return {**position_header("trf", 2), **plain_copy(self.d)}
