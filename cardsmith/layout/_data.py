@@ -8,7 +8,8 @@ with `{{ }}`, joined with `~` or `join`, or formatted with `%`. So `*{{ card.fla
 whole flavour in italics whatever it holds, and a layout cannot forget to escape.
 
 A field meant to carry markup (rules text with `{E}` icons or `**bold**`) is taken as markup only
-when the layout says so: `{{ card.text | markup }}` (alias `safe`).
+when the layout says so: `{{ card.text | markup }}` (`safe` does the same on a field; on a
+macro's output it keeps Jinja's meaning: written into the layout's YAML as it is).
 Text operations on a value (`upper`, slicing, `split`, `partition`, `title`...) give `Data` again.
 """
 

@@ -158,8 +158,16 @@ def pick(choices: Any, key: Any) -> Any:
     return items[int.from_bytes(digest[:4], "big") % len(items)]
 
 
+def safe(value: Any) -> Any:
+    """`safe` on a card's field is `markup` (its rich text read as markup); on what the layout itself
+    built (a macro's output) it is Jinja's `safe`: written into the layout's YAML as it is."""
+    if isinstance(value, _data.Data):
+        return _data.markup(value)
+    return Markup(value)
+
+
 FILTERS = {"pick": pick, "mix": mix, "lighten": lighten, "darken": darken, "alpha": alpha, "contrast": contrast, "saturate": saturate,
-           "markup": _data.markup, "safe": _data.markup, "title": _data.title}
+           "markup": _data.markup, "safe": safe, "title": _data.title}
 
 
 def _finalize(value: Any) -> Any:
