@@ -12,7 +12,9 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Mapping
 
+import cardsmith.games.alien_empires.powers as P
 from cardsmith.games.alien_empires.hexmap import HexMap
+from cardsmith.games.alien_empires.manoeuvres import counts
 
 Obs = Mapping[str, Any]
 Action = tuple
@@ -30,6 +32,8 @@ _POWER_VALUE = {
 _GOOD_EVENTS = frozenset({"force", "enemy_force", "kill_tokens", "convert_token", "double_force_card", "null_field",
                           "win_draw", "draw", "enemy_discard"})
 COLONY = 10.0      # a world newly colonised: one more token every turn
+MOVES = 30         # moves a turn at most
+STANDOFF = 40      # from this turn on, attacks need a little less edge each turn (no endless standoffs)
 MEAN_CARD = 3.5    # the mean Force card of the standard deck (1..10, more low cards than high)
 
 
@@ -74,6 +78,8 @@ class Conqueror:
         self.table = game.table
         self.margin = margin
         self.plan = plan
+        self._chosen: tuple | None = None  # (turn, source, destination, count) of the last migrate choice
+        self._turn, self._moves, self._vacated = 0, 0, set()  # this turn's moves and the spaces they left
         self._by_kind: dict[str, Callable[[Obs, tuple, int], Action | None]] = {
             "homeworld": self._homeworld, "destiny": self._destiny, "discard": self._discard, "fate": self._fate,
             "genesis": self._breed, "migrate": self._migrate, "move_to": self._move_to, "attack": self._attack,
@@ -154,34 +160,45 @@ class Conqueror:
 
     # ---- migration ------------------------------------------------------------------------------
     def _migrate(self, obs: Obs, legal: tuple, seat: int) -> Action:
-        best = self._best_move(obs, seat, {a[1] for a in legal if a[0] == "stack"})
+        """The best move, or done. The rules count moved tokens per space, so tokens could shuttle
+        between two spaces for ever: no move goes into a space tokens left this turn, and a turn
+        has at most MOVES moves."""
+        turn = obs["turn"]
+        if self._turn != turn:
+            self._turn, self._moves, self._vacated = turn, 0, set()
+        best = None
+        if self._moves < MOVES:
+            best = self._best_move(obs, seat, {a[1] for a in legal if a[0] == "stack"}, avoid=self._vacated)
+        self._chosen = (turn, *best) if best is not None else None
         if best is None:
             return ("done",)
+        self._moves += 1
+        self._vacated.add(best[0])
         return ("stack", best[0])
 
     def _move_to(self, obs: Obs, legal: tuple, seat: int) -> Action:
         src = obs["stack"][-1]["src"]
+        chosen = self._chosen
+        if chosen is not None and chosen[:2] == (obs["turn"], src):
+            want = ("move", src, chosen[2], chosen[3])
+            if want in legal:  # the move the migrate decision chose this stack for
+                return want
         best = self._best_move(obs, seat, {src}, {(a[2], a[3]) for a in legal})
         if best is None:
             return legal[0]
-        want = (best[1], best[2])
-        for a in legal:
-            if (a[2], a[3]) == want:
-                return a
-        return legal[0]
+        return ("move", src, best[1], best[2])
 
-    def _best_move(self, obs: Obs, seat: int, sources: set[str],
-                   allowed: set[tuple[str, int]] | None = None) -> tuple[str, str, int] | None:
+    def _best_move(self, obs: Obs, seat: int, sources: set[str], allowed: set[tuple[str, int]] | None = None,
+                   avoid: set[str] = frozenset()) -> tuple[str, str, int] | None:  # type: ignore[assignment]
         """The most useful (source, destination, count) move now, or None when no move helps."""
         b = _Board(self.map, obs, seat)
+        aims = _Aims(b, self.margin)
         hmap = self.map
-        labels, dist = hmap.labels, hmap.dist
+        labels = hmap.labels
         moved = obs["turnstate"]["moved"]
-        reach = max(1, int(self.game.settings.move) + int(obs["turnstate"].get("range_bonus", 0)))
-        free_worlds = [w for w in b.worlds if not b.mine(w) and not b.theirs(w)]
-        enemy = [h for h in b.rows if b.theirs(h)]
+        reach = P.move_range(_Powers(self.game, obs), seat)
         best: tuple[float, str, str, int] | None = None
-        for src in sources:
+        for src in sorted(sources):
             h = hmap.index(src)
             have = b.mine(h)
             free = have - int(moved.get(src, 0))
@@ -190,44 +207,20 @@ class Conqueror:
             # On a world keep one token (the colony) and, next to enemies, enough to hold it.
             keep = 0
             if h in b.worlds:
-                keep = 1 + (max(0, b.area(h, _strongest(b, h)) - 1) if b.theirs(h) or self._threat_distance(b, h) <= 1 else 0)
-            spare = min(free, have - keep)
+                threat = aims.to_enemy[h]
+                keep = 1 + (max(0, b.area(h, _strongest(b, h)) - 1) if threat is not None and threat <= 1 else 0)
+            # A move takes one, half or all of the free tokens: the most of those that leaves `keep`.
+            spare = max((k for k in counts(free) if k <= have - keep), default=0)
             if spare <= 0:
                 continue
-            if allowed is not None:
-                dests = {(d, k) for d, k in allowed}
-            else:
-                dests = {(labels[d], k) for d in hmap.within(h, reach) for k in {1, spare}}
-            for dlabel, k in dests:
-                if k > spare:
+            dests = hmap.within(h, reach) if allowed is None else tuple(sorted({hmap.index(x) for x, _ in allowed}))
+            for value, d, k in aims.moves(h, spare, dests):
+                dlabel = labels[d]
+                if (allowed is not None and (dlabel, k) not in allowed) or dlabel in avoid:
                     continue
-                d = hmap.index(dlabel)
-                value = self._move_value(b, h, d, k, free_worlds, enemy)
                 if value > 0 and (best is None or value > best[0]):
                     best = (value, src, dlabel, k)
         return None if best is None else best[1:]
-
-    def _move_value(self, b: _Board, h: int, d: int, k: int, free_worlds: list[int], enemy: list[int]) -> float:
-        dist = self.map.dist
-        value = 0.0
-        if d in b.worlds and not b.mine(d) and not b.theirs(d):
-            value += COLONY - (k - 1) * 0.5  # one token colonises; more only weaken the source
-        # Gathering for an attack: enemy stacks next to d become beatable with these tokens.
-        for e in enemy:
-            if dist[d][e] <= 1:
-                s = _strongest(b, e)
-                theirs = b.area(e, s)
-                mine_after = b.area(e, b.seat) + (k if dist[h][e] > 1 else 0)
-                if mine_after > theirs + self.margin and b.area(e, b.seat) <= theirs + self.margin:
-                    value += 4 + b.theirs(e, s) + (3 if e in b.worlds else 0)
-        if value == 0 and h not in b.worlds:
-            # A stack in open space drifts towards the nearest free world or enemy stack.
-            targets = free_worlds + enemy
-            if targets:
-                before = min(dist[h][t] for t in targets)
-                after = min(dist[d][t] for t in targets)
-                value = (before - after) * 0.5
-        return value
 
     # ---- conflicts ------------------------------------------------------------------------------
     def _force_cards(self, obs: Obs, seat: int) -> list[int]:
@@ -245,7 +238,7 @@ class Conqueror:
             mine, theirs = b.area(h, seat), b.area(h, s)
             expected = theirs + MEAN_CARD * min(3, len(obs["hands"][s]) + 1)
             edge = mine + cards - expected
-            if edge < self.margin:
+            if edge < self.margin - max(0, int(obs["turn"]) - STANDOFF) / 10:
                 continue
             value = edge + 3 * b.theirs(h, s) + (5 if h in b.worlds else 0)
             if value > best_value:
@@ -282,6 +275,88 @@ class Conqueror:
 
     def _time_control(self, obs: Obs, legal: tuple, seat: int) -> Action:
         return ("first", seat) if ("first", seat) in legal else legal[0]
+
+
+class _Powers:
+    """The observation as the powers module reads a state (Racial Destinies are public)."""
+
+    def __init__(self, game: Any, obs: Obs):
+        self.static = id(game.settings)  # the key the game's states use for their Race powers
+        self.table, self.settings = game.table, game.settings
+        self.destiny, self.conflict, self.turnstate = obs["destiny"], obs["conflict"], obs["turnstate"]
+        self._alive = [s for s in range(int(obs["seats"])) if s not in obs["out"]]
+
+    def alive(self) -> list[int]:
+        return self._alive
+
+
+class _Nearest(dict):
+    """hex -> the distance to the nearest of `targets` (None when there is none), worked out when asked."""
+
+    def __init__(self, dist: tuple[tuple[int, ...], ...], targets: list[int]):
+        super().__init__()
+        self.dist, self.targets = dist, targets
+
+    def __missing__(self, h: int) -> int | None:
+        row = self.dist[h]
+        got = self[h] = min([row[t] for t in self.targets]) if self.targets else None
+        return got
+
+
+class _Aims:
+    """What a move can achieve on one board: free worlds to colonise, enemy stacks that a few more
+    tokens next to them would make beatable (the tokens missing and what the win is worth), and how
+    far each hex is from the nearest enemy stack (`to_enemy`) or target of either kind (`to_any`)."""
+
+    def __init__(self, b: _Board, margin: int):
+        self.b, self.dist = b, b.map.dist
+        self.colonise = {w for w in b.worlds if not b.mine(w) and not b.theirs(w)}
+        enemy = [h for h in b.rows if b.theirs(h)]
+        self.near: dict[int, list[tuple[int, int, float]]] = {}
+        for e in enemy:
+            s = _strongest(b, e)
+            gap = b.area(e, s) + margin - b.area(e, b.seat)  # tokens missing next to e to beat it
+            if gap >= 0:
+                gain = 4 + b.theirs(e, s) + (3 if e in b.worlds else 0)
+                for a in (e, *b.map.adjacent[e]):
+                    self.near.setdefault(a, []).append((e, gap, gain))
+        self.to_enemy = _Nearest(self.dist, enemy)
+        self.to_any = _Nearest(self.dist, enemy + sorted(self.colonise))
+
+    def moves(self, h: int, spare: int, dests: tuple[int, ...]) -> list[tuple[float, int, int]]:
+        """(value, destination, count) of the moves worth weighing from h with `spare` tokens: one
+        token to each free world, all of them next to each enemy stack they would make beatable;
+        failing both, all of them one step of the march (see `march`)."""
+        out = []
+        far = self.dist[h]
+        for d in dests:
+            near = self.near.get(d)
+            if d not in self.colonise and not near:
+                continue
+            for k in ((1, spare) if spare > 1 else (1,)):
+                value = COLONY - (k - 1) * 0.5 if d in self.colonise else 0.0  # more tokens only weaken the source
+                # Gathering for an attack: enemy stacks next to d become beatable with these tokens.
+                for e, gap, gain in near or ():
+                    if far[e] > 1 and k > gap:
+                        value += gain
+                if value > 0:
+                    out.append((value, d, k))
+        if not out:
+            march = self.march(h, dests)
+            if march is not None:
+                out.append((march[0], march[1], spare))
+        return out
+
+    def march(self, h: int, dests: tuple[int, ...]) -> tuple[float, int] | None:
+        """Tokens with nothing better to do march on: a stack in open space towards the nearest free
+        world or enemy stack, a colony's spare tokens towards the nearest enemy stack."""
+        world = h in self.b.worlds
+        to = self.to_enemy if world else self.to_any
+        before = to[h]
+        if before is None or (world and before <= 1) or not dests:
+            return None
+        d = min(dests, key=lambda x: (to[x], x))
+        return ((before - to[d]) * 0.5, d) if to[d] < before else None
 
 
 def _strongest(b: _Board, h: int) -> int:

@@ -339,7 +339,15 @@ class AlienState(ResultState):
         out["worlds"] = {labels[h]: w for h, w in sorted(self.worlds.items())}
         out["tokens"] = {labels[h]: list(t) for h, t in enumerate(self.tokens) if any(t)}
         for f in FIELDS:
-            out[f] = plain_copy(getattr(self, f))
+            value = getattr(self, f)
+            # Piles of cards and lists of seats copy as they are (plain_copy's answer, found faster:
+            # agents ask for an observation at every decision).
+            if f in _FLAT:
+                out[f] = list(value)
+            elif f in _PER_SEAT:
+                out[f] = [list(v) for v in value]
+            else:
+                out[f] = plain_copy(value)
         out["pool"] = dict(sorted(self.pool.items()))
         return out
 
@@ -384,6 +392,10 @@ class AlienState(ResultState):
 
     def __repr__(self) -> str:
         return f"<Alien Empires turn {self.turn}, P{self.seat} to play, out {self.out}>"
+
+
+_FLAT = frozenset({"order", "out", "deck", "discard", "neutral"})  # fields that are flat lists of str or int
+_PER_SEAT = frozenset({"hands", "destiny", "played"})  # lists of cards, one per seat
 
 
 class _Quiet:

@@ -399,11 +399,25 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
         rows = st.tokens
         for c in sorted(held):
             if table[c].does[0] == "warp":
-                out += [("play", c, labels[h], labels[d]) for h in free if movable(st, seat, h) == rows[h][seat]
-                        for d in range(len(st.map)) if d != h]
+                for h in free:
+                    if movable(st, seat, h) == rows[h][seat]:
+                        out += _warps(st, c, h)
             else:
                 out.append(("play", c))
     return tuple(out)
+
+
+# (game key, card, hex) -> a Warp Gate's plays from that hex to every other: the same lists each turn.
+_WARPS: dict[tuple[int, str, int], tuple] = {}
+
+
+def _warps(st: "AlienState", card: str, h: int) -> tuple:
+    key = (st.static, card, h)
+    got = _WARPS.get(key)
+    if got is None:
+        labels = st.map.labels
+        got = _WARPS[key] = tuple(("play", card, labels[h], labels[d]) for d in range(len(labels)) if d != h)
+    return got
 
 
 # Race powers that add moves to the Migration phase (`_power_moves`), and each game's Migration Events.
