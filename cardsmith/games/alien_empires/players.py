@@ -79,7 +79,8 @@ class Conqueror:
         self.margin = margin
         self.plan = plan
         self._chosen: tuple | None = None  # (turn, source, destination, count) of the last migrate choice
-        self._turn, self._moves, self._vacated = 0, 0, set()  # this turn's moves and the spaces they left
+        self._turn, self._moves = 0, 0
+        self._vacated: set[str] = set()  # this turn's moves and the spaces they left
         self._by_kind: dict[str, Callable[[Obs, tuple, int], Action | None]] = {
             "homeworld": self._homeworld, "destiny": self._destiny, "discard": self._discard, "fate": self._fate,
             "genesis": self._breed, "migrate": self._migrate, "move_to": self._move_to, "attack": self._attack,
@@ -98,7 +99,7 @@ class Conqueror:
         rule = self._by_kind.get(kind)
         if rule is not None:
             choice = rule(observation, legal_actions, seat)
-            if choice in legal_actions:
+            if choice is not None and choice in legal_actions:
                 return choice
         # Powers' optional steps (stay, pass, keep, none...): the first action declines.
         return legal_actions[0]

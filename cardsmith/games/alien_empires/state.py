@@ -147,7 +147,7 @@ class AlienState(ResultState):
 
     def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
         legal = self._legal.get(seat) if seat is not None else None
-        if legal is not None:  # listed for this seat since the last change: it acts now
+        if legal is not None and seat is not None:  # listed for this seat since the last change: it acts now
             who = seat
         else:
             got = self._who(seat)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 import cardsmith.games.alien_empires.powers as P
 from cardsmith.games.alien_empires.manoeuvres import counts as _counts, moved, toll_blocked
@@ -428,7 +428,7 @@ _MIGRATION_EVENTS: dict[int, frozenset[str]] = {}
 def free_stacks(st: "AlienState", seat: int) -> list[int]:
     """The hexes (in order) where `seat` has tokens free to move (`movable` for every hex at once)."""
     rows = st.tokens
-    mine = compress(range(len(rows)), map(itemgetter(seat), rows))
+    mine: Iterable[int] = compress(range(len(rows)), map(itemgetter(seat), rows))
     moved = st.turnstate["moved"]
     if moved:
         labels = st.map.labels

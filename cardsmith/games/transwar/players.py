@@ -57,7 +57,7 @@ class Brawler:
         rule = self._by_kind.get(kind)
         if rule is not None:
             choice = rule(observation, legal_actions, seat)
-            if choice in legal_actions:
+            if choice is not None and choice in legal_actions:
                 return choice
         return legal_actions[-1] if kind in ("ready", "bookkeeping") else legal_actions[0]
 
