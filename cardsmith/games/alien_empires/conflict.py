@@ -11,6 +11,8 @@ side, `cancelled` / `borrowed` Race cards per seat, `reveal` per seat, `used` po
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import cardsmith.games.alien_empires.powers as P
@@ -45,24 +47,28 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple
         near = {s0, *st.map.adjacent[s0]}
     teaser = P.has(st, seat, "teaser")
     out = []
-    alive = st.alive()
+    others = [s for s in st.alive() if s != seat]
+    # Each opponent's Inconspicuous and Diplomat (`protected`, and the cards Diplomat asks for), asked once.
+    hidden = {s: P.has(st, s, "inconspicuous") for s in others}
+    held = len(st.hands[seat])
+    barred = {s for s in others if held < P.amount(st, s, "diplomat")}
     labels, adjacent = st.map.labels, st.map.adjacent
     rows = st.tokens
-    mine = [h for h, row in enumerate(rows) if row[seat]]
+    fought = ts["fought"]
+    mine = list(compress(range(len(rows)), map(itemgetter(seat), rows)))
     reach = set(mine).union(*(adjacent[h] for h in mine))  # a conflict needs a token in the space or next to it
     for h in sorted(reach if near is None else reach & near):
         row = rows[h]
-        if labels[h] in ts["fought"]:
+        if labels[h] in fought:
             continue
-        for s in alive:
-            if s == seat or not row[s]:
+        for s in others:
+            if not row[s]:
                 continue
             if teaser and row[seat] and h in st.worlds and (near is None or h == s0):
                 out.append(("tease", labels[h], s))
-            if protected(st, h, s):
+            if row[s] == 1 and hidden[s] and sum(row) == 1:  # protected(st, h, s)
                 continue
-            need = P.amount(st, s, "diplomat")
-            if need and len(st.hands[seat]) < need:
+            if s in barred:
                 continue
             out.append(("attack", labels[h], s))
     return out
@@ -287,14 +293,18 @@ def _cards_legal(st: "AlienState", e: Entry) -> tuple:
     side = c["side"][p]
     where = "world" if hx(st, c["hex"]) in st.worlds else "space"
     out: list[tuple] = [("pass",)]
+    table = st.table.cards
     for x in sorted(set(st.hands[p])):
-        info = st.table[x]
-        if info.kind != "event" or info.timing != "conflict":
+        info = table[x]
+        if info.timing != "conflict" or info.kind != "event":
             continue
         eff = info.effects[0]
         if eff.get("side", "any") not in ("any", role_of(side)) or eff.get("where", "any") not in ("any", where):
             continue
         out.append(("play", x))
+    does = P.handlers(st, p)
+    if not does & _CARD_POWERS:
+        return tuple(out)
     used = c["used"][p]
     if P.has(st, p, "discard_for_force") and "berserk" not in used:
         out += [("berserk", x) for x in sorted(set(st.hands[p]))]
@@ -306,6 +316,10 @@ def _cards_legal(st: "AlienState", e: Entry) -> tuple:
         out += [("feedback", x) for x in sorted(set((c.get("events") or [[]] * st.seats)[opponent(c, p)]))
                 if x not in done and st.table[x].does[0] != "ceasefire"]
     return tuple(out)
+
+
+# The Race powers `_cards_legal` offers (a primary with none of them has only its Events to play).
+_CARD_POWERS = frozenset({"discard_for_force", "martyr", "sacrifice_draw", "sacrifice_discard", "feedback"})
 
 
 @STEPS.decision("cards", _cards_legal)

@@ -19,12 +19,20 @@ if TYPE_CHECKING:
 Entry = dict[str, Any]
 
 
+# The powers each step reads: a primary with none of them is skipped without asking for each.
+_EARLY = frozenset({"copycat", "emulate", "neutralize"})
+_AUTOS = frozenset({"conflict_draw", "opportunists", "mind_control", "reinforcement", "plea_maker"})
+_LATE = frozenset({"distress_call", "clean_slate", "anarchy", "rearguard"})
+
+
 @STEPS.auto("@start_early")
 def _start_early(st: "AlienState", e: Entry) -> None:
     """Neutralize, Emulate and Copycat first: they decide which powers act in this conflict."""
     c = st.conflict
     assert c is not None
     for p in reversed(primaries(c)):
+        if not P.handlers(st, p) & _EARLY:
+            continue
         for kind, do in (("copycat", "copycat"), ("emulate", "emulate"), ("neutralize", "neutralize")):
             if P.has(st, p, do):
                 st.push(kind, p)
@@ -86,6 +94,8 @@ def _start_autos(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
     for p in primaries(c):
+        if not P.handlers(st, p) & _AUTOS:
+            continue
         o = opponent(c, p)
         if P.has(st, p, "conflict_draw"):
             st.draw(p, P.amount(st, p, "conflict_draw"), "Tactician")
@@ -98,7 +108,7 @@ def _start_autos(st: "AlienState", e: Entry) -> None:
             plea(st, p, P.amount(st, p, "plea_maker"))
     for p in reversed(primaries(c)):
         o = opponent(c, p)
-        if P.has(st, p, "conflict_discard") and st.hands[o]:
+        if "conflict_discard" in P.handlers(st, p) and st.hands[o]:
             st.push("discard", o, count=P.amount(st, p, "conflict_discard"), why="Limit")
 
 
@@ -143,6 +153,8 @@ def _start_late(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
     for p in reversed(primaries(c)):
+        if not P.handlers(st, p) & _LATE:
+            continue
         if P.has(st, p, "distress_call"):
             for s in reversed(st.alive()):
                 if s not in primaries(c) and st.hands[s]:

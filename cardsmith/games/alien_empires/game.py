@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from operator import itemgetter
 from typing import Any, Mapping, Sequence
 
 from cardsmith.engine.chance import SeededChance
@@ -138,7 +139,7 @@ class AlienGame:
     def sample_state(self, observation: Any, rng: random.Random) -> AlienState:
         """A state matching what the observer knows: unseen cards dealt at random to hidden slots
         (another seat's committed Force cards first, from the unseen Force cards)."""
-        obs = plain_copy(dict(observation))
+        obs = _copy_observation(observation)
         pool: Counter[str] = Counter(obs["pool"])
         seen = Counter(c for c in _all_cards_data(obs) if c != HIDDEN)
         unseen = list((pool - seen).elements())
@@ -207,8 +208,7 @@ class AlienGame:
             holders = [s for s in alive if row[s]]
             if len(holders) == 1:
                 worlds[holders[0]] += 1
-        columns = list(zip(*rows))
-        tokens = {s: sum(columns[s]) for s in alive}
+        tokens = {s: sum(map(itemgetter(s), rows)) for s in alive}
         others = [s for s in alive if s != seat] or [seat]
         k = len(others)
         all_tokens = max(1, sum(tokens.values()))
@@ -217,6 +217,28 @@ class AlienGame:
                  + 0.3 * (tokens[seat] - sum(tokens[s] for s in others) / k) / all_tokens + 0.005 * cards
                  + 0.1 * len(state.out) / max(1, state.seats - 1))
         return max(0.0, min(1.0, value))
+
+
+# Observation entries that are flat lists (cards, seats) or one flat list per seat: copied as lists,
+# which is what plain_copy makes of them, without its walk over every item.
+_FLAT = frozenset({"order", "out", "deck", "discard", "neutral", "to_act"})
+_PER_SEAT = frozenset({"hands", "destiny", "played"})
+
+
+def _copy_observation(observation: Mapping[str, Any]) -> dict[str, Any]:
+    """A deep copy of an observation (plain_copy's result, sooner: determinization runs it for every
+    sample a search deals)."""
+    out: dict[str, Any] = {}
+    for k, v in observation.items():
+        if k in _FLAT:
+            out[k] = list(v)
+        elif k in _PER_SEAT:
+            out[k] = [list(x) for x in v]
+        elif k == "pool":
+            out[k] = dict(v)
+        else:
+            out[k] = plain_copy(v)
+    return out
 
 
 def _all_cards_data(data: Mapping[str, Any]) -> list[str]:

@@ -35,8 +35,11 @@ def counts(n: int) -> tuple[int, ...]:
 def moved(st: "AlienState", seat: int, src: int, dst: int, n: int) -> None:
     """After `seat` moved `n` tokens from `src` to `dst`: each opponent with Contagion and tokens on
     `src` may move up to `n` of them along (lowest seat decides first)."""
+    row = st.tokens[src]
+    if sum(row) == row[seat]:  # nobody else is there (the usual case): no one follows
+        return
     for s in reversed(st.alive()):
-        if s != seat and st.tokens[src][s] and P.has(st, s, "contagion") and not toll_blocked(st, s, src):
+        if s != seat and row[s] and P.has(st, s, "contagion") and not toll_blocked(st, s, src):
             st.push("contagion", s, src=st.map.labels[src], dst=st.map.labels[dst], most=n)
 
 

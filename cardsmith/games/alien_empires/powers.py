@@ -80,7 +80,11 @@ _DOES: dict[tuple, frozenset[str]] = {}
 
 def handlers(st: Powered, seat: int) -> frozenset[str]:
     """Every handler of the Race cards `seat` may use now."""
-    cards = st.destiny[seat] if st.conflict is None else active_cards(st, seat)
+    c = st.conflict
+    if c is None or not (c["cancelled"][seat] or c["borrowed"][seat]):
+        cards = st.destiny[seat]
+    else:
+        cards = active_cards(st, seat)
     key = (st.static, *cards)
     got = _DOES.get(key)
     if got is None:
@@ -109,6 +113,8 @@ def has(st: Powered, seat: int, do: str) -> bool:
 
 def amount(st: Powered, seat: int, do: str, key: str = "amount", **match: Any) -> int:
     """The sum of `key` over `seat`'s active `do` effects whose parameters match `match`."""
+    if do not in handlers(st, seat):
+        return 0
     total = 0
     for e in effects(st, seat, do):
         if all(e.get(k, v) in (v, "any") for k, v in match.items()):
@@ -128,6 +134,9 @@ def hand_limit(st: Powered, seat: int) -> int:
 def move_range(st: Powered, seat: int) -> int:
     """Spaces a token may move: the setting plus Traveler (+2), Mass (-1) and this turn's Hyperspace
     Lanes, times Tachyonic Travel's moves; at least 1."""
+    does = handlers(st, seat)
+    if "move_range" not in does and "move_times" not in does:
+        return max(1, st.settings.move + int(st.turnstate.get("range_bonus", 0)))
     reach = st.settings.move + amount(st, seat, "move_range") + int(st.turnstate.get("range_bonus", 0))
     times = max([1] + [int(e.get("amount", 1)) for e in effects(st, seat, "move_times")])
     return max(1, reach) * times

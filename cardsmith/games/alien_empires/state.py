@@ -8,6 +8,7 @@ with one legal action is taken at once.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any, Callable, Iterator
 
 from cardsmith.engine.chance import SeededChance
@@ -80,7 +81,8 @@ class AlienState(ResultState):
         self.seats = seats
         self.chance: Chance = chance if chance is not None else SeededChance(0)
         self.log: list[str] = []
-        self.rec = EventRecorder(self.log)
+        self.rec: EventRecorder | _Quiet = EventRecorder(self.log)
+        self.loud = True                                  # False once muted: no events, no log
         self.worlds: dict[int, str] = {}                 # hex -> world id
         self.tokens: list[list[int]] = [[0] * seats for _ in range(len(hexmap))]
         self.order: list[int] = list(range(seats))       # playing order (reverse of the setup order)
@@ -126,12 +128,24 @@ class AlienState(ResultState):
             return tuple(top["waiting"])
         return (top["seat"],)
 
+    def _who(self, seat: int | None) -> int | None:
+        """The seat that acts for `seat` (None: the first to act), or None when it does not act now."""
+        if self.result is not None or not self.stack:
+            return None
+        top = self.stack[-1]
+        if top["kind"] == "reveal":
+            waiting = top["waiting"]
+            who = waiting[0] if seat is None else seat
+            return who if who in waiting else None
+        who = top["seat"]
+        return who if seat is None or seat == who else None
+
     def legal_actions(self, seat: int | None = None) -> tuple:
-        acting = self.to_act()
-        if not acting:
-            return ()
-        who = acting[0] if seat is None else seat
-        if who not in acting:
+        got = self._legal.get(seat) if seat is not None else None
+        if got is not None:  # a cached list is only ever kept for a seat that acts now
+            return got
+        who = self._who(seat)
+        if who is None:
             return ()
         got = self._legal.get(who)
         if got is None:
@@ -140,18 +154,32 @@ class AlienState(ResultState):
         return got
 
     def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
-        acting = self.to_act()
-        if not acting:
-            raise IllegalAction("the game is over")
-        who = acting[0] if seat is None else seat
-        if who not in acting:
-            raise IllegalAction(f"seat {who} is not to act (seat {acting[0]} is)")
-        action = _tuple(action)
-        if action not in self.legal_actions(who):
-            raise IllegalAction(f"{action!r} is not legal for seat {who} now")
+        legal = self._legal.get(seat) if seat is not None else None
+        if legal is not None and seat is not None:  # listed for this seat since the last change: it acts now
+            who = seat
+        else:
+            got = self._who(seat)
+            if got is None:
+                acting = self.to_act()
+                if not acting:
+                    raise IllegalAction("the game is over")
+                raise IllegalAction(f"seat {seat} is not to act (seat {acting[0]} is)")
+            who = got
+            legal = self.legal_actions(who)
+        if action not in legal:
+            if type(action) is list:
+                action = _tuple(action)
+            if action not in legal:
+                raise IllegalAction(f"{action!r} is not legal for seat {who} now")
         self._do(action, who)
         self.settle()
         return self.rec.take()
+
+    def mute(self) -> None:
+        """From now on record no events and no log lines (`apply` returns ()); clones stay muted.
+        The runner mutes a game whose log nobody reads: replaying its actions gives the log back."""
+        self.loud = False
+        self.rec = _QUIET
 
     def _do(self, action: tuple, seat: int) -> None:
         top = self.stack[-1]
@@ -162,34 +190,43 @@ class AlienState(ResultState):
     def settle(self) -> None:
         """Run automatic steps and forced decisions (kept with `keep_forced`) until a seat has a real
         choice (or the game ends)."""
+        stack, autos, out = self.stack, STEPS.autos, self.out
         while self.result is None:
-            if not self.stack:
+            if not stack:
                 STEPS.empty(self)  # turns.next_turn
                 continue
-            top = self.stack[-1]
+            top = stack[-1]
             kind = top["kind"]
-            if kind.startswith("@"):
-                self.stack.pop()
-                STEPS.autos[kind](self, top)
+            if kind[0] == "@":
+                stack.pop()
+                autos[kind](self, top)
                 self._legal = {}
                 continue
-            acting = self.to_act()
-            if kind != "reveal" and acting[0] in self.out:
-                self.stack.pop()
-                continue
-            self._legal = {}
-            if len(acting) == 1:
-                quick = CHOICE.get(kind)
-                if quick is not None and quick(self, top):
-                    return  # surely more than one legal action: work them out only when asked
-                legal = self.legal_actions(acting[0])
-                if not legal:
-                    raise RuntimeError(f"no legal action for seat {acting[0]} at {kind}")
-                if len(legal) == 1 and not self.keep_forced:
-                    self._do(legal[0], acting[0])
+            if kind == "reveal":
+                waiting = top["waiting"]
+                if len(waiting) != 1:  # simultaneous: each seat still to commit chooses
+                    self._legal = {}
+                    return
+                seat = waiting[0]
+            else:
+                seat = top["seat"]
+                if seat in out:
+                    stack.pop()
                     continue
+            quick = CHOICE.get(kind)
+            if quick is not None and quick(self, top):
+                self._legal = {}
+                return  # surely more than one legal action: work them out only when asked
+            # (the legal list of a decision on the stack, as legal_actions would work it out)
+            legal = tuple(STEPS.decisions[kind][0](self, top if kind != "reveal" else dict(top, seat=seat)))
+            self._legal = {seat: legal}
+            if not legal:
+                raise RuntimeError(f"no legal action for seat {seat} at {kind}")
+            if len(legal) == 1 and not self.keep_forced:
+                self._do(legal[0], seat)
+                continue
             return
-        self.stack.clear()
+        stack.clear()
 
     def cards_dealt(self, seat: int) -> frozenset[str]:
         """Right after `new_game`: the starting hand the `@deal` step will give the seat, read off the
@@ -213,6 +250,8 @@ class AlienState(ResultState):
         return self.order[self.active]
 
     def alive(self) -> list[int]:
+        if not self.out:
+            return list(range(self.seats))
         return [s for s in range(self.seats) if s not in self.out]
 
     def push(self, kind: str, seat: int | None = None, **data: Any) -> None:
@@ -251,7 +290,7 @@ class AlienState(ResultState):
             card = self.deck.pop()
             self.hands[seat].append(card)
             got.append(card)
-        if got:
+        if got and self.loud:
             self.rec("draw", f"P{seat} draws {len(got)}{' (' + why + ')' if why else ''}", seat=seat, count=len(got))
             self.rec("drew", "", seen_by=(seat,), seat=seat, cards=list(got))
         return got
@@ -274,17 +313,18 @@ class AlienState(ResultState):
         n = min(n, self.tokens[hex_][seat])
         if n:
             self.tokens[hex_][seat] -= n
-            self.rec("destroyed", f"{n} token(s) of P{seat} destroyed at {self.map.labels[hex_]} ({why})",
-                     seat=seat, hex=self.map.labels[hex_], count=n)
+            if self.loud:
+                self.rec("destroyed", f"{n} token(s) of P{seat} destroyed at {self.map.labels[hex_]} ({why})",
+                         seat=seat, hex=self.map.labels[hex_], count=n)
         return n
 
     def check_end(self) -> None:
         """Players with no token left are out; one player left, or one controlling every world, wins."""
         if self.result is not None:
             return
-        totals = [sum(col) for col in zip(*self.tokens)]
+        rows = self.tokens
         for s in self.alive():
-            if totals[s] == 0:
+            if not any(map(itemgetter(s), rows)):
                 self.out.append(s)
                 self.discard.extend(self.hands[s])
                 self.hands[s] = []
@@ -292,7 +332,7 @@ class AlienState(ResultState):
         alive = self.alive()
         if self.worlds:
             first = self.controller(next(iter(self.worlds)))
-            if first is not None and all(self.controller(h) == first for h in self.worlds):
+            if first is not None and all(rows[h][first] and sum(rows[h]) == rows[h][first] for h in self.worlds):
                 self._win(first, "controls every world")
                 return
         if len(alive) == 1:
@@ -315,7 +355,15 @@ class AlienState(ResultState):
         out["worlds"] = {labels[h]: w for h, w in sorted(self.worlds.items())}
         out["tokens"] = {labels[h]: list(t) for h, t in enumerate(self.tokens) if any(t)}
         for f in FIELDS:
-            out[f] = plain_copy(getattr(self, f))
+            value = getattr(self, f)
+            # Piles of cards and lists of seats copy as they are (plain_copy's answer, found faster:
+            # agents ask for an observation at every decision).
+            if f in _FLAT:
+                out[f] = list(value)
+            elif f in _PER_SEAT:
+                out[f] = [list(v) for v in value]
+            else:
+                out[f] = plain_copy(value)
         out["pool"] = dict(sorted(self.pool.items()))
         return out
 
@@ -340,7 +388,8 @@ class AlienState(ResultState):
         twin.keep_forced = self.keep_forced
         twin.chance = self.chance.fork()
         twin.log = list(self.log)
-        twin.rec = EventRecorder(twin.log)
+        twin.loud = self.loud
+        twin.rec = EventRecorder(twin.log) if self.loud else _QUIET
         twin.worlds = dict(self.worlds)
         twin.tokens = list(map(list.copy, self.tokens))
         twin.order, twin.active, twin.turn, twin.round = list(self.order), self.active, self.turn, self.round
@@ -360,6 +409,25 @@ class AlienState(ResultState):
 
     def __repr__(self) -> str:
         return f"<Alien Empires turn {self.turn}, P{self.seat} to play, out {self.out}>"
+
+
+_FLAT = frozenset({"order", "out", "deck", "discard", "neutral"})  # fields that are flat lists of str or int
+_PER_SEAT = frozenset({"hands", "destiny", "played"})  # lists of cards, one per seat
+
+
+class _Quiet:
+    """The recorder of a muted state: records nothing."""
+
+    __slots__ = ()
+
+    def __call__(self, kind: str, text: str = "", seen_by: tuple[int, ...] | None = None, **data: Any) -> None:
+        pass
+
+    def take(self) -> tuple[Event, ...]:
+        return ()
+
+
+_QUIET = _Quiet()
 
 
 def _flat_copy(entry: dict[str, Any]) -> dict[str, Any]:

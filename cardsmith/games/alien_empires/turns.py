@@ -6,7 +6,9 @@ module docstring of state.py); docs/rules/alien-empires.md gives the readings th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from itertools import compress
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, Iterable
 
 import cardsmith.games.alien_empires.powers as P
 from cardsmith.games.alien_empires.manoeuvres import counts as _counts, moved, toll_blocked
@@ -229,13 +231,16 @@ def _fate_legal(st: "AlienState", e: Entry) -> tuple:
     if not ts["drawn"]:
         out.append(("draw",))
     hand = sorted(set(st.hands[seat]))
+    table = st.table.cards
     for c in hand:
-        info = st.table[c]
-        if info.kind == "event" and info.timing == "fate":
+        info = table[c]
+        if info.timing == "fate" and info.kind == "event":
             if info.does[0] == "add_tokens":
                 out += [("play", c, lbl(st, h)) for h in st.colonised(seat)]
             else:
                 out.append(("play", c))
+    if not P.handlers(st, seat) & _FATE_POWERS:
+        return tuple(out)
     if P.has(st, seat, "resurrection") and seat not in ts["resurrected"] and st.discard and st.total(seat) > 1:
         out.append(("resurrect",))
     others = [s for s in st.alive() if s != seat]
@@ -244,6 +249,9 @@ def _fate_legal(st: "AlienState", e: Entry) -> tuple:
     if P.has(st, seat, "foundation"):
         out += [("give", c, s) for c in hand for s in others]
     return tuple(out)
+
+
+_FATE_POWERS = frozenset({"resurrection", "trader", "foundation"})  # the powers `_fate_legal` offers
 
 
 @STEPS.decision("fate", _fate_legal)
@@ -364,10 +372,10 @@ def _breed(st: "AlienState", e: Entry, action: tuple) -> None:
 def movable(st: "AlienState", seat: int, h: int) -> int:
     """Tokens of `seat` on hex `h` that have not moved this turn (none on a world an opponent with
     Toll Keeper shares)."""
-    n = st.tokens[h][seat] - st.turnstate["moved"].get(lbl(st, h), 0)
+    n = st.tokens[h][seat] - st.turnstate["moved"].get(st.map.labels[h], 0)
     if n <= 0:
         return 0
-    return 0 if toll_blocked(st, seat, h) else n
+    return 0 if h in st.worlds and toll_blocked(st, seat, h) else n
 
 
 def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
@@ -376,19 +384,70 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
     look-ahead agent weighs a few stacks, then a few dozen moves, instead of hundreds."""
     seat = e["seat"]
     labels = st.map.labels
+    free = free_stacks(st, seat)
     out: list[tuple] = [("done",)]
-    out += [("stack", labels[h]) for h in sorted(st.stacks(seat)) if movable(st, seat, h)]
-    out += _power_moves(st, seat)
-    table = st.table
-    for c in sorted(set(st.hands[seat])):
-        info = table[c]
-        if info.kind == "event" and info.timing == "migration":
-            if info.does[0] == "warp":
-                out += [("play", c, labels[h], labels[d]) for h in sorted(st.stacks(seat)) if movable(st, seat, h) == st.tokens[h][seat]
-                        for d in range(len(st.map)) if d != h]
+    out += [("stack", labels[h]) for h in free]
+    if P.handlers(st, seat) & _MOVE_POWERS:
+        out += _power_moves(st, seat)
+    events = _MIGRATION_EVENTS.get(st.static)
+    if events is None:
+        table = st.table.cards
+        events = _MIGRATION_EVENTS[st.static] = frozenset(c for c, i in table.items() if i.kind == "event" and i.timing == "migration")
+    held = events.intersection(st.hands[seat])
+    if held:
+        table = st.table.cards
+        rows = st.tokens
+        for c in sorted(held):
+            if table[c].does[0] == "warp":
+                for h in free:
+                    if movable(st, seat, h) == rows[h][seat]:
+                        out += _warps(st, c, h)
             else:
                 out.append(("play", c))
     return tuple(out)
+
+
+# (game key, card, hex) -> a Warp Gate's plays from that hex to every other: the same lists each turn.
+_WARPS: dict[tuple[int, str, int], tuple] = {}
+
+
+def _warps(st: "AlienState", card: str, h: int) -> tuple:
+    key = (st.static, card, h)
+    got = _WARPS.get(key)
+    if got is None:
+        labels = st.map.labels
+        got = _WARPS[key] = tuple(("play", card, labels[h], labels[d]) for d in range(len(labels)) if d != h)
+    return got
+
+
+# Race powers that add moves to the Migration phase (`_power_moves`), and each game's Migration Events.
+_MOVE_POWERS = frozenset({"assassination", "projection", "repulsion", "deporter", "propagandist", "worldships"})
+_MIGRATION_EVENTS: dict[int, frozenset[str]] = {}
+
+
+def free_stacks(st: "AlienState", seat: int) -> list[int]:
+    """The hexes (in order) where `seat` has tokens free to move (`movable` for every hex at once)."""
+    rows = st.tokens
+    mine: Iterable[int] = compress(range(len(rows)), map(itemgetter(seat), rows))
+    moved = st.turnstate["moved"]
+    if moved:
+        labels = st.map.labels
+        mine = [h for h in mine if rows[h][seat] > moved.get(labels[h], 0)]
+    tolls = toll_keepers(st, seat)
+    if tolls:
+        worlds = st.worlds
+        return [h for h in mine if not (h in worlds and any(rows[h][s] for s in tolls))]
+    return list(mine)
+
+
+def toll_keepers(st: "AlienState", seat: int) -> list[int]:
+    """The opponents of `seat` with Toll Keeper."""
+    return [s for s in st.alive() if s != seat and "toll_keeper" in P.handlers(st, s)]
+
+
+# (game key, hex, reach, free tokens) -> the moves of `_move_to_legal` without Gatherer: the same few
+# hundred lists come back every turn of every game.
+_MOVES: dict[tuple[int, int, int, int], tuple] = {}
 
 
 def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
@@ -396,31 +455,34 @@ def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
     Gatherer, 3 more spaces to one world a turn)."""
     seat = e["seat"]
     reach = P.move_range(st, seat)
+    hmap = st.map
+    src = e["src"]
+    h = hmap.index(src)
+    free = movable(st, seat, h)
+    key = (st.static, h, reach, free)
+    out = _MOVES.get(key)
+    if out is None:
+        if len(_MOVES) > 50_000:  # a bound on memory, far above what the bundled maps fill
+            _MOVES.clear()
+        labels, counts = hmap.labels, _counts(free)
+        out = _MOVES[key] = tuple(("move", src, labels[d], k) for d in hmap.within(h, reach) for k in counts)
     gather = P.amount(st, seat, "gatherer")
-    target = st.turnstate.get("gatherer")
-    labels, hmap = st.map.labels, st.map
-    h = hx(st, e["src"])
-    src, counts = e["src"], _counts(movable(st, seat, h))
-    out = [("move", src, labels[d], k) for d in hmap.within(h, reach) for k in counts]
     if gather:
-        out += [("move", src, labels[d], k) for d in hmap.within(h, reach + gather)
-                if hmap.dist[h][d] > reach and d in st.worlds and (target is None or target == labels[d]) for k in counts]
-    return tuple(out)
+        labels, counts = hmap.labels, _counts(free)
+        target = st.turnstate.get("gatherer")
+        out += tuple(("move", src, labels[d], k) for d in hmap.within(h, reach + gather)
+                     if hmap.dist[h][d] > reach and d in st.worlds and (target is None or target == labels[d]) for k in counts)
+    return out
 
 
-def _migrate_has_choice(st: "AlienState", e: Entry) -> bool:
-    """`done` and at least one move: some stack of the seat has a token free to move."""
-    seat = e["seat"]
-    return any(movable(st, seat, h) for h in st.stacks(seat))
-
-
-CHOICE["migrate"] = _migrate_has_choice
+# (No quick test for `migrate`: its legal list costs little more than the test would.)
 CHOICE["move_to"] = lambda st, e: True  # every hex has a neighbour: at least two moves
 
 
 def _enemies(st: "AlienState", seat: int) -> list[tuple[int, int]]:
     """(hex, seat) for every hex holding another player's tokens."""
-    return [(h, s) for h in range(len(st.map)) for s in st.alive() if s != seat and st.tokens[h][s]]
+    others = [s for s in st.alive() if s != seat]
+    return [(h, s) for h, row in enumerate(st.tokens) for s in others if row[s]]
 
 
 def _power_moves(st: "AlienState", seat: int) -> list[tuple]:
@@ -463,14 +525,17 @@ def _migrate(st: "AlienState", e: Entry, action: tuple) -> None:
 @STEPS.decision("move_to", _move_to_legal)
 def _move_to(st: "AlienState", e: Entry, action: tuple) -> None:
     st.stack.pop()
-    seat, ts = e["seat"], st.turnstate
-    src, dst, n = hx(st, action[1]), hx(st, action[2]), action[3]
-    if st.map.dist[src][dst] > P.move_range(st, seat):
+    seat, ts, hmap = e["seat"], st.turnstate, st.map
+    src, dst, n = hmap.index(action[1]), hmap.index(action[2]), action[3]
+    if hmap.dist[src][dst] > P.move_range(st, seat):
         ts["gatherer"] = action[2]
-    st.tokens[src][seat] -= n
-    st.add_tokens(dst, seat, n)
-    ts["moved"][action[2]] = ts["moved"].get(action[2], 0) + n
-    st.rec("move", f"P{seat} moves {n} from {action[1]} to {action[2]}", seat=seat, src=action[1], dst=action[2], count=n)
+    rows = st.tokens
+    rows[src][seat] -= n
+    rows[dst][seat] += n
+    moves = ts["moved"]
+    moves[action[2]] = moves.get(action[2], 0) + n
+    if st.loud:
+        st.rec("move", f"P{seat} moves {n} from {action[1]} to {action[2]}", seat=seat, src=action[1], dst=action[2], count=n)
     moved(st, seat, src, dst, n)
     st.check_end()
 

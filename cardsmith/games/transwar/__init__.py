@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardsmith.engine.contract import RulesModule
+from cardsmith.engine.contract import PlayerSpec, RulesModule
 from cardsmith.games.transwar.decisions import KINDS as DECISION_KINDS
 from cardsmith.engine.kit.fillers import hands_cards
 from cardsmith.games.transwar.checks import CARD_FIELDS, EFFECT_SPECS, PLAY_SCHEMA, validate
@@ -23,6 +23,25 @@ def make_game(cardset: CardSet) -> Any:
     return TransWarGame(cardset, RULES)
 
 
+def _brawler(game: Any, **options: Any) -> Any:
+    from cardsmith.games.transwar.players import Brawler
+
+    return Brawler(game, **options)
+
+
+def _scrapper(game: Any, **options: Any) -> Any:
+    from cardsmith.games.transwar.players import Brawler
+
+    return Brawler(game, pick=False, **options)
+
+
+AGENTS = {
+    "brawler": PlayerSpec(make=_brawler, options={"edge": int},
+                          doc="rules that attack where the damage gets through, defend when it matters, build otherwise"),
+    "scrapper": PlayerSpec(make=_scrapper, options={"edge": int},
+                           doc="the brawler's fights and cards, its turn's action at random"),
+}
+
 RULES = RulesModule(
     name="transwar",
     title="TransWar",
@@ -34,6 +53,9 @@ RULES = RulesModule(
     effect_types=("special",),
     validate=validate,
     cards_in_hand=hands_cards,
+    agents=AGENTS,
+    ladder=("random", "scrapper", "brawler"),
+    competent="brawler",
     doc="Two to six players in animal Forms fight with cards from one common deck; allies on both sides.",
     decisions=DECISION_KINDS,
 )
