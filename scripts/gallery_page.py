@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from cardsmith.base.project import Project  # noqa: E402
 from cardsmith.render.batch import render_set  # noqa: E402
+from cardsmith.sets.model import Card, CardSet  # noqa: E402
 from cardsmith.sets.validate import load_set  # noqa: E402
 
 OUT = ROOT / "docs" / "gallery"
@@ -33,17 +34,17 @@ CSS_PX_PER_IN = 96
 PICKS: dict[str, dict[str, str]] = {"solar-empires": {"ship": "tcs-39-defender", "building": "missile-silos"}}
 
 
-def _chosen(cardset) -> list:
+def _chosen(cardset: CardSet) -> list[Card]:
     """One card per type, in the order the types are declared."""
     picks = PICKS.get(cardset.id, {})
-    first: dict[str, object] = {}
+    first: dict[str, Card] = {}
     for card in cardset.cards:
         if card.id == picks.get(card.type) or (card.type not in first and card.type not in picks):
             first[card.type] = card
     return [first[t] for t in cardset.types if t in first]
 
 
-def _draw_set(set_dir: Path, work: Path) -> tuple[object, list[tuple[object, Path]]]:
+def _draw_set(set_dir: Path, work: Path) -> tuple[CardSet, list[tuple[Card, Path]]]:
     """Render the chosen cards of one set; returns the set and (card, trimmed image file) pairs."""
     shutil.copytree(set_dir, work / "cards" / set_dir.name)
     project = Project(work)
