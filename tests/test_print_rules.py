@@ -88,16 +88,24 @@ def _layer_box(tree: dict, name: str) -> list:
     raise KeyError(name)
 
 
-def test_type_lines_and_badges_stay_put_within_a_type_whatever_the_text():
+def test_type_lines_move_with_the_text_but_never_into_the_panel():
+    """Layouts adapt to the text (issue 31, item 11): the type line sits just above a panel sized to
+    the text, at the foot of a card without text, and never lower than a shorter text would put it."""
     cardset = load_set(ROOT / "cards" / "solar-empires")
     project = Project(ROOT)
     layouts = layouts_for(project, cardset)
     setctx = set_context(cardset)
-    seen: dict[str, set] = {}
+    foot = cardset.card_size[1] - cardset.safe
     for card in cardset.cards:
         tree, _ = layouts.render(card_layout(cardset, card, layouts), card_context(cardset, card, setctx), card.id)
-        seen.setdefault(card.type, set()).add(str(_layer_box(tree, "type-bar")))
-    assert all(len(boxes) == 1 for boxes in seen.values()), seen
+        bar = [float(str(v).removesuffix("mm")) for v in _layer_box(tree, "type-bar")[1::2]]
+        try:
+            panel_top = float(str(_layer_box(tree, "panel")[1]).removesuffix("mm"))
+        except KeyError:
+            assert abs(bar[1] - foot) < 0.05, card.id  # no text: the type line stands at the foot
+            continue
+        assert bar[1] < panel_top <= bar[1] + 1, card.id
+        assert bar[0] >= 46, card.id
 
 
 @pytest.fixture(scope="module")
