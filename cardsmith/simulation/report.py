@@ -14,7 +14,8 @@ from typing import Any, Sequence
 
 from cardsmith.base.atomic import write_text
 from cardsmith.sets.model import CardSet, Deck
-from cardsmith.simulation._report_cards import (CSS as CARDS_CSS, agents_html, comparison_html, observed_html, tests_html,
+from cardsmith.simulation._report_cards import (CSS as CARDS_CSS, agents_html, comparison_html, observed_html, players_html,
+                                               tests_html,
                                                verdict_html)
 
 FONT = "font-family='system-ui, sans-serif'"
@@ -233,7 +234,7 @@ def render_html(figures: dict[str, Any], cardset: CardSet, run: Any = None, game
         "<h2>Game length</h2>",
         histogram_svg(length.get("histogram", {})),
         game_section(cardset.name, game_text),
-        tests_html(figures), agents_html(figures), comparison_html(figures), observed_html(figures),
+        players_html(figures), tests_html(figures), agents_html(figures), comparison_html(figures), observed_html(figures),
         "<h2>Per-card impact, observational: win rate when played</h2><p class='note'>Observational, not causal (the card tests above are). For each card, over every game of a deck that holds it: the deck's win "
         "rate when the card was played against when it was not, with intervals and sample sizes. Cards come out more "
         "often in long games, so the raw difference flatters nearly every card; the adjusted column compares only games "
