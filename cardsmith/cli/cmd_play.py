@@ -212,6 +212,8 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
         raise UsageError(f"--players {seats}: {game.rules.name} is for {lo} to {hi} players")
     if decks_dir is not None and not decks_dir.is_dir():
         raise CardsmithError(f"--decks {decks_dir}: no such folder")
+    if search and seats != 2:
+        raise UsageError("--search-decks plays two-seat games against the field; use it without --players")
     files = [] if random_decks else sets.deck_files(cardset.path, decks_dir)
     if decks_dir is not None and not random_decks and not files:
         raise CardsmithError(f"--decks {decks_dir}: no deck files (.yaml, .yml, .txt) in it",
@@ -220,6 +222,13 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     use_random = random_decks or not files
     if use_random:
         decks = sets.random_decks(cardset, seed=seed)
+    if search:
+        from cardsmith.simulation.deck_search import search_needs
+
+        if search < search_needs(len(decks)):
+            raise UsageError(f"--search-decks {search} is too small for one step of the search over {len(decks)} decks",
+                             hint=f"give at least --search-decks {search_needs(len(decks))} (each deck and one mutant "
+                                  f"of it against the field, and the best played again on fresh games)")
     # The calibration, the round robin and the card tests go where --cluster says (one cluster session
     # for all); --resume reads back the round robin's finished games.
     with _where(cardset, "balance", jobs, cluster, resume, keep=True, dashboard=dashboard) as where:
@@ -231,8 +240,6 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     if search > 0:
         from cardsmith.simulation.deck_search import search_decks
 
-        if seats != 2:
-            raise UsageError("--search-decks plays two-seat games against the field; use it without --players")
         figures["deck_search"] = search_decks(cardset, game, sets.SetGameFactory(cardset.path), decks, specs[0],
                                               seed=seed, budget=search, jobs=jobs)
         figures["verdict"]["sentences"].append(figures["deck_search"]["sentence"])
