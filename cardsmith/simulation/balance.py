@@ -131,10 +131,9 @@ def measured_balance(cardset: CardSet, game: Game, factory: Callable[[], Game] |
             return chosen
         return size
 
-    run = dict(games=rr_games, seed=seed, budget=budget if budget is not None else DEFAULT_BUDGET,
-               random=random, players=players)
-    figures, result = balance_run(cardset, game, factory, decks, main, where=where,
-                                  **{**run, "budget": card_budget("card_tests", "budget", budget)})
+    figures, result = balance_run(cardset, game, factory, decks, main, where=where, games=rr_games, seed=seed,
+                                  budget=card_budget("card_tests", "budget", budget), random=random, players=players)
+    run: dict[str, Any] = dict(games=rr_games, seed=seed, budget=sizing["budget"], random=random, players=players)
     figures["player"] = player_figures(main, ladder, calibration, figures["capped"]["rate"])
     if second is not None:
         games_b = max(players, rr_games // 2 // players * players)
@@ -149,7 +148,7 @@ def measured_balance(cardset: CardSet, game: Game, factory: Callable[[], Game] |
     figures["verdict"] = verdict(figures)
     if "agent_comparison" in figures:
         figures["verdict"]["sentences"].append(figures["agent_comparison"]["sentence"])
-    return figures, result, {**run, "budget": sizing.get("budget", run["budget"])}
+    return figures, result, run
 
 
 def _skill(figures: dict[str, Any], result: BalanceResult, other: dict[str, Any], other_run: BalanceResult,
