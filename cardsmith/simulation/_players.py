@@ -15,7 +15,7 @@ cached: every run measures again.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from cardsmith.engine.chance import derive_seed
@@ -39,7 +39,6 @@ class Clock:
     workers: int
     target: float = TARGET_SECONDS
     spent: float = 0.0
-    notes: list[str] = field(default_factory=list)
 
     @property
     def capacity(self) -> float:
@@ -110,7 +109,9 @@ def player_figures(player: str, ladder: Sequence[str], calibration: dict[str, An
     """What balance.json and the report say about the player: its rung, strength against random, trust."""
     trusted, reason = trust(calibration, capped_rate)
     rung = ladder.index(player) if player in ladder else None
-    return {"spec": player, "rung": rung, "ladder": list(ladder), "vs_random": calibration, "trusted": trusted,
+    # balance.json holds figures of the games only, the same on every machine: no CPU seconds.
+    games_only = {k: v for k, v in calibration.items() if not k.startswith("cpu_")}
+    return {"spec": player, "rung": rung, "ladder": list(ladder), "vs_random": games_only, "trusted": trusted,
             "reason": reason, "competent_bar": round(competent_bar(calibration["seats"]), 6)}
 
 

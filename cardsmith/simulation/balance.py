@@ -143,7 +143,6 @@ def measured_balance(cardset: CardSet, game: Game, factory: Callable[[], Game] |
                                        players=players)
         sizing["second_games_per_pairing"] = games_b
         figures["agent_comparison"] = _skill(figures, result, other, other_run, seed)
-    sizing["cpu_seconds"] = round(clock.spent, 3)
     figures["sizing"] = sizing
     figures["verdict"] = verdict(figures)
     if "agent_comparison" in figures:
