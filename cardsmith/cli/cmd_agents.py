@@ -42,14 +42,15 @@ def agents_command(set_name: str, games: int, players: int | None, ladder_text: 
     seats = lo if players is None else players
     if not lo <= seats <= hi:
         raise UsageError(f"--players {seats}: {game.rules.name} is for {lo} to {hi} players")
-    ladder = check_ladder(ladder_text.split(",") if ladder_text else game.rules.ladder, seats, game.rules)
+    ladder = check_ladder(ladder_text.split(",") if ladder_text else game.rules.ladder, game.rules)
     files = sets.deck_files(cardset.path, None)
     decks = [sets.load_checked_deck(cardset, p) for p in files] or sets.random_decks(cardset, seed=seed)
     factory = sets.SetGameFactory(cardset.path)
 
     with _where(cardset, "agents", jobs, cluster, resume=False, keep=False, dashboard=dashboard) as where:
         def play(tasks: Any, description: str) -> Any:
-            return run_games(factory, game, decks, tasks, where, description=description)[0]
+            # Nothing is kept: a ladder is measured afresh each time (no --resume).
+            return run_games(factory, game, decks, tasks, where.elsewhere(), description=description)[0]
 
         figures = measure_ladder(play, ladder, len(decks), games=games, seed=seed, seats=seats)
     figures.update({"set": cardset.id, "game": game.name, "deck_names": [d.name for d in decks]})

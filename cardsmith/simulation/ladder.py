@@ -105,7 +105,7 @@ def play_pairing(play: Play, player: str, opponent: str, n_decks: int, games: in
     return Pairing(player, opponent, seats, play(tasks, f"{player} vs {opponent}"))
 
 
-def check_ladder(ladder: Sequence[str], seats: int, rules: Any) -> tuple[str, ...]:
+def check_ladder(ladder: Sequence[str], rules: Any) -> tuple[str, ...]:
     """The ladder's specs written canonically; an error for one that is not a ladder."""
     specs = tuple(normalise_agents([s], 1, rules)[0] for s in ladder)
     if not specs or specs[0] != RANDOM:
