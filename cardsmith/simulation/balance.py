@@ -131,14 +131,16 @@ def measured_balance(cardset: CardSet, game: Game, factory: Callable[[], Game] |
             return chosen
         return size
 
-    figures, result = balance_run(cardset, game, factory, decks, main, where=where, games=rr_games, seed=seed,
+    # --jobs reaches the card tests through `jobs` (off a cluster they make their own process pool).
+    pool: dict[str, Any] = dict(jobs=place.jobs, progress=place.progress)
+    figures, result = balance_run(cardset, game, factory, decks, main, where=where, **pool, games=rr_games, seed=seed,
                                   budget=card_budget("card_tests", "budget", budget), random=random, players=players)
     run: dict[str, Any] = dict(games=rr_games, seed=seed, budget=sizing["budget"], random=random, players=players)
     figures["player"] = player_figures(main, ladder, calibration, figures["capped"]["rate"])
     if second is not None:
         games_b = max(players, rr_games // 2 // players * players)
         given_b = None if budget is None else budget // 2
-        other, other_run = balance_run(cardset, game, factory, decks, second, where=where, games=games_b, seed=seed,
+        other, other_run = balance_run(cardset, game, factory, decks, second, where=where, **pool, games=games_b, seed=seed,
                                        budget=card_budget("second", "second_budget", given_b), random=random,
                                        players=players)
         sizing["second_games_per_pairing"] = games_b
