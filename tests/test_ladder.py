@@ -144,7 +144,8 @@ def test_default_balance_uses_the_competent_player_and_compares_the_rung_below(p
     assert cmp["agents"] == ["greedy", "random"] and cmp["sentence"] in figures["verdict"]["sentences"]
     assert cmp["deck_agreement"]["tau"] is None  # two decks: no ranking to compare, and it says so
     assert all(r["holds"] == "holds at both" or r["holds"].startswith("only at ") for r in cmp["conclusions"])
-    assert figures["sizing"]["games_why"] == "as given by --games" and figures["sizing"]["budget"] == 200
+    assert figures["sizing"]["games_why"] == "greedy: 10 games per table, as given by --games"
+    assert figures["sizing"]["budget"] == 200 and figures["sizing"]["second_budget"] == 100  # half for the rung below
 
 
 def test_kendall_tau_on_known_orderings():
@@ -178,7 +179,7 @@ def test_a_default_run_is_sized_from_the_measured_cost():
     assert games_for(clock, "round_robin", 0.001, tables=6, seats=2, given=None)[0] == MAX_GAMES
     games, why = games_for(clock, "round_robin", 1.0, tables=6, seats=2, given=None)
     assert games == 30 and "1 CPU s" in why  # 180 CPU s for the round robin, 6 tables
-    assert games_for(clock, "round_robin", 1.0, tables=6, seats=2, given=7) == (7, "as given by --games")
+    assert games_for(clock, "round_robin", 1.0, tables=6, seats=2, given=7)[0] == 7
     budget, why = budget_for(clock, 288.0, 0.5, None, 24_000)
     assert budget == 576 and "288 CPU s" in why
     budget, why = budget_for(clock, 288.0, 10.0, None, 24_000)

@@ -130,7 +130,7 @@ def player_line(p: dict[str, Any]) -> str:
 def games_for(clock: Clock, stage: str, per_game: float, tables: int, seats: int, given: int | None) -> tuple[int, str]:
     """Games per pairing for a round robin: as given, or what the stage's share affords (MIN..MAX)."""
     if given is not None:
-        return given, "as given by --games"
+        return given, f"{given} games per table, as given by --games"
     if per_game <= 0:
         return MAX_GAMES, "the default"
     afford = int(clock.share(stage) / per_game / max(1, tables))
@@ -141,10 +141,11 @@ def games_for(clock: Clock, stage: str, per_game: float, tables: int, seats: int
     return games, why
 
 
-def budget_for(clock: Clock, share: float, per_game: float, given: int | None, default: int) -> tuple[int, str]:
+def budget_for(clock: Clock, share: float, per_game: float, given: int | None, default: int,
+               given_text: str = "as given by --budget") -> tuple[int, str]:
     """Card-test games: as given, or what `share` CPU seconds afford at `per_game` (at most `default`)."""
     if given is not None:
-        return given, "as given by --budget"
+        return given, f"{given:,} card-test games, {given_text}"
     left = min(share, clock.capacity - clock.spent)
     afford = int(left / per_game) if per_game > 0 else default
     budget = min(default, afford)

@@ -104,8 +104,9 @@ def players_html(figures: dict[str, Any]) -> str:
     trust = "trusted" if player["trusted"] else "UNTRUSTED"
     items = [f"<li>{_e(player_line(player))}; verdict {trust}: {_e(player['reason'])}.</li>"]
     if sizing:
-        items.append(f"<li>{sizing['calibration_games']} calibration games against random; {_e(sizing['games_why'])}.</li>")
-        items += [f"<li>{_e(sizing[k])}.</li>" for k in ("budget_why", "second_budget_why") if k in sizing]
+        items.append(f"<li>calibration: {sizing['calibration_games']} games against random.</li>")
+        items += [f"<li>round robin, {_e(sizing[k])}.</li>" for k in ("games_why", "second_games_why") if k in sizing]
+        items += [f"<li>card tests, {_e(sizing[k])}.</li>" for k in ("budget_why", "second_budget_why") if k in sizing]
     return ("<h2>Players and games</h2><p class='note'>A verdict is trusted when its player beats random at least "
             f"{100 * player['competent_bar']:.0f}% of the time and at most 2% of its games are stopped by a cap. "
             f"A default run is sized to finish within {sizing['target_seconds'] / 60 if sizing else 10:.0f} minutes "

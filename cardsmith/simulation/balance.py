@@ -118,32 +118,34 @@ def measured_balance(cardset: CardSet, game: Game, factory: Callable[[], Game] |
     per_game = mirror_cost(calibration)
     rr_games, why_games = games_for(clock, "round_robin", per_game, n_tables, players, games)
     sizing: dict[str, Any] = {"target_seconds": clock.target, "workers": clock.workers, "games_per_pairing": rr_games,
-                              "games_why": why_games, "calibration_games": calibration["games"]}
+                              "games_why": f"{main}: {why_games}", "calibration_games": calibration["games"]}
 
-    def card_budget(share: str, key: str, given: int | None) -> Callable[[Sequence[GameRecord]], int]:
+    def card_budget(share: str, key: str, given: int | None, who: str) -> Callable[[Sequence[GameRecord]], int]:
         def size(records: Sequence[GameRecord]) -> int:
             cost = clock.charge(records)
             # The second player's share holds its round robin too.
             left = clock.share(share) - (cost * len(records) if share == "second" else 0.0)
-            chosen, why = budget_for(clock, left, cost, given, DEFAULT_BUDGET)
+            half = "half of --budget" if share == "second" else "as given by --budget"
+            chosen, why = budget_for(clock, left, cost, given, DEFAULT_BUDGET, half)
             clock.spent += chosen * cost  # planned: the card tests' games cost about as much
-            sizing[key], sizing[key + "_why"] = chosen, why
+            sizing[key], sizing[key + "_why"] = chosen, f"{who}: {why}"
             return chosen
         return size
 
     # --jobs reaches the card tests through `jobs` (off a cluster they make their own process pool).
     pool: dict[str, Any] = dict(jobs=place.jobs, progress=place.progress)
     figures, result = balance_run(cardset, game, factory, decks, main, where=where, **pool, games=rr_games, seed=seed,
-                                  budget=card_budget("card_tests", "budget", budget), random=random, players=players)
+                                  budget=card_budget("card_tests", "budget", budget, main), random=random, players=players)
     run: dict[str, Any] = dict(games=rr_games, seed=seed, budget=sizing["budget"], random=random, players=players)
     figures["player"] = player_figures(main, ladder, calibration, figures["capped"]["rate"])
     if second is not None:
         games_b = max(players, rr_games // 2 // players * players)
         given_b = None if budget is None else budget // 2
         other, other_run = balance_run(cardset, game, factory, decks, second, where=where, **pool, games=games_b, seed=seed,
-                                       budget=card_budget("second", "second_budget", given_b), random=random,
+                                       budget=card_budget("second", "second_budget", given_b, second), random=random,
                                        players=players)
         sizing["second_games_per_pairing"] = games_b
+        sizing["second_games_why"] = f"{second}: {games_b} games per table, half of {main}'s"
         figures["agent_comparison"] = _skill(figures, result, other, other_run, seed)
     figures["sizing"] = sizing
     figures["verdict"] = verdict(figures)

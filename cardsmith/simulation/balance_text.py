@@ -53,8 +53,10 @@ def sizing_lines(figures: dict[str, Any]) -> list[str]:
     out = []
     sizing = figures.get("sizing")
     if sizing:
-        out += ["", "Games played:", f"  {sizing['calibration_games']} calibration games against random; {sizing['games_why']}"]
-        out += [f"  {sizing[k]}" for k in ("budget_why", "second_budget_why") if k in sizing]
+        out += ["", "Games played:", f"  calibration: {sizing['calibration_games']} games against random",
+                f"  round robin, {sizing['games_why']}"]
+        out += [f"  round robin, {sizing['second_games_why']}"] if "second_games_why" in sizing else []
+        out += [f"  card tests, {sizing[k]}" for k in ("budget_why", "second_budget_why") if k in sizing]
     skill = figures.get("agent_comparison")
     if skill and skill.get("conclusions") is not None:
         out += ["", f"Does skill change the answer? ({' and '.join(skill['agents'])})"]
