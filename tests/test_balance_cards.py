@@ -137,7 +137,11 @@ def test_deck_search_stays_legal_and_reports_what_it_leans_on():
     best = Deck(name="best", set_id=cardset.id, zones=frozen_map({z: frozen_map(c) for z, c in found["deck"].items()}))
     assert not check_deck(best, cardset)
     assert found["mutants_tried"] >= 1 and found["sentence"].startswith("Deck search")
-    assert found["games"] == 8
+    # The best deck and its start replay a quarter of the budget (50 games) on the same fresh seeds:
+    # 12 games against each of the 2 field decks, each side.
+    assert found["games"] == 24 and found["gain_over_start"]["games"] == 24
+    assert found["measurable"] == (found["gain_over_start"]["low"] > 0 or found["gain_over_start"]["high"] < 0)
+    assert found["measurable"] or "no measurable gain" in found["sentence"]
 
 
 def test_with_two_decks_the_mirror_of_a_too_strong_deck_names_no_cause():

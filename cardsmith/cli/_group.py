@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "cardsmith.cli.cmd_decks",
     "cardsmith.cli.cmd_share",
     "cardsmith.cli.cmd_play",
+    "cardsmith.cli.cmd_agents",
     "cardsmith.cli.cmd_components",
     "cardsmith.cli.cmd_check",
 ]
@@ -47,6 +48,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "watch": ("cardsmith.cli.cmd_share", "Serve SET's gallery on localhost and re-render cards as you save; the page reloads itself."),
     "play": ("cardsmith.cli.cmd_play", "Play GAMES games of SET between decks (one per seat) and print win rates with 95% intervals."),
     "balance": ("cardsmith.cli.cmd_play", "Round robin of SET's decks, card tests and a verdict; writes output/<set>/balance/report.html and balance.json."),
+    "agents": ("cardsmith.cli.cmd_agents", "Measure SET's ladder of players: each against the one below it and against random, with PASS/FAIL rules."),
     "check-game": ("cardsmith.cli.cmd_check", "Hold SET's game to the game contract: random games at the smallest and largest table, hiding, determinizations, positions, the turn cap."),
     "components": ("cardsmith.cli.cmd_components", "Boards (hex grids, square grids, tracks) and token sheets declared in a set (see docs/components.md)."),
 }

@@ -174,9 +174,11 @@ def play_command(set_name: str, decks: tuple[str, ...], players: int | None, age
 @click.option("--decks", "decks_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Folder of deck files to play (default: the set's decks/ folder).")
 @click.option("--random-decks", is_flag=True, help="Play one random legal deck per race/faction instead of deck files.")
-@click.option("--games", default=100, show_default=True, help="Games per pairing of decks.")
-@click.option("--agents", default="random", show_default=True, metavar="AGENT[,AGENT]",
-              help="The agent every deck is played by (its games must end); two, comma-separated, compare their card rankings.")
+@click.option("--games", type=int, default=None, metavar="N",
+              help="Games per pairing of decks (default: sized from the player's measured speed to fit ten minutes, at most 100).")
+@click.option("--agents", default=None, metavar="AGENT[,AGENT]",
+              help="The agent every deck is played by (default: the game's competent player, compared with the rung "
+                   "below it); two, comma-separated, compare their verdicts.")
 @click.option("--players", type=int, default=None, metavar="N",
               help="Seats per game (default: the fewest the rules allow); every combination of N decks is played.")
 @click.option("--all-sizes", is_flag=True,
@@ -184,8 +186,9 @@ def play_command(set_name: str, decks: tuple[str, ...], players: int | None, age
 @click.option("--time-budget", "seconds", type=float, default=None, metavar="SECONDS",
               help="A common-deck game: start no more rounds after this many seconds (default 480; 0: no limit).")
 @click.option("--seed", default=1, show_default=True, help="Run seed: game i uses a hash of (SEED, i); the same seed gives the same report.")
-@click.option("--budget", default=DEFAULT_BUDGET, show_default=True, metavar="GAMES",
-              help="Games for the card tests (with a card and with a filler in its place); 0 skips them.")
+@click.option("--budget", type=int, default=None, metavar="GAMES",
+              help=f"Games for the card tests (with a card and with a filler in its place); 0 skips them "
+                   f"(default: what the time left affords, at most {DEFAULT_BUDGET:,}).")
 @click.option("--search-decks", "search", default=0, show_default=True, metavar="GAMES",
               help="Spend this many games hill-climbing to the strongest legal deck against the field (0: no search).")
 @click.option("--compare", "old", metavar="REV|DIR",
@@ -195,35 +198,39 @@ def play_command(set_name: str, decks: tuple[str, ...], players: int | None, age
 @dashboard_option
 @resume_option
 @click.option("--json", "as_json", is_flag=True, help="Print every figure as JSON on stdout.")
-def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, games: int, agents: str,
-                    players: int | None, all_sizes: bool, seconds: float | None, seed: int, budget: int, search: int, old: str | None, jobs: int | None,
+def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, games: int | None, agents: str | None,
+                    players: int | None, all_sizes: bool, seconds: float | None, seed: int, budget: int | None, search: int,
+                    old: str | None, jobs: int | None,
                     cluster: str | None, dashboard: bool, resume: bool, as_json: bool) -> None:
     """Round robin of SET's decks, card tests and a verdict; writes output/<set>/balance/report.html and balance.json."""
     from cardsmith.engine.registry import load_game
     from cardsmith.base.errors import CardsmithError
     from cardsmith.base.project import Project
     from cardsmith.simulation import match, sets
-    from cardsmith.simulation.balance import balance_against, balance_figures, balance_run, compare_agents
+    from cardsmith.simulation.balance import balance_against, measured_balance
     from cardsmith.simulation.balance_text import format_balance
     from cardsmith.simulation.report import write_report
 
-    _check_counts(games, jobs)
+    _check_counts(1 if games is None else games, jobs)
     for option, n in (("--budget", budget), ("--search-decks", search)):
-        if not 0 <= n <= MAX_GAMES:
+        if n is not None and not 0 <= n <= MAX_GAMES:
             raise UsageError(f"{option} {n}: give 0 to {MAX_GAMES:,} games",
                              hint="a few thousand games already tell cards and decks apart")
-    specs = [s for s in agents.split(",") if s.strip()]
-    if len(specs) not in (1, 2):
+    specs = [s for s in (agents or "").split(",") if s.strip()]
+    if agents is not None and len(specs) not in (1, 2):
         raise UsageError("balance plays every deck with the same agent: give one (e.g. --agents random), or two to compare")
     cardset = sets.open_set(set_name)
     game = load_game(cardset)
-    specs = [_agents(s, 2, game.rules)[0] for s in specs]
+    # No --agents: the game's competent player, compared with the rung below it.
+    specs = [_agents(s, 2, game.rules)[0] for s in specs or [game.rules.competent_player()]]
     lo, hi = game.rules.players
     seats = lo if players is None else players
     if not lo <= seats <= hi:
         raise UsageError(f"--players {seats}: {game.rules.name} is for {lo} to {hi} players")
     if decks_dir is not None and not decks_dir.is_dir():
         raise CardsmithError(f"--decks {decks_dir}: no such folder")
+    if search and seats != 2:
+        raise UsageError("--search-decks plays two-seat games against the field; use it without --players")
     files = [] if random_decks else sets.deck_files(cardset.path, decks_dir)
     if decks_dir is not None and not random_decks and not files:
         raise CardsmithError(f"--decks {decks_dir}: no deck files (.yaml, .yml, .txt) in it",
@@ -232,36 +239,37 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     use_random = random_decks or not files
     if use_random:
         decks = sets.random_decks(cardset, seed=seed)
-    run: dict[str, Any] = dict(games=games, seed=seed, budget=budget, jobs=jobs, progress=sys.stderr.isatty(), random=use_random,
-               players=seats)
+    common: dict[str, Any] = {}
     if len(decks) == 1:  # a common deck: sized over table sizes (simulation/_common_deck.py)
-        from cardsmith.simulation._common_deck import SECONDS, table_sizes
+        from cardsmith.simulation._common_deck import table_sizes
 
         if seconds is not None and seconds < 0:
             raise UsageError(f"--time-budget must be 0 or more seconds, not {seconds}")
-        run.update(sizes=table_sizes(game.rules, players, all_sizes),
-                   seconds=SECONDS if seconds is None else (seconds or None))
-    # The round robin and the card tests go where --cluster says (one cluster session for both);
-    # --resume reads back the round robin's finished games.
+        common = dict(sizes=table_sizes(game.rules, players, all_sizes), seconds=seconds)
+    if search:
+        from cardsmith.simulation.deck_search import search_needs
+
+        if search < search_needs(len(decks)):
+            raise UsageError(f"--search-decks {search} is too small for one step of the search over {len(decks)} decks",
+                             hint=f"give at least --search-decks {search_needs(len(decks))} (each deck and one mutant "
+                                  f"of it against the field, and the best played again on fresh games)")
+    # The calibration, the round robin and the card tests go where --cluster says (one cluster session
+    # for all); --resume reads back the round robin's finished games.
     with _where(cardset, "balance", jobs, cluster, resume, keep=True, dashboard=dashboard) as where:
-        figures, result = balance_run(cardset, game, sets.SetGameFactory(cardset.path), decks, specs[0], where=where,
-                                      **run)
+        figures, result, run = measured_balance(cardset, game, sets.SetGameFactory(cardset.path), decks, specs,
+                                                games=games, budget=budget, seed=seed, players=seats,
+                                                random=use_random, where=where, compare=agents is None, **common)
+    run.update(jobs=jobs, progress=sys.stderr.isatty())
     figures = match.add_game_figures(figures, game, result.records)
     if search > 0:
         from cardsmith.simulation.deck_search import search_decks
 
-        if seats != 2:
-            raise UsageError("--search-decks plays two-seat games against the field; use it without --players")
         figures["deck_search"] = search_decks(cardset, game, sets.SetGameFactory(cardset.path), decks, specs[0],
                                               seed=seed, budget=search, jobs=jobs)
         figures["verdict"]["sentences"].append(figures["deck_search"]["sentence"])
     if old is not None:
         figures["comparison"] = balance_against(Project.current(), cardset, old, figures, result, decks_dir, specs[0], run)
         figures["verdict"]["sentences"] += figures["comparison"]["sentences"]
-    if len(specs) == 2:
-        other = balance_figures(cardset, game, sets.SetGameFactory(cardset.path), decks, specs[1], **run)
-        figures["agent_comparison"] = compare_agents(figures, other)
-        figures["verdict"]["sentences"].append(figures["agent_comparison"]["sentence"])
     game_text = match.game_figures_text(game, figures)
     html_path, json_path = write_report(Project.current().set_output(cardset.id) / "balance", figures, cardset,
                                         result.run, game_text)

@@ -64,6 +64,10 @@ class GameRecord:
     summary: Any = None
     # (opening hand, cards ever held) per seat, when the task asked for them (`GameTask.hands`).
     hands: Any = None
+    # The whole game's CPU and wall-clock seconds in the process that played it (machine-dependent,
+    # in no figure of the game): what `cardsmith agents` and balance's sizing read a player's cost from.
+    cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
 
     @property
     def seats(self) -> int:
@@ -375,8 +379,10 @@ def _play_task(game: Game, decks: Sequence[Deck], task: GameTask, position: Mapp
     state = game.from_position(position, seed=task.seed) if position is not None else None
     hand = game.rules.cards_in_hand if task.hands else None
     tracker = HandTracker(hand, len(seated)) if hand is not None else None
+    cpu, wall = time.process_time(), time.perf_counter()
     record = play_game(game, seated, task.agents, task.seed, index=task.index, deck_ids=task.deck_ids, state=state,
                        watch=tracker)
+    record.cpu_seconds, record.wall_seconds = time.process_time() - cpu, time.perf_counter() - wall
     if tracker is not None:
         record.hands = tracker.result()
     return record

@@ -95,10 +95,43 @@ def observed_html(figures: dict[str, Any]) -> str:
             + body + "</tbody></table>")
 
 
+def players_html(figures: dict[str, Any]) -> str:
+    """Who played, how strong it measured, and how many games the run played and why."""
+    from cardsmith.simulation._players import player_line
+
+    player, sizing = figures.get("player"), figures.get("sizing")
+    if not player:
+        return ""
+    trust = "trusted" if player["trusted"] else "UNTRUSTED"
+    items = [f"<li>{_e(player_line(player))}; verdict {trust}: {_e(player['reason'])}.</li>"]
+    if sizing:
+        items.append(f"<li>calibration: {sizing['calibration_games']} games against random.</li>")
+        items += [f"<li>round robin, {_e(sizing[k])}.</li>" for k in ("games_why", "second_games_why") if k in sizing]
+        items += [f"<li>card tests, {_e(sizing[k])}.</li>" for k in ("budget_why", "second_budget_why") if k in sizing]
+    return ("<h2>Players and games</h2><p class='note'>A verdict is trusted when its player beats random at least "
+            f"{100 * player['competent_bar']:.0f}% of the time and at most 2% of its games are stopped by a cap. "
+            f"A default run is sized to finish within {sizing['target_seconds'] / 60 if sizing else 10:.0f} minutes "
+            "from the measured cost of a game.</p><ul>" + "".join(items) + "</ul>")
+
+
+def _conclusions_html(cmp: dict[str, Any]) -> str:
+    decks = cmp.get("deck_agreement") or {}
+    rows = "".join(f"<tr><td>{_e(r['conclusion'])}</td><td>{_e(r['holds'])}</td></tr>" for r in cmp["conclusions"])
+    tau = ("no deck ranking to compare" if decks.get("tau") is None else
+           f"Kendall's tau {decks['tau']:.2f} [{decks['low']:.2f}, {decks['high']:.2f}], {_e(decks['method'])}")
+    return (f"<p>Deck standings: {tau}.</p><table class='figures'><tr><th>conclusion</th><th>under both players?</th></tr>"
+            f"{rows or '<tr><td colspan=2>none under either player</td></tr>'}</table>"
+            + (f"<p class='note'>{_e(cmp['note'])}.</p>" if cmp.get("note") else ""))
+
+
 def agents_html(figures: dict[str, Any]) -> str:
     cmp = figures.get("agent_comparison")
     if not cmp:
         return ""
+    if cmp.get("conclusions") is not None:
+        a, b = cmp["agents"]
+        return (f"<h2>Does skill change the answer? {_e(a)} and {_e(b)}</h2>" + _conclusions_html(cmp)
+                + f"<p>{_e(cmp['card_sentence'])}</p>")
     rows = "".join(f"<li>{_e(k['card'])} ({_e(k['deck'])}): {_e(k['flag'])}</li>" for k in cmp["flagged_only_with_first"])
     rows2 = "".join(f"<li>{_e(k['card'])} ({_e(k['deck'])}): {_e(k['flag'])}</li>" for k in cmp["flagged_only_with_second"])
     a, b = cmp["agents"]

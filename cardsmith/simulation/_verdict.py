@@ -105,5 +105,15 @@ def verdict(figures: dict[str, Any]) -> dict[str, Any]:
     else:
         out.append(f"Do not trust these numbers: {100 * capped['rate']:.1f}% of games were stopped by a cap "
                    f"(agent {figures['agent']}), so they measure stalling, not play.")
-    return {"sentences": out, "strong_decks": [d["deck"] for d in strong], "weak_decks": [d["deck"] for d in weak],
+    player = figures.get("player")
+    reason = None
+    if player is not None:
+        from cardsmith.simulation._players import player_line
+
+        out.append(f"Played by {player_line(player)}.")
+        if not player["trusted"]:
+            trust, reason = False, player["reason"]
+            out.insert(0, f"UNTRUSTED: {reason}, so these figures describe that play, not the game; "
+                          f"use a stronger player (see `cardsmith agents`).")
+    return {"sentences": out, "untrusted_reason": reason, "strong_decks": [d["deck"] for d in strong], "weak_decks": [d["deck"] for d in weak],
             "causes": [{"deck": r["deck"], "card": r["card"], "flag": r["flag"]} for r in causes], "trusted": trust}

@@ -3,9 +3,10 @@ dict (what balance.json holds). `cardsmith balance`, `--compare` and `--agents A
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, Union
 
 from cardsmith.engine.contract import Game
+from cardsmith.engine.runner import GameRecord
 from cardsmith.sets.model import CardSet, Deck
 from cardsmith.simulation._common_deck import SECONDS, Plan, common_deck_figures, is_common_deck
 from cardsmith.simulation._intervention import DEFAULT_BUDGET
@@ -24,8 +25,12 @@ def balance_figures(cardset: CardSet, game: Game, factory: Callable[[], Game] | 
                        progress=progress, random=random, players=players, sizes=sizes, seconds=seconds)[0]
 
 
+# A card-test budget, or how to size it from the round robin's games (a default run measures their cost).
+Budget = Union[int, Callable[[Sequence[GameRecord]], int]]
+
+
 def balance_run(cardset: CardSet, game: Game, factory: Callable[[], Game] | None, decks: Sequence[Deck], agent: str, *,
-                games: int, seed: int, budget: int = DEFAULT_BUDGET, jobs: int | None = None, progress: bool = False,
+                games: int, seed: int, budget: Budget = DEFAULT_BUDGET, jobs: int | None = None, progress: bool = False,
                 random: bool = False, players: int = 2, where: Any = None, sizes: Sequence[int] | None = None,
                 seconds: float | None = None) -> tuple[dict[str, Any], BalanceResult]:
     """`balance_figures` and the round robin's records (for `--compare`); `where` (a match.Where) says
@@ -34,11 +39,15 @@ def balance_run(cardset: CardSet, game: Game, factory: Callable[[], Game] | None
     A common-deck game (one deck every seat draws from) is sized instead: rounds at each table size
     of `sizes` until every card is resolved or `budget` games (or `seconds`) are spent
     (`_common_deck`); `games` and `players` do not apply to it."""
-    if is_common_deck(game, decks) and budget > 0:  # --budget 0: the plain games, no card tests
+    if is_common_deck(game, decks) and (callable(budget) or budget > 0):  # --budget 0: the plain games, no card tests
+        if callable(budget):  # sized by the time a default run has: the study's own games and seconds budget it
+            budget = DEFAULT_BUDGET
         return common_run(cardset, game, factory, decks[0], agent, seed=seed, budget=budget, jobs=jobs,
                           progress=progress, where=where, sizes=sizes or (players,), seconds=seconds)
     result = run_balance(cardset, game, factory, decks, agent, games=games, seed=seed, jobs=jobs, progress=progress,
                          random=random, players=players, where=where)
+    if callable(budget):
+        budget = budget(result.records)
     figures = result.figures(decks)
     names = {c.id: c.name for c in cardset.cards}
     hands = Hands(game, decks)
@@ -118,3 +127,94 @@ def balance_against(project: Any, cardset: CardSet, spec: str, figures: dict[str
             decks = [sets.load_checked_deck(old_set, p) for p in sets.deck_files(old_set.path, decks_dir)]
         old_fig, old_run = balance_run(old_set, game, sets.SetGameFactory(old_set.path), decks, agent, **run)
         return compare_versions(label, old_fig, figures, old_run, result, card_edits(old_set, cardset))
+
+
+def rung_below(ladder: Sequence[str], player: str) -> str | None:
+    """The ladder's rung below `player`, or None (the bottom, or a player not on the ladder)."""
+    return ladder[ladder.index(player) - 1] if player in ladder and ladder.index(player) > 0 else None
+
+
+def measured_balance(cardset: CardSet, game: Game, factory: Callable[[], Game] | None, decks: Sequence[Deck],
+                     agents: Sequence[str], *, games: int | None, budget: int | None, seed: int, players: int,
+                     random: bool, where: Any, compare: bool, sizes: Sequence[int] | None = None,
+                     seconds: float | None = None) -> tuple[dict[str, Any], BalanceResult, dict[str, Any]]:
+    """A balance run with its players measured: `agents[0]` calibrated against random and trusted or
+    not; a second player (`agents[1]`, or with `compare` the rung below) run for the skill comparison.
+    `games`/`budget` None: sized from the measured cost to fit the time a default run has. Returns
+    the figures, the round robin, and the run dict (for `--compare`).
+
+    A common-deck game's study stops on its own time budget (`seconds`, default SECONDS): the
+    competent player gets 60% of it and the rung below 25%, so both fit a default run's ten minutes."""
+    from cardsmith.engine.runner import default_jobs
+    from cardsmith.simulation._players import (Clock, budget_for, calibrate, games_for, mirror_cost,
+                                               player_figures)
+    from cardsmith.simulation._verdict import verdict
+    from cardsmith.simulation.runs import Where, run_games
+
+    place = where.elsewhere() if where is not None else Where()
+    clock = Clock(workers=(place.jobs or default_jobs()))
+    ladder = tuple(game.rules.ladder)
+    main = agents[0]
+    second = agents[1] if len(agents) > 1 else rung_below(ladder, main) if compare else None
+
+    def play(tasks: Any, description: str) -> list[GameRecord]:
+        return run_games(factory, game, decks, tasks, place, description=description)[0]
+
+    calibration = calibrate(play, main, len(decks), 2 if game.rules.supports(2) else players, seed, clock)
+    n_tables = len(tables(len(decks), players))
+    per_game = mirror_cost(calibration)
+    rr_games, why_games = games_for(clock, "round_robin", per_game, n_tables, players, games)
+    sizing: dict[str, Any] = {"target_seconds": clock.target, "workers": clock.workers, "games_per_pairing": rr_games,
+                              "games_why": f"{main}: {why_games}", "calibration_games": calibration["games"]}
+
+    def card_budget(share: str, key: str, given: int | None, who: str) -> Callable[[Sequence[GameRecord]], int]:
+        def size(records: Sequence[GameRecord]) -> int:
+            cost = clock.charge(records)
+            # The second player's share holds its round robin too.
+            left = clock.share(share) - (cost * len(records) if share == "second" else 0.0)
+            half = "half of --budget" if share == "second" else "as given by --budget"
+            chosen, why = budget_for(clock, left, cost, given, DEFAULT_BUDGET, half)
+            clock.spent += chosen * cost  # planned: the card tests' games cost about as much
+            sizing[key], sizing[key + "_why"] = chosen, f"{who}: {why}"
+            return chosen
+        return size
+
+    # --jobs reaches the card tests through `jobs` (off a cluster they make their own process pool).
+    pool: dict[str, Any] = dict(jobs=place.jobs, progress=place.progress)
+    common: dict[str, Any] = {}
+    if is_common_deck(game, decks):
+        total = SECONDS if seconds is None else seconds
+        common = dict(sizes=sizes, seconds=(total or None) and total * 0.6)
+    figures, result = balance_run(cardset, game, factory, decks, main, where=where, **pool, games=rr_games, seed=seed,
+                                  budget=card_budget("card_tests", "budget", budget, main), random=random, players=players,
+                                  **common)
+    run: dict[str, Any] = dict(games=rr_games, seed=seed, budget=sizing.get("budget", DEFAULT_BUDGET), random=random,
+                               players=players)
+    figures["player"] = player_figures(main, ladder, calibration, figures["capped"]["rate"])
+    if second is not None:
+        games_b = max(players, rr_games // 2 // players * players)
+        given_b = None if budget is None else budget // 2
+        other, other_run = balance_run(cardset, game, factory, decks, second, where=where, **pool, games=games_b, seed=seed,
+                                       budget=card_budget("second", "second_budget", given_b, second), random=random,
+                                       players=players, **(dict(common, seconds=common["seconds"] and common["seconds"] * 25 / 60)
+                                                           if common else {}))
+        sizing["second_games_per_pairing"] = games_b
+        sizing["second_games_why"] = f"{second}: {games_b} games per table, half of {main}'s"
+        figures["agent_comparison"] = _skill(figures, result, other, other_run, seed)
+    figures["sizing"] = sizing
+    figures["verdict"] = verdict(figures)
+    if "agent_comparison" in figures:
+        figures["verdict"]["sentences"].append(figures["agent_comparison"]["sentence"])
+    return figures, result, run
+
+
+def _skill(figures: dict[str, Any], result: BalanceResult, other: dict[str, Any], other_run: BalanceResult,
+           seed: int) -> dict[str, Any]:
+    from cardsmith.simulation._skill import skill_section
+
+    out = skill_section(figures, result.records, other, other_run.records, seed, compare_agents(figures, other))
+    out["note"] = (f"{other['agent']} played {other['games_per_pairing']} games per table and "
+                   f"{other.get('study_games', 0):,} card-test games ({figures['agent']}: "
+                   f"{figures['games_per_pairing']} and {figures.get('study_games', 0):,}), each sized to its share "
+                   f"of the run's time")
+    return out

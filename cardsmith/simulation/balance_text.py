@@ -26,6 +26,7 @@ def format_balance(figures: dict[str, Any], set_name: str, n_decks: int, shown: 
              f"{figures['games_per_pairing']} games per table of {figures['players']}, agent {figures['agent']}", "",
              "Verdict:"]
     lines += [f"  {s}" for s in figures["verdict"]["sentences"]]
+    lines += sizing_lines(figures)
     lines += ["", "Evidence:"]
     width = max(len(d["deck"]) for d in figures["deck_win_rates"])
     for d in figures["deck_win_rates"]:
@@ -48,3 +49,21 @@ def format_balance(figures: dict[str, Any], set_name: str, n_decks: int, shown: 
         lines.append("  observational figures (when drawn, in the opening hand, never seen): "
                      + (f"{len(obs['rows'])} cards over {obs['games']} games, in the report" if obs["available"] else obs["note"]))
     return "\n".join(lines)
+
+
+def sizing_lines(figures: dict[str, Any]) -> list[str]:
+    """How many games the run played, and why; each conclusion under the two players."""
+    out = []
+    sizing = figures.get("sizing")
+    if sizing:
+        out += ["", "Games played:", f"  calibration: {sizing['calibration_games']} games against random",
+                f"  round robin, {sizing['games_why']}"]
+        out += [f"  round robin, {sizing['second_games_why']}"] if "second_games_why" in sizing else []
+        out += [f"  card tests, {sizing[k]}" for k in ("budget_why", "second_budget_why") if k in sizing]
+    skill = figures.get("agent_comparison")
+    if skill and skill.get("conclusions") is not None:
+        out += ["", f"Does skill change the answer? ({' and '.join(skill['agents'])})"]
+        out += [f"  {r['conclusion']}: {r['holds']}" for r in skill["conclusions"]] or ["  no conclusion under either player"]
+        if skill.get("note"):
+            out.append(f"  ({skill['note']})")
+    return out

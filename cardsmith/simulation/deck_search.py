@@ -10,6 +10,7 @@ seeds, so its reported win rate is not flattered by the search having picked it 
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -19,7 +20,16 @@ from cardsmith.engine.chance import derive_seed, game_seed
 from cardsmith.engine.contract import Game
 from cardsmith.engine.runner import GameTask, run_tasks
 from cardsmith.sets.model import CardSet, Deck, frozen_map
-from cardsmith.simulation._inference import Effect, unpaired_effect
+from cardsmith.simulation._inference import Effect, paired_effect
+
+FINAL_SHARE = 0.25  # of the budget: the best deck and its start played again on fresh seeds
+
+
+def search_needs(n_decks: int, games: int = 20) -> int:
+    """The smallest budget that gives every starting deck one step (its start, one mutant) and the
+    final re-measurement: below it a search would try nothing."""
+    per_eval = games * n_decks
+    return math.ceil((3 * n_decks * per_eval) / (1 - FINAL_SHARE))
 
 
 @dataclass
@@ -75,7 +85,8 @@ def search_decks(cardset: CardSet, game: Game, factory: Callable[[], Game] | Non
     pools = _pools(cardset, decks)
     rng = random.Random(derive_seed("deck search", seed))
     per_eval = games * len(decks)
-    steps = max(0, budget // per_eval - 2 * len(decks))
+    final = max(games, int(budget * FINAL_SHARE) // (2 * len(decks)) // 2 * 2)  # games per field deck, each side
+    steps = max(0, int(budget * (1 - FINAL_SHARE)) // per_eval - 2 * len(decks))
     best: Candidate | None = None
     start_of: dict[int, Deck] = {}
     tried = kept = refused = 0
@@ -95,9 +106,11 @@ def search_decks(cardset: CardSet, game: Game, factory: Callable[[], Game] | Non
             start_of[id(best)] = start
     assert best is not None
     origin = start_of[id(best)]
-    fresh = _results(game, factory, best.deck, decks, agent, games, derive_seed("fresh", seed), jobs)
-    base = _results(game, factory, origin, decks, agent, games, derive_seed("fresh", seed), jobs)
-    gain: Effect = unpaired_effect(fresh, base)
+    # Both decks on the same fresh seeds: the gain is a paired difference, game by game.
+    fresh = _results(game, factory, best.deck, decks, agent, final, derive_seed("fresh", seed), jobs)
+    base = _results(game, factory, origin, decks, agent, final, derive_seed("fresh", seed), jobs)
+    gain: Effect = paired_effect([a - b for a, b in zip(fresh, base)])
+    measurable = gain.low > 0 or gain.high < 0
     before, after = Counter(origin.cards()), Counter(best.deck.cards())
     names = {c.id: c.name for c in cardset.cards}
     added = {names.get(c, c): n for c, n in (after - before).most_common()}
@@ -108,8 +121,11 @@ def search_decks(cardset: CardSet, game: Game, factory: Callable[[], Game] | Non
         "result_against_field": round(mean, 6), "games": len(fresh), "gain_over_start": gain.to_dict(),
         "added": added, "removed": removed,
         "deck": {z: dict(c) for z, c in best.deck.zones.items()},
-        "sentence": (f"Deck search ({tried} legal mutants): from {origin.name}, a legal deck that scores "
-                     f"{100 * mean:.1f}% against the field on fresh games, {gain.text()} over the deck it started "
-                     f"from; it leans on " + (", ".join(f"+{n} {c}" for c, n in list(added.items())[:4]) or "no change")
+        "measurable": measurable, "agent": agent,
+        "sentence": (f"Deck search ({tried} legal mutants, played by {agent}): from {origin.name}, a legal deck that scores "
+                     f"{100 * mean:.1f}% against the field on {len(fresh)} fresh games, {gain.text()} over the deck it "
+                     f"started from on the same games"
+                     + ("" if measurable else " (the interval includes zero: no measurable gain at this budget)")
+                     + "; it leans on " + (", ".join(f"+{n} {c}" for c, n in list(added.items())[:4]) or "no change")
                      + (" (cutting " + ", ".join(f"{n} {c}" for c, n in list(removed.items())[:4]) + ")." if removed else ".")),
     }

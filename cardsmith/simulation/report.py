@@ -15,7 +15,8 @@ from typing import Any, Sequence
 from cardsmith.base.atomic import write_text
 from cardsmith.sets.model import CardSet, Deck
 from cardsmith.simulation._common_deck_report import render_common
-from cardsmith.simulation._report_cards import (CSS as CARDS_CSS, agents_html, comparison_html, observed_html, tests_html,
+from cardsmith.simulation._report_cards import (CSS as CARDS_CSS, agents_html, comparison_html, observed_html, players_html,
+                                               tests_html,
                                                verdict_html)
 
 FONT = "font-family='system-ui, sans-serif'"
@@ -236,7 +237,7 @@ def render_html(figures: dict[str, Any], cardset: CardSet, run: Any = None, game
         "<h2>Game length</h2>",
         histogram_svg(length.get("histogram", {})),
         game_section(cardset.name, game_text),
-        tests_html(figures), agents_html(figures), comparison_html(figures), observed_html(figures),
+        players_html(figures), tests_html(figures), agents_html(figures), comparison_html(figures), observed_html(figures),
         "<h2>Per-card impact, observational: win rate when played</h2><p class='note'>Observational, not causal"
         + (" (the card tests above are)" if figures.get("card_tests") else " (this run has no card tests: see above)")
         + ". For each card, over every game of a deck that holds it: the deck's win "
