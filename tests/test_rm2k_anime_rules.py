@@ -52,6 +52,24 @@ def test_same_main_user_sets_both_aside_and_both_choose_again():
     assert ("main", "night-owl") not in s.legal_actions()
 
 
+def test_a_clash_that_would_leave_a_player_no_user_keeps_the_main_users():
+    """Mirror decks: clash after clash set every User aside and left seat 0 a Main User decision with
+    no legal action (the bundled Flame War mirror, seed 13, random play). The last clash keeps them."""
+    two = deck("two", {"night-owl": 1, "newbie-noob": 1, "all-nighter": 20})
+    s = GAME.new_game([two, two], chance=ScriptedChance(fallback=1))
+    play(s, ("main", "night-owl"), ("main", "night-owl"))  # both still have newbie-noob: set aside
+    assert seat(s, 0)["aside"] == ["night-owl"] and s.position()["decision"] == "main_user"
+    play(s, ("main", "newbie-noob"), ("main", "newbie-noob"))  # no other User: both keep it
+    assert seat(s, 0)["aside"] == ["night-owl"] and seat(s, 1)["aside"] == ["night-owl"]
+    assert s.position()["decision"] == "starting" and s.legal_actions() == (("ready",),)
+    play(s, ("ready",), ("ready",))
+    assert [u["card"] for u in users(s, 0)] == [u["card"] for u in users(s, 1)] == ["newbie-noob"]
+    # one seat out of Users is enough: the other may not leave it without a choice
+    s = GAME.new_game([two, DECK_A], chance=ScriptedChance(fallback=1))
+    play(s, ("main", "night-owl"), ("main", "night-owl"), ("main", "newbie-noob"), ("main", "newbie-noob"))
+    assert seat(s, 1)["aside"] == ["night-owl"] and s.position()["decision"] == "starting"
+
+
 def test_other_users_shuffled_in_draw_five_lowest_cost_first_other_distributes_lag():
     s = GAME.new_game([DECK_A, DECK_B], chance=ScriptedChance(fallback=3))
     play(s, ("main", "chibi-sage"), ("main", "lurker-lord"), ("ready",), ("ready",))
