@@ -515,6 +515,25 @@ def test_sample_state_deals_hidden_cards_consistently_with_the_observation():
             assert sorted(t.observation(p).deck_lists[1 - p]) == sorted(obs.deck_lists[1 - p])
 
 
+def test_sample_state_deals_face_down_starting_users_the_opponent_could_have_chosen():
+    """The opponent's face-down picks were dealt from any of its Users: often over the budget, or the
+    observer's own Main User, which a clash would have set aside (states the game never reaches)."""
+    cost = lambda c: GAME.infos[c].cost  # noqa: E731
+    s = GAME.new_game([DECK_A, DECK_B], chance=ScriptedChance(fallback=1))
+    play(s, ("main", "night-owl"), ("main", "tileset-thief"))
+    for k in range(40):  # seat 0 sees one face-down pick: any of seat 1's Users but its own night-owl
+        t = GAME.sample_state(s.observation(0), random.Random(k))
+        assert seat(t, 1)["picks"][0] != "night-owl"
+        assert t.observation(0).data == s.observation(0).data
+    s = GAME.new_game([DECK_A, DECK_B], chance=ScriptedChance(fallback=1))
+    play(s, ("main", "chibi-sage"), ("main", "lurker-lord"), ("start", "night-owl"), ("start", "newbie-noob"), ("ready",))
+    for k in range(40):  # three face-down picks of seat 0 within the budget of 8 (any three could cost 9)
+        t = GAME.sample_state(s.observation(1), random.Random(k))
+        picks = seat(t, 0)["picks"]
+        assert len(picks) == 3 and sum(map(cost, picks)) <= 8
+        assert sorted(picks + seat(t, 0)["deck"]) == sorted(seat(s, 0)["picks"] + seat(s, 0)["deck"])
+
+
 def test_positions_read_back_through_yaml_and_play_on_alike():
     for seed in range(5):
         s = _random_game(seed, stop=40 + 11 * seed)
