@@ -586,7 +586,8 @@ def _random_actions(game: Any, decks: Any, seed: int, max_actions: int) -> list[
     """(seat, action) of a random game (cut short where it offers nothing: protocol_problems says so)."""
     import random as _random
 
-    state, rng, out = game.new_game(list(decks), seed), _random.Random(seed), []
+    state, rng = game.new_game(list(decks), seed), _random.Random(seed)
+    out: list[tuple[int, Any]] = []
     while len(out) < max_actions and not state.is_terminal() and state.to_act():
         seat = state.to_act()[0]
         legal = state.legal_actions(seat)
