@@ -9,8 +9,9 @@ act is refused and changes nothing; observations share nothing with the state, a
 determinization (the hidden cards dealt otherwise) shows the seat the same observation; positions
 read back; returns sum to N/2; `play.turn_cap` ends a game as a capped draw; every optional hook a
 game offers (contract.StateHooks, GameHooks) keeps its promise; a determinization gives no seat a
-card it could not hold (per-seat decks). The checks are `cardsmith.simulation.conformance`'s, which
-`cardsmith check-game SET` runs on any set. A game installed in this environment that has no set
+card it could not hold (per-seat decks); random play from determinizations (decks in turn, and a
+mirror) never meets a seat to act with no legal action. The checks are
+`cardsmith.simulation.conformance`'s, which `cardsmith check-game SET` runs on any set. A game installed in this environment that has no set
 here is skipped (run `cardsmith check-game` on your own set).
 """
 
@@ -21,11 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from cardsmith.engine.checks import deck_problems, hook_problems, protocol_problems
+from cardsmith.engine.checks import deck_problems, hook_problems, playout_problems, protocol_problems
 from cardsmith.engine.contract import Outcome, RulesModule
 from cardsmith.engine.kit import dump_position, parse_position
 from cardsmith.engine.registry import canonical, get_rules, known_games, register
-from cardsmith.simulation.conformance import LARGEST_TABLE_TURN_CAP, capped_game, tables
+from cardsmith.simulation.conformance import LARGEST_TABLE_TURN_CAP, PLAYOUT_SEEDS, capped_game, tables
 
 ROOT = Path(__file__).resolve().parents[1]
 SET_FOLDERS = [ROOT / "cards", ROOT / "tests" / "fixtures", ROOT / "docs" / "examples"]
@@ -156,3 +157,37 @@ def test_a_determinization_gives_no_seat_a_card_it_could_not_hold(played):
     rules, game, decks, _ = played
     small = tables(rules, decks)[0]
     assert deck_problems(game, [decks[i % len(decks)] for i in range(len(small))], seeds=range(2)) == []
+
+
+def test_random_play_from_determinizations_always_has_a_legal_action(played):
+    """Agents that plan play on from `sample_state`: #rm2k_anime's mirror decks could clash Main Users
+    until a seat had none to choose, a decision with no legal action (found from determinizations)."""
+    rules, game, decks, _ = played
+    small = tables(rules, decks)[0]
+    for table in (small, [decks[0]] * len(small)):
+        assert playout_problems(game, table, seeds=range(PLAYOUT_SEEDS)) == []
+
+
+def test_the_playout_check_catches_a_determinization_that_strands_play():
+    """A sample_state that builds a state whose seat to act is offered nothing, and one whose states
+    make an offered action raise, are each reported with the seed, the action and the seat."""
+    import engine_testgame as sk
+
+    class Stranded(sk.Skirmish):  # the sampled state offers nothing from turn 3 on
+        def sample_state(self, obs, rng):
+            s = super().sample_state(obs, rng)
+            real = s.legal_actions
+            s.legal_actions = lambda seat=None: () if s.turn >= 3 else real(seat)
+            return s
+
+    class Crashing(sk.Skirmish):  # the sampled state's apply fails
+        def sample_state(self, obs, rng):
+            s = super().sample_state(obs, rng)
+            s.apply = lambda action, seat=None: {}["no such card"]
+            return s
+
+    decks = [sk.AGGRO, sk.TURTLE]
+    assert playout_problems(sk.make_game(), decks, seeds=range(2)) == []
+    stranded = playout_problems(Stranded(), decks, seeds=range(2))
+    assert stranded and "is to act with no legal action" in stranded[0] and stranded[0].startswith("seed 0, action 0:")
+    assert any("raised KeyError" in p for p in playout_problems(Crashing(), decks, seeds=[0]))

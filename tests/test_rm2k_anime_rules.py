@@ -52,6 +52,24 @@ def test_same_main_user_sets_both_aside_and_both_choose_again():
     assert ("main", "night-owl") not in s.legal_actions()
 
 
+def test_a_clash_that_would_leave_a_player_no_user_keeps_the_main_users():
+    """Mirror decks: clash after clash set every User aside and left seat 0 a Main User decision with
+    no legal action (the bundled Flame War mirror, seed 13, random play). The last clash keeps them."""
+    two = deck("two", {"night-owl": 1, "newbie-noob": 1, "all-nighter": 20})
+    s = GAME.new_game([two, two], chance=ScriptedChance(fallback=1))
+    play(s, ("main", "night-owl"), ("main", "night-owl"))  # both still have newbie-noob: set aside
+    assert seat(s, 0)["aside"] == ["night-owl"] and s.position()["decision"] == "main_user"
+    play(s, ("main", "newbie-noob"), ("main", "newbie-noob"))  # no other User: both keep it
+    assert seat(s, 0)["aside"] == ["night-owl"] and seat(s, 1)["aside"] == ["night-owl"]
+    assert s.position()["decision"] == "starting" and s.legal_actions() == (("ready",),)
+    play(s, ("ready",), ("ready",))
+    assert [u["card"] for u in users(s, 0)] == [u["card"] for u in users(s, 1)] == ["newbie-noob"]
+    # one seat out of Users is enough: the other may not leave it without a choice
+    s = GAME.new_game([two, DECK_A], chance=ScriptedChance(fallback=1))
+    play(s, ("main", "night-owl"), ("main", "night-owl"), ("main", "newbie-noob"), ("main", "newbie-noob"))
+    assert seat(s, 1)["aside"] == ["night-owl"] and s.position()["decision"] == "starting"
+
+
 def test_other_users_shuffled_in_draw_five_lowest_cost_first_other_distributes_lag():
     s = GAME.new_game([DECK_A, DECK_B], chance=ScriptedChance(fallback=3))
     play(s, ("main", "chibi-sage"), ("main", "lurker-lord"), ("ready",), ("ready",))
@@ -495,6 +513,25 @@ def test_sample_state_deals_hidden_cards_consistently_with_the_observation():
             t = GAME.sample_state(obs, random.Random(seed))
             assert t.observation(p).data == obs.data
             assert sorted(t.observation(p).deck_lists[1 - p]) == sorted(obs.deck_lists[1 - p])
+
+
+def test_sample_state_deals_face_down_starting_users_the_opponent_could_have_chosen():
+    """The opponent's face-down picks were dealt from any of its Users: often over the budget, or the
+    observer's own Main User, which a clash would have set aside (states the game never reaches)."""
+    cost = lambda c: GAME.infos[c].cost  # noqa: E731
+    s = GAME.new_game([DECK_A, DECK_B], chance=ScriptedChance(fallback=1))
+    play(s, ("main", "night-owl"), ("main", "tileset-thief"))
+    for k in range(40):  # seat 0 sees one face-down pick: any of seat 1's Users but its own night-owl
+        t = GAME.sample_state(s.observation(0), random.Random(k))
+        assert seat(t, 1)["picks"][0] != "night-owl"
+        assert t.observation(0).data == s.observation(0).data
+    s = GAME.new_game([DECK_A, DECK_B], chance=ScriptedChance(fallback=1))
+    play(s, ("main", "chibi-sage"), ("main", "lurker-lord"), ("start", "night-owl"), ("start", "newbie-noob"), ("ready",))
+    for k in range(40):  # three face-down picks of seat 0 within the budget of 8 (any three could cost 9)
+        t = GAME.sample_state(s.observation(1), random.Random(k))
+        picks = seat(t, 0)["picks"]
+        assert len(picks) == 3 and sum(map(cost, picks)) <= 8
+        assert sorted(picks + seat(t, 0)["deck"]) == sorted(seat(s, 0)["picks"] + seat(s, 0)["deck"])
 
 
 def test_positions_read_back_through_yaml_and_play_on_alike():

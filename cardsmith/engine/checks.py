@@ -548,3 +548,83 @@ def deck_problems(game: Any, decks: Any, seeds: Iterable[int] = range(3), max_ac
                              f"deck does not hold: hidden cards leak across decks (a TableGame with one deck per "
                              f"player declares deck_mode = PER_SEAT)")
     return problems
+
+
+# ---- determinizations: random play from any of them goes on to an end -----------------------------------
+
+def playout_problems(game: Any, decks: Any, seeds: Iterable[int] = range(2), points: int = 12,
+                     max_actions: int = 20_000) -> list[str]:
+    """Play random games and, at `points` decisions of each (the first four, then spread over the
+    game), determinize the acting seat's observation and play random actions from it to the end.
+
+    Agents that plan (greedy, MCTS, playouts) play on from determinizations, so a state built there
+    must lead on as the game's own states do. A problem: a playout state that is not over but has no
+    seat to act or gives a seat to act no legal action (a state the real game never reaches, or a
+    rules path with no options), `sample_state` or an offered action that raises, or a playout that
+    does not end within `max_actions`. Random play only finds what it happens upon: a rare path needs
+    a test of its own.
+    """
+    import random as _random
+
+    problems: list[str] = []
+    fail = _collector(problems)
+    for seed in seeds:
+        actions = _random_actions(game, decks, seed, max_actions)
+        n = len(actions)
+        marks = set(range(min(4, n))) | {i * n // points for i in range(points)}
+        state = game.new_game(list(decks), seed)
+        for step, (seat, action) in enumerate(actions):
+            if step in marks:
+                why = _playout(game, state, seat, _random.Random(seed * 100_003 + step), max_actions)
+                if why:
+                    fail(seed, step, f"random play from a determinization for seat {seat}: {why}")
+            state.apply(action, seat)
+    return problems
+
+
+def _random_actions(game: Any, decks: Any, seed: int, max_actions: int) -> list[tuple[int, Any]]:
+    """(seat, action) of a random game (cut short where it offers nothing: protocol_problems says so)."""
+    import random as _random
+
+    state, rng = game.new_game(list(decks), seed), _random.Random(seed)
+    out: list[tuple[int, Any]] = []
+    while len(out) < max_actions and not state.is_terminal() and state.to_act():
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        if not legal:
+            break
+        out.append((seat, legal[rng.randrange(len(legal))]))
+        state.apply(out[-1][1], seat)
+    return out
+
+
+def _playout(game: Any, state: Any, seat: int, rng: Any, max_actions: int) -> str | None:
+    """Why random play from a determinization of `seat`'s observation of `state` fails (None: it ends)."""
+    try:
+        sample = game.sample_state(state.observation(seat), rng)
+    except Exception as e:  # noqa: BLE001 - the crash is the finding
+        return f"sample_state raised {type(e).__name__}: {e}"
+    for n in range(max_actions):
+        if sample.is_terminal():
+            return None
+        acting = sample.to_act()
+        if not acting:
+            return f"after {n} actions, a state not over has no seat to act ({_where(sample)})"
+        empty = [s for s in acting if not sample.legal_actions(s)]
+        if empty:
+            return f"after {n} actions, seat {empty[0]} is to act with no legal action ({_where(sample)})"
+        legal = sample.legal_actions(acting[0])
+        action = legal[rng.randrange(len(legal))]
+        try:
+            sample.apply(action, acting[0])
+        except Exception as e:  # noqa: BLE001 - the crash is the finding
+            return f"after {n} actions, the offered {action!r} raised {type(e).__name__}: {e}"
+    return f"it did not end within {max_actions} actions"
+
+
+def _where(state: Any) -> str:
+    """The pending decision's kind where the game names it, else the state's repr."""
+    from cardsmith.engine.contract import offers
+
+    d = state.decision() if offers(state, "decision") else None
+    return f"decision {d.kind!r}, turn {state.turn}" if d is not None else f"{state!r:.80}"

@@ -12,13 +12,15 @@ import dataclasses
 import random
 from typing import Any, Callable, Sequence
 
-from cardsmith.engine.checks import deck_problems, hook_problems, protocol_problems
+from cardsmith.engine.checks import deck_problems, hook_problems, playout_problems, protocol_problems
 from cardsmith.engine.contract import Outcome, RulesModule
 from cardsmith.sets.model import CardSet, Deck, frozen_map
 
 # A game whose random games at its largest table run long plays that table with this turn cap (its
 # end is still checked, as a capped draw); the smallest table plays to a real end.
 LARGEST_TABLE_TURN_CAP = {"alien_empires": 40}
+# Random games per table whose determinizations are played out (12 playouts or so a game).
+PLAYOUT_SEEDS = 3
 
 
 def tables(rules: RulesModule, decks: Sequence[Deck]) -> list[list[Deck]]:
@@ -91,6 +93,16 @@ def _turn_cap(rules: RulesModule, decks: Sequence[Deck], cardset: CardSet) -> li
     return []
 
 
+def _playouts(rules: RulesModule, game: Any, decks: Sequence[Deck]) -> list[str]:
+    """Random play from determinizations at the smallest table, the decks seated in turn and as a
+    mirror (the first deck at every seat: both sides hold the same cards, a path of its own)."""
+    seated = tables(rules, decks)[0]
+    out = []
+    for what, table in (("decks in turn", seated), ("a mirror", [decks[0]] * len(seated))):
+        out += [f"{what}: {p}" for p in playout_problems(game, table, seeds=range(PLAYOUT_SEEDS))]
+    return out
+
+
 def checks(rules: RulesModule, game: Any, decks: Sequence[Deck], cardset: CardSet) -> list[tuple[str, Callable[[], list[str]]]]:
     """The suite: (what is checked, a function returning the problems found)."""
     small = tables(rules, decks)[0]
@@ -101,6 +113,8 @@ def checks(rules: RulesModule, game: Any, decks: Sequence[Deck], cardset: CardSe
          lambda: _random_games(rules, game, decks, cardset)),
         ("a determinization gives no seat a card it could not hold (per-seat decks)",
          lambda: deck_problems(game, seated, seeds=range(2))),
+        ("random play from a determinization goes on to an end (a legal action wherever a seat is to act)",
+         lambda: _playouts(rules, game, decks)),
         ("the optional hooks the game offers keep their promise", lambda: hook_problems(game, small, seeds=range(2))),
         ("positions read back from YAML text", lambda: _positions_read_back(rules, game, decks)),
         ("play: {turn_cap: N} ends a game as a capped draw", lambda: _turn_cap(rules, decks, cardset)),

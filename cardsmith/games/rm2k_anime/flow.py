@@ -54,16 +54,7 @@ def _setup_handle(s: "Board", a: tuple) -> None:
               seat=seat)
         s.rec("pick card", "", seen_by=(seat,), card=a[1])
         if a[0] == "main":
-            if seat == 0:
-                s.ask("main_user", 1)
-            elif s.p[0].picks[0] == s.p[1].picks[0]:
-                cid = s.p[0].picks[0]
-                for p in s.p:
-                    p.aside.append(p.picks.pop())
-                s.rec("same main", f"Both chose {s.info(cid).name} as Main User: both are set aside; choose again", card=cid)
-                s.ask("main_user", 0)
-            else:
-                s.ask("starting", 0)
+            _main_chosen(s, seat)
     elif a[0] == "ready":
         if seat == 0:
             s.ask("starting", 1)
@@ -75,6 +66,27 @@ def _setup_handle(s: "Board", a: tuple) -> None:
         s.rec("lag", f"  P{seat} puts 1 Lag on {s.info(me.users[a[1]].card).name}", seat=seat)
         if s.lag_left <= 0:
             start_turn(s, s.first_player or 0)
+
+
+def _main_chosen(s: "Board", seat: int) -> None:
+    """After a Main User is chosen: seat 1 chooses next; once both have, a clash (the same card) sets
+    both aside and both choose again, unless that would leave a player no User to choose (invented:
+    mirror decks could clash until no User is left), when both keep it."""
+    if seat == 0:
+        s.ask("main_user", 1)
+        return
+    cid = s.p[0].picks[0]
+    if cid != s.p[1].picks[0]:
+        s.ask("starting", 0)
+    elif all(_pool(s, p) for p in (0, 1)):  # the picks are out of the decks: these are the other Users
+        for p in s.p:
+            p.aside.append(p.picks.pop())
+        s.rec("same main", f"Both chose {s.info(cid).name} as Main User: both are set aside; choose again", card=cid)
+        s.ask("main_user", 0)
+    else:
+        s.rec("same main", f"Both chose {s.info(cid).name} as Main User: a player has no other User, so both keep it",
+              card=cid)
+        s.ask("starting", 0)
 
 
 def _reveal(s: "Board") -> None:
