@@ -115,5 +115,5 @@ AGENTS = {
     "expert": PlayerSpec(make=Expert, options={"playouts": int, "then": str},
                          doc="Main User chosen by playouts, then greedy (or then=planner)"),
 }
-LADDER = ("random", "greedy", "expert", "expert:then=planner")
+LADDER = ("random", "greedy", "expert")
 COMPETENT = "expert"
