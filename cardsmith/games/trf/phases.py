@@ -14,6 +14,7 @@ from typing import Any
 from cardsmith.engine.kit import EventRecorder
 import cardsmith.games.trf.fights as fights
 from cardsmith.games.trf.board import TIMING, Board
+from cardsmith.games.trf.dead import is_dead
 from cardsmith.games.trf.effects import new_char, resolve, targets
 
 
@@ -294,9 +295,12 @@ def start_turn(s: Board, rec: EventRecorder) -> Any:
 
 
 def end_turn(s: Board, rec: EventRecorder) -> None:
-    """The turn passes to the other seat (or the game ends at the turn cap)."""
+    """The turn passes to the other seat (or the game ends: a dead position, or the turn cap)."""
     s.d["active"] = 1 - s.active
     s.d["turn"] += 1
+    if is_dead(s):  # neither homeworld can ever be taken: a draw, not a cap (docs/rules/trf.md)
+        s.finish(None, "dead position", rec)
+        return
     if s.d["turn"] > s.g.turn_cap:
         s.finish(None, "turn cap", rec)
         return

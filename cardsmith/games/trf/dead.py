@@ -1,0 +1,71 @@
+"""A dead position: no sequence of legal actions can ever let either player take the other's homeworld.
+
+The text ends the game only when "one player's homeworld is taken!"; a table where neither side can
+ever gather the capture to do it would play on forever. As chess does, such a position is a draw
+("dead position"), never a cap (docs/rules/trf.md, "Readings").
+
+The test is an upper bound, so it may call a position alive that is dead, never the reverse. Taking
+a homeworld needs, in one capture step, unblocked fleets whose capture plus the turn's capture bonus
+(per fleet) reaches the homeworld value; fortifying only raises that value, so the printed value is
+the least it can be. The fleets a seat could ever field together are at most every fleet card it
+owns that is not lost for good: in play, in hand, in its deck (every card can be drawn), and in its
+discard pile when something can bring it back (a buy revives a Unique, each `revive` OOC card one
+character, a homeworld's `discard_revive` its tag for ever). Captures are never paid for: costs,
+words, blockers and dice are all left out (the opponent may always choose not to block).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from cardsmith.games.trf.board import Board
+from cardsmith.games.trf.cards import Info
+
+UNBOUNDED = 10**9
+
+
+def is_dead(s: Board) -> bool:
+    """True when neither seat can ever take the other's homeworld, whatever both players do."""
+    return all(best_capture(s, seat) < least_homeworld(s, 1 - seat) for seat in (0, 1))
+
+
+def least_homeworld(s: Board, seat: int) -> int:
+    """The lowest value `seat`'s homeworld can ever have: its printed homeworld value (fortify only adds)."""
+    return s.g.infos[s.d["p"][seat]["homeworld"]].homeworld
+
+
+def best_capture(s: Board, seat: int) -> int:
+    """An upper bound on the capture `seat`'s fleets can ever bring to one planet in one turn."""
+    infos, p = s.g.infos, s.d["p"][seat]
+    live = [infos[c["card"]] for c in s.d["chars"] if c["owner"] == seat]
+    live += [infos[cid] for cid in p["hand"] + p["deck"]]
+    # Cards used over and over (an account, a planet, a character's activated ability) that add
+    # capture or bring any character back make the bound unbounded: the seat may always catch up.
+    reusable = [infos[p["account"]], *(infos[pl["card"]] for pl in p["planets"])]
+    reusable += [i for i in live if i.type != "ooc"] + [infos[cid] for cid in p["discard"] if infos[cid].type == "planet"]
+    if any(e.get("do") in ("capture_bonus", "revive") for i in reusable for e in i.acts):
+        return UNBOUNDED
+    fleets = [i.capture for i in live if i.type == "character" and i.fleeter]
+    fleets += _revivable(s, seat, [i for i in live if i.type == "ooc"])
+    bonus = sum(e["amount"] for i in live if i.type == "ooc" for e in i.effect("capture_bonus"))
+    if s.d["active"] == seat and s.d["phase"] in ("combat", "capture"):  # an OOC card played this turn
+        bonus += s.d["capture_bonus"]
+    return sum(fleets) + len(fleets) * max(0, bonus)
+
+
+def _revivable(s: Board, seat: int, oocs: Iterable[Info]) -> list[int]:
+    """The capture values of the fleets in `seat`'s discard pile that could come back into play."""
+    infos, p = s.g.infos, s.d["p"][seat]
+    gone = sorted((infos[cid] for cid in p["discard"] if infos[cid].type == "character" and infos[cid].fleeter),
+                  key=lambda i: -i.capture)
+    tags = {e.get("tag") for e in infos[p["homeworld"]].effect("discard_revive") if e.get("account") == p["account"]}
+    back, rest = [], []
+    for i in gone:
+        # A buy revives a Unique character the account may play; the homeworld's ability, its tag.
+        if (i.unique and s.g.costs(p["account"], i.id) is not None) or tags.intersection(i.tags):
+            back.append(i.capture)
+        else:
+            rest.append(i.capture)
+    # Each `revive` OOC card still to come brings back one character: the best of the rest.
+    cards = sum(1 for i in oocs for e in i.effect("revive"))
+    return back + rest[:cards]
