@@ -67,12 +67,15 @@ def test_each_back_from_vacation_brings_back_one_fleet():
     assert not end_turn({**one, "hand": ["back-from-vacation"]}).is_terminal()
 
 
-def test_azguard_revives_its_fleets_for_dolash_only():
-    """Azguard as Dolash's homeworld brings Azguard characters back as often as he pays: 5 + 5 reaches 9."""
+def test_azguard_revives_its_fleets_for_dolash_only_two_cards_a_time():
+    """Azguard, Dolash's homeworld: "revive any Azguard card by discarding two cards from your hand";
+    a hand refills only from the deck, so four cards left pay for 5 + 5 (reaching 9), three for 5."""
     gone = ["azguard-warfleet"] * 2
-    assert not end_turn(player("dolash", "azguard", discard=gone, seat=0)).is_terminal()
-    assert end_turn(player("dolash", "meridian", discard=gone, seat=0)).outcome() == DEAD
-    assert end_turn(player("kaelis", "azguard", discard=gone, seat=0)).outcome() == DEAD
+    four = ["5000-words"] * 4
+    assert not end_turn(player("dolash", "azguard", hand=four[:2], deck=four[2:], discard=gone, seat=0)).is_terminal()
+    assert end_turn(player("dolash", "azguard", hand=four[:3], discard=gone, seat=0)).outcome() == DEAD
+    assert end_turn(player("dolash", "meridian", hand=four, discard=gone, seat=0)).outcome() == DEAD
+    assert end_turn(player("kaelis", "azguard", hand=four, discard=gone, seat=0)).outcome() == DEAD
 
 
 def test_capture_bonus_cards_still_to_come_count_for_every_fleet():

@@ -10,8 +10,8 @@ a homeworld needs, in one capture step, unblocked fleets whose capture plus the 
 the least it can be. The fleets a seat could ever field together are at most every fleet card it
 owns that is not lost for good: in play, in hand, in its deck (every card can be drawn), and in its
 discard pile when something can bring it back (a buy revives a Unique, each `revive` OOC card one
-character, a homeworld's `discard_revive` its tag for ever). Captures are never paid for: costs,
-words, blockers and dice are all left out (the opponent may always choose not to block).
+character, a homeworld's `discard_revive` one of its tag for every `discard` cards left in hand and
+deck). Costs, words, blockers and dice are all left out (the opponent may always choose not to block).
 """
 
 from __future__ import annotations
@@ -58,14 +58,17 @@ def _revivable(s: Board, seat: int, oocs: Iterable[Info]) -> list[int]:
     infos, p = s.g.infos, s.d["p"][seat]
     gone = sorted((infos[cid] for cid in p["discard"] if infos[cid].type == "character" and infos[cid].fleeter),
                   key=lambda i: -i.capture)
-    tags = {e.get("tag") for e in infos[p["homeworld"]].effect("discard_revive") if e.get("account") == p["account"]}
-    back, rest = [], []
-    for i in gone:
-        # A buy revives a Unique character the account may play; the homeworld's ability, its tag.
-        if (i.unique and s.g.costs(p["account"], i.id) is not None) or tags.intersection(i.tags):
-            back.append(i.capture)
-        else:
-            rest.append(i.capture)
+    # A buy revives a Unique character the account may play, as often as it likes.
+    back = [i.capture for i in gone if i.unique and s.g.costs(p["account"], i.id) is not None]
+    rest = [i for i in gone if not (i.unique and s.g.costs(p["account"], i.id) is not None)]
+    # The homeworld's `discard_revive` (Azguard for Dolash) costs `discard` cards from the hand each
+    # time, and a hand is only ever refilled from the deck: so many revivals at most, of its tag.
+    for e in infos[p["homeworld"]].effect("discard_revive"):
+        if e.get("account") == p["account"]:
+            times = (len(p["hand"]) + len(p["deck"])) // max(1, int(e.get("discard", 1)))
+            taken = [n for n, i in enumerate(rest) if e.get("tag") in i.tags][:times]
+            back += [rest[n].capture for n in taken]
+            rest = [i for n, i in enumerate(rest) if n not in taken]
     # Each `revive` OOC card still to come brings back one character: the best of the rest.
     cards = sum(1 for i in oocs for e in i.effect("revive"))
-    return back + rest[:cards]
+    return back + [i.capture for i in rest[:cards]]
