@@ -69,6 +69,7 @@ class Rules(Protocol):
     costs: Costs
     turn_cap: int
     unique_characters: frozenset[str]  # the ids of the Unique characters (the ones a buy may revive)
+    fleet_capture: dict[str, int]  # each fleet's capture value (a dead position's quick test)
 
 
 class Board:

@@ -26,7 +26,24 @@ UNBOUNDED = 10**9
 
 def is_dead(s: Board) -> bool:
     """True when neither seat can ever take the other's homeworld, whatever both players do."""
-    return all(best_capture(s, seat) < least_homeworld(s, 1 - seat) for seat in (0, 1))
+    for seat in (0, 1):
+        need = least_homeworld(s, 1 - seat)
+        # Checked as every turn ends: most of a game the fleets in play, hand and deck alone
+        # reach the homeworld, so the full bound is worked out only near a stand-off.
+        if _plain_capture(s, seat) >= need or best_capture(s, seat) >= need:
+            return False
+    return True
+
+
+def _plain_capture(s: Board, seat: int) -> int:
+    """The capture of the fleets `seat` has in play, in hand and in its deck (a lower bound of `best_capture`)."""
+    capture, p = s.g.fleet_capture, s.d["p"][seat]
+    total = sum(capture.get(c["card"], 0) for c in s.d["chars"] if c["owner"] == seat)
+    for cid in p["hand"]:
+        total += capture.get(cid, 0)
+    for cid in p["deck"]:
+        total += capture.get(cid, 0)
+    return total
 
 
 def least_homeworld(s: Board, seat: int) -> int:
