@@ -161,21 +161,26 @@ def _legal_activate(s: Board, pool: tuple[int, int] | None = None) -> list[tuple
 def _legal_roleplay(s: Board) -> list[tuple]:
     seat, t = s.active, s.turn
     mine = s.chars_of(seat)
+    infos = s.g.infos
+    # (Listed on every roleplay action of a game: the card tables read once per character, and
+    # the fights looked into only when there are some.)
+    fighting = {u for f in s.d["fights"] for u in f["att"] + f["def"]} if s.d["fights"] else ()
     out: list[tuple] = []
+    free_fleets: list[int] | None = None
     for c in mine:
-        if s.info(c["card"]).fleeter or c["moved"] == t or c["acted"] == t or c["done"] == t or s.in_fight(c["uid"]) is not None:
+        if infos[c["card"]].fleeter or t in (c["moved"], c["acted"], c["done"]) or c["uid"] in fighting:
             continue
         if c["fleet"] is not None:
             out.append(("leave", c["uid"]))
             continue
-        taken = {x["fleet"] for x in mine}
-        for f in mine:
-            if s.info(f["card"]).fleeter and f["uid"] not in taken and s.in_fight(f["uid"]) is None and f["acted"] != t:
-                out.append(("join", c["uid"], f["uid"]))
-    infos = s.g.infos
+        if free_fleets is None:
+            taken = {x["fleet"] for x in mine}
+            free_fleets = [f["uid"] for f in mine if infos[f["card"]].fleeter and f["uid"] not in taken
+                           and f["uid"] not in fighting and f["acted"] != t]
+        out += [("join", c["uid"], f) for f in free_fleets]
     for c in mine:
         acts = infos[c["card"]].acts
-        if acts and c["acted"] != t and c["done"] != t and s.in_fight(c["uid"]) is None:
+        if acts and c["acted"] != t and c["done"] != t and c["uid"] not in fighting:
             out += [("ability", c["uid"], *x) for x in targets(s, seat, acts)]
     acc = s.account(seat)
     if acc.acts and not s.d["p"][seat]["account_used"]:
