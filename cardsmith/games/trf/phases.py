@@ -120,23 +120,20 @@ def _legal_buy(s: Board) -> list[tuple]:
     out: list[tuple] = []
     pool = s.pools(seat)
     meters = pool[0]
+    # A Unique character may not be in play twice for one player: the ones it has in play, read once.
+    held = {c["card"] for c in s.d["chars"] if c["owner"] == seat and infos[c["card"]].unique}
     for cid in sorted(set(p["hand"])):
-        if infos[cid].type == "character":
+        if infos[cid].type == "character" and cid not in held:
             cost = s.char_cost(seat, cid)
-            if cost is not None and cost <= meters and _unique_free(s, seat, cid):
+            if cost is not None and cost <= meters:
                 out.append(("buy", cid))
     for cid in sorted(s.g.unique_characters.intersection(p["discard"])):  # (only Unique characters revive)
         info = infos[cid]
-        if info.type == "character" and info.unique and _unique_free(s, seat, cid):
+        if info.type == "character" and info.unique and cid not in held:
             cost = s.char_cost(seat, cid)
             if cost is not None and 2 * cost <= meters:
                 out.append(("revive", cid))
     return out + _legal_activate(s, pool) + [("pass",)]
-
-
-def _unique_free(s: Board, seat: int, cid: str) -> bool:
-    """A Unique character may not be in play twice for one player."""
-    return not s.info(cid).unique or all(c["card"] != cid for c in s.chars_of(seat))
 
 
 def _legal_activate(s: Board, pool: tuple[int, int] | None = None) -> list[tuple]:
