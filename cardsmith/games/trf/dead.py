@@ -59,7 +59,7 @@ def best_capture(s: Board, seat: int) -> int:
     # Cards used over and over (an account, a planet, a character's activated ability) that add
     # capture or bring any character back make the bound unbounded: the seat may always catch up.
     reusable = [infos[p["account"]], *(infos[pl["card"]] for pl in p["planets"])]
-    reusable += [i for i in live if i.type != "ooc"] + [infos[cid] for cid in p["discard"] if infos[cid].type == "planet"]
+    reusable += [i for i in live if i.type != "ooc"] + [infos[cid] for cid in p["discard"] if infos[cid].type != "ooc"]
     if any(e.get("do") in ("capture_bonus", "revive") for i in reusable for e in i.acts):
         return UNBOUNDED
     fleets = [i.capture for i in live if i.type == "character" and i.fleeter]
