@@ -157,14 +157,20 @@ def versus(args) -> None:
         raise SystemExit(f"set {args.set} cannot be played here")
     name, game, factory, decks = found
     wins = draws = total = 0
+    reasons: dict[str, int] = {}
     cpu = time.process_time()
     for deck in decks.values():
         records = run_tasks(factory, [deck, deck], match_tasks((a, b), args.games_versus, 7), jobs=args.jobs, game=game)
         total += len(records)
         draws += sum(r.winner is None for r in records)
+        for r in records:
+            if r.winner is None:  # why the draws ended: a cap is the players' failing, a dead position the game's
+                why = "capped" if r.capped else r.end_reason
+                reasons[why] = reasons.get(why, 0) + 1
         wins += sum(r.winner is not None and r.agents[r.winner] == a for r in records)
     print(f"{name}: {a} vs {b}, mirror decks ({', '.join(decks)}), {args.games_versus} games each, seats "
-          f"alternating: {a} wins {Rate(wins, total)}, draws {draws}; {load()}; "
+          f"alternating: {a} wins {Rate(wins, total)}, draws {draws}"
+          f"{' (' + ', '.join(f'{k} {v / total:.1%}' for k, v in sorted(reasons.items())) + ')' if reasons else ''}; {load()}; "
           f"{time.process_time() - cpu:.1f} CPU s in this process")
 
 

@@ -17,12 +17,15 @@ from tests.trf_positions import char, play, player, position, state, trf_game
 
 # Tessaly (Dominion, Member) against Mira (Drifters, Mod): no weakness touches their fights.
 A, D = "tessaly", "mira"
+LIVE_DECK = ["heavy-cruiser-group"] * 3 + ["militia"] * 5
 
 
 def duel(chars: list[dict], phase: str = "roleplay", p0: dict | None = None, p1: dict | None = None,
          rolls: list[int] = (), **kw) -> object:
-    p0 = p0 or player(A, "kethra-prime", deck=["militia"] * 5, seat=0)
-    p1 = p1 or player(D, "calder", deck=["militia"] * 5, seat=1)
+    # Heavy cruisers at the bottom of each deck keep both homeworlds within reach (a table where
+    # neither can ever be taken ends as a dead position: test_a_dead_position_is_a_draw).
+    p0 = p0 or player(A, "kethra-prime", deck=LIVE_DECK, seat=0)
+    p1 = p1 or player(D, "calder", deck=LIVE_DECK, seat=1)
     return state(position(p0, p1, chars=chars, phase=phase, **kw), rolls=rolls)
 
 

@@ -69,6 +69,7 @@ class Rules(Protocol):
     costs: Costs
     turn_cap: int
     unique_characters: frozenset[str]  # the ids of the Unique characters (the ones a buy may revive)
+    fleet_capture: dict[str, int]  # each fleet's capture value (a dead position's quick test)
 
 
 class Board:
@@ -205,21 +206,29 @@ class Board:
     def can_attack(self, c: dict[str, Any]) -> bool:
         # A fleet and its individual attack as one ("faces their combined strength"; Visionary "uses the
         # fleet's turn as well as his"): an individual bought this turn or resting holds its fleet back.
+        # (Asked for every character on every roleplay and declare listing: one pass, no lists.)
         d = self.d
         t = d["turn"]
-        return (c["owner"] == d["active"] and c["fleet"] is None and (not d["fights"] or self.in_fight(c["uid"]) is None)
-                and all(x["bought"] != t and x["rest"] != t and x["acted"] != t and x["done"] != t
-                        for x in self._unit_chars(c)))
+        if (c["owner"] != d["active"] or c["fleet"] is not None or t in (c["bought"], c["rest"], c["acted"], c["done"])
+                or (d["fights"] and self.in_fight(c["uid"]) is not None)):
+            return False
+        uid = c["uid"]
+        for x in d["chars"]:
+            if x["fleet"] == uid and t in (x["bought"], x["rest"], x["acted"], x["done"]):
+                return False
+        return True
 
     def can_block(self, c: dict[str, Any]) -> bool:
         d = self.d
         t = d["turn"]
-        return (c["owner"] != d["active"] and c["fleet"] is None and (not d["fights"] or self.in_fight(c["uid"]) is None)
-                and all(x["rest"] != t for x in self._unit_chars(c)))
-
-    def _unit_chars(self, c: dict[str, Any]) -> list[dict[str, Any]]:
-        """A character and the individual joined to it."""
-        return [c] + [x for x in self.d["chars"] if x["fleet"] == c["uid"]]
+        if c["owner"] == d["active"] or c["fleet"] is not None or c["rest"] == t \
+                or (d["fights"] and self.in_fight(c["uid"]) is not None):
+            return False
+        uid = c["uid"]
+        for x in d["chars"]:
+            if x["fleet"] == uid and x["rest"] == t:
+                return False
+        return True
 
     def discard_char(self, uid: int, rec: EventRecorder, why: str) -> None:
         """A character leaves play for its owner's discard pile (an individual joined to it stays)."""

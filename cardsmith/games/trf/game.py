@@ -33,6 +33,7 @@ class TRFGame:
         self.infos: dict[str, Info] = card_infos(cardset)
         self.costs = Costs(cardset)
         self.unique_characters = frozenset(c for c, i in self.infos.items() if i.unique and i.type == "character")
+        self.fleet_capture = {c: i.capture for c, i in self.infos.items() if i.type == "character" and i.fleeter}
         self.state_class: type[TRFState] = type("TRFState", (TRFState,), {"g": self, "__module__": TRFState.__module__})
         play = dict(cardset.meta.get("play") or {})
         self.turn_cap = int(play.get("turn_cap", DEFAULT_TURN_CAP))

@@ -14,6 +14,7 @@ from typing import Any
 from cardsmith.engine.kit import EventRecorder
 import cardsmith.games.trf.fights as fights
 from cardsmith.games.trf.board import TIMING, Board
+from cardsmith.games.trf.dead import is_dead
 from cardsmith.games.trf.effects import new_char, resolve, targets
 
 
@@ -119,23 +120,20 @@ def _legal_buy(s: Board) -> list[tuple]:
     out: list[tuple] = []
     pool = s.pools(seat)
     meters = pool[0]
+    # A Unique character may not be in play twice for one player: the ones it has in play, read once.
+    held = {c["card"] for c in s.d["chars"] if c["owner"] == seat and infos[c["card"]].unique}
     for cid in sorted(set(p["hand"])):
-        if infos[cid].type == "character":
+        if infos[cid].type == "character" and cid not in held:
             cost = s.char_cost(seat, cid)
-            if cost is not None and cost <= meters and _unique_free(s, seat, cid):
+            if cost is not None and cost <= meters:
                 out.append(("buy", cid))
     for cid in sorted(s.g.unique_characters.intersection(p["discard"])):  # (only Unique characters revive)
         info = infos[cid]
-        if info.type == "character" and info.unique and _unique_free(s, seat, cid):
+        if info.type == "character" and info.unique and cid not in held:
             cost = s.char_cost(seat, cid)
             if cost is not None and 2 * cost <= meters:
                 out.append(("revive", cid))
     return out + _legal_activate(s, pool) + [("pass",)]
-
-
-def _unique_free(s: Board, seat: int, cid: str) -> bool:
-    """A Unique character may not be in play twice for one player."""
-    return not s.info(cid).unique or all(c["card"] != cid for c in s.chars_of(seat))
 
 
 def _legal_activate(s: Board, pool: tuple[int, int] | None = None) -> list[tuple]:
@@ -160,21 +158,26 @@ def _legal_activate(s: Board, pool: tuple[int, int] | None = None) -> list[tuple
 def _legal_roleplay(s: Board) -> list[tuple]:
     seat, t = s.active, s.turn
     mine = s.chars_of(seat)
+    infos = s.g.infos
+    # (Listed on every roleplay action of a game: the card tables read once per character, and
+    # the fights looked into only when there are some.)
+    fighting = {u for f in s.d["fights"] for u in f["att"] + f["def"]} if s.d["fights"] else ()
     out: list[tuple] = []
+    free_fleets: list[int] | None = None
     for c in mine:
-        if s.info(c["card"]).fleeter or c["moved"] == t or c["acted"] == t or c["done"] == t or s.in_fight(c["uid"]) is not None:
+        if infos[c["card"]].fleeter or t in (c["moved"], c["acted"], c["done"]) or c["uid"] in fighting:
             continue
         if c["fleet"] is not None:
             out.append(("leave", c["uid"]))
             continue
-        taken = {x["fleet"] for x in mine}
-        for f in mine:
-            if s.info(f["card"]).fleeter and f["uid"] not in taken and s.in_fight(f["uid"]) is None and f["acted"] != t:
-                out.append(("join", c["uid"], f["uid"]))
-    infos = s.g.infos
+        if free_fleets is None:
+            taken = {x["fleet"] for x in mine}
+            free_fleets = [f["uid"] for f in mine if infos[f["card"]].fleeter and f["uid"] not in taken
+                           and f["uid"] not in fighting and f["acted"] != t]
+        out += [("join", c["uid"], f) for f in free_fleets]
     for c in mine:
         acts = infos[c["card"]].acts
-        if acts and c["acted"] != t and c["done"] != t and s.in_fight(c["uid"]) is None:
+        if acts and c["acted"] != t and c["done"] != t and c["uid"] not in fighting:
             out += [("ability", c["uid"], *x) for x in targets(s, seat, acts)]
     acc = s.account(seat)
     if acc.acts and not s.d["p"][seat]["account_used"]:
@@ -294,9 +297,12 @@ def start_turn(s: Board, rec: EventRecorder) -> Any:
 
 
 def end_turn(s: Board, rec: EventRecorder) -> None:
-    """The turn passes to the other seat (or the game ends at the turn cap)."""
+    """The turn passes to the other seat (or the game ends: a dead position, or the turn cap)."""
     s.d["active"] = 1 - s.active
     s.d["turn"] += 1
+    if is_dead(s):  # neither homeworld can ever be taken: a draw, not a cap (docs/rules/trf.md)
+        s.finish(None, "dead position", rec)
+        return
     if s.d["turn"] > s.g.turn_cap:
         s.finish(None, "turn cap", rec)
         return
