@@ -97,3 +97,43 @@ def test_rm2k_panels_fit_their_text():
     screens = {card.id: _mm(_named(tree, "screen")[1]["box"][3]) for _, card, tree in _trees("rm2k-anime")}
     assert screens["pen-tablet"] > 55 and screens["full-channel"] > 55
     assert min(v for k, v in screens.items()) >= 33
+
+
+def _drawing(tree) -> str:
+    """The unnamed layers (the drawn art) of a card, as comparable text."""
+    art = [layer for layer in tree["layers"] if "name" not in next(iter(layer.values()))]
+    return json.dumps([{k: {kk: vv for kk, vv in v.items() if kk != "_file"}} for layer in art for k, v in layer.items()],
+                      sort_keys=True)
+
+
+def test_solar_buildings_and_events_each_draw_their_own_picture(solar):
+    """No building or event shows the shared emblem, and no two draw alike."""
+    seen: dict[str, str] = {}
+    for _, card, tree in solar:
+        if card.type not in ("building", "event"):
+            continue
+        assert _named(tree, "emblem") is None, card.id
+        drawing = _drawing(tree)
+        assert drawing not in seen.values(), (card.id, [k for k, d in seen.items() if d == drawing])
+        seen[card.id] = drawing
+    assert len(seen) == 34
+
+
+def test_trf_cards_draw_their_own_art_and_fit_panels_to_text():
+    """Every TRF card has art drawn from its data (no two alike); a card without text has no panel and its art
+    runs down to the bottom row; a one-line text gets a panel far shorter than the longest."""
+    seen: dict[str, str] = {}
+    heights = {}
+    for cs, card, tree in _trees("trf"):
+        drawing = _drawing(tree)
+        assert drawing not in seen.values(), (card.id, [k for k, d in seen.items() if d == drawing])
+        seen[card.id] = drawing
+        panel, art = _named(tree, "panel"), _named(tree, "art-back")[1]
+        if card.type == "account":
+            continue
+        if not (card.text or card.flavor):
+            assert panel is None and _mm(art["box"][3]) > 60, card.id
+        else:
+            box = panel[1]["box"]
+            heights[card.id] = _mm(box[3]) - _mm(box[1])
+    assert heights["5000-words"] < 10 < 18 < heights["staff-ruling"]
