@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from cardsmith.base.errors import CardsmithError, UsageError
-from cardsmith.printing.paper import BACK_MODES, LAYOUTS, PAPER_SIZES
+from cardsmith.printing.paper import BACK_MODES, DEFAULT_GUTTER, LAYOUTS, PAPER_SIZES
 
 CROP_MARK_GAP = 1.0  # mm between a mark and the bleed it points at, so it never prints on the card
 CROP_MARK_LENGTH = 6.0  # mm
@@ -121,7 +121,7 @@ class SheetSpec:
     layout: str = "grid"
     paper: tuple[float, float] = PAPER_SIZES["a4"]
     orientation: str = "auto"  # auto, portrait, landscape
-    gutter: float = 0.0  # space between cards
+    gutter: float = DEFAULT_GUTTER  # space between cards; each card's bleed shows half of it
     margin: float = 5.0  # printable margin: no card trim, mark or label nearer the page edge (printers cannot print there)
     crop_marks: bool = True
     cut_lines: bool = False
@@ -171,15 +171,29 @@ def _too_big(spec: SheetSpec, what: str) -> CardsmithError:
     )
 
 
+def _outer_room(spec: SheetSpec) -> float:
+    """What a sheet keeps past its outer cards inside the printable margin: their whole bleed and,
+    with crop marks, a mark clear of it. Without it the outer bleed gave way to the marks (0.75 mm
+    on A4), so a cut drifting outwards showed white paper."""
+    return spec.bleed + (CROP_MARK_GAP + MIN_CROP_MARK if spec.crop_marks else 0.0)
+
+
 def grid(spec: SheetSpec) -> Grid:
-    """The grid layout for one side: the orientation holding the most cards (portrait on a tie)."""
+    """The grid layout for one side: the orientation holding the most cards (portrait on a tie).
+
+    Cards are counted with their full outer bleed and crop marks kept in the margin (fewer cards
+    if need be); only when no card fits that way do the bleed and marks give way to the margin.
+    """
     cw, ch = spec.card
     best: tuple[int, float, float, int, int] | None = None
-    for pw, ph in _oriented(spec):
-        cols = _fit(pw - 2 * spec.margin, cw, spec.gutter)
-        rows = _fit(ph - 2 * spec.margin, ch, spec.gutter)
-        if cols * rows and (best is None or cols * rows > best[0]):
-            best = (cols * rows, pw, ph, cols, rows)
+    for keep in (_outer_room(spec), 0.0):
+        for pw, ph in _oriented(spec):
+            cols = _fit(pw - 2 * (spec.margin + keep), cw, spec.gutter)
+            rows = _fit(ph - 2 * (spec.margin + keep), ch, spec.gutter)
+            if cols * rows and (best is None or cols * rows > best[0]):
+                best = (cols * rows, pw, ph, cols, rows)
+        if best is not None:
+            break
     if best is None:
         raise _too_big(spec, "even once")
     _, pw, ph, cols, rows = best
@@ -386,12 +400,15 @@ def gutterfold_grid(spec: SheetSpec) -> tuple[Grid, float]:
     cw, ch = spec.card
     fold = spec.fold_gutter if spec.fold_gutter is not None else 2 * spec.bleed
     best = None
-    for pw, ph in _oriented(spec):
-        cols = _fit(pw - 2 * spec.margin, cw, spec.gutter)
-        if 2 * ch + fold > ph - 2 * spec.margin:
-            cols = 0
-        if cols and (best is None or cols > best[0]):
-            best = (cols, pw, ph)
+    for keep in (_outer_room(spec), 0.0):  # full outer bleed and marks if any card fits so (see `grid`)
+        for pw, ph in _oriented(spec):
+            cols = _fit(pw - 2 * (spec.margin + keep), cw, spec.gutter)
+            if 2 * ch + fold > ph - 2 * (spec.margin + keep):
+                cols = 0
+            if cols and (best is None or cols > best[0]):
+                best = (cols, pw, ph)
+        if best is not None:
+            break
     if best is None:
         raise _too_big(spec, "twice (front above back) for a gutterfold")
     cols, pw, ph = best
