@@ -302,3 +302,30 @@ def test_validate_strict_is_clean_on_the_bundled_sets_with_the_drawn_rules(name)
     cardset = load_set(ROOT / "cards" / name)
     project = Project(ROOT)
     assert [d.message for d in set_diagnostics(project, cardset, drawn_checker(project, cardset))] == []
+
+
+@pytest.mark.parametrize("name", ["transwar", "rm2k-anime", "trf", "solar-empires", "alien-empires", "mini-empires"])
+def test_frames_stand_a_millimetre_inside_the_safe_line_so_cutting_drift_shows_less(name):
+    """Issue 31: frames sat on the safe line (3.2 mm inside the trim), so 1 mm of drift left borders
+    of 2.2 and 4.2 mm. Every panel or bar running across the card (wider than half of it) now keeps
+    4 mm or more from the trim on each side (after 1 mm of drift: at least 3 mm against at most 5)."""
+    from cardsmith.layout._boxes import layer_box
+
+    folder = ROOT / "cards" / name if name != "mini-empires" else ROOT / "tests" / "fixtures" / "mini-empires"
+    cardset = load_set(folder)
+    layouts = layouts_for(Project(ROOT), cardset)
+    setctx = set_context(cardset)
+    w, h = cardset.card_size
+    nearest = 99.0
+    for card in cardset.cards:
+        tree, _ = layouts.render(card_layout(cardset, card, layouts), card_context(cardset, card, setctx), card.id)
+        for layer in tree["layers"]:
+            kind, props = next(iter(layer.items()))
+            if kind not in ("rect", "image") or props.get("bleed"):
+                continue
+            box = layer_box(props, (w, h))
+            if box.right - box.left > w / 2:
+                edges = [box.left, w - box.right] + [d for d in (box.top, h - box.bottom) if d < 12]
+                assert min(edges) >= 4.0 - 1e-6, f"{card.id}: '{props.get('name')}' {min(edges):.2f} mm from the trim"
+                nearest = min(nearest, min(edges))
+    assert nearest < 5.0  # the check met the frame itself
