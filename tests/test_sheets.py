@@ -324,3 +324,17 @@ def test_calibration_rulers_sit_behind_the_front_lines_for_every_page_shape(pape
     # each X ruler stands where its line shows through, not at some other line's mirror image
     x_rulers = {(round(lb.x, 3), round(lb.y + 3.5, 3)) for lb in back.labels if lb.text == "X"}
     assert all(round(x, 3) in {round(v, 3) for v in seen_x} for x, _ in x_rulers)
+
+
+def test_on_a_part_filled_sheet_a_card_with_an_empty_slot_below_shows_its_whole_bleed_there():
+    # A4: 4 x 2; five cards fill the top row and one of the bottom row
+    spec = SheetSpec(card=POKER, paper=PAPER_SIZES["a4"], backs="long")
+    front, back = impose(spec, items(5))
+    shown = {p.item: p.trim.y - p.clip.y for p in front.placements}
+    assert shown[0] == pytest.approx(1.5)  # a card below it: half the gutter
+    assert [shown[i] for i in (1, 2, 3, 4)] == pytest.approx([3.175] * 4)  # empty paper (or the page edge) below
+    crops = [ln for ln in front.lines if ln.kind == "crop" and ln.y1 != ln.y2]
+    lowest = min(p.clip.y for p in front.placements)
+    assert all(max(ln.y1, ln.y2) <= lowest - 1.0 + 1e-6 or min(ln.y1, ln.y2) >= max(p.clip.top for p in front.placements)
+               for ln in crops)  # column marks clear of every printed bleed
+    assert {p.item: p.clip.h for p in back.placements} == {p.item: p.clip.h for p in front.placements}

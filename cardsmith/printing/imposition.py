@@ -351,14 +351,27 @@ def sheet_notes(spec: SheetSpec) -> tuple[str, ...]:
     return ()
 
 
-def _lines_for(g: "Grid", used: Sequence[Rect]) -> tuple[Line, ...]:
+def _lines_for(spec: SheetSpec, g: "Grid", used: Sequence[Rect]) -> tuple[Line, ...]:
     """The grid's marks for a sheet whose first `used` slots hold cards: cut lines run only along the
-    rows in use (a last sheet of 5 rows of counters gets no cut grid over 14 empty rows)."""
+    rows in use (a last sheet of 5 rows of counters gets no cut grid over 14 empty rows), and crop
+    marks point at the edges of the cards printed, below the last row in use."""
     if len(used) >= len(g.slots) or not used:
         return g.lines
     shift = min(s.y for s in used) - min(s.y for s in g.slots)  # rows fill from the top: the used block is shorter
     out = []
+    crops = [ln for ln in g.lines if ln.kind == "crop"]
+    if crops:
+        xs = sorted({round(v, 6) for s in used for v in (s.x, s.right)})
+        ys = sorted({round(v, 6) for s in used for v in (s.y, s.top)})
+        marks_x = any(abs(ln.x1 - ln.x2) < 1e-9 for ln in crops)
+        marks_y = any(abs(ln.y1 - ln.y2) < 1e-9 for ln in crops)
+        outer = (g.slots[0].x - g.clips[0].x, g.clips[0].top - g.slots[0].top)
+        left, top, bottom = min(s.x for s in g.slots), max(s.top for s in g.slots), min(s.y for s in used)
+        block = Rect(left, bottom, max(s.right for s in g.slots) - left, top - bottom)
+        out += _crop_marks(xs if marks_x else (), ys if marks_y else (), block, outer, g.width, g.height, spec.margin)
     for ln in g.lines:
+        if ln.kind == "crop":
+            continue
         if ln.kind != "cut":
             out.append(ln)
         elif abs(ln.x1 - ln.x2) < 1e-9:  # along a column: shorten its lower end
@@ -369,17 +382,30 @@ def _lines_for(g: "Grid", used: Sequence[Rect]) -> tuple[Line, ...]:
     return tuple(out)
 
 
+def _clips_for(g: "Grid", used: int) -> list[Rect]:
+    """The grid's clips for a sheet whose first `used` slots hold cards: a card with no card below
+    it shows its bottom bleed as far as the last row does (the slot below is empty paper)."""
+    clips = list(g.clips[:used])
+    outer_y = g.slots[-1].y - g.clips[-1].y
+    for i in range(used):
+        if i + g.cols < len(g.slots) and i + g.cols >= used:
+            c = clips[i]
+            clips[i] = Rect(c.x, g.slots[i].y - outer_y, c.w, c.top - (g.slots[i].y - outer_y))
+    return clips
+
+
 def _impose_grid(spec: SheetSpec, items: Sequence[tuple[str, str | None]]) -> list[Page]:
     g = grid(spec)
     dx, dy = spec.back_offset
     pages: list[Page] = []
     for sheet, start in enumerate(range(0, len(items), g.per_sheet), 1):
         chunk = items[start:start + g.per_sheet]
+        clips = _clips_for(g, len(chunk))
         fronts = tuple(
-            Placement(front, "front", start + i, g.slots[i], g.clips[i], spec.bleed)
+            Placement(front, "front", start + i, g.slots[i], clips[i], spec.bleed)
             for i, (front, _) in enumerate(chunk)
         )
-        pages.append(Page(g.width, g.height, "front", sheet, fronts, _lines_for(g, [p.trim for p in fronts])))
+        pages.append(Page(g.width, g.height, "front", sheet, fronts, _lines_for(spec, g, [p.trim for p in fronts])))
         if spec.backs == "none":
             continue
         backs = []
@@ -387,7 +413,7 @@ def _impose_grid(spec: SheetSpec, items: Sequence[tuple[str, str | None]]) -> li
             if back is None:
                 continue
             trim, rotation = back_rect(g.slots[i], g.width, g.height, spec.backs)
-            clip, _ = back_rect(g.clips[i], g.width, g.height, spec.backs)
+            clip, _ = back_rect(clips[i], g.width, g.height, spec.backs)
             trim, clip = trim.moved(dx, dy), clip.moved(dx, dy)
             _check_offset(clip, g.width, g.height, spec, start + i)
             backs.append(Placement(back, "back", start + i, trim, clip, spec.bleed, rotation))
