@@ -8,12 +8,14 @@ import subprocess
 from pathlib import Path
 
 import numpy as np
+import pypdf
 import pytest
 from PIL import Image
 
 from cardsmith.components.pages import ComponentPrintOptions, board_pages, token_sheet_pages, write_board_pdf, write_tokens_pdf
 from cardsmith.components.drawing import render_components
 from cardsmith.printing.pdf import write_pdf
+from cardsmith.base.errors import CardsmithError
 from cardsmith.base.project import Project
 from cardsmith.sets.validate import check_set, load_set
 
@@ -454,9 +456,11 @@ def test_build_stage_renders_and_prints_components(tmp_path):
     stage_function(dict(STAGES)["components"])(ctx)
     assert not [d for d in ctx.diagnostics if d.is_error]
     names = sorted(p.name for _, p in ctx.outputs)
+    # the damage board fits on a page: it shares the token sheets (components-*.pdf) instead of a page of its own
     for expected in ("board-starmap-tiled-a4.pdf", "board-starmap-tiled-letter.pdf", "board-starmap-poster.pdf",
-                     "board-damage-poster.pdf", "tokens-a4-duplex-long.pdf", "tokens-letter-duplex-long.pdf"):
+                     "board-damage-poster.pdf", "components-a4-duplex-long.pdf", "components-letter-duplex-long.pdf"):
         assert expected in names
+    assert "board-damage-tiled-a4.pdf" not in names and "tokens-a4-duplex-long.pdf" not in names
 
 
 def test_a_token_too_large_for_the_chosen_paper_is_an_error_naming_it(star):
@@ -506,6 +510,59 @@ def test_components_pdf_name_names_the_one_pdf_printed_and_refuses_two(tmp_path)
     r = run_in_process("components", "pdf", "trf", "--name", "counters", "--dpi", "60", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "output" / "trf" / "counters.pdf").is_file()
+    # TransWar's damage track now shares its markers' sheet: one PDF, so --name names it
     shutil.copytree(root / "cards" / "transwar", tmp_path / "cards" / "transwar")
     r = run_in_process("components", "pdf", "transwar", "--name", "x", "--dpi", "60", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "output" / "transwar" / "x.pdf").is_file()
+    # the star map is tiled in a PDF of its own beside the sheets: two PDFs, one --name
+    shutil.copytree(FIXTURE, tmp_path / "cards" / "star-map")
+    r = run_in_process("components", "pdf", "star-map", "--name", "x", "--dpi", "60", cwd=tmp_path)
     assert r.returncode != 0 and "--board ID or --token ID" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_transwar_damage_track_and_six_markers_share_one_sheet(tmp_path):
+    # Issue 31, item 10: the 140 x 76 mm track took a whole A4 page and its six markers another
+    # (a third with their backs). Now they share one sheet: one page, two with duplex backs.
+    from conftest import run_in_process
+
+    root = Path(__file__).resolve().parent.parent
+    shutil.copytree(root / "cards" / "transwar", tmp_path / "cards" / "transwar")
+    r = run_in_process("components", "pdf", "transwar", "--dpi", "60", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    out = tmp_path / "output" / "transwar"
+    assert sorted(p.name for p in out.glob("*.pdf")) == ["components-a4.pdf"]
+    assert len(pypdf.PdfReader(out / "components-a4.pdf").pages) == 1
+    r = run_in_process("components", "pdf", "transwar", "--backs", "long", "--dpi", "60", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert len(pypdf.PdfReader(out / "components-a4-duplex-long.pdf").pages) == 2
+
+
+def test_shared_sheets_keep_every_piece_whole_with_its_bleed_and_backs_behind_fronts():
+    from cardsmith.components._shared_sheets import FOOTER_BAND, Piece, shared_pages
+    from cardsmith.printing.imposition import back_rect
+
+    bleed = 3.175
+    pieces = [Piece("board", None, (140.0, 76.0))] + [Piece(f"m{i}", f"b{i}", (12.0, 12.0), "round") for i in range(6)]
+    pages = shared_pages(pieces, bleed, (210.0, 297.0), backs="long")
+    assert [p.side for p in pages] == ["front", "back"]
+    front, back = pages
+    assert len(front.placements) == 7 and len(back.placements) == 6
+    clips = [p.clip for p in front.placements]
+    for p in front.placements:
+        assert p.clip == p.trim.grown(bleed, bleed, bleed, bleed)  # the whole bleed, every side
+        assert p.clip.x >= 5 and p.clip.right <= front.width - 5 and p.clip.top <= front.height - 5
+        assert p.clip.y >= 5 + FOOTER_BAND  # the footer's band stays free
+    for i, a in enumerate(clips):  # no piece's bleed prints over another's
+        for b in clips[i + 1:]:
+            assert a.right <= b.x + 1e-6 or b.right <= a.x + 1e-6 or a.top <= b.y + 1e-6 or b.top <= a.y + 1e-6
+    assert sum(1 for ln in front.lines if ln.kind == "cut") >= 4  # the board's cut guide at least
+    fronts = {p.item: p.trim for p in front.placements}
+    for p in back.placements:
+        expected, rotation = back_rect(fronts[p.item], front.width, front.height, "long")
+        assert p.trim == expected and p.rotation == rotation
+    # more pieces than a page holds go on to a second sheet
+    many = shared_pages([Piece(f"t{i}", None, (40.0, 40.0)) for i in range(40)], bleed, (210.0, 297.0))
+    assert len(many) == 2 and sum(len(p.placements) for p in many) == 40
+    with pytest.raises(CardsmithError, match="does not fit"):
+        shared_pages([Piece("huge", None, (300.0, 400.0))], bleed, (210.0, 297.0))

@@ -12,6 +12,7 @@ from PIL import Image
 
 from cardsmith.base.errors import CardsmithError, UsageError
 from cardsmith.sets.model import Deck
+from cardsmith.printing.imposition import mirrors_columns
 from cardsmith.printing.pdf import PdfOptions, plan, print_pdf, select_items, sheet_spec, write_calibration
 from tests.pdf_support import BLUE, RED, make_rendered, mark_centre
 
@@ -37,9 +38,9 @@ def write(rendered, tmp_path, name="x.pdf", **opts):
 def test_grid_pdf_has_a_back_page_per_front_page_and_stores_each_image_once(rendered, tmp_path):
     path = write(rendered, tmp_path, backs="long")
     reader = pypdf.PdfReader(path)
-    assert len(reader.pages) == 4  # 11 cards: two sheets, each front + back
+    assert len(reader.pages) == 4  # 11 cards, 8 a sheet: two sheets, each front + back
     w, h = (float(v) for v in reader.pages[0].mediabox.upper_right)
-    assert (round(w / 72 * 25.4), round(h / 72 * 25.4)) == (210, 297)
+    assert (round(w / 72 * 25.4), round(h / 72 * 25.4)) == (297, 210)  # A4 landscape: 4 x 2 with full bleed
     images = set()
     placements = 0
     for page in reader.pages:
@@ -104,18 +105,19 @@ def _raster(pdf: Path, tmp_path: Path) -> list[Image.Image]:
                                                ("a4", "long", (1.5, -1.0))])
 def test_rasterised_backs_land_within_half_a_millimetre_of_their_fronts(rendered, tmp_path, paper, flip, offset):
     out, manifest = rendered
-    items = select_items(None, manifest, out)[:9]
+    items = select_items(None, manifest, out)[:6]  # one sheet: A4 holds 8, Letter 6
     options = PdfOptions(paper=paper, backs=flip, back_offset=offset)
     pdf = print_pdf(items, manifest, options, tmp_path / "duplex.pdf")
     front_img, back_img = _raster(pdf, tmp_path)
     pages, _ = plan(items, sheet_spec(manifest, options))
     front_page = pages[0]
     H = front_page.height
+    book = mirrors_columns(front_page.width, H, flip)  # landscape sheets turn about the other axis
     # What lies behind the front, seen through the paper from the front: the back page mirrored the way the sheet turns.
-    behind = back_img.transpose(Image.Transpose.FLIP_LEFT_RIGHT if flip == "long" else Image.Transpose.FLIP_TOP_BOTTOM)
+    behind = back_img.transpose(Image.Transpose.FLIP_LEFT_RIGHT if book else Image.Transpose.FLIP_TOP_BOTTOM)
     dx, dy = offset
-    seen_dx = -dx if flip == "long" else dx  # the offset is given as seen on the back
-    seen_dy = dy if flip == "long" else -dy
+    seen_dx = -dx if book else dx  # the offset is given as seen on the back
+    seen_dy = dy if book else -dy
     for p in front_page.placements:
         t = p.trim
         centre = (t.x + t.w / 2, t.y + t.h / 2)
@@ -163,8 +165,8 @@ def test_rasterised_gutterfold_backs_meet_their_fronts_when_folded(rendered, tmp
 def test_crop_marks_and_footer_are_drawn_in_the_margin(rendered, tmp_path):
     pdf = write(rendered, tmp_path, paper="a4")
     img = _raster(pdf, tmp_path)[0].convert("L")
-    # a crop mark below the first column's left edge (x = 10.5 mm with 63.5 mm cards: (210 - 190.5) / 2 = 9.75)
-    x = round(9.75 / 25.4 * RASTER_DPI)
+    # a crop mark below the first column's left edge: landscape A4, 4 cards 3 mm apart, (297 - 263) / 2 = 17 mm
+    x = round(17.0 / 25.4 * RASTER_DPI)
     y_mark = img.height - round(7.0 / 25.4 * RASTER_DPI)
     column = [img.getpixel((x + dx, y_mark)) for dx in (-1, 0, 1)]
     assert min(column) < 100

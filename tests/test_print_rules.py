@@ -95,7 +95,7 @@ def test_type_lines_move_with_the_text_but_never_into_the_panel():
     project = Project(ROOT)
     layouts = layouts_for(project, cardset)
     setctx = set_context(cardset)
-    foot = cardset.card_size[1] - cardset.safe
+    foot = cardset.card_size[1] - cardset.safe - 1  # frames stand 1 mm inside the safe line
     for card in cardset.cards:
         tree, _ = layouts.render(card_layout(cardset, card, layouts), card_context(cardset, card, setctx), card.id)
         bar = [float(str(v).removesuffix("mm")) for v in _layer_box(tree, "type-bar")[1::2]]
@@ -270,3 +270,77 @@ def test_contrast_ratio_matches_wcag():
     from cardsmith.layout.printcheck import contrast_ratio
     assert round(contrast_ratio((0, 0, 0), (255, 255, 255)), 1) == 21.0
     assert round(contrast_ratio((118, 118, 118), (255, 255, 255)), 2) == 4.54  # WCAG's #767676 on white
+
+
+def test_validate_draws_each_face_for_contrast_and_text_past_a_curve(tmp_path):
+    """Issue 31: validate built layouts without drawing, so only render found low contrast and text
+    past an ellipse's curve. Now validate paints each distinct face (in memory) and warns; --strict
+    makes them errors."""
+    from conftest import run_in_process
+    from cardsmith.sets.scaffold import scaffold_set
+
+    set_dir = tmp_path / "cards" / "demo"
+    scaffold_set(set_dir)
+    (set_dir / "layouts").mkdir()
+    (set_dir / "layouts" / "creature.yaml.j2").write_text(
+        'fonts: {title: lato}\n'
+        'layers:\n'
+        '  - rect: {name: frame, box: [0, 0, 100%, 100%], bleed: true, fill: "#1d2b3a"}\n'
+        '  - rect: {name: shield, box: [20mm, 40mm, 44mm, 52mm], fill: "#a9b2c0"}\n'
+        '  - text: {name: pale, box: [20mm, 40mm, 44mm, 52mm], value: "6", font: title, style: bold, size: 15pt,\n'
+        '           wrap: false, align: center, valign: middle, color: "#ffffff"}\n'
+        '  - ellipse: {name: disc, box: [45mm, 4.4mm, 52.2mm, 11.6mm], fill: "#0d1020"}\n'
+        '  - text: {name: cost-label, box: [45mm, 9.4mm, 52.2mm, 11.6mm], value: "COST", font: title, style: bold,\n'
+        '           size: 6pt, wrap: false, align: center, valign: middle, color: "#ffffff"}\n', encoding="utf-8")
+    r = run_in_process("validate", "demo", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr  # warnings
+    assert "2.14:1" in r.stderr and "past the curve of its ellipse" in r.stderr
+    assert "(layer 3 (text 'pale')" in r.stderr and "(layer 5 (text 'cost-label')" in r.stderr
+    r = run_in_process("validate", "demo", "--strict", cwd=tmp_path)
+    assert r.returncode == 1
+    # without drawing, the layer trees alone hold neither problem
+    cardset = load_set(set_dir)
+    assert not [d for d in set_diagnostics(Project(tmp_path), cardset) if "contrast" in d.message or "curve" in d.message]
+
+
+@pytest.mark.parametrize("name", ["transwar", "rm2k-anime", "trf", "solar-empires", "alien-empires"])
+def test_validate_strict_is_clean_on_the_bundled_sets_with_the_drawn_rules(name):
+    from cardsmith.render.drawn_checks import drawn_checker
+
+    cardset = load_set(ROOT / "cards" / name)
+    project = Project(ROOT)
+    assert [d.message for d in set_diagnostics(project, cardset, drawn_checker(project, cardset))] == []
+
+
+@pytest.mark.parametrize("name", ["transwar", "rm2k-anime", "trf", "solar-empires", "alien-empires", "mini-empires"])
+def test_frames_stand_a_millimetre_inside_the_safe_line_so_cutting_drift_shows_less(name):
+    """Issue 31: frames sat on the safe line (3.2 mm inside the trim), so 1 mm of drift left borders
+    of 2.2 and 4.2 mm. Every panel or bar running across the card (wider than half of it) now keeps
+    4 mm or more from the trim on each side (after 1 mm of drift: at least 3 mm against at most 5)."""
+    from cardsmith.layout._boxes import layer_box
+
+    folder = ROOT / "cards" / name if name != "mini-empires" else ROOT / "tests" / "fixtures" / "mini-empires"
+    cardset = load_set(folder)
+    layouts = layouts_for(Project(ROOT), cardset)
+    setctx = set_context(cardset)
+    w, h = cardset.card_size
+    nearest = 99.0
+    for card in cardset.cards:
+        tree, _ = layouts.render(card_layout(cardset, card, layouts), card_context(cardset, card, setctx), card.id)
+        for layer in tree["layers"]:
+            kind, props = next(iter(layer.items()))
+            if kind not in ("rect", "image", "polygon") or props.get("bleed"):
+                continue
+            if kind == "polygon" and not props.get("name"):  # an unnamed polygon is art in a window, not a frame
+                continue
+            if kind == "polygon":  # points in mm (TransWar's clipped panel)
+                xs, ys = [float(p[0]) for p in props["points"]], [float(p[1]) for p in props["points"]]
+                left, top, right, bottom = min(xs), min(ys), max(xs), max(ys)
+            else:
+                box = layer_box(props, (w, h))
+                left, top, right, bottom = box.left, box.top, box.right, box.bottom
+            if right - left > w / 2:
+                edges = [left, w - right] + [d for d in (top, h - bottom) if d < 12]
+                assert min(edges) >= 4.0 - 1e-6, f"{card.id}: '{props.get('name')}' {min(edges):.2f} mm from the trim"
+                nearest = min(nearest, min(edges))
+    assert nearest < 5.0  # the check met the frame itself

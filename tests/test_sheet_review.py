@@ -30,11 +30,18 @@ def test_the_token_footer_prints_at_6_pt_and_no_cut_line_runs_through_it():
         assert not (crosses_band and crosses_text), ln
 
 
-def test_cut_lines_cover_only_the_rows_that_hold_counters():
+def test_marks_cover_only_the_rows_that_hold_counters():
+    # The sheet now keeps its counters' bleed and crop marks in the margin (issue 31, item 9), so it
+    # has crop marks, not cut lines: those of the row edges stop at the last row in use, and the
+    # column marks sit just below it, not at the foot of 14 empty rows.
     [page] = trf_counter_sheet()
     used_bottom = min(p.trim.y for p in page.placements)
-    cuts = [ln for ln in page.lines if ln.kind == "cut"]
-    assert cuts and all(min(ln.y1, ln.y2) >= used_bottom - 2.0 for ln in cuts)
+    crops = [ln for ln in page.lines if ln.kind == "crop"]
+    assert crops and not [ln for ln in page.lines if ln.kind == "cut"]
+    assert all(min(ln.y1, ln.y2) >= used_bottom - 3.175 - 1.0 - 6.0 - 1e-6 for ln in crops)
+    assert all(ln.y1 >= used_bottom - 1e-6 for ln in crops if abs(ln.y1 - ln.y2) < 1e-9)
+    # the last row shows its bottom bleed over the empty slots below it
+    assert all(p.trim.y - p.clip.y >= 1.0 - 1e-6 for p in page.placements if p.trim.y < used_bottom + 1)  # its 1 mm bleed
 
 
 def test_calibration_ruler_labels_are_6_pt_and_do_not_run_together():

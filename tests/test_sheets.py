@@ -18,33 +18,66 @@ def items(n: int, back: str | None = "b") -> list[tuple[str, str | None]]:
     return [(f"f{i}", back) for i in range(n)]
 
 
-def test_a4_holds_three_by_three_poker_cards_centred():
-    g = grid(SheetSpec(card=METRIC_POKER, paper=PAPER_SIZES["a4"]))
-    assert (g.cols, g.rows, g.width, g.height) == (3, 3, 210.0, 297.0)
-    top_left = g.slots[0]
-    assert top_left.x == pytest.approx(10.5)  # the usual A4 sheet: 10.5 mm from the left edge
-    assert 297 - top_left.top == pytest.approx((297 - 3 * 88) / 2)
-    # butted: each card's right edge is the next one's left edge
-    assert g.slots[1].x == pytest.approx(top_left.right)
-    assert g.slots[3].top == pytest.approx(top_left.y)
+def outer_bleed(g) -> float:
+    """The least bleed shown past any outer card edge of a grid."""
+    shown = []
+    for s, c in zip(g.slots, g.clips):
+        if s.x == min(t.x for t in g.slots):
+            shown.append(s.x - c.x)
+        if s.right == max(t.right for t in g.slots):
+            shown.append(c.right - s.right)
+        if s.y == min(t.y for t in g.slots):
+            shown.append(s.y - c.y)
+        if s.top == max(t.top for t in g.slots):
+            shown.append(c.top - s.top)
+    return min(shown)
 
 
-def test_letter_margins_are_half_inch_sides_quarter_inch_top_and_bottom():
+def test_a4_keeps_every_cards_full_bleed_and_a_gutter_between_cards():
+    # Issue 31: 3 x 3 on portrait A4 showed only 0.75 mm of bleed past the outer columns (a cut
+    # drifting outwards showed white paper) and butted differently coloured cards together. The
+    # sheet now holds 4 x 2 on landscape A4, 3 mm apart, with the whole 1/8 in bleed all round.
+    g = grid(SheetSpec(card=POKER, paper=PAPER_SIZES["a4"]))
+    assert (g.cols, g.rows, g.width, g.height) == (4, 2, 297.0, 210.0)
+    assert outer_bleed(g) == pytest.approx(3.175)
+    assert g.slots[1].x - g.slots[0].right == pytest.approx(3.0)
+    assert g.slots[0].x == pytest.approx((297 - 4 * 63.5 - 3 * 3) / 2)  # centred: 17 mm from the edge
+    # each card shows 1.5 mm of its own bleed into the gutter: 1 mm of drift never shows its neighbour
+    assert g.slots[1].x - g.clips[1].x == pytest.approx(1.5)
+    crops = [ln for ln in g.lines if ln.kind == "crop"]
+    assert crops and not [ln for ln in g.lines if ln.kind == "cut"] and not g.notes
+    assert all(5 <= min(ln.x1, ln.x2) and max(ln.x1, ln.x2) <= 297 - 5 for ln in crops)
+
+
+def test_a4_metric_cards_butted_keep_their_bleed_too():
+    g = grid(SheetSpec(card=METRIC_POKER, paper=PAPER_SIZES["a4"], gutter=0))
+    assert (g.cols, g.rows) == (4, 2)
+    assert outer_bleed(g) == pytest.approx(3.175)
+    assert g.slots[1].x == pytest.approx(g.slots[0].right)  # butted: one cut between neighbours
+
+
+def test_letter_keeps_full_bleed_with_six_cards_or_eight_butted():
     g = grid(SheetSpec(card=POKER, paper=PAPER_SIZES["letter"]))
-    assert (g.cols, g.rows) == (3, 3)
-    xs = [s.x for s in g.slots]
-    assert min(xs) == pytest.approx(12.7)
-    assert min(s.y for s in g.slots) == pytest.approx(6.35)
-    assert 279.4 - max(s.top for s in g.slots) == pytest.approx(6.35)
+    assert (g.cols, g.rows, g.width) == (3, 2, 279.4)
+    assert outer_bleed(g) == pytest.approx(3.175) and not g.notes
+    butted = grid(SheetSpec(card=POKER, paper=PAPER_SIZES["letter"], gutter=0))
+    assert (butted.cols, butted.rows, butted.width) == (4, 2, 279.4)
+    assert outer_bleed(butted) == pytest.approx(3.175) and not butted.notes
+
+
+def test_a_card_that_only_fits_without_its_outer_bleed_still_prints():
+    # 265 mm tall: Letter holds it only if the bleed and marks give way to the 5 mm margin
+    g = grid(SheetSpec(card=(63.5, 265), paper=PAPER_SIZES["letter"]))
+    assert g.cols * g.rows == 3 and outer_bleed(g) < 3.175
 
 
 def test_orientation_is_chosen_to_fit_the_most_cards():
-    # a landscape card fits 3 x 3 on landscape A4 but only 2 x 4 on portrait
+    # with full bleed and marks, a landscape card fits 2 x 4 on portrait A4 but 2 x 2 on landscape
     g = grid(SheetSpec(card=(88.9, 63.5), paper=PAPER_SIZES["a4"]))
-    assert (g.width, g.height, g.cols * g.rows) == (297.0, 210.0, 9)
+    assert (g.width, g.height, g.cols * g.rows) == (210.0, 297.0, 8)
     # a forced orientation is respected
-    g = grid(SheetSpec(card=(88.9, 63.5), paper=PAPER_SIZES["a4"], orientation="portrait"))
-    assert (g.width, g.cols * g.rows) == (210.0, 8)
+    g = grid(SheetSpec(card=(88.9, 63.5), paper=PAPER_SIZES["a4"], orientation="landscape"))
+    assert (g.width, g.cols * g.rows) == (297.0, 4)
 
 
 def test_crop_marks_extend_every_card_edge_without_touching_any_card():
@@ -66,9 +99,9 @@ def test_crop_marks_extend_every_card_edge_without_touching_any_card():
 
 
 def test_bleed_shows_between_cards_only_when_the_gutter_leaves_room():
-    butted = grid(SheetSpec(card=POKER, paper=PAPER_SIZES["a4"]))
-    middle = butted.clips[4]
-    assert middle == butted.slots[4]  # no bleed inside a butted grid: it would print over the neighbours
+    butted = grid(SheetSpec(card=POKER, paper=PAPER_SIZES["a3"], gutter=0))
+    middle = butted.clips[butted.cols + 1]
+    assert middle == butted.slots[butted.cols + 1]  # no bleed inside a butted grid: it would print over the neighbours
     spaced = grid(SheetSpec(card=POKER, paper=PAPER_SIZES["a3"], gutter=4))
     m = spaced.clips[spaced.cols + 1]
     s = spaced.slots[spaced.cols + 1]
@@ -83,15 +116,16 @@ def test_back_slot_long_edge_mirrors_columns_short_edge_mirrors_rows_on_portrait
 
 
 def test_on_landscape_pages_the_long_edge_is_the_top_so_rows_mirror_and_backs_turn():
-    # A3 poker is landscape: 6 x 3. Turned about its long (top) edge, the rows swap.
-    g = grid(SheetSpec(card=POKER, paper=PAPER_SIZES["a3"]))
+    # A3 landscape: 5 x 2. Turned about its long (top) edge, the rows swap.
+    g = grid(SheetSpec(card=POKER, paper=PAPER_SIZES["a3"], orientation="landscape"))
     assert g.width > g.height
     assert back_slot(0, g.cols, g.rows, "long", g.width, g.height) == (g.rows - 1) * g.cols
     assert back_slot(0, g.cols, g.rows, "short", g.width, g.height) == g.cols - 1
     assert back_rect(g.slots[0], g.width, g.height, "long")[1] == 180
     assert back_rect(g.slots[0], g.width, g.height, "short")[1] == 0
     # a partial sheet: every back lands on the paper behind its own front, none on blank paper
-    pages = impose(SheetSpec(card=POKER, paper=PAPER_SIZES["a3"], backs="long"), items(g.cols + 2))
+    pages = impose(SheetSpec(card=POKER, paper=PAPER_SIZES["a3"], orientation="landscape", backs="long"),
+                   items(g.cols + 2))
     for p in pages[1].placements:
         slot = g.slots[back_slot(p.item, g.cols, g.rows, "long", g.width, g.height)]
         assert (p.trim.x, p.trim.y) == pytest.approx((slot.x, slot.y))
@@ -130,7 +164,7 @@ def test_back_offset_moves_only_the_backs():
 
 def test_an_offset_that_pushes_cards_off_the_page_is_refused():
     with pytest.raises(CardsmithError, match="off the page"):
-        impose(SheetSpec(card=POKER, paper=PAPER_SIZES["letter"], backs="long", back_offset=(0, 9)), items(9))
+        impose(SheetSpec(card=POKER, paper=PAPER_SIZES["letter"], backs="long", back_offset=(0, 20)), items(9))
     with pytest.raises(CardsmithError, match="larger than"):
         impose(SheetSpec(card=POKER, layout="single", backs="long", back_offset=(4, 0)), items(1))
 
@@ -144,9 +178,9 @@ def test_a_card_larger_than_the_paper_is_refused_with_a_hint():
 
 
 def test_gutterfold_puts_backs_below_turned_so_they_meet_their_fronts_at_the_fold():
-    spec = SheetSpec(card=POKER, paper=PAPER_SIZES["letter"], layout="gutterfold")
+    spec = SheetSpec(card=POKER, paper=PAPER_SIZES["letter"], layout="gutterfold", gutter=0)
     g, fold_y = gutterfold_grid(spec)
-    assert (g.width, g.height, g.cols, g.rows) == (279.4, 215.9, 4, 2)  # landscape, 4 x 2
+    assert (g.width, g.height, g.cols, g.rows) == (279.4, 215.9, 4, 2)  # landscape, 4 x 2 butted
     (page,) = impose(spec, items(4))
     fronts = [p for p in page.placements if p.side == "front"]
     backs = [p for p in page.placements if p.side == "back"]
@@ -182,11 +216,12 @@ def test_pages_follow_the_item_count():
 
 
 def test_footer_sits_in_a_margin_band_clear_of_cards():
-    pages = with_footer(impose(SheetSpec(card=POKER, paper=PAPER_SIZES["letter"], backs="long"), items(9)), "Demo 1.0")
+    tall = SheetSpec(card=(63.5, 265), paper=PAPER_SIZES["letter"], backs="long")  # fits only past its bleed
+    pages = with_footer(impose(tall, items(9)), "Demo 1.0")
     for page in pages:
         (label,) = page.labels
         assert "Demo 1.0" in label.text and f"/{len(pages)}" in label.text
-        # Letter leaves 6.35 mm above and below the cards: the footer turns into the side margin
+        # Letter leaves 7.2 mm above and below these cards: the footer turns into the side margin
         cap_height = label.size * 0.75 * 25.4 / 72
         assert label.angle == 90
         assert 5 <= label.x - cap_height and label.x < min(p.clip.x for p in page.placements)
@@ -289,3 +324,17 @@ def test_calibration_rulers_sit_behind_the_front_lines_for_every_page_shape(pape
     # each X ruler stands where its line shows through, not at some other line's mirror image
     x_rulers = {(round(lb.x, 3), round(lb.y + 3.5, 3)) for lb in back.labels if lb.text == "X"}
     assert all(round(x, 3) in {round(v, 3) for v in seen_x} for x, _ in x_rulers)
+
+
+def test_on_a_part_filled_sheet_a_card_with_an_empty_slot_below_shows_its_whole_bleed_there():
+    # A4: 4 x 2; five cards fill the top row and one of the bottom row
+    spec = SheetSpec(card=POKER, paper=PAPER_SIZES["a4"], backs="long")
+    front, back = impose(spec, items(5))
+    shown = {p.item: p.trim.y - p.clip.y for p in front.placements}
+    assert shown[0] == pytest.approx(1.5)  # a card below it: half the gutter
+    assert [shown[i] for i in (1, 2, 3, 4)] == pytest.approx([3.175] * 4)  # empty paper (or the page edge) below
+    crops = [ln for ln in front.lines if ln.kind == "crop" and ln.y1 != ln.y2]
+    lowest = min(p.clip.y for p in front.placements)
+    assert all(max(ln.y1, ln.y2) <= lowest - 1.0 + 1e-6 or min(ln.y1, ln.y2) >= max(p.clip.top for p in front.placements)
+               for ln in crops)  # column marks clear of every printed bleed
+    assert {p.item: p.clip.h for p in back.placements} == {p.item: p.clip.h for p in front.placements}

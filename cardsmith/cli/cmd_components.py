@@ -61,7 +61,8 @@ def pdf_command(set_name: str, paper: str, orientation: str, boards: tuple[str, 
                 poster: bool, overlap: float, backs: str, back_offset: tuple[float, float], dpi: int,
                 name: str | None) -> int:
     """Print SET's boards (tiled, or --poster) and token sheets into output/<set>/."""
-    from cardsmith.components.pages import ComponentPrintOptions, ensure_components, write_board_pdf, write_tokens_pdf
+    from cardsmith.components.pages import (ComponentPrintOptions, ensure_components, small_boards, write_board_pdf,
+                                            write_shared_pdf, write_tokens_pdf)
     from cardsmith.printing.pdf import pdf_target
 
     project, cardset = open_set(set_name)
@@ -71,6 +72,9 @@ def pdf_command(set_name: str, paper: str, orientation: str, boards: tuple[str, 
     only_tokens = bool(tokens) and not boards
     board_ids = [] if only_tokens else list(boards or manifest["boards"])
     with_tokens = bool((tokens or not boards) and manifest["tokens"])
+    # boards that fit on a page share the token sheets rather than take a page each (not as posters)
+    shared = small_boards(manifest, board_ids, paper) if with_tokens and not poster else []
+    board_ids = [b for b in board_ids if b not in shared]
     target = None
     if name:
         if len(board_ids) + with_tokens != 1:
@@ -81,7 +85,8 @@ def pdf_command(set_name: str, paper: str, orientation: str, boards: tuple[str, 
         path = write_board_pdf(project, cardset, bid, "poster" if poster else "tiled", options, target)
         click.echo(f"wrote {display_path(path)}")
     if with_tokens:
-        path = write_tokens_pdf(project, cardset, options, target)
+        path = (write_shared_pdf(project, cardset, shared, options, target) if shared
+                else write_tokens_pdf(project, cardset, options, target))
         click.echo(f"wrote {display_path(path)}")
     return 0
 

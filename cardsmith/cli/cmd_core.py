@@ -35,8 +35,9 @@ def validate(sets: tuple[str, ...], strict: bool, as_json: bool) -> int:
         cardset, diags = check_set(d)
         if cardset is not None:  # the print rules, from the layouts the cards will be drawn with
             from cardsmith.layout.printcheck import missing_layouts, set_diagnostics
+            from cardsmith.render.drawn_checks import drawn_checker
 
-            diags = diags + missing_layouts(project, cardset) + set_diagnostics(project, cardset)
+            diags = diags + missing_layouts(project, cardset) + set_diagnostics(project, cardset, drawn_checker(project, cardset))
         else:  # the cards have errors: a missing layout is still worth saying now
             from cardsmith.layout.printcheck import missing_layouts_of_folder
 

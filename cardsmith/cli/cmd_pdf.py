@@ -11,7 +11,7 @@ import click
 from cardsmith.cli._options import Millimetres, jobs_option
 from cardsmith.base.errors import CardsmithError, UsageError
 from cardsmith.base.project import Project, SetNotFound
-from cardsmith.printing.paper import LAYOUTS, PAPER_SIZES, parse_offset, parse_paper
+from cardsmith.printing.paper import DEFAULT_GUTTER, LAYOUTS, PAPER_SIZES, parse_offset, parse_paper
 
 if TYPE_CHECKING:
     from cardsmith.sets.model import CardSet, Deck
@@ -62,7 +62,8 @@ def _paper(ctx: click.Context, param: click.Parameter, value: str) -> str:
               help="Duplex backs on every other page, for a printer flipping on the long or the short edge.")
 @click.option("--back-offset", metavar="X,Y", callback=_offset,
               help="Move back pages by X,Y mm (X right, Y up, seen on the back) to correct printer drift; see --calibration.")
-@click.option("--gutter", type=Millimetres(0, 100), default=0.0, show_default=True, help="Space between cards, mm.")
+@click.option("--gutter", type=Millimetres(0, 100), default=DEFAULT_GUTTER, show_default=True,
+              help="Space between cards, mm; each card's bleed shows half of it (0 butts cards together).")
 @click.option("--margin", type=Millimetres(0, 200), default=5.0, show_default=True, help="Least page margin, mm.")
 @click.option("--crop-marks/--no-crop-marks", default=True, show_default=True)
 @click.option("--cut-lines", is_flag=True, help="Draw thin lines along every card's trim.")

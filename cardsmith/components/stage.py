@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from cardsmith.components.pages import ComponentPrintOptions, write_board_pdf, write_tokens_pdf
-from cardsmith.components.drawing import components_of, render_components
+from cardsmith.components.pages import ComponentPrintOptions, small_boards, write_board_pdf, write_shared_pdf, write_tokens_pdf
+from cardsmith.components.drawing import components_of, load_components_manifest, render_components
 
 BUILD_PAPERS = ("a4", "letter")
 
@@ -40,16 +40,23 @@ def _build(ctx: Any) -> None:
         return
     ctx.wrote(f"{len(result.rendered) + len(result.skipped)} board and token images ({len(result.rendered)} drawn)",
               result.out_dir)
+    manifest = load_components_manifest(result.out_dir)
+    for paper in BUILD_PAPERS:
+        # boards that fit on a page share the token sheets (when there are tokens) instead of a page each
+        shared = small_boards(manifest, list(comps.boards), paper) if comps.tokens else []
+        for bid in comps.boards:
+            if bid not in shared:
+                ctx.progress(f"board {bid}: {paper}")
+                path = write_board_pdf(ctx.project, ctx.cardset, bid, "tiled", ComponentPrintOptions(paper=paper))
+                ctx.wrote(f"board {bid}, tiled on {paper}", path)
+        if comps.tokens:
+            backs = "long" if any(k.back for k in comps.tokens.values()) else "none"
+            ctx.progress(f"tokens: {paper}")
+            options = ComponentPrintOptions(paper=paper, backs=backs)
+            path = (write_shared_pdf(ctx.project, ctx.cardset, shared, options) if shared
+                    else write_tokens_pdf(ctx.project, ctx.cardset, options))
+            what = f"boards {', '.join(shared)} and token sheets" if shared else "token sheets"
+            ctx.wrote(f"{what} on {paper}" + (" (duplex backs)" if backs != "none" else ""), path)
     for bid in comps.boards:
-        for paper in BUILD_PAPERS:
-            ctx.progress(f"board {bid}: {paper}")
-            path = write_board_pdf(ctx.project, ctx.cardset, bid, "tiled", ComponentPrintOptions(paper=paper))
-            ctx.wrote(f"board {bid}, tiled on {paper}", path)
         path = write_board_pdf(ctx.project, ctx.cardset, bid, "poster", ComponentPrintOptions())
         ctx.wrote(f"board {bid}, one large page", path)
-    if comps.tokens:
-        backs = "long" if any(k.back for k in comps.tokens.values()) else "none"
-        for paper in BUILD_PAPERS:
-            ctx.progress(f"tokens: {paper}")
-            path = write_tokens_pdf(ctx.project, ctx.cardset, ComponentPrintOptions(paper=paper, backs=backs))
-            ctx.wrote(f"token sheets on {paper}" + (" (duplex backs)" if backs != "none" else ""), path)

@@ -248,9 +248,11 @@ def tree_notes(tree: dict[str, Any], trim: tuple[float, float], safe: float) -> 
     return out
 
 
-def set_diagnostics(project: Any, cardset: Any) -> list[Any]:
+def set_diagnostics(project: Any, cardset: Any, drawn: Any = None) -> list[Any]:
     """Print-rule warnings for every face of a valid set, from its layouts, without drawing (for validate).
 
+    `drawn`, if given, is called with each face's tree and name and returns the notes only a drawing
+    gives (`cardsmith.render.drawn_checks`: contrast, text past its panel's true outline).
     A layout that cannot be built is left to `cardsmith render`, which reports it with its cause.
     """
     from cardsmith.base.diagnostics import Diagnostic
@@ -283,7 +285,8 @@ def set_diagnostics(project: Any, cardset: Any) -> list[Any]:
             continue
         except CardsmithError:
             continue
-        for kind, message, label in tree_notes(tree, trim, safe):
+        notes = tree_notes(tree, trim, safe) + (drawn(tree, who) if drawn is not None else [])
+        for kind, message, label in notes:
             out.append(Diagnostic("warning", file, line, col, f"{who}: {message} ({label}, layout '{layout}')",
                                   HINTS[kind]))
     return out

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from cardsmith.base.errors import CardsmithError, UsageError
-from cardsmith.printing.paper import BACK_MODES, LAYOUTS, PAPER_SIZES
+from cardsmith.printing.paper import BACK_MODES, DEFAULT_GUTTER, LAYOUTS, PAPER_SIZES
 
 CROP_MARK_GAP = 1.0  # mm between a mark and the bleed it points at, so it never prints on the card
 CROP_MARK_LENGTH = 6.0  # mm
@@ -121,7 +121,7 @@ class SheetSpec:
     layout: str = "grid"
     paper: tuple[float, float] = PAPER_SIZES["a4"]
     orientation: str = "auto"  # auto, portrait, landscape
-    gutter: float = 0.0  # space between cards
+    gutter: float = DEFAULT_GUTTER  # space between cards; each card's bleed shows half of it
     margin: float = 5.0  # printable margin: no card trim, mark or label nearer the page edge (printers cannot print there)
     crop_marks: bool = True
     cut_lines: bool = False
@@ -171,15 +171,29 @@ def _too_big(spec: SheetSpec, what: str) -> CardsmithError:
     )
 
 
+def _outer_room(spec: SheetSpec) -> float:
+    """What a sheet keeps past its outer cards inside the printable margin: their whole bleed and,
+    with crop marks, a mark clear of it. Without it the outer bleed gave way to the marks (0.75 mm
+    on A4), so a cut drifting outwards showed white paper."""
+    return spec.bleed + (CROP_MARK_GAP + MIN_CROP_MARK if spec.crop_marks else 0.0)
+
+
 def grid(spec: SheetSpec) -> Grid:
-    """The grid layout for one side: the orientation holding the most cards (portrait on a tie)."""
+    """The grid layout for one side: the orientation holding the most cards (portrait on a tie).
+
+    Cards are counted with their full outer bleed and crop marks kept in the margin (fewer cards
+    if need be); only when no card fits that way do the bleed and marks give way to the margin.
+    """
     cw, ch = spec.card
     best: tuple[int, float, float, int, int] | None = None
-    for pw, ph in _oriented(spec):
-        cols = _fit(pw - 2 * spec.margin, cw, spec.gutter)
-        rows = _fit(ph - 2 * spec.margin, ch, spec.gutter)
-        if cols * rows and (best is None or cols * rows > best[0]):
-            best = (cols * rows, pw, ph, cols, rows)
+    for keep in (_outer_room(spec), 0.0):
+        for pw, ph in _oriented(spec):
+            cols = _fit(pw - 2 * (spec.margin + keep), cw, spec.gutter)
+            rows = _fit(ph - 2 * (spec.margin + keep), ch, spec.gutter)
+            if cols * rows and (best is None or cols * rows > best[0]):
+                best = (cols * rows, pw, ph, cols, rows)
+        if best is not None:
+            break
     if best is None:
         raise _too_big(spec, "even once")
     _, pw, ph, cols, rows = best
@@ -337,14 +351,27 @@ def sheet_notes(spec: SheetSpec) -> tuple[str, ...]:
     return ()
 
 
-def _lines_for(g: "Grid", used: Sequence[Rect]) -> tuple[Line, ...]:
+def _lines_for(spec: SheetSpec, g: "Grid", used: Sequence[Rect]) -> tuple[Line, ...]:
     """The grid's marks for a sheet whose first `used` slots hold cards: cut lines run only along the
-    rows in use (a last sheet of 5 rows of counters gets no cut grid over 14 empty rows)."""
+    rows in use (a last sheet of 5 rows of counters gets no cut grid over 14 empty rows), and crop
+    marks point at the edges of the cards printed, below the last row in use."""
     if len(used) >= len(g.slots) or not used:
         return g.lines
     shift = min(s.y for s in used) - min(s.y for s in g.slots)  # rows fill from the top: the used block is shorter
     out = []
+    crops = [ln for ln in g.lines if ln.kind == "crop"]
+    if crops:
+        xs = sorted({round(v, 6) for s in used for v in (s.x, s.right)})
+        ys = sorted({round(v, 6) for s in used for v in (s.y, s.top)})
+        marks_x = any(abs(ln.x1 - ln.x2) < 1e-9 for ln in crops)
+        marks_y = any(abs(ln.y1 - ln.y2) < 1e-9 for ln in crops)
+        outer = (g.slots[0].x - g.clips[0].x, g.clips[0].top - g.slots[0].top)
+        left, top, bottom = min(s.x for s in g.slots), max(s.top for s in g.slots), min(s.y for s in used)
+        block = Rect(left, bottom, max(s.right for s in g.slots) - left, top - bottom)
+        out += _crop_marks(xs if marks_x else (), ys if marks_y else (), block, outer, g.width, g.height, spec.margin)
     for ln in g.lines:
+        if ln.kind == "crop":
+            continue
         if ln.kind != "cut":
             out.append(ln)
         elif abs(ln.x1 - ln.x2) < 1e-9:  # along a column: shorten its lower end
@@ -355,17 +382,30 @@ def _lines_for(g: "Grid", used: Sequence[Rect]) -> tuple[Line, ...]:
     return tuple(out)
 
 
+def _clips_for(g: "Grid", used: int) -> list[Rect]:
+    """The grid's clips for a sheet whose first `used` slots hold cards: a card with no card below
+    it shows its bottom bleed as far as the last row does (the slot below is empty paper)."""
+    clips = list(g.clips[:used])
+    outer_y = g.slots[-1].y - g.clips[-1].y
+    for i in range(used):
+        if i + g.cols < len(g.slots) and i + g.cols >= used:
+            c = clips[i]
+            clips[i] = Rect(c.x, g.slots[i].y - outer_y, c.w, c.top - (g.slots[i].y - outer_y))
+    return clips
+
+
 def _impose_grid(spec: SheetSpec, items: Sequence[tuple[str, str | None]]) -> list[Page]:
     g = grid(spec)
     dx, dy = spec.back_offset
     pages: list[Page] = []
     for sheet, start in enumerate(range(0, len(items), g.per_sheet), 1):
         chunk = items[start:start + g.per_sheet]
+        clips = _clips_for(g, len(chunk))
         fronts = tuple(
-            Placement(front, "front", start + i, g.slots[i], g.clips[i], spec.bleed)
+            Placement(front, "front", start + i, g.slots[i], clips[i], spec.bleed)
             for i, (front, _) in enumerate(chunk)
         )
-        pages.append(Page(g.width, g.height, "front", sheet, fronts, _lines_for(g, [p.trim for p in fronts])))
+        pages.append(Page(g.width, g.height, "front", sheet, fronts, _lines_for(spec, g, [p.trim for p in fronts])))
         if spec.backs == "none":
             continue
         backs = []
@@ -373,7 +413,7 @@ def _impose_grid(spec: SheetSpec, items: Sequence[tuple[str, str | None]]) -> li
             if back is None:
                 continue
             trim, rotation = back_rect(g.slots[i], g.width, g.height, spec.backs)
-            clip, _ = back_rect(g.clips[i], g.width, g.height, spec.backs)
+            clip, _ = back_rect(clips[i], g.width, g.height, spec.backs)
             trim, clip = trim.moved(dx, dy), clip.moved(dx, dy)
             _check_offset(clip, g.width, g.height, spec, start + i)
             backs.append(Placement(back, "back", start + i, trim, clip, spec.bleed, rotation))
@@ -386,12 +426,15 @@ def gutterfold_grid(spec: SheetSpec) -> tuple[Grid, float]:
     cw, ch = spec.card
     fold = spec.fold_gutter if spec.fold_gutter is not None else 2 * spec.bleed
     best = None
-    for pw, ph in _oriented(spec):
-        cols = _fit(pw - 2 * spec.margin, cw, spec.gutter)
-        if 2 * ch + fold > ph - 2 * spec.margin:
-            cols = 0
-        if cols and (best is None or cols > best[0]):
-            best = (cols, pw, ph)
+    for keep in (_outer_room(spec), 0.0):  # full outer bleed and marks if any card fits so (see `grid`)
+        for pw, ph in _oriented(spec):
+            cols = _fit(pw - 2 * (spec.margin + keep), cw, spec.gutter)
+            if 2 * ch + fold > ph - 2 * (spec.margin + keep):
+                cols = 0
+            if cols and (best is None or cols > best[0]):
+                best = (cols, pw, ph)
+        if best is not None:
+            break
     if best is None:
         raise _too_big(spec, "twice (front above back) for a gutterfold")
     cols, pw, ph = best

@@ -18,6 +18,9 @@ PAPER_SIZES: dict[str, tuple[float, float]] = {
 }
 
 LAYOUTS = ("grid", "gutterfold", "single")
+# mm between cards on a sheet: each card shows 1.5 mm of its own bleed into it, so a cut drifting
+# that far shows the card's colour, never its neighbour's (cards butted together share their cut)
+DEFAULT_GUTTER = 3.0
 BACK_MODES = ("none", "long", "short")
 
 

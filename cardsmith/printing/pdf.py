@@ -17,7 +17,7 @@ from cardsmith.base.errors import CardsmithError, UsageError
 from cardsmith.printing._calibration import calibration_pages
 from cardsmith.printing._pdfstream import PdfWriter
 from cardsmith.printing.imposition import Page, SheetSpec, impose, sheet_notes, with_footer
-from cardsmith.printing.paper import parse_paper
+from cardsmith.printing.paper import DEFAULT_GUTTER, parse_paper
 from cardsmith.cache.pdfstamps import ImageDigests, PdfStamp, StreamStore
 from cardsmith.sets.model import CardSet, Deck
 
@@ -40,7 +40,7 @@ class PdfOptions:
     orientation: str = "auto"
     backs: str = "none"
     back_offset: tuple[float, float] = (0.0, 0.0)
-    gutter: float = 0.0
+    gutter: float = DEFAULT_GUTTER
     margin: float = 5.0
     crop_marks: bool = True
     cut_lines: bool = False

@@ -85,6 +85,11 @@ def rich_html(text: str, icons: dict[str, str]) -> str:
     return out.replace("\n", "<br>")
 
 
+def written_html(text: str) -> str:
+    """A value that is data, not markup (a flavour), as safe HTML: as written, line breaks kept."""
+    return html.escape(text or "", quote=False).replace("\n", "<br>")
+
+
 def plain_text(text: str) -> str:
     text = re.sub(r"\*\*(.+?)\*\*", r"\1", text or "", flags=re.S)
     text = re.sub(r"(?<![\w*])\*(?!\s)(.+?)\*", r"\1", text, flags=re.S)
@@ -202,7 +207,7 @@ def _card_entry(card: Card | None, record: dict[str, Any], cardset: CardSet, ord
         reminder = re.sub(r"\bX\b", m.group(2), kw.reminder) if kw and kw.reminder and m.group(2) else (kw.reminder if kw else "")
         keywords.append({"id": kid, "text": text, "reminder": reminder})
     rows = _field_rows(ctype, fields)
-    search = " ".join([record["name"], record["id"], plain_text(record.get("text", "")), plain_text(record.get("flavor", "")),
+    search = " ".join([record["name"], record["id"], plain_text(record.get("text", "")), record.get("flavor", ""),
                        ctype.name if ctype else record["type"], group.name if group else "",
                        *(f"{k['text']} {k['reminder']}" for k in keywords), *record.get("tags", []),
                        *(f"{label} {value}" for label, value in rows)])
@@ -214,7 +219,7 @@ def _card_entry(card: Card | None, record: dict[str, Any], cardset: CardSet, ord
         "groups": groups, "attrs": {k: v for k, v in attrs.items() if v is not None},
         "color": group.color if group else "#888888",
         "keywords": keywords, "fields": rows, "numbers": numbers, "facets": _field_facets(ctype, fields),
-        "text": rich_html(record.get("text", ""), icons), "flavor": rich_html(record.get("flavor", ""), icons),
+        "text": rich_html(record.get("text", ""), icons), "flavor": written_html(record.get("flavor", "")),
         "copies": record.get("copies", 1), "tags": record.get("tags", []),
         "thumb": thumb, "large": large, "search": search.lower(),
         "alt": alt_text(card, cardset) if card is not None else f"{record['name']} (removed card)",

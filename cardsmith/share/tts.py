@@ -156,8 +156,8 @@ def description(card: Card, cardset: CardSet) -> str:
         lines.append(", ".join(keyword_text(k.id, k.value, cardset) for k in card.keywords))
     if card.text:
         lines.append(_plain(card.text))
-    if card.flavor:
-        lines.append(_plain(card.flavor))
+    if card.flavor:  # data, not markup: printed as written ("*casts Fireball*" keeps its asterisks)
+        lines.append(card.flavor)
     return "\n".join(lines)
 
 
