@@ -186,7 +186,8 @@ def measured_balance(cardset: CardSet, game: Game, factory: Callable[[], Game] |
         total = SECONDS if seconds is None else seconds
         common = dict(sizes=sizes, seconds=(total or None) and total * 0.6)
     figures, result = balance_run(cardset, game, factory, decks, main, where=where, **pool, games=rr_games, seed=seed,
-                                  budget=card_budget("card_tests", "budget", budget, main), random=random, players=players,
+                                  budget=0 if budget == 0 else card_budget("card_tests", "budget", budget, main),
+                                  random=random, players=players,
                                   **common)
     run: dict[str, Any] = dict(games=rr_games, seed=seed, budget=sizing.get("budget", DEFAULT_BUDGET), random=random,
                                players=players)
@@ -195,7 +196,8 @@ def measured_balance(cardset: CardSet, game: Game, factory: Callable[[], Game] |
         games_b = max(players, rr_games // 2 // players * players)
         given_b = None if budget is None else budget // 2
         other, other_run = balance_run(cardset, game, factory, decks, second, where=where, **pool, games=games_b, seed=seed,
-                                       budget=card_budget("second", "second_budget", given_b, second), random=random,
+                                       budget=0 if budget == 0 else card_budget("second", "second_budget", given_b, second),
+                                       random=random,
                                        players=players, **(dict(common, seconds=common["seconds"] and common["seconds"] * 25 / 60)
                                                            if common else {}))
         sizing["second_games_per_pairing"] = games_b
