@@ -169,6 +169,29 @@ def play_command(set_name: str, decks: tuple[str, ...], players: int | None, age
             click.echo(f"  position where game 0 stopped written to {position_file}")
 
 
+def _common_deck_options(game: Any, n_decks: int, players: int | None, all_sizes: bool,
+                         seconds: float | None) -> dict[str, Any]:
+    """A common deck (one deck every seat draws from) is sized over table sizes (simulation/_common_deck.py)."""
+    if n_decks != 1:
+        return {}
+    from cardsmith.simulation._common_deck import table_sizes
+
+    if seconds is not None and seconds < 0:
+        raise UsageError(f"--time-budget must be 0 or more seconds, not {seconds}")
+    return dict(sizes=table_sizes(game.rules, players, all_sizes), seconds=seconds)
+
+
+def _check_search(search: int, n_decks: int) -> None:
+    if not search:
+        return
+    from cardsmith.simulation.deck_search import search_needs
+
+    if search < search_needs(n_decks):
+        raise UsageError(f"--search-decks {search} is too small for one step of the search over {n_decks} decks",
+                         hint=f"give at least --search-decks {search_needs(n_decks)} (each deck and one mutant "
+                              f"of it against the field, and the best played again on fresh games)")
+
+
 @click.command("balance")
 @click.argument("set_name", metavar="SET")
 @click.option("--decks", "decks_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -239,20 +262,8 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     use_random = random_decks or not files
     if use_random:
         decks = sets.random_decks(cardset, seed=seed)
-    common: dict[str, Any] = {}
-    if len(decks) == 1:  # a common deck: sized over table sizes (simulation/_common_deck.py)
-        from cardsmith.simulation._common_deck import table_sizes
-
-        if seconds is not None and seconds < 0:
-            raise UsageError(f"--time-budget must be 0 or more seconds, not {seconds}")
-        common = dict(sizes=table_sizes(game.rules, players, all_sizes), seconds=seconds)
-    if search:
-        from cardsmith.simulation.deck_search import search_needs
-
-        if search < search_needs(len(decks)):
-            raise UsageError(f"--search-decks {search} is too small for one step of the search over {len(decks)} decks",
-                             hint=f"give at least --search-decks {search_needs(len(decks))} (each deck and one mutant "
-                                  f"of it against the field, and the best played again on fresh games)")
+    common = _common_deck_options(game, len(decks), players, all_sizes, seconds)
+    _check_search(search, len(decks))
     # The calibration, the round robin and the card tests go where --cluster says (one cluster session
     # for all); --resume reads back the round robin's finished games.
     with _where(cardset, "balance", jobs, cluster, resume, keep=True, dashboard=dashboard) as where:
