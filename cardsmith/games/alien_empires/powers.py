@@ -131,10 +131,11 @@ def hand_limit(st: Powered, seat: int) -> int:
     return max(0, limit)
 
 
-def move_range(st: Powered, seat: int) -> int:
+def move_range(st: Powered, seat: int, does: frozenset[str] | None = None) -> int:
     """Spaces a token may move: the setting plus Traveler (+2), Mass (-1) and this turn's Hyperspace
-    Lanes, times Tachyonic Travel's moves; at least 1."""
-    does = handlers(st, seat)
+    Lanes, times Tachyonic Travel's moves; at least 1. `does`: the seat's `handlers`, when known."""
+    if does is None:
+        does = handlers(st, seat)
     if "move_range" not in does and "move_times" not in does:
         return max(1, st.settings.move + int(st.turnstate.get("range_bonus", 0)))
     reach = st.settings.move + amount(st, seat, "move_range") + int(st.turnstate.get("range_bonus", 0))

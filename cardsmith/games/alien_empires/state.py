@@ -150,7 +150,8 @@ class AlienState(ResultState):
         got = self._legal.get(who)
         if got is None:
             top = self.stack[-1]
-            got = self._legal[who] = tuple(STEPS.decisions[top["kind"]][0](self, dict(top, seat=who)))
+            kind = top["kind"]  # (a reveal's entry names no seat: each waiting seat lists its own)
+            got = self._legal[who] = tuple(STEPS.decisions[kind][0](self, top if kind != "reveal" else dict(top, seat=who)))
         return got
 
     def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
@@ -173,7 +174,7 @@ class AlienState(ResultState):
                 raise IllegalAction(f"{action!r} is not legal for seat {who} now")
         self._do(action, who)
         self.settle()
-        return self.rec.take()
+        return self.rec.take() if self.loud else ()
 
     def mute(self) -> None:
         """From now on record no events and no log lines (`apply` returns ()); clones stay muted.
@@ -323,16 +324,19 @@ class AlienState(ResultState):
         if self.result is not None:
             return
         rows = self.tokens
-        for s in self.alive():
+        alive = self.alive()
+        for s in alive:
             if not any(map(itemgetter(s), rows)):
                 self.out.append(s)
                 self.discard.extend(self.hands[s])
                 self.hands[s] = []
                 self.rec("out", f"P{s} has no token left and is out of the game", seat=s)
-        alive = self.alive()
-        if self.worlds:
-            first = self.controller(next(iter(self.worlds)))
-            if first is not None and all(rows[h][first] and sum(rows[h]) == rows[h][first] for h in self.worlds):
+        if len(self.out) + len(alive) != self.seats:  # someone went out just now
+            alive = self.alive()
+        worlds = self.worlds
+        if worlds:
+            first = self.controller(next(iter(worlds)))
+            if first is not None and all(rows[h][first] and sum(rows[h]) == rows[h][first] for h in worlds):
                 self._win(first, "controls every world")
                 return
         if len(alive) == 1:
