@@ -102,6 +102,9 @@ class AlienState(ResultState):
         self.result: Outcome | None = None
         self._legal: dict[int, tuple] = {}
         self.pool: dict[str, int] = {}
+        # (Migration stack entry, worked out by the last move?, free stacks): turns.py's memo that
+        # saves listing the seat's stacks anew after each ordinary move. Not part of the position.
+        self.free_memo: tuple[dict[str, Any], bool, list[int]] | None = None
 
     @property
     def table(self) -> CardTable:
@@ -335,7 +338,9 @@ class AlienState(ResultState):
             alive = self.alive()
         worlds = self.worlds
         if worlds:
-            first = self.controller(next(iter(worlds)))
+            row = rows[next(iter(worlds))]
+            most = max(row)  # (`controller` of the first world: one holder when it holds every token there)
+            first = row.index(most) if most and sum(row) == most else None
             if first is not None and all(rows[h][first] and sum(rows[h]) == rows[h][first] for h in worlds):
                 self._win(first, "controls every world")
                 return
@@ -408,6 +413,7 @@ class AlienState(ResultState):
         twin.neutral = self.neutral
         twin.result = self.result
         twin._legal = dict(self._legal)
+        twin.free_memo = None  # (it names a stack entry of this state, which the twin copies)
         twin.pool = self.pool
         return twin
 

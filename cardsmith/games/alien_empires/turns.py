@@ -388,10 +388,15 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
     move or a Migration Event. Two steps rather than one list of every (stack, space, count): a
     look-ahead agent weighs a few stacks, then a few dozen moves, instead of hundreds."""
     seat = e["seat"]
-    labels = st.map.labels
-    free = free_stacks(st, seat)
+    memo = st.free_memo
+    if memo is not None and memo[0] is e and memo[1]:
+        free = memo[2]  # worked out by the move just made (`_next_free`)
+    else:
+        free = free_stacks(st, seat)
+    st.free_memo = (e, False, free)
+    actions = _labelled(st, "stack")
     out: list[tuple] = [("done",)]
-    out += [("stack", labels[h]) for h in free]
+    out += [actions[h] for h in free]
     if P.handlers(st, seat) & _MOVE_POWERS:
         out += _power_moves(st, seat)
     events = _MIGRATION_EVENTS.get(st.static)
@@ -410,6 +415,29 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
             else:
                 out.append(("play", c))
     return tuple(out)
+
+
+# (game key, what) -> (what, label) for every hex by index: the same actions every turn of every game.
+_LABELLED: dict[tuple[int, str], tuple[tuple[str, str], ...]] = {}
+
+
+def _labelled(st: "AlienState", what: str) -> tuple[tuple[str, str], ...]:
+    got = _LABELLED.get((st.static, what))
+    if got is None:
+        got = _LABELLED[(st.static, what)] = tuple((what, lab) for lab in st.map.labels)
+    return got
+
+
+# (game key, hex, seat) -> Repulsion's moves of that seat's token from the hex to each neighbour.
+_REPULSE: dict[tuple[int, int, int], tuple] = {}
+
+
+def _repulses(st: "AlienState", h: int, s: int) -> tuple:
+    got = _REPULSE.get((st.static, h, s))
+    if got is None:
+        labels = st.map.labels
+        got = _REPULSE[(st.static, h, s)] = tuple(("repulse", labels[h], s, labels[d]) for d in st.map.adjacent[h])
+    return got
 
 
 # (game key, card, hex) -> a Warp Gate's plays from that hex to every other: the same lists each turn.
@@ -505,10 +533,12 @@ def _power_moves(st: "AlienState", seat: int) -> list[tuple]:
         enemies = _enemies(st, seat)
         out += [("assassinate", labels[h], s) for h, s in enemies]
     if "projection" in does and "projection" not in used and st.total(seat) >= 2:
-        out += [("project", labels[h]) for h in sorted(worlds)]
+        projects = _labelled(st, "project")
+        out += [projects[h] for h in sorted(worlds)]
     if "repulsion" in does and used.count("repulsion") < P.amount(st, seat, "repulsion"):
         enemies = _enemies(st, seat) if enemies is None else enemies
-        out += [("repulse", labels[h], s, labels[d]) for h, s in enemies for d in adjacent[h]]
+        for h, s in enemies:
+            out += _repulses(st, h, s)
     if "deporter" in does and "deporter" not in used:
         enemies = _enemies(st, seat) if enemies is None else enemies
         rows = st.tokens
@@ -558,6 +588,25 @@ def _move_to(st: "AlienState", e: Entry, action: tuple) -> None:
         st.rec("move", f"P{seat} moves {n} from {action[1]} to {action[2]}", seat=seat, src=action[1], dst=action[2], count=n)
     moved(st, seat, src, dst, n)
     st.check_end()
+    _next_free(st, seat, src, action[1])
+
+
+def _next_free(st: "AlienState", seat: int, src: int, label: str) -> None:
+    """After an ordinary move from `src`: the seat's free stacks for its next Migration choice, from
+    those its last choice listed (`free_memo`), when nothing but the move came between.
+
+    Only `src` can change: the tokens reaching the destination count as moved there, so its free
+    tokens stay as they were, and no other seat's token moved (no Contagion followed), so no Toll
+    Keeper's block changed. Anything else (a power, an Event, a clone, a position) lists anew."""
+    memo = st.free_memo
+    stack = st.stack
+    if memo is None or memo[1] or not stack or stack[-1] is not memo[0] or st.result is not None:
+        st.free_memo = None
+        return
+    free = memo[2]
+    if st.tokens[src][seat] <= st.turnstate["moved"].get(label, 0):
+        free = [h for h in free if h != src]
+    st.free_memo = (memo[0], True, free)
 
 
 def _power_move(st: "AlienState", seat: int, action: tuple) -> None:
