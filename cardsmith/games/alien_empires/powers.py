@@ -96,7 +96,12 @@ def handlers(st: Powered, seat: int) -> frozenset[str]:
 def effects(st: Powered, seat: int, do: str) -> Iterator[Mapping[str, Any]]:
     """Every active effect of `seat` with handler `do`."""
     if do not in handlers(st, seat):
-        return
+        return iter(())
+    return _effects(st, seat, do)
+
+
+def _effects(st: Powered, seat: int, do: str) -> Iterator[Mapping[str, Any]]:
+    """`effects` once `do` is known to be among the seat's handlers."""
     table = st.table.cards
     for cid in active_cards(st, seat):
         info = table[cid]
@@ -116,7 +121,7 @@ def amount(st: Powered, seat: int, do: str, key: str = "amount", **match: Any) -
     if do not in handlers(st, seat):
         return 0
     total = 0
-    for e in effects(st, seat, do):
+    for e in _effects(st, seat, do):
         if all(e.get(k, v) in (v, "any") for k, v in match.items()):
             total += int(e.get(key, 0) or 0)
     return total

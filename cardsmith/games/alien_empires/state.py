@@ -259,14 +259,13 @@ class AlienState(ResultState):
         return [s for s in range(self.seats) if s not in self.out]
 
     def push(self, kind: str, seat: int | None = None, **data: Any) -> None:
-        entry: dict[str, Any] = {"kind": kind}
-        if seat is not None:
-            entry["seat"] = seat
-        entry.update(data)
-        self.stack.append(entry)
+        if seat is None:
+            self.stack.append({"kind": kind, **data})
+        else:
+            self.stack.append({"kind": kind, "seat": seat, **data})
 
     def total(self, seat: int) -> int:
-        return sum(t[seat] for t in self.tokens)
+        return sum(map(itemgetter(seat), self.tokens))
 
     def stacks(self, seat: int) -> Iterator[int]:
         """Hexes where `seat` has tokens."""
@@ -322,14 +321,15 @@ class AlienState(ResultState):
                          seat=seat, hex=self.map.labels[hex_], count=n)
         return n
 
-    def check_end(self) -> None:
-        """Players with no token left are out; one player left, or one controlling every world, wins."""
+    def check_end(self, holder: int | None = None) -> None:
+        """Players with no token left are out; one player left, or one controlling every world, wins.
+        `holder`: a seat the caller knows has tokens (it just moved some), not searched for them."""
         if self.result is not None:
             return
         rows = self.tokens
         alive = self.alive()
         for s in alive:
-            if not any(map(itemgetter(s), rows)):
+            if s != holder and not any(map(itemgetter(s), rows)):
                 self.out.append(s)
                 self.discard.extend(self.hands[s])
                 self.hands[s] = []

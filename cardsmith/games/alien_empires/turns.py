@@ -135,7 +135,13 @@ def _hand_limit(st: "AlienState", e: Entry) -> None:
 
 
 def _discard_legal(st: "AlienState", e: Entry) -> tuple:
-    return tuple(("discard", c) for c in sorted(set(st.hands[e["seat"]])))
+    acts = _DISCARDS.get(st.static)
+    if acts is None:  # ("discard", card) for every card of the game: made once, not at every discard
+        acts = _DISCARDS[st.static] = {c: ("discard", c) for c in st.table.cards}
+    return tuple(map(acts.__getitem__, sorted(set(st.hands[e["seat"]]))))
+
+
+_DISCARDS: dict[int, dict[str, tuple[str, str]]] = {}
 
 
 @STEPS.decision("discard", _discard_legal)
@@ -587,7 +593,7 @@ def _move_to(st: "AlienState", e: Entry, action: tuple) -> None:
     if st.loud:
         st.rec("move", f"P{seat} moves {n} from {action[1]} to {action[2]}", seat=seat, src=action[1], dst=action[2], count=n)
     moved(st, seat, src, dst, n)
-    st.check_end()
+    st.check_end(holder=seat)  # (its n >= 1 tokens are on dst)
     _next_free(st, seat, src, action[1])
 
 
