@@ -49,9 +49,13 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple
     out = []
     others = [s for s in st.alive() if s != seat]
     # Each opponent's Inconspicuous and Diplomat (`protected`, and the cards Diplomat asks for), asked once.
-    hidden = {s: P.has(st, s, "inconspicuous") for s in others}
+    hidden, barred = {}, set()
     held = len(st.hands[seat])
-    barred = {s for s in others if held < P.amount(st, s, "diplomat")}
+    for s in others:
+        does = P.handlers(st, s)
+        hidden[s] = "inconspicuous" in does
+        if "diplomat" in does and held < P.amount(st, s, "diplomat"):
+            barred.add(s)
     labels, adjacent = st.map.labels, st.map.adjacent
     rows = st.tokens
     fought = ts["fought"]

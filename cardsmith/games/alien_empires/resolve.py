@@ -56,10 +56,11 @@ def _forced_reveals(st: "AlienState") -> None:
 def reveal_options(st: "AlienState", seat: int) -> list[tuple]:
     c = st.conflict
     assert c is not None
-    forces = sorted((x for x in st.hands[seat] if st.table.kind(x) == "force"), key=lambda x: (-st.table.value(x), x))
+    cards = st.table.cards
+    forces = sorted((x for x in st.hands[seat] if cards[x].kind == "force"), key=lambda x: (-cards[x].value, x))
     if not forces:
         return [("reveal",)]
-    singles = [("reveal", x) for x in sorted(set(forces), key=lambda x: (-st.table.value(x), x))]
+    singles = [("reveal", x) for x in sorted(set(forces), key=lambda x: (-cards[x].value, x))]
     if P.amount(st, opponent(c, seat), "force_card_limit"):
         return singles
     return singles + [("reveal",) + tuple(forces[:k]) for k in range(2, len(forces) + 1)]
