@@ -8,6 +8,7 @@ with one legal action is taken at once.
 
 from __future__ import annotations
 
+from itertools import compress
 from operator import itemgetter
 from typing import Any, Callable, Iterator
 
@@ -105,6 +106,8 @@ class AlienState(ResultState):
         # (Migration stack entry, worked out by the last move?, free stacks): turns.py's memo that
         # saves listing the seat's stacks anew after each ordinary move. Not part of the position.
         self.free_memo: tuple[dict[str, Any], bool, list[int]] | None = None
+        # A hex per seat where it last had tokens (check_end looks there first): a hint, right or not.
+        self.holds: list[int] = [0] * seats
 
     @property
     def table(self) -> CardTable:
@@ -328,8 +331,14 @@ class AlienState(ResultState):
             return
         rows = self.tokens
         alive = self.alive()
+        hint = self.holds
         for s in alive:
-            if s != holder and not any(map(itemgetter(s), rows)):
+            if s == holder or rows[hint[s]][s]:  # (tokens where this seat had some when last searched)
+                continue
+            found = next(compress(range(len(rows)), map(itemgetter(s), rows)), None)
+            if found is not None:
+                hint[s] = found
+            else:
                 self.out.append(s)
                 self.discard.extend(self.hands[s])
                 self.hands[s] = []
@@ -414,6 +423,7 @@ class AlienState(ResultState):
         twin.result = self.result
         twin._legal = dict(self._legal)
         twin.free_memo = None  # (it names a stack entry of this state, which the twin copies)
+        twin.holds = list(self.holds)
         twin.pool = self.pool
         return twin
 

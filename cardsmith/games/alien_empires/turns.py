@@ -526,7 +526,12 @@ CHOICE["move_to"] = lambda st, e: True  # every hex has a neighbour: at least tw
 def _enemies(st: "AlienState", seat: int) -> list[tuple[int, int]]:
     """(hex, seat) for every hex holding another player's tokens."""
     others = [s for s in st.alive() if s != seat]
-    return [(h, s) for h, row in enumerate(st.tokens) for s in others if row[s]]
+    rows = st.tokens
+    everywhere = range(len(rows))
+    out = [(h, s) for s in others for h in compress(everywhere, map(itemgetter(s), rows))]
+    if len(others) > 1:
+        out.sort()  # by hex, then seat: the order of a walk over the map
+    return out
 
 
 def _power_moves(st: "AlienState", seat: int) -> list[tuple]:
