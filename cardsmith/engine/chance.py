@@ -55,32 +55,43 @@ def below(rng: random.Random, n: int) -> int:
 class SeededChance:
     """Chance from independent generators, one per stream, made on first use.
 
-    `fork()` copies every generator's state (a clone of a game state rolls the same dice as the
-    original would, which replays and tests rely on).
+    `fork()` gives a twin whose generators are in the same states (a clone of a game state rolls the
+    same dice as the original would, which replays and tests rely on). The two share the generators
+    until either draws: it then copies them for itself (most clones a search makes never roll, and
+    copying a Mersenne Twister is most of what cloning a state costs).
     """
 
-    __slots__ = ("seed", "_streams")
+    __slots__ = ("seed", "_streams", "_shared")
 
     def __init__(self, seed: int):
         self.seed = seed
         self._streams: dict[str, random.Random] = {}
+        self._shared = False  # True: the generators may be another fork's too (copy before drawing)
+
+    def _own(self) -> dict[str, random.Random]:
+        """The generators, copied first when a fork shares them."""
+        if self._shared:
+            self._streams = {name: _copied(rng) for name, rng in self._streams.items()}
+            self._shared = False
+        return self._streams
 
     def _rng(self, stream: str) -> random.Random:
-        rng = self._streams.get(stream)
+        streams = self._own() if self._shared else self._streams
+        rng = streams.get(stream)
         if rng is None:
-            rng = self._streams[stream] = random.Random(stream_seed(self.seed, stream))
+            rng = streams[stream] = random.Random(stream_seed(self.seed, stream))
         return rng
 
     def roll(self, sides: int, why: str = "", stream: str = "public") -> int:
-        return below(self._streams.get(stream) or self._rng(stream), sides) + 1
+        return below((not self._shared and self._streams.get(stream)) or self._rng(stream), sides) + 1
 
     def randrange(self, n: int, why: str = "", stream: str = "public") -> int:
-        return below(self._streams.get(stream) or self._rng(stream), n)
+        return below((not self._shared and self._streams.get(stream)) or self._rng(stream), n)
 
     def shuffle(self, items: list, why: str = "", stream: str = "public") -> None:
         # `random.shuffle`'s Fisher-Yates, drawing each swap as `below` does (the same order, so
         # the same games, without two Python calls per card: every game shuffles its decks).
-        getrandbits = (self._streams.get(stream) or self._rng(stream)).getrandbits
+        getrandbits = self._rng(stream).getrandbits
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
             k = n.bit_length()
@@ -90,12 +101,18 @@ class SeededChance:
             items[i], items[j] = items[j], items[i]
 
     def fork(self) -> "SeededChance":
-        twin = SeededChance(self.seed)
-        for name, rng in self._streams.items():
-            copy = random.Random()
-            copy.setstate(rng.getstate())
-            twin._streams[name] = copy
+        twin = SeededChance.__new__(SeededChance)
+        twin.seed = self.seed
+        twin._streams = dict(self._streams)
+        twin._shared = self._shared = bool(self._streams)
         return twin
+
+
+def _copied(rng: random.Random) -> random.Random:
+    """A generator in the state `rng` is in (`Random.__new__` skips seeding from the system first)."""
+    copy = random.Random.__new__(random.Random)
+    copy.setstate(rng.getstate())
+    return copy
 
 
 _MASK = (1 << 64) - 1

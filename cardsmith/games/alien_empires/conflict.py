@@ -49,15 +49,26 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple
     out = []
     others = [s for s in st.alive() if s != seat]
     # Each opponent's Inconspicuous and Diplomat (`protected`, and the cards Diplomat asks for), asked once.
-    hidden = {s: P.has(st, s, "inconspicuous") for s in others}
+    hidden, barred = {}, set()
     held = len(st.hands[seat])
-    barred = {s for s in others if held < P.amount(st, s, "diplomat")}
+    for s in others:
+        does = P.handlers(st, s)
+        hidden[s] = "inconspicuous" in does
+        if "diplomat" in does and held < P.amount(st, s, "diplomat"):
+            barred.add(s)
     labels, adjacent = st.map.labels, st.map.adjacent
     rows = st.tokens
     fought = ts["fought"]
-    mine = list(compress(range(len(rows)), map(itemgetter(seat), rows)))
+    everywhere = range(len(rows))
+    mine = list(compress(everywhere, map(itemgetter(seat), rows)))
     reach = set(mine).union(*(adjacent[h] for h in mine))  # a conflict needs a token in the space or next to it
-    for h in sorted(reach if near is None else reach & near):
+    if near is not None:
+        reach &= near
+    # Only spaces holding an opponent's tokens can be fought over: look at those alone.
+    contested: set[int] = set()
+    for s in others:
+        contested.update(compress(everywhere, map(itemgetter(s), rows)))
+    for h in sorted(reach & contested):
         row = rows[h]
         if labels[h] in fought:
             continue
@@ -107,7 +118,8 @@ def _attack(st: "AlienState", e: Entry, action: tuple) -> None:
     else:
         if e.get("stack"):
             c["only"][a] = e["stack"]
-        st.rec("attack", f"P{a} attacks P{d} at {label}{where}", seat=a, defender=d, hex=label)
+        if st.loud:
+            st.rec("attack", f"P{a} attacks P{d} at {label}{where}", seat=a, defender=d, hex=label)
     st.push("@resolve")
     st.push("@reveal")
     st.push("cards", a)
@@ -354,7 +366,8 @@ def conflict_play(st: "AlienState", p: int, action: tuple) -> bool:
         st.played[p].append(card)
         if "events" in c:
             c["events"][p].append(card)
-        st.rec("event", f"P{p} plays {st.table[card].name}", seat=p, card=card)
+        if st.loud:
+            st.rec("event", f"P{p} plays {st.table[card].name}", seat=p, card=card)
         return event_effect(st, p, card)
     c["used"][p].append(what if what != "feedback" else f"feedback:{action[1]}")
     if what == "berserk":

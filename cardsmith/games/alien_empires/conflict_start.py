@@ -52,7 +52,8 @@ def _neutralize(st: "AlienState", e: Entry, action: tuple) -> None:
     assert c is not None
     if action[1] != "none":
         c["cancelled"][opponent(c, e["seat"])].append(action[1])
-        st.rec("neutralize", f"P{e['seat']} (Neutralize) cancels {st.table[action[1]].name}", seat=e["seat"])
+        if st.loud:
+            st.rec("neutralize", f"P{e['seat']} (Neutralize) cancels {st.table[action[1]].name}", seat=e["seat"])
 
 
 def _borrowable(st: "AlienState", seat: int, kind: str) -> list[str]:
@@ -237,4 +238,5 @@ def _distress(st: "AlienState", e: Entry, action: tuple) -> None:
     if action[0] == "give":
         st.hands[e["seat"]].remove(action[1])
         st.hands[e["to"]].append(action[1])
-        st.rec("give", f"P{e['seat']} answers P{e['to']}'s Distress Call with a card", seat=e["seat"])
+        if st.loud:
+            st.rec("give", f"P{e['seat']} answers P{e['to']}'s Distress Call with a card", seat=e["seat"])

@@ -31,9 +31,13 @@ def side_parts(st: "AlienState", side: str) -> tuple[dict[str, int], int | None]
     o = primary(c, other_side(side))
     tokens = sum(sum(c["commit"][s].values()) for s in range(st.seats) if c["side"][s] == side)
     own = sum(c["commit"][p].values())
-    where = "world" if st.map.index(c["hex"]) in st.worlds else "space"
-    per_token = P.amount(st, p, "token_force", side=role_of(side), where=where) + int(c["flags"][side].get("martyr", 0))
-    pairs = [(max(1, int(x.get("per", 2))), int(x.get("amount", 1))) for x in P.effects(st, p, "pair_force")]
+    does = P.handlers(st, p)  # (each power below asked only of a primary that has it: same sums, fewer look-ups)
+    per_token = int(c["flags"][side].get("martyr", 0))
+    if "token_force" in does:
+        where = "world" if st.map.index(c["hex"]) in st.worlds else "space"
+        per_token += P.amount(st, p, "token_force", side=role_of(side), where=where)
+    pairs = [(max(1, int(x.get("per", 2))), int(x.get("amount", 1))) for x in P.effects(st, p, "pair_force")] \
+        if "pair_force" in does else []
 
     def own_force(n: int) -> int:
         return n * (1 + per_token) + sum(n // per * amount for per, amount in pairs)
@@ -46,7 +50,9 @@ def side_parts(st: "AlienState", side: str) -> tuple[dict[str, int], int | None]
                          for k in range(max(0, jinx - (tokens - own)), min(jinx, own) + 1)) if jinx else 0
     parts["card effects"] = c["bonus"][side]
     values = sorted((st.table.value(x) for x in c["reveal"][p] or []), reverse=True)
-    doubles = c["flags"][side].get("doubles", 0) + sum(1 for _ in P.effects(st, p, "double_force_card"))
+    doubles = c["flags"][side].get("doubles", 0)
+    if "double_force_card" in does:
+        doubles += sum(1 for _ in P.effects(st, p, "double_force_card"))
     parts["force cards"] = sum(values)
     parts["doubled force cards"] = sum(values[:doubles])
     below = sum(parts.values())

@@ -119,12 +119,21 @@ class AlienGame:
 
         return guarded(build, first_moves)
 
-    def _build(self, fields: Mapping[str, Any], data: Mapping[str, Any], seats: int, chance: Chance) -> AlienState:
-        """A state holding `fields` (plain data the state may own) and the map of `data`."""
+    def _build(self, fields: Mapping[str, Any], data: Mapping[str, Any], seats: int, chance: Chance,
+               trusted: bool = False) -> AlienState:
+        """A state holding `fields` (plain data the state may own) and the map of `data`. `trusted`:
+        `data` is a copy of a state's own observation (labels as keys, lists of ints the state may own)."""
         st = self.state(seats, chance)
         for f in FIELDS:
             setattr(st, f, fields[f])
         labels = self.map._index or {lab: i for i, lab in enumerate(self.map.labels)}
+        if trusted:
+            st.worlds = {labels[k]: w for k, w in data["worlds"].items()}
+            rows = st.tokens
+            for k, counts in data["tokens"].items():
+                rows[labels[k]] = counts
+            st.pool = dict(data["pool"]) if data["pool"] else dict(Counter(_all_cards(st)))
+            return st
         try:
             st.worlds = {labels[str(k)]: str(w) for k, w in (data.get("worlds") or {}).items()}
             for k, counts in (data.get("tokens") or {}).items():
@@ -140,10 +149,11 @@ class AlienGame:
         """A state matching what the observer knows: unseen cards dealt at random to hidden slots
         (another seat's committed Force cards first, from the unseen Force cards)."""
         obs = _copy_observation(observation)
-        pool: Counter[str] = Counter(obs["pool"])
-        seen = Counter(c for c in _all_cards_data(obs) if c != HIDDEN)
-        unseen = list((pool - seen).elements())
-        rng.shuffle(unseen)
+        seen = Counter(_all_cards_data(obs))
+        # `list((Counter(pool) - seen).elements())` less HIDDEN, in the same order, without Counter's
+        # arithmetic in Python (a search deals a determinization per iteration).
+        unseen = [c for c, n in obs["pool"].items() for _ in range(n - seen.get(c, 0))]
+        _shuffle(unseen, rng)
         hands = obs["hands"]
         c = obs.get("conflict")
         if c and c.get("reveal"):
@@ -172,7 +182,7 @@ class AlienGame:
         obs["deck"] = [unseen.pop() if x == HIDDEN else x for x in obs["deck"]]
         # `obs` is a copy made here: the state may own it (no second copy, no checks: the
         # observation came from a valid state). Settled, as the state it came from was.
-        st = self._build(obs, obs, int(obs["seats"]), SeededChance(rng.randrange(2 ** 32)))
+        st = self._build(obs, obs, int(obs["seats"]), SeededChance(rng.randrange(2 ** 32)), trusted=True)
         st.settle()
         return st
 
@@ -234,11 +244,29 @@ def _copy_observation(observation: Mapping[str, Any]) -> dict[str, Any]:
             out[k] = list(v)
         elif k in _PER_SEAT:
             out[k] = [list(x) for x in v]
-        elif k == "pool":
+        elif k == "pool" or k == "worlds":  # (label or card -> a string or a count)
             out[k] = dict(v)
+        elif k == "tokens":  # label -> one count per seat
+            out[k] = {h: list(n) for h, n in v.items()}
         else:
             out[k] = plain_copy(v)
     return out
+
+
+def _shuffle(items: list, rng: random.Random) -> None:
+    """`rng.shuffle(items)`: the same order, drawn as CPython's `Random.shuffle` draws it, without
+    its Python call per card (another kind of generator shuffles by its own method)."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 def _all_cards_data(data: Mapping[str, Any]) -> list[str]:

@@ -96,7 +96,12 @@ def handlers(st: Powered, seat: int) -> frozenset[str]:
 def effects(st: Powered, seat: int, do: str) -> Iterator[Mapping[str, Any]]:
     """Every active effect of `seat` with handler `do`."""
     if do not in handlers(st, seat):
-        return
+        return iter(())
+    return _effects(st, seat, do)
+
+
+def _effects(st: Powered, seat: int, do: str) -> Iterator[Mapping[str, Any]]:
+    """`effects` once `do` is known to be among the seat's handlers."""
     table = st.table.cards
     for cid in active_cards(st, seat):
         info = table[cid]
@@ -116,7 +121,7 @@ def amount(st: Powered, seat: int, do: str, key: str = "amount", **match: Any) -
     if do not in handlers(st, seat):
         return 0
     total = 0
-    for e in effects(st, seat, do):
+    for e in _effects(st, seat, do):
         if all(e.get(k, v) in (v, "any") for k, v in match.items()):
             total += int(e.get(key, 0) or 0)
     return total
@@ -131,10 +136,11 @@ def hand_limit(st: Powered, seat: int) -> int:
     return max(0, limit)
 
 
-def move_range(st: Powered, seat: int) -> int:
+def move_range(st: Powered, seat: int, does: frozenset[str] | None = None) -> int:
     """Spaces a token may move: the setting plus Traveler (+2), Mass (-1) and this turn's Hyperspace
-    Lanes, times Tachyonic Travel's moves; at least 1."""
-    does = handlers(st, seat)
+    Lanes, times Tachyonic Travel's moves; at least 1. `does`: the seat's `handlers`, when known."""
+    if does is None:
+        does = handlers(st, seat)
     if "move_range" not in does and "move_times" not in does:
         return max(1, st.settings.move + int(st.turnstate.get("range_bonus", 0)))
     reach = st.settings.move + amount(st, seat, "move_range") + int(st.turnstate.get("range_bonus", 0))

@@ -56,10 +56,11 @@ def _forced_reveals(st: "AlienState") -> None:
 def reveal_options(st: "AlienState", seat: int) -> list[tuple]:
     c = st.conflict
     assert c is not None
-    forces = sorted((x for x in st.hands[seat] if st.table.kind(x) == "force"), key=lambda x: (-st.table.value(x), x))
+    cards = st.table.cards
+    forces = sorted((x for x in st.hands[seat] if cards[x].kind == "force"), key=lambda x: (-cards[x].value, x))
     if not forces:
         return [("reveal",)]
-    singles = [("reveal", x) for x in sorted(set(forces), key=lambda x: (-st.table.value(x), x))]
+    singles = [("reveal", x) for x in sorted(set(forces), key=lambda x: (-cards[x].value, x))]
     if P.amount(st, opponent(c, seat), "force_card_limit"):
         return singles
     return singles + [("reveal",) + tuple(forces[:k]) for k in range(2, len(forces) + 1)]
@@ -86,7 +87,8 @@ def _reveal(st: "AlienState", e: Entry, action: tuple) -> None:
     st.stack.pop()
     for s in primaries(c):
         cards = c["reveal"][s]
-        st.rec("reveal", f"P{s} reveals " + (", ".join(st.table[x].name for x in cards) or "no Force card"), seat=s, cards=list(cards))
+        if st.loud:
+            st.rec("reveal", f"P{s} reveals " + (", ".join(st.table[x].name for x in cards) or "no Force card"), seat=s, cards=list(cards))
 
 
 # ---- the outcome -----------------------------------------------------------------------------
@@ -99,13 +101,14 @@ def _resolve(st: "AlienState", e: Entry) -> None:
     win = winner_side(st, totals)
     lose = other_side(win)
     w, l = primary(c, win), primary(c, lose)
-    by_card = any(P.has(st, primary(c, x), "minimalist") for x in totals) and any(
-        totals[x][1] is not None for x in totals)
-    st.rec("result", f"force {totals['A'][0]} (P{c['attacker']}) against {totals['D'][0]} (P{c['defender']}): P{w} wins",
-           attack=totals["A"][0], defend=totals["D"][0], winner=w, resolution="conflict",
-           decided_by="lowest force card" if by_card else "total",
-           sides=[{"seat": primary(c, x), "role": role_of(x), "total": totals[x][0], "parts": parts[x][0],
-                   "lowest force card": totals[x][1]} for x in ("A", "D")])
+    if st.loud:  # (a muted game builds no event: a random game is a few hundred of them)
+        by_card = any(P.has(st, primary(c, x), "minimalist") for x in totals) and any(
+            totals[x][1] is not None for x in totals)
+        st.rec("result", f"force {totals['A'][0]} (P{c['attacker']}) against {totals['D'][0]} (P{c['defender']}): P{w} wins",
+               attack=totals["A"][0], defend=totals["D"][0], winner=w, resolution="conflict",
+               decided_by="lowest force card" if by_card else "total",
+               sides=[{"seat": primary(c, x), "role": role_of(x), "total": totals[x][0], "parts": parts[x][0],
+                       "lowest force card": totals[x][1]} for x in ("A", "D")])
     for s in primaries(c):
         for x in c["reveal"][s] or []:
             st.discard_card(s, x)

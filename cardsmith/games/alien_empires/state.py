@@ -8,6 +8,7 @@ with one legal action is taken at once.
 
 from __future__ import annotations
 
+from itertools import compress
 from operator import itemgetter
 from typing import Any, Callable, Iterator
 
@@ -102,6 +103,11 @@ class AlienState(ResultState):
         self.result: Outcome | None = None
         self._legal: dict[int, tuple] = {}
         self.pool: dict[str, int] = {}
+        # (Migration stack entry, worked out by the last move?, free stacks): turns.py's memo that
+        # saves listing the seat's stacks anew after each ordinary move. Not part of the position.
+        self.free_memo: tuple[dict[str, Any], bool, list[int]] | None = None
+        # A hex per seat where it last had tokens (check_end looks there first): a hint, right or not.
+        self.holds: list[int] = [0] * seats
 
     @property
     def table(self) -> CardTable:
@@ -150,7 +156,8 @@ class AlienState(ResultState):
         got = self._legal.get(who)
         if got is None:
             top = self.stack[-1]
-            got = self._legal[who] = tuple(STEPS.decisions[top["kind"]][0](self, dict(top, seat=who)))
+            kind = top["kind"]  # (a reveal's entry names no seat: each waiting seat lists its own)
+            got = self._legal[who] = tuple(STEPS.decisions[kind][0](self, top if kind != "reveal" else dict(top, seat=who)))
         return got
 
     def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
@@ -173,7 +180,7 @@ class AlienState(ResultState):
                 raise IllegalAction(f"{action!r} is not legal for seat {who} now")
         self._do(action, who)
         self.settle()
-        return self.rec.take()
+        return self.rec.take() if self.loud else ()
 
     def mute(self) -> None:
         """From now on record no events and no log lines (`apply` returns ()); clones stay muted.
@@ -255,14 +262,13 @@ class AlienState(ResultState):
         return [s for s in range(self.seats) if s not in self.out]
 
     def push(self, kind: str, seat: int | None = None, **data: Any) -> None:
-        entry: dict[str, Any] = {"kind": kind}
-        if seat is not None:
-            entry["seat"] = seat
-        entry.update(data)
-        self.stack.append(entry)
+        if seat is None:
+            self.stack.append({"kind": kind, **data})
+        else:
+            self.stack.append({"kind": kind, "seat": seat, **data})
 
     def total(self, seat: int) -> int:
-        return sum(t[seat] for t in self.tokens)
+        return sum(map(itemgetter(seat), self.tokens))
 
     def stacks(self, seat: int) -> Iterator[int]:
         """Hexes where `seat` has tokens."""
@@ -318,21 +324,33 @@ class AlienState(ResultState):
                          seat=seat, hex=self.map.labels[hex_], count=n)
         return n
 
-    def check_end(self) -> None:
-        """Players with no token left are out; one player left, or one controlling every world, wins."""
+    def check_end(self, holder: int | None = None) -> None:
+        """Players with no token left are out; one player left, or one controlling every world, wins.
+        `holder`: a seat the caller knows has tokens (it just moved some), not searched for them."""
         if self.result is not None:
             return
         rows = self.tokens
-        for s in self.alive():
-            if not any(map(itemgetter(s), rows)):
+        alive = self.alive()
+        hint = self.holds
+        for s in alive:
+            if s == holder or rows[hint[s]][s]:  # (tokens where this seat had some when last searched)
+                continue
+            found = next(compress(range(len(rows)), map(itemgetter(s), rows)), None)
+            if found is not None:
+                hint[s] = found
+            else:
                 self.out.append(s)
                 self.discard.extend(self.hands[s])
                 self.hands[s] = []
                 self.rec("out", f"P{s} has no token left and is out of the game", seat=s)
-        alive = self.alive()
-        if self.worlds:
-            first = self.controller(next(iter(self.worlds)))
-            if first is not None and all(rows[h][first] and sum(rows[h]) == rows[h][first] for h in self.worlds):
+        if len(self.out) + len(alive) != self.seats:  # someone went out just now
+            alive = self.alive()
+        worlds = self.worlds
+        if worlds:
+            row = rows[next(iter(worlds))]
+            most = max(row)  # (`controller` of the first world: one holder when it holds every token there)
+            first = row.index(most) if most and sum(row) == most else None
+            if first is not None and all(rows[h][first] and sum(rows[h]) == rows[h][first] for h in worlds):
                 self._win(first, "controls every world")
                 return
         if len(alive) == 1:
@@ -404,6 +422,8 @@ class AlienState(ResultState):
         twin.neutral = self.neutral
         twin.result = self.result
         twin._legal = dict(self._legal)
+        twin.free_memo = None  # (it names a stack entry of this state, which the twin copies)
+        twin.holds = list(self.holds)
         twin.pool = self.pool
         return twin
 

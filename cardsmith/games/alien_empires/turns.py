@@ -135,13 +135,20 @@ def _hand_limit(st: "AlienState", e: Entry) -> None:
 
 
 def _discard_legal(st: "AlienState", e: Entry) -> tuple:
-    return tuple(("discard", c) for c in sorted(set(st.hands[e["seat"]])))
+    acts = _DISCARDS.get(st.static)
+    if acts is None:  # ("discard", card) for every card of the game: made once, not at every discard
+        acts = _DISCARDS[st.static] = {c: ("discard", c) for c in st.table.cards}
+    return tuple(map(acts.__getitem__, sorted(set(st.hands[e["seat"]]))))
+
+
+_DISCARDS: dict[int, dict[str, tuple[str, str]]] = {}
 
 
 @STEPS.decision("discard", _discard_legal)
 def _discard(st: "AlienState", e: Entry, action: tuple) -> None:
     st.discard_card(e["seat"], action[1])
-    st.rec("discard", f"P{e['seat']} discards {st.table[action[1]].name} ({e.get('why', '')})", seat=e["seat"], card=action[1])
+    if st.loud:
+        st.rec("discard", f"P{e['seat']} discards {st.table[action[1]].name} ({e.get('why', '')})", seat=e["seat"], card=action[1])
     e["count"] -= 1
     if e["count"] <= 0 or not st.hands[e["seat"]]:
         st.stack.pop()
@@ -208,7 +215,8 @@ def start_turn(st: "AlienState") -> None:
     keep = st.turnstate.get("resurrected", [])
     st.turnstate = {"moved": {}, "attacks": 0, "fought": [], "range_bonus": 0, "drawn": False, "used": [],
                     "resurrected": keep}
-    st.rec("turn", f"-- turn {st.turn} (round {st.round}): P{seat} --", seat=seat, turn=st.turn)
+    if st.loud:
+        st.rec("turn", f"-- turn {st.turn} (round {st.round}): P{seat} --", seat=seat, turn=st.turn)
     st.push("@end_turn")
     st.push("@strategy", seat)
     st.push("attack", seat)
@@ -286,7 +294,8 @@ def _fate(st: "AlienState", e: Entry, action: tuple) -> None:
     elif what == "give":
         st.hands[seat].remove(action[1])
         st.hands[action[2]].append(action[1])
-        st.rec("give", f"P{seat} (Foundation) gives P{action[2]} a card", seat=seat, other=action[2])
+        if st.loud:
+            st.rec("give", f"P{seat} (Foundation) gives P{action[2]} a card", seat=seat, other=action[2])
 
 
 def sacrifice(st: "AlienState", seat: int, why: str) -> None:
@@ -312,7 +321,8 @@ def play_event(st: "AlienState", seat: int, card: str, args: tuple) -> None:
     st.played[seat].append(card)
     eff = info.effects[0]
     do, n = eff["do"], int(eff.get("amount", 0) or 0)
-    st.rec("event", f"P{seat} plays {info.name}", seat=seat, card=card)
+    if st.loud:
+        st.rec("event", f"P{seat} plays {info.name}", seat=seat, card=card)
     if do == "draw":
         st.draw(seat, n, info.name)
     elif do == "add_tokens":
@@ -344,7 +354,8 @@ def _genesis(st: "AlienState", e: Entry) -> None:
         st.add_tokens(h, seat, per)
         grown.append(lbl(st, h))
     if grown:
-        st.rec("genesis", f"P{seat}'s colonies grow: {', '.join(grown)} (+{per} each)", seat=seat, hexes=grown, each=per)
+        if st.loud:
+            st.rec("genesis", f"P{seat}'s colonies grow: {', '.join(grown)} (+{per} each)", seat=seat, hexes=grown, each=per)
 
 
 def _breed_legal(st: "AlienState", e: Entry) -> tuple:
@@ -383,10 +394,15 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
     move or a Migration Event. Two steps rather than one list of every (stack, space, count): a
     look-ahead agent weighs a few stacks, then a few dozen moves, instead of hundreds."""
     seat = e["seat"]
-    labels = st.map.labels
-    free = free_stacks(st, seat)
+    memo = st.free_memo
+    if memo is not None and memo[0] is e and memo[1]:
+        free = memo[2]  # worked out by the move just made (`_next_free`)
+    else:
+        free = free_stacks(st, seat)
+    st.free_memo = (e, False, free)
+    actions = _labelled(st, "stack")
     out: list[tuple] = [("done",)]
-    out += [("stack", labels[h]) for h in free]
+    out += [actions[h] for h in free]
     if P.handlers(st, seat) & _MOVE_POWERS:
         out += _power_moves(st, seat)
     events = _MIGRATION_EVENTS.get(st.static)
@@ -405,6 +421,29 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
             else:
                 out.append(("play", c))
     return tuple(out)
+
+
+# (game key, what) -> (what, label) for every hex by index: the same actions every turn of every game.
+_LABELLED: dict[tuple[int, str], tuple[tuple[str, str], ...]] = {}
+
+
+def _labelled(st: "AlienState", what: str) -> tuple[tuple[str, str], ...]:
+    got = _LABELLED.get((st.static, what))
+    if got is None:
+        got = _LABELLED[(st.static, what)] = tuple((what, lab) for lab in st.map.labels)
+    return got
+
+
+# (game key, hex, seat) -> Repulsion's moves of that seat's token from the hex to each neighbour.
+_REPULSE: dict[tuple[int, int, int], tuple] = {}
+
+
+def _repulses(st: "AlienState", h: int, s: int) -> tuple:
+    got = _REPULSE.get((st.static, h, s))
+    if got is None:
+        labels = st.map.labels
+        got = _REPULSE[(st.static, h, s)] = tuple(("repulse", labels[h], s, labels[d]) for d in st.map.adjacent[h])
+    return got
 
 
 # (game key, card, hex) -> a Warp Gate's plays from that hex to every other: the same lists each turn.
@@ -431,8 +470,12 @@ def free_stacks(st: "AlienState", seat: int) -> list[int]:
     mine: Iterable[int] = compress(range(len(rows)), map(itemgetter(seat), rows))
     moved = st.turnstate["moved"]
     if moved:
-        labels = st.map.labels
-        mine = [h for h in mine if rows[h][seat] > moved.get(labels[h], 0)]
+        # A stack is spent when every token on it moved there this turn: only the hexes `moved`
+        # names can be (a few), so look those up rather than every stack of the seat.
+        index = st.map.index
+        spent = {h for h, k in ((index(lab), k) for lab, k in moved.items()) if rows[h][seat] <= k}
+        if spent:
+            mine = [h for h in mine if h not in spent]
     tolls = toll_keepers(st, seat)
     if tolls:
         worlds = st.worlds
@@ -454,7 +497,8 @@ def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
     """Moves from the chosen stack: one, half or all of its free tokens to a space in range (with
     Gatherer, 3 more spaces to one world a turn)."""
     seat = e["seat"]
-    reach = P.move_range(st, seat)
+    does = P.handlers(st, seat)
+    reach = P.move_range(st, seat, does)
     hmap = st.map
     src = e["src"]
     h = hmap.index(src)
@@ -466,7 +510,7 @@ def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
             _MOVES.clear()
         labels, counts = hmap.labels, _counts(free)
         out = _MOVES[key] = tuple(("move", src, labels[d], k) for d in hmap.within(h, reach) for k in counts)
-    gather = P.amount(st, seat, "gatherer")
+    gather = P.amount(st, seat, "gatherer") if "gatherer" in does else 0
     if gather:
         labels, counts = hmap.labels, _counts(free)
         target = st.turnstate.get("gatherer")
@@ -482,27 +526,42 @@ CHOICE["move_to"] = lambda st, e: True  # every hex has a neighbour: at least tw
 def _enemies(st: "AlienState", seat: int) -> list[tuple[int, int]]:
     """(hex, seat) for every hex holding another player's tokens."""
     others = [s for s in st.alive() if s != seat]
-    return [(h, s) for h, row in enumerate(st.tokens) for s in others if row[s]]
+    rows = st.tokens
+    everywhere = range(len(rows))
+    out = [(h, s) for s in others for h in compress(everywhere, map(itemgetter(s), rows))]
+    if len(others) > 1:
+        out.sort()  # by hex, then seat: the order of a walk over the map
+    return out
 
 
 def _power_moves(st: "AlienState", seat: int) -> list[tuple]:
     used = st.turnstate["used"]
     out: list[tuple] = []
-    mine = set(st.stacks(seat))
-    if P.has(st, seat, "assassination") and "assassination" not in used:
-        out += [("assassinate", lbl(st, h), s) for h, s in _enemies(st, seat)]
-    if P.has(st, seat, "projection") and "projection" not in used and st.total(seat) >= 2:
-        out += [("project", lbl(st, h)) for h in sorted(st.worlds)]
-    if P.has(st, seat, "repulsion") and used.count("repulsion") < P.amount(st, seat, "repulsion"):
-        out += [("repulse", lbl(st, h), s, lbl(st, d)) for h, s in _enemies(st, seat) for d in st.map.adjacent[h]]
-    if P.has(st, seat, "deporter") and "deporter" not in used:
-        out += [("deport", lbl(st, h), s, lbl(st, d)) for h, s in _enemies(st, seat)
-                if h in st.worlds and h in mine for d in st.map.adjacent[h]]
-    if P.has(st, seat, "propagandist") and "propagandist" not in used:
-        out += [("convert", lbl(st, h), s) for h, s in _enemies(st, seat) if h in st.worlds and h in mine]
-    if P.has(st, seat, "worldships") and seat not in st.turnstate.get("worldship", []):
-        out += [("worldship", lbl(st, h), lbl(st, d)) for h in sorted(st.worlds) if st.controller(h) == seat
-                for d in st.map.adjacent[h] if d not in st.worlds]
+    does = P.handlers(st, seat)
+    labels, adjacent, worlds = st.map.labels, st.map.adjacent, st.worlds
+    enemies: list[tuple[int, int]] | None = None  # `_enemies`, worked out once when a power asks
+    if "assassination" in does and "assassination" not in used:
+        enemies = _enemies(st, seat)
+        out += [("assassinate", labels[h], s) for h, s in enemies]
+    if "projection" in does and "projection" not in used and st.total(seat) >= 2:
+        projects = _labelled(st, "project")
+        out += [projects[h] for h in sorted(worlds)]
+    if "repulsion" in does and used.count("repulsion") < P.amount(st, seat, "repulsion"):
+        enemies = _enemies(st, seat) if enemies is None else enemies
+        for h, s in enemies:
+            out += _repulses(st, h, s)
+    if "deporter" in does and "deporter" not in used:
+        enemies = _enemies(st, seat) if enemies is None else enemies
+        rows = st.tokens
+        out += [("deport", labels[h], s, labels[d]) for h, s in enemies
+                if h in worlds and rows[h][seat] for d in adjacent[h]]
+    if "propagandist" in does and "propagandist" not in used:
+        enemies = _enemies(st, seat) if enemies is None else enemies
+        rows = st.tokens
+        out += [("convert", labels[h], s) for h, s in enemies if h in worlds and rows[h][seat]]
+    if "worldships" in does and seat not in st.turnstate.get("worldship", []):
+        out += [("worldship", labels[h], labels[d]) for h in sorted(worlds) if st.controller(h) == seat
+                for d in adjacent[h] if d not in worlds]
     return out
 
 
@@ -527,7 +586,9 @@ def _move_to(st: "AlienState", e: Entry, action: tuple) -> None:
     st.stack.pop()
     seat, ts, hmap = e["seat"], st.turnstate, st.map
     src, dst, n = hmap.index(action[1]), hmap.index(action[2]), action[3]
-    if hmap.dist[src][dst] > P.move_range(st, seat):
+    # Only Gatherer lists moves beyond the seat's range (`_move_to_legal`).
+    does = P.handlers(st, seat)
+    if "gatherer" in does and hmap.dist[src][dst] > P.move_range(st, seat, does):
         ts["gatherer"] = action[2]
     rows = st.tokens
     rows[src][seat] -= n
@@ -537,7 +598,26 @@ def _move_to(st: "AlienState", e: Entry, action: tuple) -> None:
     if st.loud:
         st.rec("move", f"P{seat} moves {n} from {action[1]} to {action[2]}", seat=seat, src=action[1], dst=action[2], count=n)
     moved(st, seat, src, dst, n)
-    st.check_end()
+    st.check_end(holder=seat)  # (its n >= 1 tokens are on dst)
+    _next_free(st, seat, src, action[1])
+
+
+def _next_free(st: "AlienState", seat: int, src: int, label: str) -> None:
+    """After an ordinary move from `src`: the seat's free stacks for its next Migration choice, from
+    those its last choice listed (`free_memo`), when nothing but the move came between.
+
+    Only `src` can change: the tokens reaching the destination count as moved there, so its free
+    tokens stay as they were, and no other seat's token moved (no Contagion followed), so no Toll
+    Keeper's block changed. Anything else (a power, an Event, a clone, a position) lists anew."""
+    memo = st.free_memo
+    stack = st.stack
+    if memo is None or memo[1] or not stack or stack[-1] is not memo[0] or st.result is not None:
+        st.free_memo = None
+        return
+    free = memo[2]
+    if st.tokens[src][seat] <= st.turnstate["moved"].get(label, 0):
+        free = [h for h in free if h != src]
+    st.free_memo = (memo[0], True, free)
 
 
 def _power_move(st: "AlienState", seat: int, action: tuple) -> None:
