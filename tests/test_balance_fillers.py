@@ -178,3 +178,21 @@ def test_a_filler_never_sees_the_card_under_test_and_says_when_it_falls_back():
     assert [c.id for c in others] == [c.id for c in few[1:]] and "typical building: fewer than 3 alike" in note
     assert " for " not in note  # the report reads the filler's name up to " for "
     assert alike(cardset.cards, fighters[0], lambda c: c in fighters) == (fighters[1:], "")
+
+
+def test_card_tests_with_a_deadline_stop_after_the_look_the_time_affords():
+    """A sized default run must end within its ten minutes even when the player's cost in the card
+    tests differs from the round robin's: with the deadline already passed, the tests keep their
+    first look (every card measured once) and take no further look, and they say so."""
+    import time
+
+    from cardsmith.simulation._study import card_study
+    from cardsmith.simulation.match import tables
+
+    cardset, game, decks = _set("solar-empires")
+    kw = dict(seed=3, budget=700, jobs=1)
+    late = card_study(cardset, game, decks, tables(len(decks), 2), "random", deadline=time.monotonic() - 1, **kw)
+    free = card_study(cardset, game, decks, tables(len(decks), 2), "random", **kw)
+    assert late["stopped_for_time"] and not free["stopped_for_time"]
+    assert late["study_games"] < free["study_games"]
+    assert {r["card"] for r in late["card_tests"]} == {r["card"] for r in free["card_tests"]}

@@ -29,6 +29,7 @@ games), so they need no correction for sequential looks.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
@@ -122,6 +123,7 @@ class InterventionRun:
     first: int = 0  # games per table of the first look (a fixed sample, before any adaptive choice)
     taken: list[int] = field(default_factory=list)  # looks each arm has had
     looks: int = LOOKS  # looks the design allows each arm (the intervals' Bonferroni split)
+    stopped_for_time: bool = False  # a further look would have passed the run's deadline
 
     def tables_of(self, arm: Arm) -> list[int]:
         return [t for t, tab in enumerate(self.tables) if tab.count(arm.deck) == 1]
@@ -188,9 +190,12 @@ def _cost(run: InterventionRun, a: int, extra: int) -> int:
 def run_interventions(game: Game, factory: Callable[[], Game] | None, decks: Sequence[Deck], arms: Sequence[Arm],
                       tables: Sequence[tuple[int, ...]], agent: str, *, seed: int, budget: int = DEFAULT_BUDGET,
                       first: int = FIRST_BATCH, looks: int = LOOKS, jobs: int | None = None,
-                      progress: bool = False, where: Any = None) -> InterventionRun:
+                      progress: bool = False, where: Any = None, deadline: float | None = None) -> InterventionRun:
     """Play every arm's first look, then double the games of the arms not yet settled, look by look
-    (see the module notes).
+    (see the module notes). With `deadline` (a `time.monotonic()` value), a further look takes only
+    the games the time left affords at the pace measured so far (a sized default run: a player whose
+    cost differs between the round robin and the tests, such as one that plans its opening anew for
+    each deck variant, must not overrun the run's ten minutes).
 
     With `where` (a runs.Where naming a cluster) the games go to that cluster."""
     run = InterventionRun(list(tables), list(arms), agent, seed, counts=[0] * len(arms), taken=[0] * len(arms),
@@ -208,10 +213,18 @@ def run_interventions(game: Game, factory: Callable[[], Game] | None, decks: Seq
     seats = max((len(t) for t in tables), default=2)
     pairs = sum(len(run.tables_of(arms[a])) for a in testable) or 1
     first = run.first = max(seats, min(first, budget // (2 * pairs)) // seats * seats)
+    started = time.monotonic()
     _spend(run, [(a, first) for a in testable], play)
     settled = FDR / max(1, len(testable))
     while True:
         left = budget - run.games_played()
+        if deadline is not None:
+            now = time.monotonic()
+            pace = (now - started) / max(1, run.games_played())
+            affordable = int((deadline - now) / pace) if pace > 0 else left
+            if affordable < left:
+                run.stopped_for_time = True
+                left = affordable
         # An arm is settled once it would pass Benjamini-Hochberg whatever the others do (p below
         # FDR/m); a merely "significant" interval is not enough with many cards tested.
         effects = {a: run.effect(a) for a in testable if run.taken[a] < looks}

@@ -20,7 +20,7 @@ from cardsmith.simulation._intervention import (
 def card_study(cardset: CardSet, game: Game, decks: Sequence[Deck], tables: Sequence[tuple[int, ...]], agent: str, *,
                seed: int, budget: int = DEFAULT_BUDGET, jobs: int | None = None, progress: bool = False,
                factory: Callable[[], Game] | None = None, records: Sequence[GameRecord] = (),
-               hands: Hands | None = None, where: Any = None) -> dict[str, Any]:
+               hands: Hands | None = None, where: Any = None, deadline: float | None = None) -> dict[str, Any]:
     """Every card test of the decks at these tables, as report figures (`card_tests` and its notes).
     `records` are the run's round-robin games (the decks as they are), which the natural experiment
     for dealt cards uses beside the first look's baseline games; `where` (a runs.Where) sends the
@@ -38,7 +38,7 @@ def card_study(cardset: CardSet, game: Game, decks: Sequence[Deck], tables: Sequ
     if factory is None and made:
         factory = FillerGameFactory(cardset.path, tuple(in_decks))
     run = run_interventions(played, factory, all_decks, arms, tables, agent, seed=seed, budget=budget, jobs=jobs,
-                            progress=progress, where=where)
+                            progress=progress, where=where, deadline=deadline)
     names = {c.id: c.name for c in cardset.cards}
     rows: list[dict[str, Any]] = []
     for a, arm in enumerate(run.arms):
@@ -55,6 +55,7 @@ def card_study(cardset: CardSet, game: Game, decks: Sequence[Deck], tables: Sequ
     return {
         "card_tests_note": None if rows else no_tests_reason(game.rules, made),
         "card_tests": rank(rows), "fdr": FDR, "budget": budget, "study_games": run.games_played(),
+        "stopped_for_time": run.stopped_for_time,
         # Looks matter only for intervention rows (dealt-card rows rest on a fixed sample).
         "looks": max((r["looks"] for r in rows), default=1), "first_look": run.first, "dealt_games": len(fixed), "filler_rule": filler_rule(game.rules),
         "baseline_games": len(baseline), "study_capped": sum(r.capped for r in baseline),

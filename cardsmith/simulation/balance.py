@@ -3,6 +3,7 @@ dict (what balance.json holds). `cardsmith balance`, `--compare` and `--agents A
 
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, Sequence, Union
 
 from cardsmith.engine.contract import Game
@@ -32,7 +33,7 @@ Budget = Union[int, Callable[[Sequence[GameRecord]], int]]
 def balance_run(cardset: CardSet, game: Game, factory: Callable[[], Game] | None, decks: Sequence[Deck], agent: str, *,
                 games: int, seed: int, budget: Budget = DEFAULT_BUDGET, jobs: int | None = None, progress: bool = False,
                 random: bool = False, players: int = 2, where: Any = None, sizes: Sequence[int] | None = None,
-                seconds: float | None = None) -> tuple[dict[str, Any], BalanceResult]:
+                seconds: float | None = None, deadline: float | None = None) -> tuple[dict[str, Any], BalanceResult]:
     """`balance_figures` and the round robin's records (for `--compare`); `where` (a match.Where) says
     where the round robin is played (process pool, or a Dask cluster).
 
@@ -55,7 +56,7 @@ def balance_run(cardset: CardSet, game: Game, factory: Callable[[], Game] | None
     if budget > 0:
         figures.update(card_study(cardset, game, decks, tables(len(decks), players), agent, seed=seed, budget=budget,
                                   jobs=jobs, progress=progress, records=result.records, hands=hands,
-                                  where=where))
+                                  where=where, deadline=deadline))
     else:
         figures["card_tests_note"] = "No card tests: skipped (--budget 0)."
     figures["verdict"] = verdict(figures)
@@ -134,6 +135,13 @@ def rung_below(ladder: Sequence[str], player: str) -> str | None:
     return ladder[ladder.index(player) - 1] if player in ladder and ladder.index(player) > 0 else None
 
 
+def _note_stop(sizing: dict[str, Any], key: str, figures: dict[str, Any]) -> None:
+    """Say so when the card tests stopped short of their budget to keep the run within its time."""
+    if figures.get("stopped_for_time") and key + "_why" in sizing:
+        sizing[key + "_why"] += (f"; stopped after {figures['study_games']:,} games, as further looks would "
+                                 "have run past the default run's ten minutes")
+
+
 def measured_balance(cardset: CardSet, game: Game, factory: Callable[[], Game] | None, decks: Sequence[Deck],
                      agents: Sequence[str], *, games: int | None, budget: int | None, seed: int, players: int,
                      random: bool, where: Any, compare: bool, sizes: Sequence[int] | None = None,
@@ -153,6 +161,10 @@ def measured_balance(cardset: CardSet, game: Game, factory: Callable[[], Game] |
 
     place = where.elsewhere() if where is not None else Where()
     clock = Clock(workers=(place.jobs or default_jobs()))
+    # A sized run's card tests also stop on the clock: the main player's by 60% of the ten minutes,
+    # the rung below's by 85% (its cost per game in the tests can differ from the round robin's).
+    started = time.monotonic()
+    deadlines = (None, None) if budget is not None else (started + clock.target * 0.60, started + clock.target * 0.85)
     ladder = tuple(game.rules.ladder)
     main = agents[0]
     second = agents[1] if len(agents) > 1 else rung_below(ladder, main) if compare else None
@@ -187,21 +199,22 @@ def measured_balance(cardset: CardSet, game: Game, factory: Callable[[], Game] |
         common = dict(sizes=sizes, seconds=(total or None) and total * 0.6)
     figures, result = balance_run(cardset, game, factory, decks, main, where=where, **pool, games=rr_games, seed=seed,
                                   budget=0 if budget == 0 else card_budget("card_tests", "budget", budget, main),
-                                  random=random, players=players,
-                                  **common)
+                                  random=random, players=players, deadline=deadlines[0], **common)
     run: dict[str, Any] = dict(games=rr_games, seed=seed, budget=sizing.get("budget", DEFAULT_BUDGET), random=random,
                                players=players)
     figures["player"] = player_figures(main, ladder, calibration, figures["capped"]["rate"])
+    _note_stop(sizing, "budget", figures)
     if second is not None:
         games_b = max(players, rr_games // 2 // players * players)
         given_b = None if budget is None else budget // 2
         other, other_run = balance_run(cardset, game, factory, decks, second, where=where, **pool, games=games_b, seed=seed,
                                        budget=0 if budget == 0 else card_budget("second", "second_budget", given_b, second),
-                                       random=random,
+                                       random=random, deadline=deadlines[1],
                                        players=players, **(dict(common, seconds=common["seconds"] and common["seconds"] * 25 / 60)
                                                            if common else {}))
         sizing["second_games_per_pairing"] = games_b
         sizing["second_games_why"] = f"{second}: {games_b} games per table, half of {main}'s"
+        _note_stop(sizing, "second_budget", other)
         figures["agent_comparison"] = _skill(figures, result, other, other_run, seed)
     figures["sizing"] = sizing
     figures["verdict"] = verdict(figures)
