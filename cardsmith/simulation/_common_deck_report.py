@@ -71,7 +71,7 @@ def cards_html(figures: dict[str, Any]) -> str:
             "random, so this is a randomised experiment: the effect is the return of the seats dealt the card in "
             "their starting hand minus that of the seats not dealt it (points; a seat's return is the share of the "
             "other seats it finished ahead of, a draw counting half; 95% intervals, table sizes pooled by inverse "
-            "variance; flags by Benjamini-Hochberg at a 5% false discovery rate over every card). It measures being "
+            "variance; flagged when the effect is shown to lie beyond +-5 points, the smallest that matters, by Benjamini-Hochberg at a 5% false discovery rate over every card). It measures being "
             "dealt the card, whether or not it was then played.</p><table class='tests'><thead><tr><th>card</th>"
             f"<th>kind</th><th>effect</th><th>seats dealt it</th><th>p</th><th>flag</th>{head}</tr></thead><tbody>"
             + "".join(body) + "</tbody></table>" + (f"<p>Untested:</p><ul>{untested}</ul>" if untested else ""))
