@@ -57,14 +57,15 @@ def tests_html(figures: dict[str, Any]) -> str:
     if rule:
         note += f"<details><summary>The filler rule of this game</summary><pre class='note'>{_e(rule)}</pre></details>"
     head = ("<table class='tests'><thead><tr><th>card</th><th>deck</th><th>how</th><th>effect</th><th>95% interval</th>"
-            "<th>p</th><th>games</th><th>draws with / without</th><th>flag</th></tr></thead><tbody>")
+            "<th title='p-value of &quot;the effect is within the margin&quot;, which the flags test'>p (beyond margin)</th>"
+            "<th>games</th><th>draws with / without</th><th>flag</th></tr></thead><tbody>")
     body = []
     for r in rows:
         cls = {"too strong": " class='strong'", "too weak": " class='weak'"}.get(r["flag"] or "", "")
         how = r["method"] if not r.get("filler") else f"{r['method']}: {r['filler'].split(' for ')[0]}"
         body.append(f"<tr{cls}><td>{_e(r['name'])}</td><td>{_e(r['deck'])}</td><td>{_e(how)}</td>"
                     f"<td class='num'>{_pts(r['effect'])}</td><td class='num'>[{_pts(r['low'])}, {_pts(r['high'])}]</td>"
-                    f"<td class='num'>{r['p_value']:.2g}</td><td class='num'>{r['games']}</td>"
+                    f"<td class='num'>{r.get('p_margin', r['p_value']):.2g}</td><td class='num'>{r['games']}</td>"
                     f"<td class='num'>{r['draws_with']} / {r['draws_without']}</td><td>{_e(r['flag'] or '')}</td></tr>")
     untested = figures.get("untested_cards") or []
     tail = ""
