@@ -36,7 +36,7 @@ from cardsmith.engine.contract import Game, balance_figures, balance_sentences, 
 from cardsmith.engine.runner import GameRecord, GameTask
 from cardsmith.engine.stats import Z95
 from cardsmith.sets.model import CardSet, Deck
-from cardsmith.simulation._inference import FDR, benjamini_hochberg, two_sided
+from cardsmith.simulation._inference import FDR, MARGIN, flag_rows, two_sided
 
 TARGET = 0.10          # the interval every card's effect is sized to: +-10 points
 SIZES = (2, 3, 4)      # table sizes a default run plays (those the rules allow); --all-sizes: every one
@@ -131,9 +131,7 @@ def card_rows(tally: Tally, cardset: CardSet, deck: Deck, sizes: Sequence[int]) 
             "draws_with": sum(e["draws_with"] for e in parts), "draws_without": 0,
             "by_size": {str(k): (None if e is None else _size_row(e)) for k, e in per.items()},
         })
-    flags = benjamini_hochberg([r["p_value"] for r in rows], FDR)
-    for r, f in zip(rows, flags):
-        r["flag"] = None if not f else ("too strong" if r["effect"] > 0 else "too weak")
+    flag_rows(rows)
     rows.sort(key=lambda r: (r["flag"] is None, r["flag"] or "", -abs(r["effect"]) if r["flag"] else -max(r["low"], -r["high"])))
     return rows, untested
 
@@ -275,7 +273,7 @@ def common_deck_figures(cardset: CardSet, game: Game, factory: Callable[[], Game
     figures = BalanceResult(cardset.id, cardset.name, game.name, [deck.name], agent, len(recs), seed, False, recs,
                             first).figures([deck])
     figures.update({
-        "games": games, "card_tests": rows, "fdr": FDR, "budget": plan.budget, "study_games": games, "looks": 1,
+        "games": games, "card_tests": rows, "fdr": FDR, "margin": MARGIN, "budget": plan.budget, "study_games": games, "looks": 1,
         "untested_cards": untested, "card_impact": [], "matchups": [], "deck_win_rates": [],
         "common_deck": {"deck": deck.name, "sizes": list(plan.sizes), **how,
                         "unresolved": unresolved(rows, games, plan.target),
@@ -321,8 +319,9 @@ def common_verdict(figures: dict[str, Any]) -> dict[str, Any]:
             out.append(f"{flag.capitalize()}: " + "; ".join(card_sentence(r) for r in flagged[:5])
                        + (f"; and {len(flagged) - 5} more" if len(flagged) > 5 else "") + ".")
     total = len(rows) + len(figures["untested_cards"])
-    out.append(f"{sum(1 for r in rows if r['flag'])} of {len(rows)} card tests flagged at a {100 * FDR:.0f}% false "
-               f"discovery rate (Benjamini-Hochberg); {len(rows)} of {total} cards tested, "
+    out.append(f"{sum(1 for r in rows if r['flag'])} of {len(rows)} card tests flagged: effect beyond "
+               f"+-{100 * MARGIN:.0f} points at a {100 * FDR:.0f}% false discovery rate (Benjamini-Hochberg); "
+               f"{len(rows)} of {total} cards tested, "
                f"{len(figures['untested_cards'])} untested.")
     for u in figures["untested_cards"]:
         out.append(f"Untested: {u['name']} ({u['kind']}): {u['reason']}.")

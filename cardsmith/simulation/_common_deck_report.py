@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from cardsmith.simulation._inference import MARGIN
 from cardsmith.simulation._report_cards import CSS as CARDS_CSS, agents_html, verdict_html
 
 CSS = """
@@ -64,16 +65,17 @@ def cards_html(figures: dict[str, Any]) -> str:
         cls = " class='strong'" if r["flag"] == "too strong" else (" class='weak'" if r["flag"] == "too weak" else "")
         per = "".join(f"<td class='num'>{_e(_effect(r['by_size'].get(k)))}</td>" for k in sizes)
         body.append(f"<tr{cls}><td>{_e(r['name'])}</td><td>{_e(r['kind'])}</td><td class='num'>{_e(_effect(r))}</td>"
-                    f"<td class='num'>{r['holders']:,}</td><td class='num'>{r['p_value']:.3g}</td>"
+                    f"<td class='num'>{r['holders']:,}</td><td class='num'>{r.get('p_margin', r['p_value']):.3g}</td>"
                     f"<td>{_e(r['flag'] or '')}</td>{per}</tr>")
     untested = "".join(f"<li>{_e(u['name'])} ({_e(u['kind'])}): {_e(u['reason'])}</li>" for u in figures["untested_cards"])
     return ("<h2>Per card: the seats dealt it against the others</h2><p class='note'>The opening hands are dealt at "
             "random, so this is a randomised experiment: the effect is the return of the seats dealt the card in "
             "their starting hand minus that of the seats not dealt it (points; a seat's return is the share of the "
             "other seats it finished ahead of, a draw counting half; 95% intervals, table sizes pooled by inverse "
-            "variance; flags by Benjamini-Hochberg at a 5% false discovery rate over every card). It measures being "
+            f"variance; flagged when the effect is shown to lie beyond +-{100 * MARGIN:.0f} points, the smallest that "
+            "matters, by Benjamini-Hochberg at a 5% false discovery rate over every card). It measures being "
             "dealt the card, whether or not it was then played.</p><table class='tests'><thead><tr><th>card</th>"
-            f"<th>kind</th><th>effect</th><th>seats dealt it</th><th>p</th><th>flag</th>{head}</tr></thead><tbody>"
+            f"<th>kind</th><th>effect</th><th>seats dealt it</th><th>p (beyond margin)</th><th>flag</th>{head}</tr></thead><tbody>"
             + "".join(body) + "</tbody></table>" + (f"<p>Untested:</p><ul>{untested}</ul>" if untested else ""))
 
 

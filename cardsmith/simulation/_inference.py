@@ -27,6 +27,11 @@ from typing import Any, Sequence
 from cardsmith.engine.stats import Z95
 
 FDR = 0.05  # the Benjamini-Hochberg false discovery rate over all cards tested
+# The smallest effect that matters: a card is flagged only when its effect is shown to lie beyond
+# +-MARGIN (5 points of win rate), not merely away from zero. With the thousands of games a sized
+# run plays, "not zero" is true of nearly every card, and a card 2 points above average is one no
+# designer would change.
+MARGIN = 0.05
 LEVEL = 0.95  # coverage of every interval, after the correction for sequential looks
 
 
@@ -118,7 +123,8 @@ class Effect:
     def to_dict(self) -> dict[str, Any]:
         return {"effect": round(self.mean, 6), "low": round(self.low, 6), "high": round(self.high, 6),
                 "se": round(self.se, 6) if math.isfinite(self.se) else None, "looks": self.looks,
-                "p_value": round(self.p, 8), "games": self.games,
+                "p_value": round(self.p, 8), "dof": None if math.isinf(self.dof) else round(self.dof, 3),
+                "games": self.games,
                 "draws_with": self.draws_with, "draws_without": self.draws_without}
 
     def text(self) -> str:
@@ -165,6 +171,33 @@ def benjamini_hochberg(p_values: Sequence[float], q: float = FDR) -> list[bool]:
     for i in order[:cut]:
         rejected[i] = True
     return rejected
+
+
+def beyond_margin(effect: float, se: float | None, margin: float = MARGIN, looks: int = 1,
+                  dof: float | None = None) -> float:
+    """The p-value of "|effect| <= margin" (the effect is too small to matter): the two one-sided
+    tests against +margin and -margin, the better one doubled, so that a single card is rejected
+    exactly when its two-sided 95% interval lies wholly beyond +-margin; times `looks` as the
+    plain p-value is. margin 0 gives the plain test of "effect = 0"."""
+    if se is None or not math.isfinite(se):
+        return 1.0
+    excess = abs(effect) - margin
+    if excess <= 0:
+        return 1.0
+    if se == 0:
+        return 0.0
+    return min(1.0, looks * two_sided(excess / se, max(1.0, dof) if dof else math.inf))
+
+
+def flag_rows(rows: list[dict[str, Any]], margin: float = MARGIN, q: float = FDR) -> None:
+    """Mark each card-test row 'too strong', 'too weak' or None: Benjamini-Hochberg at `q` over every
+    row's p-value of "|effect| <= margin" (kept as `p_margin`); a row needs `effect` and `se`, and
+    may give `looks` and `dof`."""
+    ps = [beyond_margin(r["effect"], r.get("se"), margin, r.get("looks", 1), r.get("dof")) for r in rows]
+    for r, p, rej in zip(rows, ps, benjamini_hochberg(ps, q)):
+        r["p_margin"] = round(p, 8)
+        r["margin"] = margin
+        r["flag"] = None if not rej else ("too strong" if r["effect"] > 0 else "too weak")
 
 
 def spearman(xs: Sequence[float], ys: Sequence[float]) -> dict[str, Any]:

@@ -11,8 +11,8 @@ player's generator; only the card differs. The paired difference (baseline minus
 card adds) has a normal interval from the differences' spread.
 
 Games are spent adaptively, as a group-sequential design: every arm gets a first batch per table
-(look 1), then the arms not yet settled (p above FDR/m, so not sure to pass Benjamini-Hochberg)
-double their games at each further look, those nearest to settling first, up to LOOKS looks or
+(look 1), then the arms not yet settled (not sure to pass Benjamini-Hochberg: their p-value of
+"|effect| <= MARGIN" above FDR/m, and their interval not within +-MARGIN) double their games at each further look, those nearest to settling first, up to LOOKS looks or
 until the budget (a number of games) is spent. Choosing which arms get more games from their own
 results is optional stopping, which would make a plain 95% interval too narrow; every arm's
 interval and p-value are therefore corrected for LOOKS looks by a Bonferroni split (see
@@ -38,7 +38,7 @@ from cardsmith.engine.contract import Game, cards_dealt
 from cardsmith.engine.runner import GameRecord, GameTask
 from cardsmith.sets.model import Card, CardSet, Deck, frozen_map
 from cardsmith.simulation import DEFAULT_BUDGET
-from cardsmith.simulation._inference import FDR, Effect, paired_effect, unpaired_effect
+from cardsmith.simulation._inference import FDR, MARGIN, Effect, beyond_margin, paired_effect, unpaired_effect
 from cardsmith.simulation._observed import Hands
 
 FIRST_BATCH = 40  # games per arm per table at the first look
@@ -225,10 +225,12 @@ def run_interventions(game: Game, factory: Callable[[], Game] | None, decks: Seq
             if affordable < left:
                 run.stopped_for_time = True
                 left = affordable
-        # An arm is settled once it would pass Benjamini-Hochberg whatever the others do (p below
-        # FDR/m); a merely "significant" interval is not enough with many cards tested.
+        # An arm is settled once it would pass Benjamini-Hochberg whatever the others do (its p of
+        # "|effect| <= MARGIN" below FDR/m; a merely "significant" interval is not enough with many
+        # cards tested), or once its interval lies within +-MARGIN (too small to matter).
         effects = {a: run.effect(a) for a in testable if run.taken[a] < looks}
-        open_arms = [a for a, e in effects.items() if e.p > settled]
+        open_arms = [a for a, e in effects.items() if beyond_margin(e.mean, e.se, MARGIN, e.looks, e.dof) > settled
+                     and not -MARGIN <= e.low <= e.high <= MARGIN]
         # Arms nearest to a decision first: they are the ones more games settle soonest.
         open_arms.sort(key=lambda a: (-abs(effects[a].z), a))
         chosen, cost = [], 0

@@ -41,10 +41,12 @@ def tests_html(figures: dict[str, Any]) -> str:
             f"differences. <b>Dealt by the game</b>: cards the game deals at random (a star, planets, a common deck's "
             f"opening hand), the holder's result when dealt minus when not, over {figures.get('dealt_games', 0)} games "
             f"played with the decks as they are (a fixed number). "
-            f"Flags: Benjamini-Hochberg over all {len(rows)} tests at a {100 * figures['fdr']:.0f}% false discovery rate; "
+            f"Flags: an effect shown to lie beyond +-{100 * figures.get('margin', 0):.0f} points (the smallest that matters; "
+            f"one card alone: its 95% interval wholly beyond it), by Benjamini-Hochberg over all {len(rows)} tests at a "
+            f"{100 * figures['fdr']:.0f}% false discovery rate; "
             f"<span style='background:#fde2e0'>too strong</span> and <span style='background:#dde9fb'>too weak</span> "
-            f"are ranked by the interval's bound nearest zero. An interval can miss zero without a flag: the flags allow "
-            f"for testing {len(rows)} cards at once, a single interval does not. {figures['study_games']} games in all, within a budget "
+            f"are ranked by the interval's bound nearest zero. An interval can miss zero without a flag: a "
+            f"small effect is not flagged, and the flags allow for testing {len(rows)} cards at once. {figures['study_games']} games in all, within a budget "
             f"of {figures['budget']}. <b>Adaptive budget</b>: every card got {figures.get('first_look', 0)} games per "
             f"table, then the cards not yet settled (p above FDR/m) doubled their games, up to {looks} looks. Choosing "
             f"from the results which cards get more games is optional stopping, so every intervention interval and "
@@ -55,14 +57,15 @@ def tests_html(figures: dict[str, Any]) -> str:
     if rule:
         note += f"<details><summary>The filler rule of this game</summary><pre class='note'>{_e(rule)}</pre></details>"
     head = ("<table class='tests'><thead><tr><th>card</th><th>deck</th><th>how</th><th>effect</th><th>95% interval</th>"
-            "<th>p</th><th>games</th><th>draws with / without</th><th>flag</th></tr></thead><tbody>")
+            "<th title='p-value of &quot;the effect is within the margin&quot;, which the flags test'>p (beyond margin)</th>"
+            "<th>games</th><th>draws with / without</th><th>flag</th></tr></thead><tbody>")
     body = []
     for r in rows:
         cls = {"too strong": " class='strong'", "too weak": " class='weak'"}.get(r["flag"] or "", "")
         how = r["method"] if not r.get("filler") else f"{r['method']}: {r['filler'].split(' for ')[0]}"
         body.append(f"<tr{cls}><td>{_e(r['name'])}</td><td>{_e(r['deck'])}</td><td>{_e(how)}</td>"
                     f"<td class='num'>{_pts(r['effect'])}</td><td class='num'>[{_pts(r['low'])}, {_pts(r['high'])}]</td>"
-                    f"<td class='num'>{r['p_value']:.2g}</td><td class='num'>{r['games']}</td>"
+                    f"<td class='num'>{r.get('p_margin', r['p_value']):.2g}</td><td class='num'>{r['games']}</td>"
                     f"<td class='num'>{r['draws_with']} / {r['draws_without']}</td><td>{_e(r['flag'] or '')}</td></tr>")
     untested = figures.get("untested_cards") or []
     tail = ""

@@ -11,7 +11,7 @@ from typing import Any, Callable, Sequence
 from cardsmith.engine.contract import Game
 from cardsmith.engine.runner import GameRecord
 from cardsmith.sets.model import CardSet, Deck
-from cardsmith.simulation._inference import FDR, benjamini_hochberg
+from cardsmith.simulation._inference import FDR, MARGIN, flag_rows
 from cardsmith.simulation._observed import Hands
 from cardsmith.simulation._intervention import (
     DEFAULT_BUDGET, Arm, FillerGameFactory, dealt_effects, fillers, run_interventions, swap, with_fillers)
@@ -54,7 +54,7 @@ def card_study(cardset: CardSet, game: Game, decks: Sequence[Deck], tables: Sequ
     untested = sorted({c for c in in_decks if c not in made} - {r["card"] for r in rows})
     return {
         "card_tests_note": None if rows else no_tests_reason(game.rules, made),
-        "card_tests": rank(rows), "fdr": FDR, "budget": budget, "study_games": run.games_played(),
+        "card_tests": rank(rows), "fdr": FDR, "margin": MARGIN, "budget": budget, "study_games": run.games_played(),
         "stopped_for_time": run.stopped_for_time,
         # Looks matter only for intervention rows (dealt-card rows rest on a fixed sample).
         "looks": max((r["looks"] for r in rows), default=1), "first_look": run.first, "dealt_games": len(fixed), "filler_rule": filler_rule(game.rules),
@@ -84,11 +84,10 @@ def filler_rule(rules: Any) -> str | None:
     return inspect.cleandoc(module.__doc__) if module is not None and module.__doc__ else None
 
 
-def flag(rows: list[dict[str, Any]], q: float = FDR) -> None:
-    """Mark each row 'too strong', 'too weak' or None: Benjamini-Hochberg at `q` over every row."""
-    rejected = benjamini_hochberg([r["p_value"] for r in rows], q)
-    for r, rej in zip(rows, rejected):
-        r["flag"] = None if not rej else ("too strong" if r["effect"] > 0 else "too weak")
+def flag(rows: list[dict[str, Any]], q: float = FDR, margin: float = MARGIN) -> None:
+    """Mark each row 'too strong', 'too weak' or None: Benjamini-Hochberg at `q` over every row, on
+    the test that its effect lies beyond +-`margin` (`_inference.flag_rows`)."""
+    flag_rows(rows, margin, q)
 
 
 def rank(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

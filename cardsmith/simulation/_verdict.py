@@ -89,8 +89,8 @@ def verdict(figures: dict[str, Any]) -> dict[str, Any]:
         flagged = sum(1 for r in tests if r["flag"])
         looks = figures.get("looks", 1)
         how = f"; intervals corrected for the budget's {looks} sequential looks" if looks > 1 else ""
-        out.append(f"{flagged} of {len(tests)} card tests flagged at a {100 * figures.get('fdr', 0.05):.0f}% false "
-                   f"discovery rate (Benjamini-Hochberg{how}).")
+        out.append(f"{flagged} of {len(tests)} card tests flagged: effect beyond +-{100 * figures.get('margin', 0):.0f} "
+                   f"points at a {100 * figures.get('fdr', 0.05):.0f}% false discovery rate (Benjamini-Hochberg{how}).")
     first, even = figures["first_player_wins_of_decided"], 1 / figures.get("players", 2)  # of decided games: no draws
     if first["n"]:
         if first["low"] > even or first["high"] < even:

@@ -40,7 +40,7 @@ def format_balance(figures: dict[str, Any], set_name: str, n_decks: int, shown: 
         looks = figures.get("looks", 1)
         corrected = f" corrected for {looks} sequential looks" if looks > 1 else ""
         lines.append(f"  card tests ({figures['study_games']} games played for them; effect = holder's win rate with the card minus "
-                     f"without, draws half, in points, 95% interval{corrected}; flags at FDR {100 * figures['fdr']:.0f}%):")
+                     f"without, draws half, in points, 95% interval{corrected}; flags: beyond +-{100 * figures.get('margin', 0):.0f} points at FDR {100 * figures['fdr']:.0f}%):")
         lines += [card_line(r) for r in tests[:shown]]
         if len(tests) > shown:
             lines.append(f"    ... {len(tests) - shown} more in the report")
