@@ -106,13 +106,13 @@ def test_first_turn_must_transform_and_chooses_among_valid_forms():
 def test_transform_discards_the_cost_and_clears_damage_and_effects():
     """"When you Transform, you lose all the damage, and all other effects, your previous Form may
     have had."""
-    pos = position(["wolf", "sheep"], [["tiger", "scream", "duck", "roar", "feint"], ["scream"]],
+    pos = position(["wolf", "sheep"], [["elephant", "scream", "duck", "roar", "feint"], ["scream"]],
                    damage=[9, 0], statuses=[status(broken=True, bleeding=2), status()])
     st = start(pos)
     # Heavy Bleeding hits at the start of the turn.
     assert st.damage[0] == 11
-    play(st, ("transform", "tiger"), ("discard", "scream"), ("discard", "duck"), ("discard", "roar"))
-    assert st.forms[0] == "tiger" and st.damage[0] == 0
+    play(st, ("transform", "elephant"), ("discard", "scream"), ("discard", "duck"), ("discard", "roar"))
+    assert st.forms[0] == "elephant" and st.damage[0] == 0
     assert st.status[0]["broken"] is False and st.status[0]["bleeding"] == 0
     assert st.hands[0] == ["feint"] and "wolf" in st.discard
 
@@ -366,21 +366,21 @@ def test_evade_special_is_doubled_for_evade_forms():
 def test_going_out_with_help_from_others():
     """"If the player's hand is not large enough ... the player may ask other players to make up the
     difference ... it doesn't matter who discarded them."""
-    pos = position(["tiger", "sheep", "moose"], [["2x-claw"], ["wolf", "scream"], ["duck", "roar", "feint", "dodge"]],
+    pos = position(["tiger", "sheep", "moose"], [["2x-claw"], ["lion", "scream"], ["duck", "roar", "feint", "dodge"]],
                    damage=[0, 10, 0])
     st = start(pos)
     attack_to_cards(st, 1, "claw")
     play(st, ("done",), ("done",))
     # Tiger claw 4 + 5 = 9 against Sheep 3: 6 damage, the Sheep is at 13 - 16 = -3.
-    assert st.to_act() == (1,) and st.legal_actions() == (("reform", "wolf"), ("give_up",))
-    play(st, ("reform", "wolf"))
-    # Needs 2 (Wolf's cost) + 3 (below zero) = 5; holds 1 other card: 4 short.
+    assert st.to_act() == (1,) and st.legal_actions() == (("reform", "lion"), ("give_up",))
+    play(st, ("reform", "lion"))
+    # Needs 2 (Lion's cost) + 3 (below zero) = 5; holds 1 other card: 4 short.
     assert st.legal_actions() == (("ask", 0), ("ask", 2), ("ask_done",))
     play(st, ("ask", 2), ("ask_done",))
     assert st.to_act() == (2,) and st.legal_actions()[-1] == ("pledge", 4)
     play(st, ("pledge", 4))
     play(st, ("discard", "duck"), ("discard", "roar"), ("discard", "feint"))
-    assert st.forms[1] == "wolf" and st.damage[1] == 0 and st.hands[1] == [] and st.hands[2] == []
+    assert st.forms[1] == "lion" and st.damage[1] == 0 and st.hands[1] == [] and st.hands[2] == []
 
 
 def test_going_out_without_enough_help_puts_the_player_out():

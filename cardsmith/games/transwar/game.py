@@ -23,6 +23,9 @@ DEALER_REDRAWS = 50
 HP_SCALE = 30            # the heuristic's health unit: the largest Form's HP in the standard set      # ties for the dealer are dealt again; a scripted chance could tie forever
 
 
+SAMPLE_TRIES = 64  # deals tried before settling for one that changes a hand
+
+
 class TransWarGame:
     """The `Game` of the contract for one TransWar card set."""
 
@@ -126,12 +129,27 @@ class TransWarGame:
         obs = dict(observation)
         pool: Counter[str] = Counter(obs["pool"])
         seen = Counter(c for c in all_cards_data(obs) if c != HIDDEN)
-        unseen = list((pool - seen).elements())
-        rng.shuffle(unseen)
-        hands = [[unseen.pop() if c == HIDDEN else c for c in h] for h in obs["hands"]]
-        deck = [unseen.pop() if c == HIDDEN else c for c in obs["deck"]]
-        data = dict(obs, hands=hands, deck=deck)
-        return self._build(data, SeededChance(rng.randrange(2 ** 32)))
+        hidden = list((pool - seen).elements())
+        sizes = [len(h) for h in obs["hands"]]
+        fallback: TransWarState | None = None
+        # The deal is conditioned on what the observer saw happen: a seat choosing its first Form drew
+        # until its hand held a valid one, so a deal that leaves it none (and the rules would deal on,
+        # changing the hand) is not a state the game could be in. Such deals are drawn again.
+        for _ in range(SAMPLE_TRIES):
+            unseen = list(hidden)
+            rng.shuffle(unseen)
+            hands = [[unseen.pop() if c == HIDDEN else c for c in h] for h in obs["hands"]]
+            deck = [unseen.pop() if c == HIDDEN else c for c in obs["deck"]]
+            try:
+                st = self._build(dict(obs, hands=hands, deck=deck), SeededChance(rng.randrange(2 ** 32)))
+            except RuntimeError:  # a seat left with no legal action: not a reachable deal
+                continue
+            if [len(h) for h in st.hands] == sizes:
+                return st
+            fallback = fallback or st
+        if fallback is None:
+            raise RuntimeError("TransWar: no deal of the unseen cards fits the observation")
+        return fallback
 
     def balance_figures(self, records: Sequence[Any]) -> dict[str, Any]:
         """Win rate per seat and per starting Form, allies asked and what helping earns, game length."""
