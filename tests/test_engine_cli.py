@@ -154,4 +154,11 @@ def test_build_stage_runs_a_short_balance(project):
     build_stage(ctx)
     assert [w for w, _ in ctx.outputs] == ["balance report", "balance figures"]
     assert all(p.is_file() for _, p in ctx.outputs)
-    assert json.loads(ctx.outputs[1][1].read_text())["games_per_pairing"] == 6
+    figures = json.loads(ctx.outputs[1][1].read_text())
+    assert figures["games_per_pairing"] == 6
+    # Played by the game's competent player (not random), and the verdict says how little it measured.
+    from cardsmith.engine.registry import load_game
+
+    assert figures["agent"] == load_game(cardset).rules.competent_player()
+    first = figures["verdict"]["sentences"][0]
+    assert first.startswith("A short build run: 6 games per table by ") and "cardsmith balance skirmish" in first

@@ -282,7 +282,7 @@ def _richer_report(folder: Path) -> dict[str, Any] | None:
 
 def _keep_richer_report(ctx: Any, games: int) -> bool:
     """True when a richer, up-to-date balance report (from `cardsmith balance`; written after the last
-    change to any file of the set) is kept instead of the build's short random run; a stale one is
+    change to any file of the set) is kept instead of the build's short run; a stale one is
     replaced. The build's summary says which, and what the richer report was."""
     old = _richer_report(ctx.out)
     if old is None:
@@ -293,7 +293,7 @@ def _keep_richer_report(ctx: Any, games: int) -> bool:
     what = (f"balance --agents {old.get('agent')}: {old.get('games', '?')} games, "
             f"{len(old.get('card_tests') or [])} card tests")
     if fresh:
-        ctx.wrote(f"balance report kept ({what}; up to date, richer than the build's {games}-game random run)", report)
+        ctx.wrote(f"balance report kept ({what}; up to date, richer than the build's {games}-game run)", report)
         return True
     ctx.wrote(f"balance report replaced ({what}, older than the set's last change; `cardsmith balance` writes it again)",
               report)
@@ -301,7 +301,7 @@ def _keep_richer_report(ctx: Any, games: int) -> bool:
 
 
 def build_stage(ctx: Any) -> None:
-    """`cardsmith build`: a short balance run (random agents, a few games per table) for a set with rules."""
+    """`cardsmith build`: a short balance run (the game's competent player, a few games per table) for a set with rules."""
     from cardsmith.engine.registry import has_rules, load_game, unknown_rules_hint
     from cardsmith.simulation.match import run_balance
     from cardsmith.simulation.sets import SetGameFactory, deck_files, load_checked_deck, random_decks
@@ -327,8 +327,11 @@ def build_stage(ctx: Any) -> None:
     games = int(ctx.options.get("balance_games", 20))
     if _keep_richer_report(ctx, games):
         return
-    ctx.progress(f"balance: {games} games per table of {players} from {len(decks)} decks")
-    result = run_balance(cardset, game, SetGameFactory(cardset.path), decks, "random", games=games, seed=1,
+    # The game's competent player, as `balance` plays by default: a verdict on random play would
+    # describe random play, not the game. Too few games here to measure it; the verdict says so.
+    player = game.rules.competent_player()
+    ctx.progress(f"balance: {games} games per table of {players} from {len(decks)} decks, played by {player}")
+    result = run_balance(cardset, game, SetGameFactory(cardset.path), decks, player, games=games, seed=1,
                          jobs=1, random=use_random, players=players)
     from cardsmith.simulation.match import add_game_figures, game_figures_text
     from cardsmith.simulation._verdict import verdict
@@ -336,6 +339,9 @@ def build_stage(ctx: Any) -> None:
     figures = add_game_figures(result.figures(decks), game, result.records)
     figures["card_tests_note"] = "No card tests in the build's short run: `cardsmith balance SET` runs them."
     figures["verdict"] = verdict(figures)
+    figures["verdict"]["sentences"].insert(0, (
+        f"A short build run: {games} games per table by {player}, the game's competent player, not measured "
+        f"against random here and with no card tests; `cardsmith balance {cardset.id}` gives a verdict you can act on."))
     html_path, json_path = write_report(ctx.out / "balance", figures, cardset, game_text=game_figures_text(game, figures))
     ctx.wrote("balance report", html_path)
     ctx.wrote("balance figures", json_path)
