@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import itemgetter
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, Decision, Event, IllegalAction, Outcome
@@ -335,7 +335,7 @@ class AlienState(ResultState):
         if self.result is not None:
             return
         rows = self.tokens
-        alive = self.alive()
+        alive: Sequence[int] = self.alive() if self.out else range(self.seats)
         hint = self.holds
         for s in alive:
             if s == holder or rows[hint[s]][s]:  # (tokens where this seat had some when last searched)

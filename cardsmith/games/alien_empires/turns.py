@@ -217,14 +217,10 @@ def start_turn(st: "AlienState") -> None:
                     "resurrected": keep}
     if st.loud:
         st.rec("turn", f"-- turn {st.turn} (round {st.round}): P{seat} --", seat=seat, turn=st.turn)
-    st.push("@end_turn")
-    st.push("@strategy", seat)
-    st.push("attack", seat)
-    st.push("migrate", seat)
-    st.push("genesis", seat)
-    st.push("@genesis", seat)
-    st.push("@hand_limit", seat)
-    st.push("fate", seat)
+    # (`push` eight times, as one list: every turn of every game)
+    st.stack += [{"kind": "@end_turn"}, {"kind": "@strategy", "seat": seat}, {"kind": "attack", "seat": seat},
+                 {"kind": "migrate", "seat": seat}, {"kind": "genesis", "seat": seat}, {"kind": "@genesis", "seat": seat},
+                 {"kind": "@hand_limit", "seat": seat}, {"kind": "fate", "seat": seat}]
 
 
 @STEPS.auto("@end_turn")
@@ -578,7 +574,7 @@ def _migrate(st: "AlienState", e: Entry, action: tuple) -> None:
         st.stack.pop()
         return
     if what == "stack":
-        st.push("move_to", seat, src=action[1])
+        st.stack.append({"kind": "move_to", "seat": seat, "src": action[1]})  # (`push`)
         return
     if what == "play":
         play_event(st, seat, action[1], action[2:])
