@@ -59,9 +59,9 @@ class Settings:
         self.world_ids: tuple[str, ...] = tuple(f"world-{i + 1}" for i in range(self.worlds))
 
 
-# What never changes during a game (the card table, the map, the settings), kept out of the state's
-# attributes: a state (and each clone) holds only a key, so copying or searching a state never walks
-# the map's distance table.
+# What never changes during a game (the card table, the map, the settings), named by a key: a state
+# (and each clone) holds references to them, and a pickle or deep copy only the key (`__getstate__`),
+# so copying a state never walks the map's distance table.
 _STATIC: dict[int, tuple[CardTable, HexMap, Settings]] = {}
 
 
@@ -79,6 +79,10 @@ class AlienState(ResultState):
 
     def __init__(self, table: CardTable, hexmap: HexMap, settings: Settings, seats: int, chance: Chance | None = None):
         self.static = static_key(table, hexmap, settings)
+        self.table: CardTable
+        self.map: HexMap
+        self.settings: Settings
+        self._bind()
         self.seats = seats
         self.chance: Chance = chance if chance is not None else SeededChance(0)
         self.log: list[str] = []
@@ -109,17 +113,20 @@ class AlienState(ResultState):
         # A hex per seat where it last had tokens (check_end looks there first): a hint, right or not.
         self.holds: list[int] = [0] * seats
 
-    @property
-    def table(self) -> CardTable:
-        return _STATIC[self.static][0]
+    def _bind(self) -> None:
+        """The card table, map and settings as attributes (the rules read the map a few thousand
+        times a game); `static` names them, and a pickle carries the key, not them."""
+        self.table, self.map, self.settings = _STATIC[self.static]
 
-    @property
-    def map(self) -> HexMap:
-        return _STATIC[self.static][1]
+    def __getstate__(self) -> dict[str, Any]:
+        got = dict(self.__dict__)
+        for k in ("table", "map", "settings"):
+            got.pop(k, None)
+        return got
 
-    @property
-    def settings(self) -> Settings:
-        return _STATIC[self.static][2]
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bind()
 
     # ---- the contract ---------------------------------------------------------------------------
     def decision(self) -> Decision | None:
@@ -408,6 +415,7 @@ class AlienState(ResultState):
     def clone(self) -> "AlienState":
         twin = AlienState.__new__(AlienState)
         twin.static, twin.seats = self.static, self.seats
+        twin.table, twin.map, twin.settings = self.table, self.map, self.settings
         twin.keep_forced = self.keep_forced
         twin.chance = self.chance.fork()
         twin.log = list(self.log)
