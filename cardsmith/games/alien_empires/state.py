@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import itemgetter
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, Decision, Event, IllegalAction, Outcome
@@ -59,9 +59,9 @@ class Settings:
         self.world_ids: tuple[str, ...] = tuple(f"world-{i + 1}" for i in range(self.worlds))
 
 
-# What never changes during a game (the card table, the map, the settings), kept out of the state's
-# attributes: a state (and each clone) holds only a key, so copying or searching a state never walks
-# the map's distance table.
+# What never changes during a game (the card table, the map, the settings), named by a key: a state
+# (and each clone) holds references to them, and a pickle or deep copy only the key (`__getstate__`),
+# so copying a state never walks the map's distance table.
 _STATIC: dict[int, tuple[CardTable, HexMap, Settings]] = {}
 
 
@@ -79,6 +79,10 @@ class AlienState(ResultState):
 
     def __init__(self, table: CardTable, hexmap: HexMap, settings: Settings, seats: int, chance: Chance | None = None):
         self.static = static_key(table, hexmap, settings)
+        self.table: CardTable
+        self.map: HexMap
+        self.settings: Settings
+        self._bind()
         self.seats = seats
         self.chance: Chance = chance if chance is not None else SeededChance(0)
         self.log: list[str] = []
@@ -109,17 +113,20 @@ class AlienState(ResultState):
         # A hex per seat where it last had tokens (check_end looks there first): a hint, right or not.
         self.holds: list[int] = [0] * seats
 
-    @property
-    def table(self) -> CardTable:
-        return _STATIC[self.static][0]
+    def _bind(self) -> None:
+        """The card table, map and settings as attributes (the rules read the map a few thousand
+        times a game); `static` names them, and a pickle carries the key, not them."""
+        self.table, self.map, self.settings = _STATIC[self.static]
 
-    @property
-    def map(self) -> HexMap:
-        return _STATIC[self.static][1]
+    def __getstate__(self) -> dict[str, Any]:
+        got = dict(self.__dict__)
+        for k in ("table", "map", "settings"):
+            got.pop(k, None)
+        return got
 
-    @property
-    def settings(self) -> Settings:
-        return _STATIC[self.static][2]
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bind()
 
     # ---- the contract ---------------------------------------------------------------------------
     def decision(self) -> Decision | None:
@@ -178,7 +185,12 @@ class AlienState(ResultState):
                 action = _tuple(action)
             if action not in legal:
                 raise IllegalAction(f"{action!r} is not legal for seat {who} now")
-        self._do(action, who)
+        # (`_do`, inline: a random game applies some 800 actions)
+        top = self.stack[-1]
+        kind = top["kind"]
+        self._legal = {}
+        STEPS.decisions[kind][1](self, top if kind != "reveal" else dict(top, seat=who), action)
+        self._legal = {}
         self.settle()
         return self.rec.take() if self.loud else ()
 
@@ -330,7 +342,7 @@ class AlienState(ResultState):
         if self.result is not None:
             return
         rows = self.tokens
-        alive = self.alive()
+        alive: Sequence[int] = self.alive() if self.out else range(self.seats)
         hint = self.holds
         for s in alive:
             if s == holder or rows[hint[s]][s]:  # (tokens where this seat had some when last searched)
@@ -403,6 +415,7 @@ class AlienState(ResultState):
     def clone(self) -> "AlienState":
         twin = AlienState.__new__(AlienState)
         twin.static, twin.seats = self.static, self.seats
+        twin.table, twin.map, twin.settings = self.table, self.map, self.settings
         twin.keep_forced = self.keep_forced
         twin.chance = self.chance.fork()
         twin.log = list(self.log)

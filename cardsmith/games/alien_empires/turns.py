@@ -217,14 +217,10 @@ def start_turn(st: "AlienState") -> None:
                     "resurrected": keep}
     if st.loud:
         st.rec("turn", f"-- turn {st.turn} (round {st.round}): P{seat} --", seat=seat, turn=st.turn)
-    st.push("@end_turn")
-    st.push("@strategy", seat)
-    st.push("attack", seat)
-    st.push("migrate", seat)
-    st.push("genesis", seat)
-    st.push("@genesis", seat)
-    st.push("@hand_limit", seat)
-    st.push("fate", seat)
+    # (`push` eight times, as one list: every turn of every game)
+    st.stack += [{"kind": "@end_turn"}, {"kind": "@strategy", "seat": seat}, {"kind": "attack", "seat": seat},
+                 {"kind": "migrate", "seat": seat}, {"kind": "genesis", "seat": seat}, {"kind": "@genesis", "seat": seat},
+                 {"kind": "@hand_limit", "seat": seat}, {"kind": "fate", "seat": seat}]
 
 
 @STEPS.auto("@end_turn")
@@ -400,17 +396,19 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
     else:
         free = free_stacks(st, seat)
     st.free_memo = (e, False, free)
-    actions = _labelled(st, "stack")
-    out: list[tuple] = [("done",)]
-    out += [actions[h] for h in free]
-    if P.handlers(st, seat) & _MOVE_POWERS:
+    static = st.static
+    actions = _LABELLED.get((static, "stack")) or _labelled(st, "stack")
+    out: list[tuple] = [_DONE]
+    out += map(actions.__getitem__, free)
+    if not _MOVE_POWERS.isdisjoint(P.handlers(st, seat)):
         out += _power_moves(st, seat)
-    events = _MIGRATION_EVENTS.get(st.static)
+    events = _MIGRATION_EVENTS.get(static)
     if events is None:
         table = st.table.cards
-        events = _MIGRATION_EVENTS[st.static] = frozenset(c for c, i in table.items() if i.kind == "event" and i.timing == "migration")
-    held = events.intersection(st.hands[seat])
-    if held:
+        events = _MIGRATION_EVENTS[static] = frozenset(c for c, i in table.items() if i.kind == "event" and i.timing == "migration")
+    hand = st.hands[seat]
+    if not events.isdisjoint(hand):
+        held = events.intersection(hand)
         table = st.table.cards
         rows = st.tokens
         for c in sorted(held):
@@ -423,6 +421,7 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
     return tuple(out)
 
 
+_DONE = ("done",)
 # (game key, what) -> (what, label) for every hex by index: the same actions every turn of every game.
 _LABELLED: dict[tuple[int, str], tuple[tuple[str, str], ...]] = {}
 
@@ -502,7 +501,10 @@ def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
     hmap = st.map
     src = e["src"]
     h = hmap.index(src)
-    free = movable(st, seat, h)
+    # (`movable`, with the label at hand)
+    free = st.tokens[h][seat] - st.turnstate["moved"].get(src, 0)
+    if free <= 0 or (h in st.worlds and toll_blocked(st, seat, h)):
+        free = 0
     key = (st.static, h, reach, free)
     out = _MOVES.get(key)
     if out is None:
@@ -572,7 +574,7 @@ def _migrate(st: "AlienState", e: Entry, action: tuple) -> None:
         st.stack.pop()
         return
     if what == "stack":
-        st.push("move_to", seat, src=action[1])
+        st.stack.append({"kind": "move_to", "seat": seat, "src": action[1]})  # (`push`)
         return
     if what == "play":
         play_event(st, seat, action[1], action[2:])
