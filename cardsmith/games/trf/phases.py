@@ -110,7 +110,7 @@ def _legal_draw(s: Board) -> list[tuple]:
 
 def _legal_planet(s: Board) -> list[tuple]:
     hand = s.d["p"][s.active]["hand"]
-    return [("planet", cid) for cid in sorted(set(hand)) if s.info(cid).type == "planet"] + [("pass",)]
+    return [("planet", cid) for cid in sorted(s.g.planets.intersection(hand))] + [("pass",)]
 
 
 def _legal_buy(s: Board) -> list[tuple]:
@@ -122,8 +122,8 @@ def _legal_buy(s: Board) -> list[tuple]:
     meters = pool[0]
     # A Unique character may not be in play twice for one player: the ones it has in play, read once.
     held = {c["card"] for c in s.d["chars"] if c["owner"] == seat and infos[c["card"]].unique}
-    for cid in sorted(set(p["hand"])):
-        if infos[cid].type == "character" and cid not in held:
+    for cid in sorted(s.g.characters.intersection(p["hand"])):
+        if cid not in held:
             cost = s.char_cost(seat, cid)
             if cost is not None and cost <= meters:
                 out.append(("buy", cid))
@@ -184,12 +184,21 @@ def _legal_roleplay(s: Board) -> list[tuple]:
         out += [("account", *x) for x in targets(s, seat, acc.acts)]
     pool = s.pools(seat)
     out += _legal_activate(s, pool) + _legal_ooc(s, pool[1])
-    can_attack = s.can_attack
-    for c in mine:
-        if can_attack(c):
-            out.append(("attack",))
-            break
+    if _attackers(s, mine):
+        out.append(("attack",))
     return out + [("no_attack",)]
+
+
+def _attackers(s: Board, mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The active seat's characters (`mine`, in table order) that `Board.can_attack`: the same test
+    in one pass over the table for all of them (asked on every roleplay and declare listing)."""
+    d = s.d
+    t = d["turn"]
+    held = {x["fleet"] for x in d["chars"]
+            if x["fleet"] is not None and t in (x["bought"], x["rest"], x["acted"], x["done"])}
+    fighting = {u for f in d["fights"] for u in f["att"] + f["def"]} if d["fights"] else ()
+    return [c for c in mine if c["fleet"] is None and t not in (c["bought"], c["rest"], c["acted"], c["done"])
+            and c["uid"] not in held and c["uid"] not in fighting]
 
 
 def _legal_ooc(s: Board, words: int | None = None) -> list[tuple]:
@@ -199,10 +208,8 @@ def _legal_ooc(s: Board, words: int | None = None) -> list[tuple]:
     timing = TIMING[s.d["phase"]]
     out: list[tuple] = []
     infos = s.g.infos
-    for cid in sorted(set(p["hand"])):
+    for cid in sorted(s.g.oocs_at[timing].intersection(p["hand"])):  # (often none: most steps pass)
         info = infos[cid]
-        if info.type != "ooc" or info.timing != timing:
-            continue
         cost = s.ooc_cost(seat, cid)
         words = s.words(seat) if words is None else words
         if cost is None or cost > words:
@@ -220,7 +227,7 @@ def _legal_declare(s: Board) -> list[tuple]:
     # attack declares at least one character (declaring nobody would be `no_attack` by another name).
     chosen = set(s.d["declared"])
     done = [("done",)] if chosen else []
-    return [("declare", c["uid"]) for c in s.chars_of(s.active) if s.can_attack(c) and c["uid"] not in chosen] + done
+    return [("declare", c["uid"]) for c in _attackers(s, s.chars_of(s.active)) if c["uid"] not in chosen] + done
 
 
 def _legal_block(s: Board) -> list[tuple]:
