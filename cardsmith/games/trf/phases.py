@@ -23,84 +23,110 @@ def legal(s: Board) -> list[tuple]:
 
 
 def do(s: Board, a: tuple, rec: EventRecorder) -> None:
-    kind = a[0]
-    if kind in _STEPS:  # most actions of a game: straight to them
-        _step(s, a, rec)
-        return
+    _DO[a[0]](s, a, rec)  # (every action of a game comes through here: one look-up to its handler)
+
+
+def _draw(s: Board, a: tuple, rec: EventRecorder) -> None:
+    s.draw(s.d["active"], 1, rec)
+    s.d["phase"] = "planet"
+
+
+def _planet(s: Board, a: tuple, rec: EventRecorder) -> None:
     seat = s.d["active"]
     p = s.d["p"][seat]
-    if kind == "draw":
-        s.draw(seat, 1, rec)
-        s.d["phase"] = "planet"
-    elif kind == "planet":
-        p["hand"].remove(a[1])
-        p["planets"].append({"uid": s.new_uid(), "card": a[1], "home": False})
-        p["played"].append(a[1])
-        rec("planet", f"seat {seat} plays the planet {s.info(a[1]).name}", card=a[1], seat=seat)
-        s.d["phase"] = "buy"
-    elif kind == "buy":
-        p["spent_m"] += s.char_cost(seat, a[1]) or 0
-        p["hand"].remove(a[1])
-        p["played"].append(a[1])
-        s.d["chars"].append(new_char(s.new_uid(), a[1], seat, bought=s.turn))
-        rec("buy", f"seat {seat} buys {s.info(a[1]).name}", card=a[1], seat=seat)
-    elif kind == "revive":
-        p["spent_m"] += 2 * (s.char_cost(seat, a[1]) or 0)
-        p["discard"].remove(a[1])
-        s.d["chars"].append(new_char(s.new_uid(), a[1], seat, bought=s.turn))
-        rec("revive", f"seat {seat} revives {s.info(a[1]).name} at double cost", card=a[1], seat=seat)
-    elif kind == "activate":
-        planet = next(pl for pl in p["planets"] if pl["uid"] == a[1])
-        p["activated"].append(a[1])
-        rec("activate", f"seat {seat} activates {s.info(planet['card']).name}", uid=a[1], seat=seat)
-        resolve(s, seat, tuple(s.info(planet["card"]).activated()), a[2:], rec, s.info(planet["card"]).name)
-    elif kind in ("join", "leave"):
-        c = s.char(a[1])
-        c["fleet"], c["moved"] = (a[2] if kind == "join" else None), s.turn
-        rec(kind, f"{s.info(c['card']).name} {'joins' if kind == 'join' else 'leaves'} a fleet", uid=a[1])
-    elif kind == "ability":
-        _ability(s, a, rec)
-    elif kind == "account":
-        p["account_used"] = True
-        acc = s.account(seat)
-        resolve(s, seat, tuple(acc.activated()), a[1:], rec, acc.name)
-    elif kind == "ooc":
-        _ooc(s, a, rec)
+    p["hand"].remove(a[1])
+    p["planets"].append({"uid": s.new_uid(), "card": a[1], "home": False})
+    p["played"].append(a[1])
+    rec("planet", f"seat {seat} plays the planet {s.info(a[1]).name}", card=a[1], seat=seat)
+    s.d["phase"] = "buy"
+
+
+def _buy(s: Board, a: tuple, rec: EventRecorder) -> None:
+    seat = s.d["active"]
+    p = s.d["p"][seat]
+    p["spent_m"] += s.char_cost(seat, a[1]) or 0
+    p["hand"].remove(a[1])
+    p["played"].append(a[1])
+    s.d["chars"].append(new_char(s.new_uid(), a[1], seat, bought=s.turn))
+    rec("buy", f"seat {seat} buys {s.info(a[1]).name}", card=a[1], seat=seat)
+
+
+def _revive(s: Board, a: tuple, rec: EventRecorder) -> None:
+    seat = s.d["active"]
+    p = s.d["p"][seat]
+    p["spent_m"] += 2 * (s.char_cost(seat, a[1]) or 0)
+    p["discard"].remove(a[1])
+    s.d["chars"].append(new_char(s.new_uid(), a[1], seat, bought=s.turn))
+    rec("revive", f"seat {seat} revives {s.info(a[1]).name} at double cost", card=a[1], seat=seat)
+
+
+def _activate(s: Board, a: tuple, rec: EventRecorder) -> None:
+    seat = s.d["active"]
+    p = s.d["p"][seat]
+    planet = next(pl for pl in p["planets"] if pl["uid"] == a[1])
+    p["activated"].append(a[1])
+    rec("activate", f"seat {seat} activates {s.info(planet['card']).name}", uid=a[1], seat=seat)
+    resolve(s, seat, tuple(s.info(planet["card"]).activated()), a[2:], rec, s.info(planet["card"]).name)
+
+
+def _join_leave(s: Board, a: tuple, rec: EventRecorder) -> None:
+    kind = a[0]
+    c = s.char(a[1])
+    c["fleet"], c["moved"] = (a[2] if kind == "join" else None), s.turn
+    rec(kind, f"{s.info(c['card']).name} {'joins' if kind == 'join' else 'leaves'} a fleet", uid=a[1])
+
+
+def _account(s: Board, a: tuple, rec: EventRecorder) -> None:
+    seat = s.d["active"]
+    s.d["p"][seat]["account_used"] = True
+    acc = s.account(seat)
+    resolve(s, seat, tuple(acc.activated()), a[1:], rec, acc.name)
+
+
+# The actions that move the turn on: pass, attack, declare, block, fight, assign, done.
+def _pass(s: Board, a: tuple, rec: EventRecorder) -> None:
+    phase = s.d["phase"]
+    if phase == "post":
+        end_turn(s, rec)
     else:
-        _step(s, a, rec)
+        s.d["phase"] = PASS_TO[phase]
 
 
-def _step(s: Board, a: tuple, rec: EventRecorder) -> None:
-    """The actions that move the turn on: pass, attack, declare, block, fight, assign, done."""
-    phase, kind = s.d["phase"], a[0]
-    if kind == "pass":
-        if phase == "post":
-            end_turn(s, rec)
-        else:
-            s.d["phase"] = PASS_TO[phase]
-    elif kind == "attack":
-        s.d["phase"] = "declare"
-    elif kind == "no_attack":
-        s.d["phase"] = "combat" if s.d["fights"] else "post"
-    elif kind == "declare":
-        s.d["declared"].append(a[1])
-    elif kind == "block":
-        s.d["blocks"].append([a[1], a[2]])
-    elif kind == "fight":
-        fights.resolve_fights(s, rec)
-    elif kind == "assign":
-        s.d["assign"].append([a[1], a[2]])
-    elif kind == "done":
-        if phase == "declare":
-            s.d["phase"] = "block" if s.d["declared"] else ("combat" if s.d["fights"] else "post")
-            rec("declare", f"seat {s.active} attacks with {len(s.d['declared'])}", n=len(s.d["declared"]))
-        elif phase == "block":
-            fights.form_fights(s, rec)
-        elif phase == "capture":
-            fights.capture(s, rec)
+def _attack(s: Board, a: tuple, rec: EventRecorder) -> None:
+    s.d["phase"] = "declare"
 
 
-_STEPS = frozenset(("pass", "attack", "no_attack", "declare", "block", "fight", "assign", "done"))
+def _no_attack(s: Board, a: tuple, rec: EventRecorder) -> None:
+    s.d["phase"] = "combat" if s.d["fights"] else "post"
+
+
+def _declare(s: Board, a: tuple, rec: EventRecorder) -> None:
+    s.d["declared"].append(a[1])
+
+
+def _block(s: Board, a: tuple, rec: EventRecorder) -> None:
+    s.d["blocks"].append([a[1], a[2]])
+
+
+def _fight(s: Board, a: tuple, rec: EventRecorder) -> None:
+    fights.resolve_fights(s, rec)
+
+
+def _assign(s: Board, a: tuple, rec: EventRecorder) -> None:
+    s.d["assign"].append([a[1], a[2]])
+
+
+def _done(s: Board, a: tuple, rec: EventRecorder) -> None:
+    phase = s.d["phase"]
+    if phase == "declare":
+        s.d["phase"] = "block" if s.d["declared"] else ("combat" if s.d["fights"] else "post")
+        rec("declare", f"seat {s.active} attacks with {len(s.d['declared'])}", n=len(s.d["declared"]))
+    elif phase == "block":
+        fights.form_fights(s, rec)
+    elif phase == "capture":
+        fights.capture(s, rec)
+
+
 PASS_TO = {"draw": "planet", "planet": "buy", "buy": "roleplay", "roleplay": "post"}
 
 
@@ -194,11 +220,13 @@ def _attackers(s: Board, mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
     in one pass over the table for all of them (asked on every roleplay and declare listing)."""
     d = s.d
     t = d["turn"]
+    ready = [c for c in mine if c["fleet"] is None and t not in (c["bought"], c["rest"], c["acted"], c["done"])]
+    if not ready:  # (the table is read for held-back fleets and fights only when someone is ready)
+        return ready
     held = {x["fleet"] for x in d["chars"]
             if x["fleet"] is not None and t in (x["bought"], x["rest"], x["acted"], x["done"])}
     fighting = {u for f in d["fights"] for u in f["att"] + f["def"]} if d["fights"] else ()
-    return [c for c in mine if c["fleet"] is None and t not in (c["bought"], c["rest"], c["acted"], c["done"])
-            and c["uid"] not in held and c["uid"] not in fighting]
+    return [c for c in ready if c["uid"] not in held and c["uid"] not in fighting]
 
 
 def _legal_ooc(s: Board, words: int | None = None) -> list[tuple]:
@@ -314,3 +342,8 @@ def end_turn(s: Board, rec: EventRecorder) -> None:
         s.finish(None, "turn cap", rec)
         return
     start_turn(s, rec)
+
+
+_DO = {"draw": _draw, "planet": _planet, "buy": _buy, "revive": _revive, "activate": _activate, "join": _join_leave,
+       "leave": _join_leave, "ability": _ability, "account": _account, "ooc": _ooc, "pass": _pass, "attack": _attack,
+       "no_attack": _no_attack, "declare": _declare, "block": _block, "fight": _fight, "assign": _assign, "done": _done}

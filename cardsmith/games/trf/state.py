@@ -59,7 +59,15 @@ class TRFState(Board):
         return self._legal
 
     def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
-        if action not in self.legal_actions(seat):
+        # `legal_actions(seat)` inlined (every action of a simulated game comes through here).
+        d = self.d
+        if d["end"] is not None or (seat is not None and seat != (1 - d["active"] if d["phase"] == "block" else d["active"])):
+            listed: tuple = ()
+        else:
+            listed = self._legal
+            if listed is None:
+                listed = self._legal = tuple(legal(self))
+        if action not in listed:
             raise IllegalAction(f"{action!r} is not legal now (phase {self.d['phase']}, turn {self.turn})")
         rec = _QUIET if self._quiet else EventRecorder(self.log)
         self._legal = None
