@@ -157,21 +157,20 @@ class Board:
     def pools(self, seat: int) -> tuple[int, int]:
         """(meters, words) this seat has left this turn: `meters()` and `words()` in one pass."""
         p = self.d["p"][seat]
-        infos, activated = self.g.infos, p["activated"]
-        m = w = 0
+        g, activated = self.g, p["activated"]
+        given = g.gives
+        m, w = given[p["account"]]  # (the account's `income` effects, summed once per game)
         for pl in p["planets"]:
             if pl["uid"] not in activated:
-                info = infos[pl["card"]]
-                m += info.meters
-                w += info.words
-        extra = infos[p["account"]].effect("income")
+                dm, dw = given[pl["card"]]
+                m += dm
+                w += dw
         if p["persistent"]:
-            extra = extra + tuple(self.persistent(seat, "income"))
-        for e in extra:
-            if e.get("resource") == "meters":
-                m += e["amount"]
-            elif e.get("resource") == "words":
-                w += e["amount"]
+            for e in self.persistent(seat, "income"):
+                if e.get("resource") == "meters":
+                    m += e["amount"]
+                elif e.get("resource") == "words":
+                    w += e["amount"]
         return max(0, m) + p["bonus_m"] - p["spent_m"], max(0, w) + p["bonus_w"] - p["spent_w"]
 
     def meters(self, seat: int) -> int:
@@ -190,7 +189,10 @@ class Board:
         cost = self.g.costs(p["account"], cid)
         if cost is None:
             return None
+        discounting = self.g.discounting
         for pl in p["planets"]:
+            if pl["card"] not in discounting:
+                continue
             for e in infos[pl["card"]].discounts:
                 if e.get("faction") == card.faction or (e.get("tag") and e["tag"] in card.tags):
                     cost -= e["amount"]

@@ -36,6 +36,11 @@ class TRFGame:
         self.fleet_capture = {c: i.capture for c, i in self.infos.items() if i.type == "character" and i.fleeter}
         # The card kinds the legal-action listings pick out of a hand on every step (phases.py).
         self.planets = frozenset(c for c, i in self.infos.items() if i.type == "planet")
+        self.discounting = frozenset(c for c in self.planets if self.infos[c].discounts)
+        # What each card adds to a pool, (meters, words): a planet its printed values, an account its
+        # `income` effects (both summed once here for `Board.pools`).
+        self.gives = {c: _gives(i) for c, i in self.infos.items()}
+        self.acting_planets = frozenset(c for c in self.planets if self.infos[c].acts)
         self.characters = frozenset(c for c, i in self.infos.items() if i.type == "character")
         self.oocs_at = {when: frozenset(c for c, i in self.infos.items() if i.type == "ooc" and i.timing == when)
                         for when in TIMING.values()}
@@ -162,6 +167,14 @@ class TRFGame:
     def heuristic(self, state: TRFState, seat: int) -> float:
         """Progress towards TRF's victory, mine minus the opponent's (`evaluate.heuristic`)."""
         return heuristic(state, seat)
+
+
+def _gives(info: Info) -> tuple[int, int]:
+    if info.type == "planet":
+        return info.meters, info.words
+    income = info.effect("income")
+    return (sum(e["amount"] for e in income if e.get("resource") == "meters"),
+            sum(e["amount"] for e in income if e.get("resource") == "words"))
 
 
 def _first_player(chance: Chance, rec: EventRecorder) -> int:

@@ -19,7 +19,7 @@ from cardsmith.games.trf.effects import new_char, resolve, targets
 
 
 def legal(s: Board) -> list[tuple]:
-    return _LEGAL[s.d["phase"]](s)
+    return LISTINGS[s.d["phase"]](s)
 
 
 def do(s: Board, a: tuple, rec: EventRecorder) -> None:
@@ -169,11 +169,12 @@ def _legal_activate(s: Board, pool: tuple[int, int] | None = None) -> list[tuple
     p = s.d["p"][seat]
     out: list[tuple] = []
     infos = s.g.infos
+    acting = s.g.acting_planets
     for pl in p["planets"]:
+        if pl["card"] not in acting or pl["uid"] in p["activated"]:
+            continue
         info = infos[pl["card"]]
         acts = info.acts
-        if not acts or pl["uid"] in p["activated"]:
-            continue
         pool = pool or s.pools(seat)
         if pool[0] < info.meters or pool[1] < info.words:
             continue
@@ -274,7 +275,8 @@ def _legal_capture(s: Board) -> list[tuple]:
     return out or [("done",)]
 
 
-_LEGAL = {"draw": _legal_draw, "planet": _legal_planet, "buy": _legal_buy, "roleplay": _legal_roleplay,
+# The legal-action listing of each phase (`legal`; the state looks its phase up here directly).
+LISTINGS = {"draw": _legal_draw, "planet": _legal_planet, "buy": _legal_buy, "roleplay": _legal_roleplay,
           "declare": _legal_declare, "block": _legal_block, "combat": _legal_timed,
           "capture": _legal_capture, "post": _legal_timed}
 
