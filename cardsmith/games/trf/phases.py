@@ -260,10 +260,15 @@ def _legal_declare(s: Board) -> list[tuple]:
 
 
 def _legal_block(s: Board) -> list[tuple]:
-    used = {b for b, _ in s.d["blocks"]}
-    out = [("block", c["uid"], a) for c in s.chars_of(1 - s.active) if s.can_block(c) and c["uid"] not in used
-           for a in s.d["declared"]]
-    return out + [("done",)]
+    # `Board.can_block` for every defender in one pass over the table (asked after every block).
+    d = s.d
+    t, used = d["turn"], {b for b, _ in d["blocks"]}
+    ready = [c for c in s.chars_of(1 - d["active"]) if c["fleet"] is None and c["rest"] != t and c["uid"] not in used]
+    if ready:
+        held = {x["fleet"] for x in d["chars"] if x["fleet"] is not None and x["rest"] == t}
+        fighting = {u for f in d["fights"] for u in f["att"] + f["def"]} if d["fights"] else ()
+        ready = [c for c in ready if c["uid"] not in held and c["uid"] not in fighting]
+    return [("block", c["uid"], a) for c in ready for a in d["declared"]] + [("done",)]
 
 
 def _legal_capture(s: Board) -> list[tuple]:
