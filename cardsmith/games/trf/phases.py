@@ -209,8 +209,8 @@ def _legal_roleplay(s: Board) -> list[tuple]:
     acc = s.account(seat)
     if acc.acts and not s.d["p"][seat]["account_used"]:
         out += [("account", *x) for x in targets(s, seat, acc.acts)]
-    pool = s.pools(seat)
-    out += _legal_activate(s, pool) + _legal_ooc(s, pool[1])
+    # (The pools are worked out only when a planet could be activated or an OOC card played.)
+    out += _legal_activate(s) + _legal_ooc(s)
     if _attackers(s, mine):
         out.append(("attack",))
     return out + [("no_attack",)]
