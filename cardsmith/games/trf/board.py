@@ -240,8 +240,9 @@ class Board:
             if other["fleet"] == uid:
                 other["fleet"] = None
         self.d["p"][c["owner"]]["discard"].append(c["card"])
-        rec("discarded", f"{self.info(c['card']).name} ({why}) goes to seat {c['owner']}'s discard pile",
-            card=c["card"], seat=c["owner"], why=why)
+        if rec:
+            rec("discarded", f"{self.info(c['card']).name} ({why}) goes to seat {c['owner']}'s discard pile",
+                card=c["card"], seat=c["owner"], why=why)
         self.expire(c["owner"], "character_lost", rec)
 
     def expire(self, seat: int, until: str, rec: EventRecorder) -> None:
@@ -259,8 +260,10 @@ class Board:
                 return
             card = p["deck"].pop()
             p["hand"].append(card)
-            rec("draw", "", seen_by=(seat,), seat=seat, card=card)
-        rec("drew", f"seat {seat} draws {n}", seat=seat, n=n)
+            if rec:  # (a muted state's recorder is false: no event to build)
+                rec("draw", "", seen_by=(seat,), seat=seat, card=card)
+        if rec:
+            rec("drew", f"seat {seat} draws {n}", seat=seat, n=n)
 
     def finish(self, winner: int | None, reason: str, rec: EventRecorder) -> None:
         self.d["winner"], self.d["end"] = winner, reason

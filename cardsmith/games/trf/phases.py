@@ -37,7 +37,8 @@ def _planet(s: Board, a: tuple, rec: EventRecorder) -> None:
     p["hand"].remove(a[1])
     p["planets"].append({"uid": s.new_uid(), "card": a[1], "home": False})
     p["played"].append(a[1])
-    rec("planet", f"seat {seat} plays the planet {s.info(a[1]).name}", card=a[1], seat=seat)
+    if rec:  # (muted: no event to build)
+        rec("planet", f"seat {seat} plays the planet {s.info(a[1]).name}", card=a[1], seat=seat)
     s.d["phase"] = "buy"
 
 
@@ -48,7 +49,8 @@ def _buy(s: Board, a: tuple, rec: EventRecorder) -> None:
     p["hand"].remove(a[1])
     p["played"].append(a[1])
     s.d["chars"].append(new_char(s.new_uid(), a[1], seat, bought=s.turn))
-    rec("buy", f"seat {seat} buys {s.info(a[1]).name}", card=a[1], seat=seat)
+    if rec:
+        rec("buy", f"seat {seat} buys {s.info(a[1]).name}", card=a[1], seat=seat)
 
 
 def _revive(s: Board, a: tuple, rec: EventRecorder) -> None:
@@ -73,7 +75,8 @@ def _join_leave(s: Board, a: tuple, rec: EventRecorder) -> None:
     kind = a[0]
     c = s.char(a[1])
     c["fleet"], c["moved"] = (a[2] if kind == "join" else None), s.turn
-    rec(kind, f"{s.info(c['card']).name} {'joins' if kind == 'join' else 'leaves'} a fleet", uid=a[1])
+    if rec:
+        rec(kind, f"{s.info(c['card']).name} {'joins' if kind == 'join' else 'leaves'} a fleet", uid=a[1])
 
 
 def _account(s: Board, a: tuple, rec: EventRecorder) -> None:
@@ -120,7 +123,8 @@ def _done(s: Board, a: tuple, rec: EventRecorder) -> None:
     phase = s.d["phase"]
     if phase == "declare":
         s.d["phase"] = "block" if s.d["declared"] else ("combat" if s.d["fights"] else "post")
-        rec("declare", f"seat {s.active} attacks with {len(s.d['declared'])}", n=len(s.d["declared"]))
+        if rec:
+            rec("declare", f"seat {s.active} attacks with {len(s.d['declared'])}", n=len(s.d["declared"]))
     elif phase == "block":
         fights.form_fights(s, rec)
     elif phase == "capture":

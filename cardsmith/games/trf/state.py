@@ -69,9 +69,15 @@ class TRFState(Board):
                 listed = self._legal = tuple(LISTINGS[d["phase"]](self))
         if action not in listed:
             raise IllegalAction(f"{action!r} is not legal now (phase {self.d['phase']}, turn {self.turn})")
-        rec = _QUIET if self._quiet else EventRecorder(self.log)
         self._legal = None
-        do(self, tuple(action), rec)
+        if type(action) is not tuple:
+            action = tuple(action)
+        if self._quiet:  # (a simulated game: nothing to record or hand back)
+            do(self, action, _QUIET)
+            self._legal = None
+            return ()
+        rec = EventRecorder(self.log)
+        do(self, action, rec)
         self._legal = None
         return rec.take()
 
