@@ -59,7 +59,8 @@ def _revive(s: Board, a: tuple, rec: EventRecorder) -> None:
     p["spent_m"] += 2 * (s.char_cost(seat, a[1]) or 0)
     p["discard"].remove(a[1])
     s.d["chars"].append(new_char(s.new_uid(), a[1], seat, bought=s.turn))
-    rec("revive", f"seat {seat} revives {s.info(a[1]).name} at double cost", card=a[1], seat=seat)
+    if rec:  # (muted: no event text to build)
+        rec("revive", f"seat {seat} revives {s.info(a[1]).name} at double cost", card=a[1], seat=seat)
 
 
 def _activate(s: Board, a: tuple, rec: EventRecorder) -> None:
@@ -67,7 +68,8 @@ def _activate(s: Board, a: tuple, rec: EventRecorder) -> None:
     p = s.d["p"][seat]
     planet = next(pl for pl in p["planets"] if pl["uid"] == a[1])
     p["activated"].append(a[1])
-    rec("activate", f"seat {seat} activates {s.info(planet['card']).name}", uid=a[1], seat=seat)
+    if rec:  # (muted: no event text to build)
+        rec("activate", f"seat {seat} activates {s.info(planet['card']).name}", uid=a[1], seat=seat)
     resolve(s, seat, tuple(s.info(planet["card"]).activated()), a[2:], rec, s.info(planet["card"]).name)
 
 
@@ -297,7 +299,8 @@ def _ability(s: Board, a: tuple, rec: EventRecorder) -> None:
     if c["fleet"] is not None:
         s.char(c["fleet"])["acted"] = s.turn
     info = s.info(c["card"])
-    rec("ability", f"seat {c['owner']} uses {info.name}'s ability", uid=a[1])
+    if rec:  # (muted: no event text to build)
+        rec("ability", f"seat {c['owner']} uses {info.name}'s ability", uid=a[1])
     resolve(s, c["owner"], tuple(info.activated()), a[2:], rec, info.name)
 
 
@@ -307,7 +310,8 @@ def _ooc(s: Board, a: tuple, rec: EventRecorder) -> None:
     p["spent_w"] += s.ooc_cost(seat, cid) or 0
     p["hand"].remove(cid)
     p["played"].append(cid)
-    rec("ooc", f"seat {seat} plays {info.name}", card=cid, seat=seat)
+    if rec:  # (muted: no event text to build)
+        rec("ooc", f"seat {seat} plays {info.name}", card=cid, seat=seat)
     effects = tuple(e for e in info.effects if e.get("when") == TIMING[s.d["phase"]])
     lasting = next((e["until"] for e in effects if e.get("until")), None)
     if any(e["do"] == "ruling" for e in effects):
