@@ -70,6 +70,13 @@ class Rules(Protocol):
     turn_cap: int
     unique_characters: frozenset[str]  # the ids of the Unique characters (the ones a buy may revive)
     fleet_capture: dict[str, int]  # each fleet's capture value (a dead position's quick test)
+    # Tables the legal-action listings read on every step (made once per game):
+    planets: frozenset[str]  # the planet cards
+    characters: frozenset[str]  # the character cards
+    oocs_at: dict[str, frozenset[str]]  # the OOC cards of each timing
+    acting_planets: frozenset[str]  # planets with an activated ability
+    discounting: frozenset[str]  # planets that discount characters
+    gives: dict[str, tuple[int, int]]  # (meters, words) a planet or an account's income adds to a pool
 
 
 class Board:
@@ -248,6 +255,8 @@ class Board:
     def expire(self, seat: int, until: str, rec: EventRecorder) -> None:
         """Persistent cards of `seat` whose condition `until` is now met go to its discard pile."""
         p = self.d["p"][seat]
+        if not p["persistent"]:  # (mostly so: asked as every turn starts)
+            return
         for item in [x for x in p["persistent"] if x["until"] == until]:
             p["persistent"].remove(item)
             p["discard"].append(item["card"])

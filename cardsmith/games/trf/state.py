@@ -63,10 +63,10 @@ class TRFState(Board):
         d = self.d
         if d["end"] is not None or (seat is not None and seat != (1 - d["active"] if d["phase"] == "block" else d["active"])):
             listed: tuple = ()
-        else:
+        elif self._legal is not None:
             listed = self._legal
-            if listed is None:
-                listed = self._legal = tuple(LISTINGS[d["phase"]](self))
+        else:
+            listed = self._legal = tuple(LISTINGS[d["phase"]](self))
         if action not in listed:
             raise IllegalAction(f"{action!r} is not legal now (phase {self.d['phase']}, turn {self.turn})")
         self._legal = None
