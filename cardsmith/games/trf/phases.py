@@ -150,16 +150,20 @@ def _legal_buy(s: Board) -> list[tuple]:
     p = s.d["p"][seat]
     infos = s.g.infos
     out: list[tuple] = []
+    buyable = sorted(s.g.characters.intersection(p["hand"]))
+    revivable = sorted(s.g.unique_characters.intersection(p["discard"]))  # (only Unique characters revive)
+    if not buyable and not revivable:  # (the pools are worked out only when a planet could be activated)
+        return _legal_activate(s) + [("pass",)]
     pool = s.pools(seat)
     meters = pool[0]
     # A Unique character may not be in play twice for one player: the ones it has in play, read once.
     held = {c["card"] for c in s.d["chars"] if c["owner"] == seat and infos[c["card"]].unique}
-    for cid in sorted(s.g.characters.intersection(p["hand"])):
+    for cid in buyable:
         if cid not in held:
             cost = s.char_cost(seat, cid)
             if cost is not None and cost <= meters:
                 out.append(("buy", cid))
-    for cid in sorted(s.g.unique_characters.intersection(p["discard"])):  # (only Unique characters revive)
+    for cid in revivable:
         info = infos[cid]
         if info.type == "character" and info.unique and cid not in held:
             cost = s.char_cost(seat, cid)
