@@ -70,6 +70,13 @@ class Rules(Protocol):
     turn_cap: int
     unique_characters: frozenset[str]  # the ids of the Unique characters (the ones a buy may revive)
     fleet_capture: dict[str, int]  # each fleet's capture value (a dead position's quick test)
+    # Tables the legal-action listings read on every step (made once per game):
+    planets: frozenset[str]  # the planet cards
+    characters: frozenset[str]  # the character cards
+    oocs_at: dict[str, frozenset[str]]  # the OOC cards of each timing
+    acting_planets: frozenset[str]  # planets with an activated ability
+    discounting: frozenset[str]  # planets that discount characters
+    gives: dict[str, tuple[int, int]]  # (meters, words) a planet or an account's income adds to a pool
 
 
 class Board:
@@ -157,21 +164,20 @@ class Board:
     def pools(self, seat: int) -> tuple[int, int]:
         """(meters, words) this seat has left this turn: `meters()` and `words()` in one pass."""
         p = self.d["p"][seat]
-        infos, activated = self.g.infos, p["activated"]
-        m = w = 0
+        g, activated = self.g, p["activated"]
+        given = g.gives
+        m, w = given[p["account"]]  # (the account's `income` effects, summed once per game)
         for pl in p["planets"]:
             if pl["uid"] not in activated:
-                info = infos[pl["card"]]
-                m += info.meters
-                w += info.words
-        extra = infos[p["account"]].effect("income")
+                dm, dw = given[pl["card"]]
+                m += dm
+                w += dw
         if p["persistent"]:
-            extra = extra + tuple(self.persistent(seat, "income"))
-        for e in extra:
-            if e.get("resource") == "meters":
-                m += e["amount"]
-            elif e.get("resource") == "words":
-                w += e["amount"]
+            for e in self.persistent(seat, "income"):
+                if e.get("resource") == "meters":
+                    m += e["amount"]
+                elif e.get("resource") == "words":
+                    w += e["amount"]
         return max(0, m) + p["bonus_m"] - p["spent_m"], max(0, w) + p["bonus_w"] - p["spent_w"]
 
     def meters(self, seat: int) -> int:
@@ -190,7 +196,10 @@ class Board:
         cost = self.g.costs(p["account"], cid)
         if cost is None:
             return None
+        discounting = self.g.discounting
         for pl in p["planets"]:
+            if pl["card"] not in discounting:
+                continue
             for e in infos[pl["card"]].discounts:
                 if e.get("faction") == card.faction or (e.get("tag") and e["tag"] in card.tags):
                     cost -= e["amount"]
@@ -238,13 +247,16 @@ class Board:
             if other["fleet"] == uid:
                 other["fleet"] = None
         self.d["p"][c["owner"]]["discard"].append(c["card"])
-        rec("discarded", f"{self.info(c['card']).name} ({why}) goes to seat {c['owner']}'s discard pile",
-            card=c["card"], seat=c["owner"], why=why)
+        if rec:
+            rec("discarded", f"{self.info(c['card']).name} ({why}) goes to seat {c['owner']}'s discard pile",
+                card=c["card"], seat=c["owner"], why=why)
         self.expire(c["owner"], "character_lost", rec)
 
     def expire(self, seat: int, until: str, rec: EventRecorder) -> None:
         """Persistent cards of `seat` whose condition `until` is now met go to its discard pile."""
         p = self.d["p"][seat]
+        if not p["persistent"]:  # (mostly so: asked as every turn starts)
+            return
         for item in [x for x in p["persistent"] if x["until"] == until]:
             p["persistent"].remove(item)
             p["discard"].append(item["card"])
@@ -257,8 +269,10 @@ class Board:
                 return
             card = p["deck"].pop()
             p["hand"].append(card)
-            rec("draw", "", seen_by=(seat,), seat=seat, card=card)
-        rec("drew", f"seat {seat} draws {n}", seat=seat, n=n)
+            if rec:  # (a muted state's recorder is false: no event to build)
+                rec("draw", "", seen_by=(seat,), seat=seat, card=card)
+        if rec:
+            rec("drew", f"seat {seat} draws {n}", seat=seat, n=n)
 
     def finish(self, winner: int | None, reason: str, rec: EventRecorder) -> None:
         self.d["winner"], self.d["end"] = winner, reason

@@ -30,20 +30,30 @@ def is_dead(s: Board) -> bool:
         need = least_homeworld(s, 1 - seat)
         # Checked as every turn ends: most of a game the fleets in play, hand and deck alone
         # reach the homeworld, so the full bound is worked out only near a stand-off.
-        if _plain_capture(s, seat) >= need or best_capture(s, seat) >= need:
+        if _plain_reaches(s, seat, need) or best_capture(s, seat) >= need:
             return False
     return True
 
 
-def _plain_capture(s: Board, seat: int) -> int:
-    """The capture of the fleets `seat` has in play, in hand and in its deck (a lower bound of `best_capture`)."""
+def _plain_reaches(s: Board, seat: int, need: int) -> bool:
+    """Whether the capture of the fleets `seat` has in play, in hand and in its deck (a lower bound
+    of `best_capture`) reaches `need`: summed until it does, as it mostly does early (in play or in hand)."""
     capture, p = s.g.fleet_capture, s.d["p"][seat]
-    total = sum(capture.get(c["card"], 0) for c in s.d["chars"] if c["owner"] == seat)
+    total = 0
+    for c in s.d["chars"]:
+        if c["owner"] == seat:
+            total += capture.get(c["card"], 0)
+    if total >= need:
+        return True
     for cid in p["hand"]:
         total += capture.get(cid, 0)
+    if total >= need:
+        return True
     for cid in p["deck"]:
         total += capture.get(cid, 0)
-    return total
+        if total >= need:
+            return True
+    return False
 
 
 def least_homeworld(s: Board, seat: int) -> int:

@@ -118,7 +118,8 @@ def _resolve(s: "Board", seat: int, e: Mapping[str, Any], target: tuple, rec: Ev
         s.draw(seat, e["amount"], rec)
     elif do == "gain":
         p["bonus_m" if e["resource"] == "meters" else "bonus_w"] += e["amount"]
-        rec("gain", f"seat {seat} gains {e['amount']} {e['resource']} ({source})", seat=seat, amount=e["amount"])
+        if rec:  # (muted: no event text to build)
+            rec("gain", f"seat {seat} gains {e['amount']} {e['resource']} ({source})", seat=seat, amount=e["amount"])
     elif do == "fight_bonus":
         for i in (range(len(s.d["fights"])) if e.get("all") else target[:1]):
             f = s.d["fights"][i]

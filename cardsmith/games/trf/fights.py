@@ -122,11 +122,13 @@ def capture(s: Board, rec: EventRecorder) -> None:
         value = planet_value(s, d, planet)
         name = s.info(planet["card"]).name
         if total < value:
-            rec("hold", f"{name} holds ({total} against {value})", planet=planet["card"], total=total, value=value)
+            if rec:  # (muted: no event text to build)
+                rec("hold", f"{name} holds ({total} against {value})", planet=planet["card"], total=total, value=value)
             continue
         owner["planets"].remove(planet)
         owner["discard"].append(planet["card"])
-        rec("capture", f"seat {a} captures {name} ({total} against {value})", planet=planet["card"], seat=a)
+        if rec:  # (muted: no event text to build)
+            rec("capture", f"seat {a} captures {name} ({total} against {value})", planet=planet["card"], seat=a)
         s.expire(d, "planet_lost", rec)
         if planet["home"]:
             s.finish(a, "homeworld taken", rec)

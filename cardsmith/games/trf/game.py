@@ -11,7 +11,7 @@ from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit import EventRecorder
 from cardsmith.engine.kit.shape import check_position, first_moves, guarded
 import cardsmith.games.trf.position_schema as position_schema
-from cardsmith.games.trf.board import copy_table, default_chance, fresh_player, new_data
+from cardsmith.games.trf.board import TIMING, copy_table, default_chance, fresh_player, new_data
 from cardsmith.games.trf.cards import Costs, Info, card_infos
 from cardsmith.games.trf.evaluate import heuristic
 from cardsmith.games.trf.phases import start_turn
@@ -34,6 +34,16 @@ class TRFGame:
         self.costs = Costs(cardset)
         self.unique_characters = frozenset(c for c, i in self.infos.items() if i.unique and i.type == "character")
         self.fleet_capture = {c: i.capture for c, i in self.infos.items() if i.type == "character" and i.fleeter}
+        # The card kinds the legal-action listings pick out of a hand on every step (phases.py).
+        self.planets = frozenset(c for c, i in self.infos.items() if i.type == "planet")
+        self.discounting = frozenset(c for c in self.planets if self.infos[c].discounts)
+        # What each card adds to a pool, (meters, words): a planet its printed values, an account its
+        # `income` effects (both summed once here for `Board.pools`).
+        self.gives = {c: _gives(i) for c, i in self.infos.items()}
+        self.acting_planets = frozenset(c for c in self.planets if self.infos[c].acts)
+        self.characters = frozenset(c for c, i in self.infos.items() if i.type == "character")
+        self.oocs_at = {when: frozenset(c for c, i in self.infos.items() if i.type == "ooc" and i.timing == when)
+                        for when in TIMING.values()}
         self.state_class: type[TRFState] = type("TRFState", (TRFState,), {"g": self, "__module__": TRFState.__module__})
         play = dict(cardset.meta.get("play") or {})
         self.turn_cap = int(play.get("turn_cap", DEFAULT_TURN_CAP))
@@ -157,6 +167,14 @@ class TRFGame:
     def heuristic(self, state: TRFState, seat: int) -> float:
         """Progress towards TRF's victory, mine minus the opponent's (`evaluate.heuristic`)."""
         return heuristic(state, seat)
+
+
+def _gives(info: Info) -> tuple[int, int]:
+    if info.type == "planet":
+        return info.meters, info.words
+    income = info.effect("income")
+    return (sum(e["amount"] for e in income if e.get("resource") == "meters"),
+            sum(e["amount"] for e in income if e.get("resource") == "words"))
 
 
 def _first_player(chance: Chance, rec: EventRecorder) -> int:

@@ -19,88 +19,120 @@ from cardsmith.games.trf.effects import new_char, resolve, targets
 
 
 def legal(s: Board) -> list[tuple]:
-    return _LEGAL[s.d["phase"]](s)
+    return LISTINGS[s.d["phase"]](s)
 
 
 def do(s: Board, a: tuple, rec: EventRecorder) -> None:
-    kind = a[0]
-    if kind in _STEPS:  # most actions of a game: straight to them
-        _step(s, a, rec)
-        return
+    _DO[a[0]](s, a, rec)  # (every action of a game comes through here: one look-up to its handler)
+
+
+def _draw(s: Board, a: tuple, rec: EventRecorder) -> None:
+    s.draw(s.d["active"], 1, rec)
+    s.d["phase"] = "planet"
+
+
+def _planet(s: Board, a: tuple, rec: EventRecorder) -> None:
     seat = s.d["active"]
     p = s.d["p"][seat]
-    if kind == "draw":
-        s.draw(seat, 1, rec)
-        s.d["phase"] = "planet"
-    elif kind == "planet":
-        p["hand"].remove(a[1])
-        p["planets"].append({"uid": s.new_uid(), "card": a[1], "home": False})
-        p["played"].append(a[1])
+    p["hand"].remove(a[1])
+    p["planets"].append({"uid": s.new_uid(), "card": a[1], "home": False})
+    p["played"].append(a[1])
+    if rec:  # (muted: no event to build)
         rec("planet", f"seat {seat} plays the planet {s.info(a[1]).name}", card=a[1], seat=seat)
-        s.d["phase"] = "buy"
-    elif kind == "buy":
-        p["spent_m"] += s.char_cost(seat, a[1]) or 0
-        p["hand"].remove(a[1])
-        p["played"].append(a[1])
-        s.d["chars"].append(new_char(s.new_uid(), a[1], seat, bought=s.turn))
+    s.d["phase"] = "buy"
+
+
+def _buy(s: Board, a: tuple, rec: EventRecorder) -> None:
+    seat = s.d["active"]
+    p = s.d["p"][seat]
+    p["spent_m"] += s.char_cost(seat, a[1]) or 0
+    p["hand"].remove(a[1])
+    p["played"].append(a[1])
+    s.d["chars"].append(new_char(s.new_uid(), a[1], seat, bought=s.turn))
+    if rec:
         rec("buy", f"seat {seat} buys {s.info(a[1]).name}", card=a[1], seat=seat)
-    elif kind == "revive":
-        p["spent_m"] += 2 * (s.char_cost(seat, a[1]) or 0)
-        p["discard"].remove(a[1])
-        s.d["chars"].append(new_char(s.new_uid(), a[1], seat, bought=s.turn))
+
+
+def _revive(s: Board, a: tuple, rec: EventRecorder) -> None:
+    seat = s.d["active"]
+    p = s.d["p"][seat]
+    p["spent_m"] += 2 * (s.char_cost(seat, a[1]) or 0)
+    p["discard"].remove(a[1])
+    s.d["chars"].append(new_char(s.new_uid(), a[1], seat, bought=s.turn))
+    if rec:  # (muted: no event text to build)
         rec("revive", f"seat {seat} revives {s.info(a[1]).name} at double cost", card=a[1], seat=seat)
-    elif kind == "activate":
-        planet = next(pl for pl in p["planets"] if pl["uid"] == a[1])
-        p["activated"].append(a[1])
+
+
+def _activate(s: Board, a: tuple, rec: EventRecorder) -> None:
+    seat = s.d["active"]
+    p = s.d["p"][seat]
+    planet = next(pl for pl in p["planets"] if pl["uid"] == a[1])
+    p["activated"].append(a[1])
+    if rec:  # (muted: no event text to build)
         rec("activate", f"seat {seat} activates {s.info(planet['card']).name}", uid=a[1], seat=seat)
-        resolve(s, seat, tuple(s.info(planet["card"]).activated()), a[2:], rec, s.info(planet["card"]).name)
-    elif kind in ("join", "leave"):
-        c = s.char(a[1])
-        c["fleet"], c["moved"] = (a[2] if kind == "join" else None), s.turn
+    resolve(s, seat, tuple(s.info(planet["card"]).activated()), a[2:], rec, s.info(planet["card"]).name)
+
+
+def _join_leave(s: Board, a: tuple, rec: EventRecorder) -> None:
+    kind = a[0]
+    c = s.char(a[1])
+    c["fleet"], c["moved"] = (a[2] if kind == "join" else None), s.turn
+    if rec:
         rec(kind, f"{s.info(c['card']).name} {'joins' if kind == 'join' else 'leaves'} a fleet", uid=a[1])
-    elif kind == "ability":
-        _ability(s, a, rec)
-    elif kind == "account":
-        p["account_used"] = True
-        acc = s.account(seat)
-        resolve(s, seat, tuple(acc.activated()), a[1:], rec, acc.name)
-    elif kind == "ooc":
-        _ooc(s, a, rec)
+
+
+def _account(s: Board, a: tuple, rec: EventRecorder) -> None:
+    seat = s.d["active"]
+    s.d["p"][seat]["account_used"] = True
+    acc = s.account(seat)
+    resolve(s, seat, tuple(acc.activated()), a[1:], rec, acc.name)
+
+
+# The actions that move the turn on: pass, attack, declare, block, fight, assign, done.
+def _pass(s: Board, a: tuple, rec: EventRecorder) -> None:
+    phase = s.d["phase"]
+    if phase == "post":
+        end_turn(s, rec)
     else:
-        _step(s, a, rec)
+        s.d["phase"] = PASS_TO[phase]
 
 
-def _step(s: Board, a: tuple, rec: EventRecorder) -> None:
-    """The actions that move the turn on: pass, attack, declare, block, fight, assign, done."""
-    phase, kind = s.d["phase"], a[0]
-    if kind == "pass":
-        if phase == "post":
-            end_turn(s, rec)
-        else:
-            s.d["phase"] = PASS_TO[phase]
-    elif kind == "attack":
-        s.d["phase"] = "declare"
-    elif kind == "no_attack":
-        s.d["phase"] = "combat" if s.d["fights"] else "post"
-    elif kind == "declare":
-        s.d["declared"].append(a[1])
-    elif kind == "block":
-        s.d["blocks"].append([a[1], a[2]])
-    elif kind == "fight":
-        fights.resolve_fights(s, rec)
-    elif kind == "assign":
-        s.d["assign"].append([a[1], a[2]])
-    elif kind == "done":
-        if phase == "declare":
-            s.d["phase"] = "block" if s.d["declared"] else ("combat" if s.d["fights"] else "post")
+def _attack(s: Board, a: tuple, rec: EventRecorder) -> None:
+    s.d["phase"] = "declare"
+
+
+def _no_attack(s: Board, a: tuple, rec: EventRecorder) -> None:
+    s.d["phase"] = "combat" if s.d["fights"] else "post"
+
+
+def _declare(s: Board, a: tuple, rec: EventRecorder) -> None:
+    s.d["declared"].append(a[1])
+
+
+def _block(s: Board, a: tuple, rec: EventRecorder) -> None:
+    s.d["blocks"].append([a[1], a[2]])
+
+
+def _fight(s: Board, a: tuple, rec: EventRecorder) -> None:
+    fights.resolve_fights(s, rec)
+
+
+def _assign(s: Board, a: tuple, rec: EventRecorder) -> None:
+    s.d["assign"].append([a[1], a[2]])
+
+
+def _done(s: Board, a: tuple, rec: EventRecorder) -> None:
+    phase = s.d["phase"]
+    if phase == "declare":
+        s.d["phase"] = "block" if s.d["declared"] else ("combat" if s.d["fights"] else "post")
+        if rec:
             rec("declare", f"seat {s.active} attacks with {len(s.d['declared'])}", n=len(s.d["declared"]))
-        elif phase == "block":
-            fights.form_fights(s, rec)
-        elif phase == "capture":
-            fights.capture(s, rec)
+    elif phase == "block":
+        fights.form_fights(s, rec)
+    elif phase == "capture":
+        fights.capture(s, rec)
 
 
-_STEPS = frozenset(("pass", "attack", "no_attack", "declare", "block", "fight", "assign", "done"))
 PASS_TO = {"draw": "planet", "planet": "buy", "buy": "roleplay", "roleplay": "post"}
 
 
@@ -110,7 +142,7 @@ def _legal_draw(s: Board) -> list[tuple]:
 
 def _legal_planet(s: Board) -> list[tuple]:
     hand = s.d["p"][s.active]["hand"]
-    return [("planet", cid) for cid in sorted(set(hand)) if s.info(cid).type == "planet"] + [("pass",)]
+    return [("planet", cid) for cid in sorted(s.g.planets.intersection(hand))] + [("pass",)]
 
 
 def _legal_buy(s: Board) -> list[tuple]:
@@ -118,16 +150,20 @@ def _legal_buy(s: Board) -> list[tuple]:
     p = s.d["p"][seat]
     infos = s.g.infos
     out: list[tuple] = []
+    buyable = sorted(s.g.characters.intersection(p["hand"]))
+    revivable = sorted(s.g.unique_characters.intersection(p["discard"]))  # (only Unique characters revive)
+    if not buyable and not revivable:  # (the pools are worked out only when a planet could be activated)
+        return _legal_activate(s) + [("pass",)]
     pool = s.pools(seat)
     meters = pool[0]
     # A Unique character may not be in play twice for one player: the ones it has in play, read once.
     held = {c["card"] for c in s.d["chars"] if c["owner"] == seat and infos[c["card"]].unique}
-    for cid in sorted(set(p["hand"])):
-        if infos[cid].type == "character" and cid not in held:
+    for cid in buyable:
+        if cid not in held:
             cost = s.char_cost(seat, cid)
             if cost is not None and cost <= meters:
                 out.append(("buy", cid))
-    for cid in sorted(s.g.unique_characters.intersection(p["discard"])):  # (only Unique characters revive)
+    for cid in revivable:
         info = infos[cid]
         if info.type == "character" and info.unique and cid not in held:
             cost = s.char_cost(seat, cid)
@@ -143,11 +179,12 @@ def _legal_activate(s: Board, pool: tuple[int, int] | None = None) -> list[tuple
     p = s.d["p"][seat]
     out: list[tuple] = []
     infos = s.g.infos
+    acting = s.g.acting_planets
     for pl in p["planets"]:
+        if pl["card"] not in acting or pl["uid"] in p["activated"]:
+            continue
         info = infos[pl["card"]]
         acts = info.acts
-        if not acts or pl["uid"] in p["activated"]:
-            continue
         pool = pool or s.pools(seat)
         if pool[0] < info.meters or pool[1] < info.words:
             continue
@@ -182,14 +219,25 @@ def _legal_roleplay(s: Board) -> list[tuple]:
     acc = s.account(seat)
     if acc.acts and not s.d["p"][seat]["account_used"]:
         out += [("account", *x) for x in targets(s, seat, acc.acts)]
-    pool = s.pools(seat)
-    out += _legal_activate(s, pool) + _legal_ooc(s, pool[1])
-    can_attack = s.can_attack
-    for c in mine:
-        if can_attack(c):
-            out.append(("attack",))
-            break
+    # (The pools are worked out only when a planet could be activated or an OOC card played.)
+    out += _legal_activate(s) + _legal_ooc(s)
+    if _attackers(s, mine):
+        out.append(("attack",))
     return out + [("no_attack",)]
+
+
+def _attackers(s: Board, mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The active seat's characters (`mine`, in table order) that `Board.can_attack`: the same test
+    in one pass over the table for all of them (asked on every roleplay and declare listing)."""
+    d = s.d
+    t = d["turn"]
+    ready = [c for c in mine if c["fleet"] is None and t not in (c["bought"], c["rest"], c["acted"], c["done"])]
+    if not ready:  # (the table is read for held-back fleets and fights only when someone is ready)
+        return ready
+    held = {x["fleet"] for x in d["chars"]
+            if x["fleet"] is not None and t in (x["bought"], x["rest"], x["acted"], x["done"])}
+    fighting = {u for f in d["fights"] for u in f["att"] + f["def"]} if d["fights"] else ()
+    return [c for c in ready if c["uid"] not in held and c["uid"] not in fighting]
 
 
 def _legal_ooc(s: Board, words: int | None = None) -> list[tuple]:
@@ -199,10 +247,8 @@ def _legal_ooc(s: Board, words: int | None = None) -> list[tuple]:
     timing = TIMING[s.d["phase"]]
     out: list[tuple] = []
     infos = s.g.infos
-    for cid in sorted(set(p["hand"])):
+    for cid in sorted(s.g.oocs_at[timing].intersection(p["hand"])):  # (often none: most steps pass)
         info = infos[cid]
-        if info.type != "ooc" or info.timing != timing:
-            continue
         cost = s.ooc_cost(seat, cid)
         words = s.words(seat) if words is None else words
         if cost is None or cost > words:
@@ -220,14 +266,19 @@ def _legal_declare(s: Board) -> list[tuple]:
     # attack declares at least one character (declaring nobody would be `no_attack` by another name).
     chosen = set(s.d["declared"])
     done = [("done",)] if chosen else []
-    return [("declare", c["uid"]) for c in s.chars_of(s.active) if s.can_attack(c) and c["uid"] not in chosen] + done
+    return [("declare", c["uid"]) for c in _attackers(s, s.chars_of(s.active)) if c["uid"] not in chosen] + done
 
 
 def _legal_block(s: Board) -> list[tuple]:
-    used = {b for b, _ in s.d["blocks"]}
-    out = [("block", c["uid"], a) for c in s.chars_of(1 - s.active) if s.can_block(c) and c["uid"] not in used
-           for a in s.d["declared"]]
-    return out + [("done",)]
+    # `Board.can_block` for every defender in one pass over the table (asked after every block).
+    d = s.d
+    t, used = d["turn"], {b for b, _ in d["blocks"]}
+    ready = [c for c in s.chars_of(1 - d["active"]) if c["fleet"] is None and c["rest"] != t and c["uid"] not in used]
+    if ready:
+        held = {x["fleet"] for x in d["chars"] if x["fleet"] is not None and x["rest"] == t}
+        fighting = {u for f in d["fights"] for u in f["att"] + f["def"]} if d["fights"] else ()
+        ready = [c for c in ready if c["uid"] not in held and c["uid"] not in fighting]
+    return [("block", c["uid"], a) for c in ready for a in d["declared"]] + [("done",)]
 
 
 def _legal_capture(s: Board) -> list[tuple]:
@@ -239,7 +290,8 @@ def _legal_capture(s: Board) -> list[tuple]:
     return out or [("done",)]
 
 
-_LEGAL = {"draw": _legal_draw, "planet": _legal_planet, "buy": _legal_buy, "roleplay": _legal_roleplay,
+# The legal-action listing of each phase (`legal`; the state looks its phase up here directly).
+LISTINGS = {"draw": _legal_draw, "planet": _legal_planet, "buy": _legal_buy, "roleplay": _legal_roleplay,
           "declare": _legal_declare, "block": _legal_block, "combat": _legal_timed,
           "capture": _legal_capture, "post": _legal_timed}
 
@@ -251,7 +303,8 @@ def _ability(s: Board, a: tuple, rec: EventRecorder) -> None:
     if c["fleet"] is not None:
         s.char(c["fleet"])["acted"] = s.turn
     info = s.info(c["card"])
-    rec("ability", f"seat {c['owner']} uses {info.name}'s ability", uid=a[1])
+    if rec:  # (muted: no event text to build)
+        rec("ability", f"seat {c['owner']} uses {info.name}'s ability", uid=a[1])
     resolve(s, c["owner"], tuple(info.activated()), a[2:], rec, info.name)
 
 
@@ -261,7 +314,8 @@ def _ooc(s: Board, a: tuple, rec: EventRecorder) -> None:
     p["spent_w"] += s.ooc_cost(seat, cid) or 0
     p["hand"].remove(cid)
     p["played"].append(cid)
-    rec("ooc", f"seat {seat} plays {info.name}", card=cid, seat=seat)
+    if rec:  # (muted: no event text to build)
+        rec("ooc", f"seat {seat} plays {info.name}", card=cid, seat=seat)
     effects = tuple(e for e in info.effects if e.get("when") == TIMING[s.d["phase"]])
     lasting = next((e["until"] for e in effects if e.get("until")), None)
     if any(e["do"] == "ruling" for e in effects):
@@ -307,3 +361,8 @@ def end_turn(s: Board, rec: EventRecorder) -> None:
         s.finish(None, "turn cap", rec)
         return
     start_turn(s, rec)
+
+
+_DO = {"draw": _draw, "planet": _planet, "buy": _buy, "revive": _revive, "activate": _activate, "join": _join_leave,
+       "leave": _join_leave, "ability": _ability, "account": _account, "ooc": _ooc, "pass": _pass, "attack": _attack,
+       "no_attack": _no_attack, "declare": _declare, "block": _block, "fight": _fight, "assign": _assign, "done": _done}

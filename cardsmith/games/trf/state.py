@@ -9,7 +9,7 @@ from typing import Any
 from cardsmith.engine.contract import Decision, Event, IllegalAction, Outcome
 from cardsmith.engine.kit import EventRecorder, position_header
 from cardsmith.games.trf.board import Board, copy_table, plain_copy
-from cardsmith.games.trf.phases import do, legal
+from cardsmith.games.trf.phases import LISTINGS, do
 from cardsmith.games.trf.decisions import decision as _decision
 
 
@@ -55,15 +55,29 @@ class TRFState(Board):
         if seat is not None and seat != (1 - d["active"] if d["phase"] == "block" else d["active"]):
             return ()
         if self._legal is None:
-            self._legal = tuple(legal(self))
+            self._legal = tuple(LISTINGS[d["phase"]](self))
         return self._legal
 
     def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
-        if action not in self.legal_actions(seat):
+        # `legal_actions(seat)` inlined (every action of a simulated game comes through here).
+        d = self.d
+        if d["end"] is not None or (seat is not None and seat != (1 - d["active"] if d["phase"] == "block" else d["active"])):
+            listed: tuple = ()
+        elif self._legal is not None:
+            listed = self._legal
+        else:
+            listed = self._legal = tuple(LISTINGS[d["phase"]](self))
+        if action not in listed:
             raise IllegalAction(f"{action!r} is not legal now (phase {self.d['phase']}, turn {self.turn})")
-        rec = _QUIET if self._quiet else EventRecorder(self.log)
         self._legal = None
-        do(self, tuple(action), rec)
+        if type(action) is not tuple:
+            action = tuple(action)
+        if self._quiet:  # (a simulated game: nothing to record or hand back)
+            do(self, action, _QUIET)
+            self._legal = None
+            return ()
+        rec = EventRecorder(self.log)
+        do(self, action, rec)
         self._legal = None
         return rec.take()
 
