@@ -86,3 +86,12 @@ def test_two_agents_compare_the_card_ranking(project):
 def test_bad_budget_is_refused(project):
     code, _, err = cs("balance", "skirmish", "--budget", "-1")
     assert code == 2 and "--budget" in err
+
+
+def test_common_deck_options_are_refused_for_owned_decks(project):
+    """--time-budget and --all-sizes size a common-deck study; on a game of owned decks they were
+    silently ignored (a negative time budget included)."""
+    code, _, err = cs("balance", "skirmish", "--time-budget", "-1")
+    assert code == 2 and "--time-budget must be 0 or more" in err
+    code, _, err = cs("balance", "skirmish", "--all-sizes")
+    assert code == 2 and "common-deck game" in err and "Traceback" not in err

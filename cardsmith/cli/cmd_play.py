@@ -172,12 +172,16 @@ def play_command(set_name: str, decks: tuple[str, ...], players: int | None, age
 def _common_deck_options(game: Any, n_decks: int, players: int | None, all_sizes: bool,
                          seconds: float | None) -> dict[str, Any]:
     """A common deck (one deck every seat draws from) is sized over table sizes (simulation/_common_deck.py)."""
+    if seconds is not None and seconds < 0:
+        raise UsageError(f"--time-budget must be 0 or more seconds, not {seconds}")
     if n_decks != 1:
+        if seconds is not None or all_sizes:
+            raise UsageError("--time-budget and --all-sizes are for a common-deck game (one deck every seat "
+                             f"draws from); {game.rules.name} plays {n_decks} decks",
+                             hint="size an owned-deck run with --games and --budget")
         return {}
     from cardsmith.simulation._common_deck import table_sizes
 
-    if seconds is not None and seconds < 0:
-        raise UsageError(f"--time-budget must be 0 or more seconds, not {seconds}")
     return dict(sizes=table_sizes(game.rules, players, all_sizes), seconds=seconds)
 
 
