@@ -12,7 +12,7 @@ import pytest
 import cardsmith.games.rm2k_anime.players as players
 from cardsmith.engine.agents import make_agent, parse_agent_spec
 from cardsmith.engine.registry import load_game
-from cardsmith.engine.runner import play_game
+from tests.players_support import wins as shared_wins
 from cardsmith.games.rm2k_anime import RULES
 from cardsmith.sets.validate import load_set
 from cardsmith.simulation.sets import load_checked_deck
@@ -30,12 +30,7 @@ def rm():
 
 def wins(game, deck, a: str, b: str, games: int, seed: int) -> int:
     """Games `a` wins against `b` on mirror decks, seats alternating."""
-    won = 0
-    for g in range(games):
-        seats = (a, b) if g % 2 == 0 else (b, a)
-        rec = play_game(game, [deck, deck], seats, seed + g)
-        won += rec.winners == (seats.index(a),)
-    return won
+    return shared_wins(game, deck, a, b, games, seed=seed)
 
 
 def test_the_ladder_is_declared_and_every_rung_resolves(rm):

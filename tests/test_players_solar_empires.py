@@ -11,7 +11,7 @@ import pytest
 
 from cardsmith.engine.agents import make_agent, parse_agent_spec
 from cardsmith.engine.registry import load_game
-from cardsmith.engine.runner import play_game
+from tests.players_support import wins as shared_wins
 from cardsmith.games.solar_empires import RULES
 from cardsmith.games.solar_empires.names import DEPLOY
 from cardsmith.games.solar_empires.players import deployment
@@ -31,12 +31,7 @@ def se():
 
 def wins(game, deck, a: str, b: str, games: int, seed: int = 100) -> int:
     """Games `a` wins against `b` on mirror decks, seats alternating."""
-    won = 0
-    for g in range(games):
-        seats = (a, b) if g % 2 == 0 else (b, a)
-        rec = play_game(game, [deck, deck], seats, seed + g)
-        won += rec.winners == (seats.index(a),)
-    return won
+    return shared_wins(game, deck, a, b, games, seed=seed)
 
 
 def test_the_ladder_is_declared_and_every_rung_resolves(se):

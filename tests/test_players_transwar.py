@@ -8,22 +8,12 @@ import random
 import pytest
 
 from cardsmith.engine.agents import make_agent
-from cardsmith.engine.runner import play_game
+from tests.players_support import wins as shared_wins
 from tests.transwar_support import game, position, standard_deck, start
 
 
 def wins(first: str, other: str, games: int, seats: int = 2) -> int:
-    """Games `first` wins outright, in every seat in turn, against `other` in the other seats."""
-    g, deck = game(), standard_deck()
-    won = 0
-    for i in range(games):
-        agents = [other] * seats
-        agents[i % seats] = first
-        record = play_game(g, [deck] * seats, agents, 1000 + i)
-        best = min(record.ranks)
-        won += record.ranks[i % seats] == best and record.ranks.count(best) == 1
-        assert not record.capped
-    return won
+    return shared_wins(game(), standard_deck(), first, other, games, seats=seats, no_caps=True)
 
 
 def test_the_ladder_is_declared_weakest_first():
