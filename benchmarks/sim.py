@@ -19,7 +19,7 @@ With --seats SET (--transwar: the same for TransWar): a common-deck game's rando
 CPU second on one job for 2 and 4 players (the set's deck in every seat), through the same runner. With --all: for every bundled set's game
 (two seats, its first and last sample decks), random- and greedy-agent games per CPU second on one
 job (and the game's competent player's, when it has its own: `RULES.competent`), each agent playing until --games-random / --games-greedy games or --budget CPU seconds
-(at least one game); no targets except Solar Empires'. With --versus A,B: agent A's wins against B
+(at least one game); targets: Solar Empires' above, and random >= 250 on TRF and >= 150 on Alien Empires (issue 27). With --versus A,B: agent A's wins against B
 on mirror decks, every sample deck of the set in turn, seats alternating, with the Wilson interval. Ratios are against the targets and against the one-core run in the same process. The machine may
 be shared with other work: figures are what this run measured, nothing more.
 """
@@ -93,7 +93,8 @@ def load() -> str:
 
 
 BUNDLED = ("solar-empires", "trf", "transwar", "rm2k-anime", "alien-empires")
-TARGETS = {"solar-empires": {"random": 600, "greedy": 20}}
+# Per core, plain Python: Solar Empires' from issues 10 and 19, Alien Empires' and TRF's from issue 27 (item 5).
+TARGETS = {"solar-empires": {"random": 600, "greedy": 20}, "trf": {"random": 250}, "alien-empires": {"random": 150}}
 
 
 def budget_run(factory, game, decks, agents, most: int, budget: float, seed: int = 1):
@@ -194,8 +195,10 @@ def seat_counts(set_id: str, games: int) -> None:
         rate = games / cpu
         base = base or rate
         turns = sum(r.turns for r in records) / len(records)
+        target = TARGETS.get(set_id, {}).get("random") if players == 2 else None
+        versus = f", {rate / target:.2f}x the {target} target" if target else ""
         print(f"{set_id} {players} players: {rate:7.1f} random games per CPU second on 1 job "
-              f"({rate / base:.2f}x 2 players), {games / wall:.1f}/s wall; mean {turns:.0f} turns; "
+              f"({rate / base:.2f}x 2 players{versus}), {games / wall:.1f}/s wall; mean {turns:.0f} turns; "
               f"capped {sum(r.capped for r in records)} of {games}; {load()}")
 
 
@@ -241,7 +244,8 @@ def main() -> None:
     all_t, many = timed_run(factory, game, pair, ("random", "random"), args.games_random, args.jobs)
     same = [r.to_dict(True) for r in one] == [r.to_dict(True) for r in many]
     rate1, rate_all, per_cpu = args.games_random / one_t, args.games_random / all_t, args.games_random / cpu
-    print(f"random : {per_cpu:8.1f} games per CPU second on 1 job ({per_cpu / 600:.2f}x the 600/core target); "
+    goals = TARGETS.get(args.set, {}) if found is not None else {}
+    print(f"random : {per_cpu:8.1f} games per CPU second on 1 job{_against(per_cpu, goals.get('random'))}; "
           f"{rate1:8.1f} games/s wall clock on 1 job; "
           f"{rate_all:8.1f} games/s on {args.jobs} jobs ({rate_all / rate1:.2f}x one core); "
           f"identical results: {same}; mean {sum(len(r.actions) for r in one) / len(one):.0f} actions/game")
@@ -250,7 +254,7 @@ def main() -> None:
     cpu, one_t, one = cpu_run(factory, game, pair, ("greedy", "greedy"), args.games_greedy)
     all_t, many = timed_run(factory, game, pair, ("greedy", "greedy"), args.games_greedy, args.jobs)
     g1, g_all, g_cpu = args.games_greedy / one_t, args.games_greedy / all_t, args.games_greedy / cpu
-    print(f"greedy : {g_cpu:8.2f} games per CPU second on 1 job ({g_cpu / 20:.2f}x the 20/core target); "
+    print(f"greedy : {g_cpu:8.2f} games per CPU second on 1 job{_against(g_cpu, goals.get('greedy'))}; "
           f"{g1:8.2f} games/s wall clock on 1 job; {g_all:8.2f} games/s on {args.jobs} jobs ({g_all / g1:.2f}x one job)")
 
     # Search agent: seconds per decision (one core: a few games in this process) and strength.
@@ -267,6 +271,11 @@ def main() -> None:
         print(f"search vs greedy, mirror decks ({names[0]}), seats alternating: wins {Rate(w['k'], w['n'])}, "
               f"draws {s['draws']['k']}; target >= 60%: {'met' if w['rate'] >= 0.6 else 'NOT met'}"
               f"{' (interval above 50%)' if w['low'] > 0.5 else ''}; time-ceiling hits {s['search_ceiling_hits']}")
+
+
+def _against(rate: float, target: int | None) -> str:
+    """The rate as a ratio of the set's per-core target, when it has one."""
+    return f" ({rate / target:.2f}x the {target}/core target)" if target else ""
 
 
 def _per_decision(records, spec) -> float:
