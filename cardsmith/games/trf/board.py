@@ -70,6 +70,9 @@ class Rules(Protocol):
     turn_cap: int
     unique_characters: frozenset[str]  # the ids of the Unique characters (the ones a buy may revive)
     fleet_capture: dict[str, int]  # each fleet's capture value (a dead position's quick test)
+    catching_up: frozenset[str]  # non-OOC cards whose activated ability adds capture or revives
+    ooc_capture_bonus: dict[str, int]  # each OOC card's `capture_bonus` amounts, summed
+    ooc_revives: dict[str, int]  # each OOC card's `revive` effects, counted
     # Tables the legal-action listings read on every step (made once per game):
     planets: frozenset[str]  # the planet cards
     characters: frozenset[str]  # the character cards
