@@ -76,6 +76,7 @@ class Rules(Protocol):
     # Tables the legal-action listings read on every step (made once per game):
     planets: frozenset[str]  # the planet cards
     characters: frozenset[str]  # the character cards
+    tagged: dict[str, frozenset[str]]  # the character cards of each tag (a discard_revive's choices)
     oocs_at: dict[str, frozenset[str]]  # the OOC cards of each timing
     acting_planets: frozenset[str]  # planets with an activated ability
     discounting: frozenset[str]  # planets that discount characters

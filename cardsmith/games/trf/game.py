@@ -49,6 +49,8 @@ class TRFGame:
         self.gives = {c: _gives(i) for c, i in self.infos.items()}
         self.acting_planets = frozenset(c for c in self.planets if self.infos[c].acts)
         self.characters = frozenset(c for c, i in self.infos.items() if i.type == "character")
+        tags = {t for c in self.characters for t in self.infos[c].tags}
+        self.tagged = {t: frozenset(c for c in self.characters if t in self.infos[c].tags) for t in tags}
         self.oocs_at = {when: frozenset(c for c, i in self.infos.items() if i.type == "ooc" and i.timing == when)
                         for when in TIMING.values()}
         self.state_class: type[TRFState] = type("TRFState", (TRFState,), {"g": self, "__module__": TRFState.__module__})

@@ -23,7 +23,7 @@ def legal(s: Board) -> list[tuple]:
 
 
 def do(s: Board, a: tuple, rec: EventRecorder) -> None:
-    _DO[a[0]](s, a, rec)  # (every action of a game comes through here: one look-up to its handler)
+    HANDLERS[a[0]](s, a, rec)
 
 
 def _draw(s: Board, a: tuple, rec: EventRecorder) -> None:
@@ -184,11 +184,15 @@ def _legal_activate(s: Board, pool: tuple[int, int] | None = None) -> list[tuple
         if pl["card"] not in acting or pl["uid"] in p["activated"]:
             continue
         info = infos[pl["card"]]
-        acts = info.acts
+        # The targets before the pools: a homeworld's discard_revive (Azguard's) mostly has none,
+        # and then the pools are not worked out at all.
+        chosen = targets(s, seat, info.acts, pl["uid"])
+        if not chosen:
+            continue
         pool = pool or s.pools(seat)
         if pool[0] < info.meters or pool[1] < info.words:
             continue
-        out += [("activate", pl["uid"], *t) for t in targets(s, seat, tuple(acts), pl["uid"])]
+        out += [("activate", pl["uid"], *t) for t in chosen]
     return out
 
 
@@ -383,6 +387,7 @@ def end_turn(s: Board, rec: EventRecorder) -> None:
     start_turn(s, rec)
 
 
-_DO = {"draw": _draw, "planet": _planet, "buy": _buy, "revive": _revive, "activate": _activate, "join": _join_leave,
-       "leave": _join_leave, "ability": _ability, "account": _account, "ooc": _ooc, "pass": _pass, "attack": _attack,
-       "no_attack": _no_attack, "declare": _declare, "block": _block, "fight": _fight, "assign": _assign, "done": _done}
+# What each action does (`do`; the state's `apply` looks an action's handler up here directly).
+HANDLERS = {"draw": _draw, "planet": _planet, "buy": _buy, "revive": _revive, "activate": _activate, "join": _join_leave,
+            "leave": _join_leave, "ability": _ability, "account": _account, "ooc": _ooc, "pass": _pass, "attack": _attack,
+            "no_attack": _no_attack, "declare": _declare, "block": _block, "fight": _fight, "assign": _assign, "done": _done}

@@ -9,7 +9,7 @@ from typing import Any
 from cardsmith.engine.contract import Decision, Event, IllegalAction, Outcome
 from cardsmith.engine.kit import EventRecorder, position_header
 from cardsmith.games.trf.board import Board, copy_table, plain_copy
-from cardsmith.games.trf.phases import FOLLOW_UPS, LISTINGS, do
+from cardsmith.games.trf.phases import FOLLOW_UPS, HANDLERS, LISTINGS
 from cardsmith.games.trf.decisions import decision as _decision
 
 
@@ -72,13 +72,14 @@ class TRFState(Board):
         self._legal = None
         if type(action) is not tuple:
             action = tuple(action)
-        follow = FOLLOW_UPS.get(action[0])
+        kind = action[0]
+        follow = FOLLOW_UPS.get(kind)
         if self._quiet:  # (a simulated game: nothing to record or hand back)
-            do(self, action, _QUIET)
+            HANDLERS[kind](self, action, _QUIET)
             self._legal = None if follow is None else follow(listed, action)
             return ()
         rec = EventRecorder(self.log)
-        do(self, action, rec)
+        HANDLERS[kind](self, action, rec)
         self._legal = None if follow is None else follow(listed, action)
         return rec.take()
 
