@@ -200,26 +200,29 @@ def _legal_roleplay(s: Board) -> list[tuple]:
     seat, t = s.active, s.turn
     mine = s.chars_of(seat)
     infos = s.g.infos
-    # (Listed on every roleplay action of a game: the card tables read once per character, and
-    # the fights looked into only when there are some.)
+    # (Listed on every roleplay action of a game: one pass over the seat's characters, the card
+    # tables read once per character, and the fights looked into only when there are some.)
     fighting = {u for f in s.d["fights"] for u in f["att"] + f["def"]} if s.d["fights"] else ()
-    out: list[tuple] = []
+    out: list[tuple] = []  # joins and leaves, then abilities (in table order each)
+    uses: list[tuple] = []
     free_fleets: list[int] | None = None
     for c in mine:
-        if infos[c["card"]].fleeter or t in (c["moved"], c["acted"], c["done"]) or c["uid"] in fighting:
+        uid = c["uid"]
+        if uid in fighting:
             continue
-        if c["fleet"] is not None:
-            out.append(("leave", c["uid"]))
-            continue
-        if free_fleets is None:
-            taken = {x["fleet"] for x in mine}
-            free_fleets = [f["uid"] for f in mine if infos[f["card"]].fleeter and f["uid"] not in taken
-                           and f["uid"] not in fighting and f["acted"] != t]
-        out += [("join", c["uid"], f) for f in free_fleets]
-    for c in mine:
-        acts = infos[c["card"]].acts
-        if acts and c["acted"] != t and c["done"] != t and c["uid"] not in fighting:
-            out += [("ability", c["uid"], *x) for x in targets(s, seat, acts)]
+        info = infos[c["card"]]
+        if not info.fleeter and t != c["moved"] and t != c["acted"] and t != c["done"]:
+            if c["fleet"] is not None:
+                out.append(("leave", uid))
+            else:
+                if free_fleets is None:
+                    taken = {x["fleet"] for x in mine}
+                    free_fleets = [f["uid"] for f in mine if infos[f["card"]].fleeter and f["uid"] not in taken
+                                   and f["uid"] not in fighting and f["acted"] != t]
+                out += [("join", uid, f) for f in free_fleets]
+        if info.acts and c["acted"] != t and c["done"] != t:
+            uses += [("ability", uid, *x) for x in targets(s, seat, info.acts)]
+    out += uses
     acc = s.account(seat)
     if acc.acts and not s.d["p"][seat]["account_used"]:
         out += [("account", *x) for x in targets(s, seat, acc.acts)]
