@@ -250,11 +250,13 @@ def _attackers(s: Board, mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _legal_ooc(s: Board, words: int | None = None) -> list[tuple]:
     """OOC cards of this step's timing the words pay for (`words`: the caller's `s.words(seat)`)."""
     seat = s.d["active"]
-    p = s.d["p"][seat]
     timing = TIMING[s.d["phase"]]
+    held = s.g.oocs_at[timing].intersection(s.d["p"][seat]["hand"])
+    if not held:  # (mostly so: most steps pass)
+        return []
     out: list[tuple] = []
     infos = s.g.infos
-    for cid in sorted(s.g.oocs_at[timing].intersection(p["hand"])):  # (often none: most steps pass)
+    for cid in sorted(held):
         info = infos[cid]
         cost = s.ooc_cost(seat, cid)
         words = s.words(seat) if words is None else words
@@ -372,7 +374,8 @@ def start_turn(s: Board, rec: EventRecorder) -> Any:
     if rec:  # (a muted state's recorder is false)
         rec("turn", f"-- turn {s.turn}: seat {seat} --", seat=seat, turn=s.turn)
     s.expire(seat, "next_turn", rec)
-    extra = sum(e["amount"] for e in s.account(seat).effect("extra_draw"))
+    lurker = s.account(seat).effect("extra_draw")  # (most accounts have none)
+    extra = sum(e["amount"] for e in lurker) if lurker else 0
     if extra:
         s.draw(seat, extra, rec)
 

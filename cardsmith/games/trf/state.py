@@ -29,6 +29,7 @@ class _Quiet:
 
 
 _QUIET: Any = _Quiet()
+_SEAT = ((0,), (1,))  # `to_act()`'s answers (asked before every action: no new tuple each time)
 
 
 class TRFState(Board):
@@ -46,7 +47,7 @@ class TRFState(Board):
         d = self.d
         if d["end"] is not None:
             return ()
-        return (1 - d["active"],) if d["phase"] == "block" else (d["active"],)
+        return _SEAT[1 - d["active"]] if d["phase"] == "block" else _SEAT[d["active"]]
 
     def legal_actions(self, seat: int | None = None) -> tuple:
         d = self.d
