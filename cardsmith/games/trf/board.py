@@ -70,9 +70,13 @@ class Rules(Protocol):
     turn_cap: int
     unique_characters: frozenset[str]  # the ids of the Unique characters (the ones a buy may revive)
     fleet_capture: dict[str, int]  # each fleet's capture value (a dead position's quick test)
+    catching_up: frozenset[str]  # non-OOC cards whose activated ability adds capture or revives
+    ooc_capture_bonus: dict[str, int]  # each OOC card's `capture_bonus` amounts, summed
+    ooc_revives: dict[str, int]  # each OOC card's `revive` effects, counted
     # Tables the legal-action listings read on every step (made once per game):
     planets: frozenset[str]  # the planet cards
     characters: frozenset[str]  # the character cards
+    tagged: dict[str, frozenset[str]]  # the character cards of each tag (a discard_revive's choices)
     oocs_at: dict[str, frozenset[str]]  # the OOC cards of each timing
     acting_planets: frozenset[str]  # planets with an activated ability
     discounting: frozenset[str]  # planets that discount characters

@@ -16,10 +16,7 @@ deck). Costs, words, blockers and dice are all left out (the opponent may always
 
 from __future__ import annotations
 
-from typing import Iterable
-
 from cardsmith.games.trf.board import Board
-from cardsmith.games.trf.cards import Info
 
 UNBOUNDED = 10**9
 
@@ -63,25 +60,28 @@ def least_homeworld(s: Board, seat: int) -> int:
 
 def best_capture(s: Board, seat: int) -> int:
     """An upper bound on the capture `seat`'s fleets can ever bring to one planet in one turn."""
-    infos, p = s.g.infos, s.d["p"][seat]
-    live = [infos[c["card"]] for c in s.d["chars"] if c["owner"] == seat]
-    live += [infos[cid] for cid in p["hand"] + p["deck"]]
+    g, p = s.g, s.d["p"][seat]
+    # (Worked out whenever the quick bound fails, every turn of a stand-off: the per-card facts come
+    # from tables made once per game, `TRFGame.__init__`.)
+    in_play = [c["card"] for c in s.d["chars"] if c["owner"] == seat]
     # Cards used over and over (an account, a planet, a character's activated ability) that add
     # capture or bring any character back make the bound unbounded: the seat may always catch up.
-    reusable = [infos[p["account"]], *(infos[pl["card"]] for pl in p["planets"])]
-    reusable += [i for i in live if i.type != "ooc"] + [infos[cid] for cid in p["discard"] if infos[cid].type != "ooc"]
-    if any(e.get("do") in ("capture_bonus", "revive") for i in reusable for e in i.acts):
+    again = g.catching_up  # (no OOC card is in it: an OOC card is used once)
+    if p["account"] in again or any(pl["card"] in again for pl in p["planets"]) \
+            or any(not again.isdisjoint(zone) for zone in (in_play, p["hand"], p["deck"], p["discard"])):
         return UNBOUNDED
-    fleets = [i.capture for i in live if i.type == "character" and i.fleeter]
-    fleets += _revivable(s, seat, [i for i in live if i.type == "ooc"])
-    bonus = sum(e["amount"] for i in live if i.type == "ooc" for e in i.effect("capture_bonus"))
+    capture, to_come = g.fleet_capture, p["hand"] + p["deck"]
+    fleets = [capture[cid] for cid in in_play + to_come if cid in capture]
+    fleets += _revivable(s, seat, sum(g.ooc_revives.get(cid, 0) for cid in to_come))
+    bonus = sum(g.ooc_capture_bonus.get(cid, 0) for cid in to_come)
     if s.d["active"] == seat and s.d["phase"] in ("combat", "capture"):  # an OOC card played this turn
         bonus += s.d["capture_bonus"]
     return sum(fleets) + len(fleets) * max(0, bonus)
 
 
-def _revivable(s: Board, seat: int, oocs: Iterable[Info]) -> list[int]:
-    """The capture values of the fleets in `seat`'s discard pile that could come back into play."""
+def _revivable(s: Board, seat: int, cards: int) -> list[int]:
+    """The capture values of the fleets in `seat`'s discard pile that could come back into play
+    (`cards`: the `revive` effects of the OOC cards `seat` has still to play)."""
     infos, p = s.g.infos, s.d["p"][seat]
     gone = sorted((infos[cid] for cid in p["discard"] if infos[cid].type == "character" and infos[cid].fleeter),
                   key=lambda i: -i.capture)
@@ -97,5 +97,4 @@ def _revivable(s: Board, seat: int, oocs: Iterable[Info]) -> list[int]:
             back += [rest[n].capture for n in taken]
             rest = [i for n, i in enumerate(rest) if n not in taken]
     # Each `revive` OOC card still to come brings back one character: the best of the rest.
-    cards = sum(1 for i in oocs for e in i.effect("revive"))
     return back + [i.capture for i in rest[:cards]]

@@ -94,10 +94,12 @@ def _targets(s: "Board", seat: int, e: Mapping[str, Any], source: int | None) ->
     if do == "discard_hand":
         return [()] if s.d["p"][1 - seat]["hand"] else []
     if do == "discard_revive":
-        home = next((pl for pl in p["planets"] if pl["home"]), None)
-        if p["account"] != e["account"] or home is None or home["uid"] != source or len(p["hand"]) < e["discard"]:
+        if p["account"] != e["account"] or len(p["hand"]) < e["discard"]:  # (asked on every buy and roleplay listing)
             return []
-        back = sorted(cid for cid in set(p["discard"]) if s.info(cid).type == "character" and e["tag"] in s.info(cid).tags)
+        home = next((pl for pl in p["planets"] if pl["home"]), None)
+        if home is None or home["uid"] != source:
+            return []
+        back = sorted(s.g.tagged.get(e["tag"], frozenset()).intersection(p["discard"]))  # (characters only)
         if not back:  # nothing to bring back: skip listing the ways to pay
             return []
         pays = sorted(set(combinations(sorted(p["hand"]), e["discard"])))

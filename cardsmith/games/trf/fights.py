@@ -37,7 +37,8 @@ def side_parts(s: Board, fight: dict, side: int) -> dict[str, int]:
     character's combat with its bonuses, card bonuses, less a weakness."""
     seat = fight["seats"][side]
     uids = fight["att"] if side == 0 else fight["def"]
-    morale = sum(e["amount"] for e in s.persistent(seat, "morale"))
+    # (Every fight asks: Persistent cards and an account's weaknesses are read only when there are some.)
+    morale = sum(e["amount"] for e in s.persistent(seat, "morale")) if s.d["p"][seat]["persistent"] else 0
     parts: dict[str, int] = {}
     for uid in uids:
         c = s.char(uid)
@@ -49,8 +50,9 @@ def side_parts(s: Board, fight: dict, side: int) -> dict[str, int]:
             own += sum(e["amount"] for e in info.effect("fleet_bonus"))
         parts[f"{c['card']} {uid}"] = own
     parts["cards"] = fight["bonus"][side]
+    kneels = s.account(seat).effect("kneels")
     foe = s.account(1 - seat)
-    parts["weakness"] = -sum(e["amount"] for e in s.account(seat).effect("kneels") if e["title"] in foe.titles)
+    parts["weakness"] = -sum(e["amount"] for e in kneels if e["title"] in foe.titles) if kneels else 0
     return parts
 
 

@@ -34,6 +34,13 @@ class TRFGame:
         self.costs = Costs(cardset)
         self.unique_characters = frozenset(c for c, i in self.infos.items() if i.unique and i.type == "character")
         self.fleet_capture = {c: i.capture for c, i in self.infos.items() if i.type == "character" and i.fleeter}
+        # What a dead position's full bound (dead.best_capture) reads of each card: the cards used over
+        # and over that add capture or revive, and what each OOC card adds once.
+        self.catching_up = frozenset(c for c, i in self.infos.items() if i.type != "ooc"
+                                     and any(e.get("do") in ("capture_bonus", "revive") for e in i.acts))
+        oocs = [(c, i) for c, i in self.infos.items() if i.type == "ooc"]
+        self.ooc_capture_bonus = {c: sum(e["amount"] for e in i.effect("capture_bonus")) for c, i in oocs}
+        self.ooc_revives = {c: len(i.effect("revive")) for c, i in oocs}
         # The card kinds the legal-action listings pick out of a hand on every step (phases.py).
         self.planets = frozenset(c for c, i in self.infos.items() if i.type == "planet")
         self.discounting = frozenset(c for c in self.planets if self.infos[c].discounts)
@@ -42,6 +49,8 @@ class TRFGame:
         self.gives = {c: _gives(i) for c, i in self.infos.items()}
         self.acting_planets = frozenset(c for c in self.planets if self.infos[c].acts)
         self.characters = frozenset(c for c, i in self.infos.items() if i.type == "character")
+        tags = {t for c in self.characters for t in self.infos[c].tags}
+        self.tagged = {t: frozenset(c for c in self.characters if t in self.infos[c].tags) for t in tags}
         self.oocs_at = {when: frozenset(c for c, i in self.infos.items() if i.type == "ooc" and i.timing == when)
                         for when in TIMING.values()}
         self.state_class: type[TRFState] = type("TRFState", (TRFState,), {"g": self, "__module__": TRFState.__module__})

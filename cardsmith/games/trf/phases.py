@@ -23,7 +23,7 @@ def legal(s: Board) -> list[tuple]:
 
 
 def do(s: Board, a: tuple, rec: EventRecorder) -> None:
-    _DO[a[0]](s, a, rec)  # (every action of a game comes through here: one look-up to its handler)
+    HANDLERS[a[0]](s, a, rec)
 
 
 def _draw(s: Board, a: tuple, rec: EventRecorder) -> None:
@@ -184,11 +184,15 @@ def _legal_activate(s: Board, pool: tuple[int, int] | None = None) -> list[tuple
         if pl["card"] not in acting or pl["uid"] in p["activated"]:
             continue
         info = infos[pl["card"]]
-        acts = info.acts
+        # The targets before the pools: a homeworld's discard_revive (Azguard's) mostly has none,
+        # and then the pools are not worked out at all.
+        chosen = targets(s, seat, info.acts, pl["uid"])
+        if not chosen:
+            continue
         pool = pool or s.pools(seat)
         if pool[0] < info.meters or pool[1] < info.words:
             continue
-        out += [("activate", pl["uid"], *t) for t in targets(s, seat, tuple(acts), pl["uid"])]
+        out += [("activate", pl["uid"], *t) for t in chosen]
     return out
 
 
@@ -196,26 +200,29 @@ def _legal_roleplay(s: Board) -> list[tuple]:
     seat, t = s.active, s.turn
     mine = s.chars_of(seat)
     infos = s.g.infos
-    # (Listed on every roleplay action of a game: the card tables read once per character, and
-    # the fights looked into only when there are some.)
+    # (Listed on every roleplay action of a game: one pass over the seat's characters, the card
+    # tables read once per character, and the fights looked into only when there are some.)
     fighting = {u for f in s.d["fights"] for u in f["att"] + f["def"]} if s.d["fights"] else ()
-    out: list[tuple] = []
+    out: list[tuple] = []  # joins and leaves, then abilities (in table order each)
+    uses: list[tuple] = []
     free_fleets: list[int] | None = None
     for c in mine:
-        if infos[c["card"]].fleeter or t in (c["moved"], c["acted"], c["done"]) or c["uid"] in fighting:
+        uid = c["uid"]
+        if uid in fighting:
             continue
-        if c["fleet"] is not None:
-            out.append(("leave", c["uid"]))
-            continue
-        if free_fleets is None:
-            taken = {x["fleet"] for x in mine}
-            free_fleets = [f["uid"] for f in mine if infos[f["card"]].fleeter and f["uid"] not in taken
-                           and f["uid"] not in fighting and f["acted"] != t]
-        out += [("join", c["uid"], f) for f in free_fleets]
-    for c in mine:
-        acts = infos[c["card"]].acts
-        if acts and c["acted"] != t and c["done"] != t and c["uid"] not in fighting:
-            out += [("ability", c["uid"], *x) for x in targets(s, seat, acts)]
+        info = infos[c["card"]]
+        if not info.fleeter and t != c["moved"] and t != c["acted"] and t != c["done"]:
+            if c["fleet"] is not None:
+                out.append(("leave", uid))
+            else:
+                if free_fleets is None:
+                    taken = {x["fleet"] for x in mine}
+                    free_fleets = [f["uid"] for f in mine if infos[f["card"]].fleeter and f["uid"] not in taken
+                                   and f["uid"] not in fighting and f["acted"] != t]
+                out += [("join", uid, f) for f in free_fleets]
+        if info.acts and c["acted"] != t and c["done"] != t:
+            uses += [("ability", uid, *x) for x in targets(s, seat, info.acts)]
+    out += uses
     acc = s.account(seat)
     if acc.acts and not s.d["p"][seat]["account_used"]:
         out += [("account", *x) for x in targets(s, seat, acc.acts)]
@@ -243,11 +250,13 @@ def _attackers(s: Board, mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _legal_ooc(s: Board, words: int | None = None) -> list[tuple]:
     """OOC cards of this step's timing the words pay for (`words`: the caller's `s.words(seat)`)."""
     seat = s.d["active"]
-    p = s.d["p"][seat]
     timing = TIMING[s.d["phase"]]
+    held = s.g.oocs_at[timing].intersection(s.d["p"][seat]["hand"])
+    if not held:  # (mostly so: most steps pass)
+        return []
     out: list[tuple] = []
     infos = s.g.infos
-    for cid in sorted(s.g.oocs_at[timing].intersection(p["hand"])):  # (often none: most steps pass)
+    for cid in sorted(held):
         info = infos[cid]
         cost = s.ooc_cost(seat, cid)
         words = s.words(seat) if words is None else words
@@ -288,6 +297,26 @@ def _legal_capture(s: Board) -> list[tuple]:
     # every unblocked fleet goes to some planet before the capture is worked out.
     out = [("assign", u, pl) for u in fights.unblocked_fleets(s) if u not in used for pl in open_planets]
     return out or [("done",)]
+
+
+# A declare, a block or an assign only adds to the list of choices made (`declared`, `blocks`,
+# `assign`); what the listing reads besides is as it was. So the next listing is the last one less the
+# choices that action used up, in the same order (the state asks here instead of listing again:
+# about half the listings of an attack).
+def _after_declare(listed: tuple, a: tuple) -> tuple:
+    rest = tuple(x for x in listed if x != a)
+    return rest if rest and rest[-1] == ("done",) else rest + (("done",),)  # someone is declared now
+
+
+def _after_block(listed: tuple, a: tuple) -> tuple:
+    return tuple(x for x in listed if x[0] != "block" or x[1] != a[1])  # the blocker is used
+
+
+def _after_assign(listed: tuple, a: tuple) -> tuple:
+    return tuple(x for x in listed if x[1] != a[1]) or (("done",),)  # the fleet is sent
+
+
+FOLLOW_UPS = {"declare": _after_declare, "block": _after_block, "assign": _after_assign}
 
 
 # The legal-action listing of each phase (`legal`; the state looks its phase up here directly).
@@ -345,7 +374,8 @@ def start_turn(s: Board, rec: EventRecorder) -> Any:
     if rec:  # (a muted state's recorder is false)
         rec("turn", f"-- turn {s.turn}: seat {seat} --", seat=seat, turn=s.turn)
     s.expire(seat, "next_turn", rec)
-    extra = sum(e["amount"] for e in s.account(seat).effect("extra_draw"))
+    lurker = s.account(seat).effect("extra_draw")  # (most accounts have none)
+    extra = sum(e["amount"] for e in lurker) if lurker else 0
     if extra:
         s.draw(seat, extra, rec)
 
@@ -363,6 +393,7 @@ def end_turn(s: Board, rec: EventRecorder) -> None:
     start_turn(s, rec)
 
 
-_DO = {"draw": _draw, "planet": _planet, "buy": _buy, "revive": _revive, "activate": _activate, "join": _join_leave,
-       "leave": _join_leave, "ability": _ability, "account": _account, "ooc": _ooc, "pass": _pass, "attack": _attack,
-       "no_attack": _no_attack, "declare": _declare, "block": _block, "fight": _fight, "assign": _assign, "done": _done}
+# What each action does (`do`; the state's `apply` looks an action's handler up here directly).
+HANDLERS = {"draw": _draw, "planet": _planet, "buy": _buy, "revive": _revive, "activate": _activate, "join": _join_leave,
+            "leave": _join_leave, "ability": _ability, "account": _account, "ooc": _ooc, "pass": _pass, "attack": _attack,
+            "no_attack": _no_attack, "declare": _declare, "block": _block, "fight": _fight, "assign": _assign, "done": _done}

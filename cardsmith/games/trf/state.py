@@ -9,7 +9,7 @@ from typing import Any
 from cardsmith.engine.contract import Decision, Event, IllegalAction, Outcome
 from cardsmith.engine.kit import EventRecorder, position_header
 from cardsmith.games.trf.board import Board, copy_table, plain_copy
-from cardsmith.games.trf.phases import LISTINGS, do
+from cardsmith.games.trf.phases import FOLLOW_UPS, HANDLERS, LISTINGS
 from cardsmith.games.trf.decisions import decision as _decision
 
 
@@ -29,6 +29,7 @@ class _Quiet:
 
 
 _QUIET: Any = _Quiet()
+_SEAT = ((0,), (1,))  # `to_act()`'s answers (asked before every action: no new tuple each time)
 
 
 class TRFState(Board):
@@ -46,7 +47,7 @@ class TRFState(Board):
         d = self.d
         if d["end"] is not None:
             return ()
-        return (1 - d["active"],) if d["phase"] == "block" else (d["active"],)
+        return _SEAT[1 - d["active"]] if d["phase"] == "block" else _SEAT[d["active"]]
 
     def legal_actions(self, seat: int | None = None) -> tuple:
         d = self.d
@@ -72,13 +73,15 @@ class TRFState(Board):
         self._legal = None
         if type(action) is not tuple:
             action = tuple(action)
+        kind = action[0]
+        follow = FOLLOW_UPS.get(kind)
         if self._quiet:  # (a simulated game: nothing to record or hand back)
-            do(self, action, _QUIET)
-            self._legal = None
+            HANDLERS[kind](self, action, _QUIET)
+            self._legal = None if follow is None else follow(listed, action)
             return ()
         rec = EventRecorder(self.log)
-        do(self, action, rec)
-        self._legal = None
+        HANDLERS[kind](self, action, rec)
+        self._legal = None if follow is None else follow(listed, action)
         return rec.take()
 
     def mute(self) -> None:
