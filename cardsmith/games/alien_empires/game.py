@@ -126,6 +126,7 @@ class AlienGame:
         st = self.state(seats, chance)
         for f in FIELDS:
             setattr(st, f, fields[f])
+        st.destiny_changed()
         labels = self.map._index or {lab: i for i, lab in enumerate(self.map.labels)}
         if trusted:
             st.worlds = {labels[k]: w for k, w in data["worlds"].items()}

@@ -41,6 +41,7 @@ class Powered(Protocol):
 
     static: int
     destiny: list[list[str]]
+    does: list[frozenset[str]]
     conflict: dict[str, Any] | None
     turnstate: dict[str, Any]
 
@@ -82,9 +83,12 @@ def handlers(st: Powered, seat: int) -> frozenset[str]:
     """Every handler of the Race cards `seat` may use now."""
     c = st.conflict
     if c is None or not (c["cancelled"][seat] or c["borrowed"][seat]):
-        cards = st.destiny[seat]
-    else:
-        cards = active_cards(st, seat)
+        return st.does[seat]  # (the Racial Destiny's, kept by the state: asked a few thousand times a game)
+    return cards_handlers(st, active_cards(st, seat))
+
+
+def cards_handlers(st: Powered, cards: list[str]) -> frozenset[str]:
+    """Every handler the Race cards `cards` name."""
     key = (st.static, *cards)
     got = _DOES.get(key)
     if got is None:

@@ -18,7 +18,7 @@ from cardsmith.engine.kit import EventRecorder, position_header, ResultState
 from cardsmith.engine.kit.steps import Steps
 from cardsmith.games.alien_empires.cards import CardTable
 from cardsmith.games.alien_empires.hexmap import HexMap
-from cardsmith.games.alien_empires.powers import sees_hand
+from cardsmith.games.alien_empires.powers import cards_handlers, sees_hand
 from cardsmith.games.alien_empires.decisions import decision as _decision
 
 GAME = "alien_empires"
@@ -99,6 +99,9 @@ class AlienState(ResultState):
         self.deck: list[str] = []
         self.discard: list[str] = []
         self.destiny: list[list[str]] = [[] for _ in range(seats)]
+        # Each seat's handlers from its Racial Destiny (`powers.handlers` outside a conflict's cancels
+        # and borrows): kept by `destiny_changed`, since the rules ask for them a few thousand times a game.
+        self.does: list[frozenset[str]] = [frozenset()] * seats
         self.turnstate: dict[str, Any] = {}
         self.conflict: dict[str, Any] | None = None
         self.stack: list[dict[str, Any]] = []
@@ -246,6 +249,10 @@ class AlienState(ResultState):
                 continue
             return
         stack.clear()
+
+    def destiny_changed(self) -> None:
+        """After a Racial Destiny changed (a Race card played, a state built from data): `does` anew."""
+        self.does = [cards_handlers(self, d) for d in self.destiny]
 
     def cards_dealt(self, seat: int) -> frozenset[str]:
         """Right after `new_game`: the starting hand the `@deal` step will give the seat, read off the
@@ -428,6 +435,7 @@ class AlienState(ResultState):
         twin.hands = [list(h) for h in self.hands]
         twin.deck, twin.discard = list(self.deck), list(self.discard)
         twin.destiny = [list(d) for d in self.destiny]
+        twin.does = list(self.does)
         twin.turnstate = _flat_copy(self.turnstate)
         twin.conflict = plain_copy(self.conflict)
         twin.stack = [_flat_copy(e) for e in self.stack]

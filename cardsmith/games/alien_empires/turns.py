@@ -102,6 +102,7 @@ def _destiny(st: "AlienState", e: Entry, action: tuple) -> None:
     seat, card = e["seat"], action[1]
     st.hands[seat].remove(card)
     st.destiny[seat].append(card)
+    st.destiny_changed()
     st.rec("destiny", f"P{seat} plays {st.table[card].name} into its Racial Destiny", seat=seat, card=card)
     st.push("@destiny", seat)
 
