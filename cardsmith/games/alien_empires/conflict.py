@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 import cardsmith.games.alien_empires.powers as P
 from cardsmith.games.alien_empires.force import other_side, primary, role_of
@@ -60,15 +60,16 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple
     rows = st.tokens
     fought = ts["fought"]
     everywhere = range(len(rows))
-    mine = list(compress(everywhere, map(itemgetter(seat), rows)))
-    reach = set(mine).union(*(adjacent[h] for h in mine))  # a conflict needs a token in the space or next to it
-    if near is not None:
-        reach &= near
-    # Only spaces holding an opponent's tokens can be fought over: look at those alone.
-    contested: set[int] = set()
-    for s in others:
-        contested.update(compress(everywhere, map(itemgetter(s), rows)))
-    for h in sorted(reach & contested):
+    mine = set(compress(everywhere, map(itemgetter(seat), rows)))
+    # Only spaces holding an opponent's tokens can be fought over (by hex): look at those alone.
+    if len(others) == 1:
+        contested: Iterable[int] = compress(everywhere, map(itemgetter(others[0]), rows))
+    else:
+        contested = sorted(set().union(*(compress(everywhere, map(itemgetter(s), rows)) for s in others)))
+    for h in contested:
+        # a conflict needs a token of the seat in the space or next to it (adjacency is mutual)
+        if h not in mine and mine.isdisjoint(adjacent[h]) or near is not None and h not in near:
+            continue
         row = rows[h]
         if labels[h] in fought:
             continue

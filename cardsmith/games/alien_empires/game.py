@@ -127,7 +127,7 @@ class AlienGame:
         for f in FIELDS:
             setattr(st, f, fields[f])
         st.destiny_changed()
-        labels = self.map._index or {lab: i for i, lab in enumerate(self.map.labels)}
+        labels = self.map.at
         if trusted:
             st.worlds = {labels[k]: w for k, w in data["worlds"].items()}
             rows = st.tokens

@@ -60,7 +60,7 @@ def reveal_options(st: "AlienState", seat: int) -> list[tuple]:
     forces = sorted((x for x in st.hands[seat] if cards[x].kind == "force"), key=lambda x: (-cards[x].value, x))
     if not forces:
         return [("reveal",)]
-    singles = [("reveal", x) for x in sorted(set(forces), key=lambda x: (-cards[x].value, x))]
+    singles = [("reveal", x) for x in dict.fromkeys(forces)]  # (each card once, in the same order)
     if P.amount(st, opponent(c, seat), "force_card_limit"):
         return singles
     return singles + [("reveal",) + tuple(forces[:k]) for k in range(2, len(forces) + 1)]
@@ -132,8 +132,8 @@ def losses(st: "AlienState", lose: str, win: str) -> None:
     assert c is not None
     l, w = primary(c, lose), primary(c, win)
     h = hx(st, c["hex"])
-    back = _retreat_hex(st, l, h)
     if c["flags"][lose].get("evacuate") and c["commit"][l].get(c["hex"]):
+        back = _retreat_hex(st, l, h)
         n = c["commit"][l].pop(c["hex"])
         st.tokens[h][l] -= n
         st.tokens[back][l] += n

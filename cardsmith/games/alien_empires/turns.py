@@ -472,8 +472,8 @@ def free_stacks(st: "AlienState", seat: int) -> list[int]:
     if moved:
         # A stack is spent when every token on it moved there this turn: only the hexes `moved`
         # names can be (a few), so look those up rather than every stack of the seat.
-        index = st.map.index
-        spent = {h for h, k in ((index(lab), k) for lab, k in moved.items()) if rows[h][seat] <= k}
+        at = st.map.at
+        spent = {h for h, k in ((at[lab], k) for lab, k in moved.items()) if rows[h][seat] <= k}
         if spent:
             mine = [h for h in mine if h not in spent]
     tolls = toll_keepers(st, seat)
@@ -501,7 +501,7 @@ def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
     reach = P.move_range(st, seat, does)
     hmap = st.map
     src = e["src"]
-    h = hmap.index(src)
+    h = hmap.at[src]
     # (`movable`, with the label at hand)
     free = st.tokens[h][seat] - st.turnstate["moved"].get(src, 0)
     if free <= 0 or (h in st.worlds and toll_blocked(st, seat, h)):
@@ -588,7 +588,8 @@ def _migrate(st: "AlienState", e: Entry, action: tuple) -> None:
 def _move_to(st: "AlienState", e: Entry, action: tuple) -> None:
     st.stack.pop()
     seat, ts, hmap = e["seat"], st.turnstate, st.map
-    src, dst, n = hmap.index(action[1]), hmap.index(action[2]), action[3]
+    at = hmap.at
+    src, dst, n = at[action[1]], at[action[2]], action[3]
     # Only Gatherer lists moves beyond the seat's range (`_move_to_legal`).
     does = P.handlers(st, seat)
     if "gatherer" in does and hmap.dist[src][dst] > P.move_range(st, seat, does):
