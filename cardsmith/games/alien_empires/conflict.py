@@ -121,16 +121,10 @@ def _attack(st: "AlienState", e: Entry, action: tuple) -> None:
             c["only"][a] = e["stack"]
         if st.loud:
             st.rec("attack", f"P{a} attacks P{d} at {label}{where}", seat=a, defender=d, hex=label)
-    st.push("@resolve")
-    st.push("@reveal")
-    st.push("cards", a)
-    st.push("@start_late")
-    st.push("@start_autos")
-    st.push("@start_early")
-    st.push("@defender_draws")
-    st.push("@allies")
-    st.push("commit", d)
-    st.push("commit", a)
+    # (`push` ten times, as one list: every conflict of every game)
+    st.stack += [{"kind": "@resolve"}, {"kind": "@reveal"}, {"kind": "cards", "seat": a}, {"kind": "@start_late"},
+                 {"kind": "@start_autos"}, {"kind": "@start_early"}, {"kind": "@defender_draws"}, {"kind": "@allies"},
+                 {"kind": "commit", "seat": d}, {"kind": "commit", "seat": a}]
     if teased:  # forced: neither Pacifist nor Diplomat lets the teaser refuse its own conflict
         return
     if P.has(st, d, "pacifist") and pacify_cards(st, d):
@@ -180,13 +174,14 @@ def area(st: "AlienState", reach: int = 1) -> list[int]:
 def _commit_options(st: "AlienState", seat: int) -> dict[str, dict[str, int]]:
     c = st.conflict
     assert c is not None
-    h = hx(st, c["hex"])
     only = (c.get("only") or [None] * st.seats)[seat]
     if only is not None:  # a Strategy stack or a teased stack fights alone
         n = st.tokens[hx(st, only)][seat] if hx(st, only) in area(st) else 0
         return {"all": {only: n} if n else {}}
-    here = {c["hex"]: st.tokens[h][seat]} if st.tokens[h][seat] else {}
-    every = {lbl(st, a): st.tokens[a][seat] for a in area(st) if st.tokens[a][seat]}
+    rows, labels = st.tokens, st.map.labels
+    h = st.map.at[c["hex"]]
+    here = {c["hex"]: rows[h][seat]} if rows[h][seat] else {}
+    every = {labels[a]: rows[a][seat] for a in (h, *st.map.within(h, 1)) if rows[a][seat]}  # (`area`)
     out = {"all": every}
     if here and here != every:
         out["here"] = here
@@ -303,18 +298,17 @@ def _cards_legal(st: "AlienState", e: Entry) -> tuple:
     c = st.conflict
     assert c is not None
     p = e["seat"]
-    side = c["side"][p]
-    where = "world" if hx(st, c["hex"]) in st.worlds else "space"
     out: list[tuple] = [("pass",)]
-    table = st.table.cards
-    for x in sorted(set(st.hands[p])):
-        info = table[x]
-        if info.timing != "conflict" or info.kind != "event":
-            continue
-        eff = info.effects[0]
-        if eff.get("side", "any") not in ("any", role_of(side)) or eff.get("where", "any") not in ("any", where):
-            continue
-        out.append(("play", x))
+    held = st.table.events["conflict"].intersection(st.hands[p])
+    if held:
+        role = role_of(c["side"][p])
+        where = "world" if hx(st, c["hex"]) in st.worlds else "space"
+        table = st.table.cards
+        for x in sorted(held):
+            eff = table[x].effects[0]
+            if eff.get("side", "any") not in ("any", role) or eff.get("where", "any") not in ("any", where):
+                continue
+            out.append(("play", x))
     does = P.handlers(st, p)
     if not does & _CARD_POWERS:
         return tuple(out)

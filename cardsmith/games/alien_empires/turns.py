@@ -235,17 +235,17 @@ def _fate_legal(st: "AlienState", e: Entry) -> tuple:
     out: list[tuple] = [("done",)]
     if not ts["drawn"]:
         out.append(("draw",))
-    hand = sorted(set(st.hands[seat]))
-    table = st.table.cards
-    for c in hand:
-        info = table[c]
-        if info.timing == "fate" and info.kind == "event":
-            if info.does[0] == "add_tokens":
+    held = st.table.events["fate"].intersection(st.hands[seat])
+    if held:
+        table = st.table.cards
+        for c in sorted(held):
+            if table[c].does[0] == "add_tokens":
                 out += [("play", c, lbl(st, h)) for h in st.colonised(seat)]
             else:
                 out.append(("play", c))
     if not P.handlers(st, seat) & _FATE_POWERS:
         return tuple(out)
+    hand = sorted(set(st.hands[seat]))
     if P.has(st, seat, "resurrection") and seat not in ts["resurrected"] and st.discard and st.total(seat) > 1:
         out.append(("resurrect",))
     others = [s for s in st.alive() if s != seat]
@@ -343,13 +343,15 @@ def _genesis(st: "AlienState", e: Entry) -> None:
     opponent with Contraceptives has tokens on it."""
     seat = e["seat"]
     per = max([1] + [int(x.get("amount", 1)) for x in P.effects(st, seat, "genesis")])
-    blockers = [s for s in st.alive() if s != seat and P.has(st, s, "contraceptives")]
+    blockers = [s for s in st.alive() if s != seat and "contraceptives" in P.handlers(st, s)]
     grown = []
+    rows, labels = st.tokens, st.map.labels
     for h in st.colonised(seat):
-        if any(st.tokens[h][b] for b in blockers):
+        row = rows[h]
+        if blockers and any(row[b] for b in blockers):
             continue
-        st.add_tokens(h, seat, per)
-        grown.append(lbl(st, h))
+        row[seat] += per  # (`add_tokens`)
+        grown.append(labels[h])
     if grown:
         if st.loud:
             st.rec("genesis", f"P{seat}'s colonies grow: {', '.join(grown)} (+{per} each)", seat=seat, hexes=grown, each=per)
@@ -403,10 +405,7 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
     out += map(actions.__getitem__, free)
     if not _MOVE_POWERS.isdisjoint(P.handlers(st, seat)):
         out += _power_moves(st, seat)
-    events = _MIGRATION_EVENTS.get(static)
-    if events is None:
-        table = st.table.cards
-        events = _MIGRATION_EVENTS[static] = frozenset(c for c, i in table.items() if i.kind == "event" and i.timing == "migration")
+    events = st.table.events["migration"]
     hand = st.hands[seat]
     if not events.isdisjoint(hand):
         held = events.intersection(hand)
@@ -459,9 +458,8 @@ def _warps(st: "AlienState", card: str, h: int) -> tuple:
     return got
 
 
-# Race powers that add moves to the Migration phase (`_power_moves`), and each game's Migration Events.
+# Race powers that add moves to the Migration phase (`_power_moves`).
 _MOVE_POWERS = frozenset({"assassination", "projection", "repulsion", "deporter", "propagandist", "worldships"})
-_MIGRATION_EVENTS: dict[int, frozenset[str]] = {}
 
 
 def free_stacks(st: "AlienState", seat: int) -> list[int]:
