@@ -138,7 +138,8 @@ def losses(st: "AlienState", lose: str, win: str) -> None:
         st.tokens[h][l] -= n
         st.tokens[back][l] += n
         st.rec("evacuate", f"P{l} evacuates {n} tokens to {lbl(st, back)}", seat=l)
-    if P.has(st, l, "escape"):
+    does = P.handlers(st, l)
+    if "escape" in does:
         for label in sorted(c["commit"][l], key=lambda k: k != c["hex"]):
             if c["commit"][l][label]:
                 c["commit"][l][label] -= 1
@@ -150,10 +151,12 @@ def losses(st: "AlienState", lose: str, win: str) -> None:
         if c["side"][s] == lose:
             for label, n in c["commit"][s].items():
                 st.kill(hx(st, label), s, n, "lost the conflict")
-    for x in P.effects(st, l, "booby_trap"):
-        n = sum(c["commit"][w].values()) // int(x.get("divisor", 2))
-        kill_taking_part(st, w, n, "Booby Trap")
-    steal(st, l, w, P.amount(st, l, "lose_steal"), "Repatriations")
+    if "booby_trap" in does:
+        for x in P.effects(st, l, "booby_trap"):
+            n = sum(c["commit"][w].values()) // int(x.get("divisor", 2))
+            kill_taking_part(st, w, n, "Booby Trap")
+    if "lose_steal" in does:
+        steal(st, l, w, P.amount(st, l, "lose_steal"), "Repatriations")
 
 
 def _retreat_hex(st: "AlienState", seat: int, h: int) -> int:
@@ -165,11 +168,12 @@ def rewards(st: "AlienState", win: str, lose: str) -> None:
     c = st.conflict
     assert c is not None
     w = primary(c, win)
-    n = P.amount(st, w, "win_tokens")
+    does = P.handlers(st, w)
+    n = P.amount(st, w, "win_tokens") if "win_tokens" in does else 0
     if n:
         st.add_tokens(hx(st, c["hex"]), w, n)
         st.rec("vampirism", f"P{w} (Vampirism) gains {n} token(s) at {c['hex']}", seat=w)
-    draw = P.amount(st, w, "win_draw") + c["flags"][win].get("win_draw", 0)
+    draw = (P.amount(st, w, "win_draw") if "win_draw" in does else 0) + c["flags"][win].get("win_draw", 0)
     if draw:
         st.draw(w, draw, "won the conflict")
     for s in range(st.seats):

@@ -110,9 +110,10 @@ class AlienState(ResultState):
         self.result: Outcome | None = None
         self._legal: dict[int, tuple] = {}
         self.pool: dict[str, int] = {}
-        # (Migration stack entry, worked out by the last move?, free stacks): turns.py's memo that
-        # saves listing the seat's stacks anew after each ordinary move. Not part of the position.
-        self.free_memo: tuple[dict[str, Any], bool, list[int]] | None = None
+        # (Migration stack entry, worked out by the last move?, free stacks, their choices or None):
+        # turns.py's memo that saves listing the seat's stacks anew after each ordinary move. Not
+        # part of the position.
+        self.free_memo: tuple[dict[str, Any], bool, list[int], tuple | None] | None = None
         # A hex per seat where it last had tokens (check_end looks there first): a hint, right or not.
         self.holds: list[int] = [0] * seats
 
@@ -188,12 +189,10 @@ class AlienState(ResultState):
                 action = _tuple(action)
             if action not in legal:
                 raise IllegalAction(f"{action!r} is not legal for seat {who} now")
-        # (`_do`, inline: a random game applies some 800 actions)
         top = self.stack[-1]
         kind = top["kind"]
-        self._legal = {}
+        self._legal = {}  # (the steps list nothing: `settle` sets it where play stops)
         STEPS.decisions[kind][1](self, top if kind != "reveal" else dict(top, seat=who), action)
-        self._legal = {}
         self.settle()
         return self.rec.take() if self.loud else ()
 
@@ -203,16 +202,12 @@ class AlienState(ResultState):
         self.loud = False
         self.rec = _QUIET
 
-    def _do(self, action: tuple, seat: int) -> None:
-        top = self.stack[-1]
-        self._legal = {}
-        STEPS.decisions[top["kind"]][1](self, top if top["kind"] != "reveal" else dict(top, seat=seat), action)
-        self._legal = {}
-
     def settle(self) -> None:
         """Run automatic steps and forced decisions (kept with `keep_forced`) until a seat has a real
         choice (or the game ends)."""
-        stack, autos, out = self.stack, STEPS.autos, self.out
+        # `_legal` is {} on entry (a new state, or `apply`) and no step lists legal actions, so it
+        # is set only where play stops: a random game runs some 2,000 steps here.
+        stack, autos, decisions, out = self.stack, STEPS.autos, STEPS.decisions, self.out
         while self.result is None:
             if not stack:
                 STEPS.empty(self)  # turns.next_turn
@@ -222,7 +217,6 @@ class AlienState(ResultState):
             if kind[0] == "@":
                 stack.pop()
                 autos[kind](self, top)
-                self._legal = {}
                 continue
             if kind == "reveal":
                 waiting = top["waiting"]
@@ -240,13 +234,15 @@ class AlienState(ResultState):
                 self._legal = {}
                 return  # surely more than one legal action: work them out only when asked
             # (the legal list of a decision on the stack, as legal_actions would work it out)
-            legal = tuple(STEPS.decisions[kind][0](self, top if kind != "reveal" else dict(top, seat=seat)))
-            self._legal = {seat: legal}
+            listed, do = decisions[kind]
+            entry = top if kind != "reveal" else dict(top, seat=seat)
+            legal = tuple(listed(self, entry))
             if not legal:
                 raise RuntimeError(f"no legal action for seat {seat} at {kind}")
             if len(legal) == 1 and not self.keep_forced:
-                self._do(legal[0], seat)
+                do(self, entry, legal[0])  # a forced decision is taken at once
                 continue
+            self._legal = {seat: legal}
             return
         stack.clear()
 

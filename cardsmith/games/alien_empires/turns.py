@@ -395,30 +395,32 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
     seat = e["seat"]
     memo = st.free_memo
     if memo is not None and memo[0] is e and memo[1]:
-        free = memo[2]  # worked out by the move just made (`_next_free`)
+        free, base = memo[2], memo[3]  # worked out by the move just made (`_next_free`)
     else:
-        free = free_stacks(st, seat)
-    st.free_memo = (e, False, free)
-    static = st.static
-    actions = _LABELLED.get((static, "stack")) or _labelled(st, "stack")
-    out: list[tuple] = [_DONE]
-    out += map(actions.__getitem__, free)
+        free, base = free_stacks(st, seat), None
+    if base is None:  # `done`, then a choice of each free stack
+        actions = _LABELLED.get((st.static, "stack")) or _labelled(st, "stack")
+        base = (_DONE, *map(actions.__getitem__, free))
+    st.free_memo = (e, False, free, base)
+    out = base
     if not _MOVE_POWERS.isdisjoint(P.handlers(st, seat)):
-        out += _power_moves(st, seat)
+        out += tuple(_power_moves(st, seat))
     events = st.table.events["migration"]
     hand = st.hands[seat]
     if not events.isdisjoint(hand):
         held = events.intersection(hand)
         table = st.table.cards
         rows = st.tokens
+        plays: list[tuple] = []
         for c in sorted(held):
             if table[c].does[0] == "warp":
                 for h in free:
                     if movable(st, seat, h) == rows[h][seat]:
-                        out += _warps(st, c, h)
+                        plays += _warps(st, c, h)
             else:
-                out.append(("play", c))
-    return tuple(out)
+                plays.append(("play", c))
+        out += tuple(plays)
+    return out
 
 
 _DONE = ("done",)
@@ -501,8 +503,10 @@ def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
     src = e["src"]
     h = hmap.at[src]
     # (`movable`, with the label at hand)
-    free = st.tokens[h][seat] - st.turnstate["moved"].get(src, 0)
-    if free <= 0 or (h in st.worlds and toll_blocked(st, seat, h)):
+    row = st.tokens[h]
+    free = row[seat] - st.turnstate["moved"].get(src, 0)
+    # (a Toll Keeper blocks only where another seat has tokens on the world)
+    if free <= 0 or (h in st.worlds and sum(row) != row[seat] and toll_blocked(st, seat, h)):
         free = 0
     key = (st.static, h, reach, free)
     out = _MOVES.get(key)
@@ -599,7 +603,9 @@ def _move_to(st: "AlienState", e: Entry, action: tuple) -> None:
     moves[action[2]] = moves.get(action[2], 0) + n
     if st.loud:
         st.rec("move", f"P{seat} moves {n} from {action[1]} to {action[2]}", seat=seat, src=action[1], dst=action[2], count=n)
-    moved(st, seat, src, dst, n)
+    row = rows[src]
+    if sum(row) != row[seat]:  # (`moved`: only another seat's tokens there could follow)
+        moved(st, seat, src, dst, n)
     st.check_end(holder=seat)  # (its n >= 1 tokens are on dst)
     _next_free(st, seat, src, action[1])
 
@@ -616,10 +622,10 @@ def _next_free(st: "AlienState", seat: int, src: int, label: str) -> None:
     if memo is None or memo[1] or not stack or stack[-1] is not memo[0] or st.result is not None:
         st.free_memo = None
         return
-    free = memo[2]
+    free, base = memo[2], memo[3]
     if st.tokens[src][seat] <= st.turnstate["moved"].get(label, 0):
-        free = [h for h in free if h != src]
-    st.free_memo = (memo[0], True, free)
+        free, base = [h for h in free if h != src], None  # (the stack is spent: list the choices anew)
+    st.free_memo = (memo[0], True, free, base)
 
 
 def _power_move(st: "AlienState", seat: int, action: tuple) -> None:
