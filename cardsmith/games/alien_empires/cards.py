@@ -62,6 +62,11 @@ class CardTable(KitCardTable[CardInfo]):
         return self.cards[cid].kind
 
     @cached_property
+    def force_order(self) -> dict[str, tuple[int, str]]:
+        """Force card -> its place in a reveal's order (highest value first, then by id)."""
+        return {cid: (-info.value, cid) for cid, info in self.cards.items() if info.kind == "force"}
+
+    @cached_property
     def events(self) -> dict[str, frozenset[str]]:
         """The Event cards by timing ("fate", "migration", "conflict"): a hand holding none of a
         phase's has no Event to play in it, which the legal lists test before looking at each card."""

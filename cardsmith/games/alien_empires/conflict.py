@@ -11,9 +11,7 @@ side, `cancelled` / `borrowed` Race cards per seat, `reveal` per seat, `used` po
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 import cardsmith.games.alien_empires.powers as P
 from cardsmith.games.alien_empires.force import other_side, primary, role_of
@@ -59,13 +57,10 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple
     labels, adjacent = st.map.labels, st.map.adjacent
     rows = st.tokens
     fought = ts["fought"]
-    everywhere = range(len(rows))
-    mine = set(compress(everywhere, map(itemgetter(seat), rows)))
+    held = st.held
+    mine = held[seat]
     # Only spaces holding an opponent's tokens can be fought over (by hex): look at those alone.
-    if len(others) == 1:
-        contested: Iterable[int] = compress(everywhere, map(itemgetter(others[0]), rows))
-    else:
-        contested = sorted(set().union(*(compress(everywhere, map(itemgetter(s), rows)) for s in others)))
+    contested = sorted(held[others[0]] if len(others) == 1 else set().union(*(held[s] for s in others)))
     for h in contested:
         # a conflict needs a token of the seat in the space or next to it (adjacency is mutual)
         if h not in mine and mine.isdisjoint(adjacent[h]) or near is not None and h not in near:
@@ -285,8 +280,8 @@ def convert(st: "AlienState", o: int, p: int, why: str) -> None:
         if c["commit"][o][label]:
             h = hx(st, label)
             c["commit"][o][label] -= 1
-            st.tokens[h][o] -= 1
-            st.tokens[h][p] += 1
+            st.add_tokens(h, o, -1)
+            st.add_tokens(h, p, 1)
             c["commit"][p][label] = c["commit"][p].get(label, 0) + 1
             st.rec("convert", f"P{p} ({why}) takes control of one of P{o}'s tokens at {label}", seat=p)
             return

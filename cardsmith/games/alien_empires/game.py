@@ -133,6 +133,7 @@ class AlienGame:
             rows = st.tokens
             for k, counts in data["tokens"].items():
                 rows[labels[k]] = counts
+            st.recount()
             st.pool = dict(data["pool"]) if data["pool"] else dict(Counter(_all_cards(st)))
             return st
         try:
@@ -143,6 +144,7 @@ class AlienGame:
                 st.tokens[labels[str(k)]] = [int(n) for n in counts]
         except KeyError as e:
             raise PositionError(f"the position names hex {e.args[0]!r}, which the map does not have") from None
+        st.recount()
         st.pool = dict(data.get("pool") or Counter(_all_cards(st)))
         return st
 

@@ -133,9 +133,11 @@ def amount(st: Powered, seat: int, do: str, key: str = "amount", **match: Any) -
 
 def hand_limit(st: Powered, seat: int) -> int:
     """The hand size: the setting, plus Memory, less every opponent's Scourge."""
-    limit = st.settings.hand + amount(st, seat, "hand_size", who="self")
+    limit = st.settings.hand
+    if "hand_size" in handlers(st, seat):  # (asked only of seats with the power: the same sum)
+        limit += amount(st, seat, "hand_size", who="self")
     for other in st.alive():
-        if other != seat:
+        if other != seat and "hand_size" in handlers(st, other):
             limit += amount(st, other, "hand_size", who="opponents")
     return max(0, limit)
 

@@ -56,8 +56,8 @@ def _forced_reveals(st: "AlienState") -> None:
 def reveal_options(st: "AlienState", seat: int) -> list[tuple]:
     c = st.conflict
     assert c is not None
-    cards = st.table.cards
-    forces = sorted((x for x in st.hands[seat] if cards[x].kind == "force"), key=lambda x: (-cards[x].value, x))
+    order = st.table.force_order
+    forces = sorted(filter(order.__contains__, st.hands[seat]), key=order.__getitem__)
     if not forces:
         return [("reveal",)]
     singles = [("reveal", x) for x in dict.fromkeys(forces)]  # (each card once, in the same order)
@@ -135,16 +135,15 @@ def losses(st: "AlienState", lose: str, win: str) -> None:
     if c["flags"][lose].get("evacuate") and c["commit"][l].get(c["hex"]):
         back = _retreat_hex(st, l, h)
         n = c["commit"][l].pop(c["hex"])
-        st.tokens[h][l] -= n
-        st.tokens[back][l] += n
+        st.move_tokens(l, h, back, n)
         st.rec("evacuate", f"P{l} evacuates {n} tokens to {lbl(st, back)}", seat=l)
     does = P.handlers(st, l)
     if "escape" in does:
         for label in sorted(c["commit"][l], key=lambda k: k != c["hex"]):
             if c["commit"][l][label]:
                 c["commit"][l][label] -= 1
-                st.tokens[hx(st, label)][l] -= 1
-                st.tokens[_retreat_hex(st, l, hx(st, label))][l] += 1
+                st.add_tokens(hx(st, label), l, -1)
+                st.add_tokens(_retreat_hex(st, l, hx(st, label)), l, 1)
                 st.rec("escape", f"P{l} (Escape Artist) retreats one token from {label}", seat=l)
                 break
     for s in range(st.seats):

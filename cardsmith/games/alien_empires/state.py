@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import itemgetter
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Sequence
 
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, Decision, Event, IllegalAction, Outcome
@@ -90,6 +90,10 @@ class AlienState(ResultState):
         self.loud = True                                  # False once muted: no events, no log
         self.worlds: dict[int, str] = {}                 # hex -> world id
         self.tokens: list[list[int]] = [[0] * seats for _ in range(len(hexmap))]
+        # The hexes where each seat has tokens: an index the rules keep with `tokens` (every change
+        # goes through `add_tokens`, `kill` or `move_tokens`), so listing a seat's stacks or its
+        # opponents' does not walk the whole map (a random game asks a few hundred times).
+        self.held: list[set[int]] = [set() for _ in range(seats)]
         self.order: list[int] = list(range(seats))       # playing order (reverse of the setup order)
         self.active = 0                                   # index into order
         self.turn = 1
@@ -114,8 +118,6 @@ class AlienState(ResultState):
         # turns.py's memo that saves listing the seat's stacks anew after each ordinary move. Not
         # part of the position.
         self.free_memo: tuple[dict[str, Any], bool, list[int], tuple | None] | None = None
-        # A hex per seat where it last had tokens (check_end looks there first): a hint, right or not.
-        self.holds: list[int] = [0] * seats
 
     def _bind(self) -> None:
         """The card table, map and settings as attributes (the rules read the map a few thousand
@@ -283,11 +285,18 @@ class AlienState(ResultState):
             self.stack.append({"kind": kind, "seat": seat, **data})
 
     def total(self, seat: int) -> int:
-        return sum(map(itemgetter(seat), self.tokens))
+        rows = self.tokens
+        return sum([rows[h][seat] for h in self.held[seat]])
 
-    def stacks(self, seat: int) -> Iterator[int]:
-        """Hexes where `seat` has tokens."""
-        return (h for h, t in enumerate(self.tokens) if t[seat])
+    def stacks(self, seat: int) -> list[int]:
+        """Hexes where `seat` has tokens, in order."""
+        return sorted(self.held[seat])
+
+    def recount(self) -> None:
+        """`held` anew from `tokens` (a state built from data)."""
+        rows = self.tokens
+        everywhere = range(len(rows))
+        self.held = [set(compress(everywhere, map(itemgetter(s), rows))) for s in range(self.seats)]
 
     def controller(self, hex_: int) -> int | None:
         """The only seat with tokens on the hex, or None."""
@@ -296,7 +305,7 @@ class AlienState(ResultState):
 
     def colonised(self, seat: int) -> list[int]:
         """Worlds on which `seat` has tokens ("Any world you have tokens on is considered to be colonized")."""
-        return [h for h in sorted(self.worlds) if self.tokens[h][seat]]
+        return sorted(self.held[seat].intersection(self.worlds))
 
     def draw(self, seat: int, n: int, why: str = "") -> list[str]:
         """Draw up to `n` cards, shuffling the discards into a new deck when it runs out."""
@@ -328,12 +337,23 @@ class AlienState(ResultState):
         return hand[self.chance.randrange(len(hand), why, "public")]
 
     def add_tokens(self, hex_: int, seat: int, n: int) -> None:
-        self.tokens[hex_][seat] += n
+        """`n` more tokens of `seat` on the hex (fewer when `n` < 0)."""
+        row = self.tokens[hex_]
+        row[seat] += n
+        if row[seat]:
+            self.held[seat].add(hex_)
+        else:
+            self.held[seat].discard(hex_)
+
+    def move_tokens(self, seat: int, src: int, dst: int, n: int) -> None:
+        """`n` tokens of `seat` go from `src` to `dst`."""
+        self.add_tokens(src, seat, -n)
+        self.add_tokens(dst, seat, n)
 
     def kill(self, hex_: int, seat: int, n: int, why: str) -> int:
         n = min(n, self.tokens[hex_][seat])
         if n:
-            self.tokens[hex_][seat] -= n
+            self.add_tokens(hex_, seat, -n)
             if self.loud:
                 self.rec("destroyed", f"{n} token(s) of P{seat} destroyed at {self.map.labels[hex_]} ({why})",
                          seat=seat, hex=self.map.labels[hex_], count=n)
@@ -346,18 +366,14 @@ class AlienState(ResultState):
             return
         rows = self.tokens
         alive: Sequence[int] = self.alive() if self.out else range(self.seats)
-        hint = self.holds
+        held = self.held
         for s in alive:
-            if s == holder or rows[hint[s]][s]:  # (tokens where this seat had some when last searched)
+            if s == holder or held[s]:
                 continue
-            found = next(compress(range(len(rows)), map(itemgetter(s), rows)), None)
-            if found is not None:
-                hint[s] = found
-            else:
-                self.out.append(s)
-                self.discard.extend(self.hands[s])
-                self.hands[s] = []
-                self.rec("out", f"P{s} has no token left and is out of the game", seat=s)
+            self.out.append(s)
+            self.discard.extend(self.hands[s])
+            self.hands[s] = []
+            self.rec("out", f"P{s} has no token left and is out of the game", seat=s)
         if len(self.out) + len(alive) != self.seats:  # someone went out just now
             alive = self.alive()
         worlds = self.worlds
@@ -440,7 +456,7 @@ class AlienState(ResultState):
         twin.result = self.result
         twin._legal = dict(self._legal)
         twin.free_memo = None  # (it names a stack entry of this state, which the twin copies)
-        twin.holds = list(self.holds)
+        twin.held = [set(h) for h in self.held]
         twin.pool = self.pool
         return twin
 

@@ -6,8 +6,6 @@ module docstring of state.py); docs/rules/alien-empires.md gives the readings th
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Iterable
 
 import cardsmith.games.alien_empires.powers as P
@@ -329,8 +327,7 @@ def play_event(st: "AlienState", seat: int, card: str, args: tuple) -> None:
     elif do == "warp":
         src, dst = hx(st, args[0]), hx(st, args[1])
         moving = st.tokens[src][seat]
-        st.tokens[src][seat] = 0
-        st.add_tokens(dst, seat, moving)
+        st.move_tokens(seat, src, dst, moving)
         moved = st.turnstate["moved"]
         moved[args[1]] = moved.get(args[1], 0) + moving
         moved.pop(args[0], None)
@@ -350,7 +347,7 @@ def _genesis(st: "AlienState", e: Entry) -> None:
         row = rows[h]
         if blockers and any(row[b] for b in blockers):
             continue
-        row[seat] += per  # (`add_tokens`)
+        row[seat] += per  # (`add_tokens`: the seat holds the world already)
         grown.append(labels[h])
     if grown:
         if st.loud:
@@ -467,7 +464,7 @@ _MOVE_POWERS = frozenset({"assassination", "projection", "repulsion", "deporter"
 def free_stacks(st: "AlienState", seat: int) -> list[int]:
     """The hexes (in order) where `seat` has tokens free to move (`movable` for every hex at once)."""
     rows = st.tokens
-    mine: Iterable[int] = compress(range(len(rows)), map(itemgetter(seat), rows))
+    mine: Iterable[int] = sorted(st.held[seat])
     moved = st.turnstate["moved"]
     if moved:
         # A stack is spent when every token on it moved there this turn: only the hexes `moved`
@@ -531,11 +528,9 @@ CHOICE["move_to"] = lambda st, e: True  # every hex has a neighbour: at least tw
 def _enemies(st: "AlienState", seat: int) -> list[tuple[int, int]]:
     """(hex, seat) for every hex holding another player's tokens."""
     others = [s for s in st.alive() if s != seat]
-    rows = st.tokens
-    everywhere = range(len(rows))
-    out = [(h, s) for s in others for h in compress(everywhere, map(itemgetter(s), rows))]
-    if len(others) > 1:
-        out.sort()  # by hex, then seat: the order of a walk over the map
+    held = st.held
+    out = [(h, s) for s in others for h in held[s]]
+    out.sort()  # by hex, then seat: the order of a walk over the map
     return out
 
 
@@ -597,8 +592,12 @@ def _move_to(st: "AlienState", e: Entry, action: tuple) -> None:
     if "gatherer" in does and hmap.dist[src][dst] > P.move_range(st, seat, does):
         ts["gatherer"] = action[2]
     rows = st.tokens
-    rows[src][seat] -= n
+    rows[src][seat] -= n  # (`move_tokens`, inline: n >= 1)
     rows[dst][seat] += n
+    held = st.held[seat]
+    held.add(dst)
+    if not rows[src][seat]:
+        held.discard(src)
     moves = ts["moved"]
     moves[action[2]] = moves.get(action[2], 0) + n
     if st.loud:
@@ -645,12 +644,11 @@ def _power_move(st: "AlienState", seat: int, action: tuple) -> None:
     elif what in ("repulse", "deport"):
         ts["used"].append("repulsion" if what == "repulse" else "deporter")
         n = 1 if what == "repulse" else min(st.tokens[h][action[2]], P.amount(st, seat, "deporter") or 2)
-        st.tokens[h][action[2]] -= n
-        st.add_tokens(hx(st, action[3]), action[2], n)
+        st.move_tokens(action[2], h, hx(st, action[3]), n)
         st.rec(what, f"P{seat} moves {n} of P{action[2]}'s tokens from {action[1]} to {action[3]}", seat=seat)
     elif what == "convert":
         ts["used"].append("propagandist")
-        st.tokens[h][action[2]] -= 1
+        st.add_tokens(h, action[2], -1)
         st.add_tokens(h, seat, 1)
         ts["moved"][action[1]] = ts["moved"].get(action[1], 0) + 1
         st.rec("convert", f"P{seat} (Propagandist) takes over one of P{action[2]}'s tokens at {action[1]}", seat=seat)
@@ -659,8 +657,7 @@ def _power_move(st: "AlienState", seat: int, action: tuple) -> None:
         d = hx(st, action[2])
         st.worlds[d] = st.worlds.pop(h)
         n = st.tokens[h][seat]
-        st.tokens[h][seat] = 0
-        st.add_tokens(d, seat, n)
+        st.move_tokens(seat, h, d, n)
         moved = ts["moved"]
         if action[1] in moved:
             moved[action[2]] = moved.pop(action[1])
