@@ -95,17 +95,22 @@ def _start_autos(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
     for p in primaries(c):
-        if _AUTOS.isdisjoint(P.handlers(st, p)):
+        does = P.handlers(st, p)
+        if _AUTOS.isdisjoint(does):
             continue
         o = opponent(c, p)
-        if P.has(st, p, "conflict_draw"):
+        # (each power asked only of a primary that has it: the same draws, steals and moves)
+        if "conflict_draw" in does:
             st.draw(p, P.amount(st, p, "conflict_draw"), "Tactician")
-        steal(st, p, o, P.amount(st, p, "opportunists"), "Opportunists")
-        for _ in range(P.amount(st, p, "mind_control")):
-            convert(st, o, p, "Mind Control")
-        for x in P.effects(st, p, "reinforcement"):
-            reinforce(st, p, int(x.get("range", 3)), int(x.get("amount", 1)))
-        if P.has(st, p, "plea_maker"):
+        if "opportunists" in does:
+            steal(st, p, o, P.amount(st, p, "opportunists"), "Opportunists")
+        if "mind_control" in does:
+            for _ in range(P.amount(st, p, "mind_control")):
+                convert(st, o, p, "Mind Control")
+        if "reinforcement" in does:
+            for x in P.effects(st, p, "reinforcement"):
+                reinforce(st, p, int(x.get("range", 3)), int(x.get("amount", 1)))
+        if "plea_maker" in does:
             plea(st, p, P.amount(st, p, "plea_maker"))
     for p in reversed(primaries(c)):
         o = opponent(c, p)

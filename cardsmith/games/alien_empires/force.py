@@ -29,9 +29,10 @@ def side_parts(st: "AlienState", side: str) -> tuple[dict[str, int], int | None]
     assert c is not None
     p, o = (c["attacker"], c["defender"]) if side == "A" else (c["defender"], c["attacker"])
     commit, sides = c["commit"], c["side"]
-    own = sum(commit[p].values())
-    # (the primary's own, plus its allies': the primary is on its side)
-    tokens = own + sum(sum(commit[s].values()) for s in range(st.seats) if s != p and sides[s] == side)
+    own = tokens = sum(commit[p].values())
+    for s, x in enumerate(sides):  # (the primary's own, plus its allies')
+        if x == side and s != p:
+            tokens += sum(commit[s].values())
     does = P.handlers(st, p)  # (each power below asked only of a primary that has it: same sums, fewer look-ups)
     per_token = int(c["flags"][side].get("martyr", 0))
     if "token_force" in does:

@@ -45,7 +45,10 @@ def _forced_reveals(st: "AlienState") -> None:
     if st.keep_forced:
         return
     top = st.stack[-1]
+    order = st.table.force_order
     for s in list(top["waiting"]):
+        if len({x for x in st.hands[s] if x in order}) >= 2:
+            continue  # two different Force cards: two single reveals at least (`reveal_options`)
         options = reveal_options(st, s)
         if len(options) == 1 and top["kind"] == "reveal":
             _reveal(st, {"seat": s}, options[0])

@@ -381,7 +381,8 @@ class AlienState(ResultState):
             row = rows[next(iter(worlds))]
             most = max(row)  # (`controller` of the first world: one holder when it holds every token there)
             first = row.index(most) if most and sum(row) == most else None
-            if first is not None and all(rows[h][first] and sum(rows[h]) == rows[h][first] for h in worlds):
+            # (the seat holds every world, and holds each alone)
+            if first is not None and held[first].issuperset(worlds) and all(sum(rows[h]) == rows[h][first] for h in worlds):
                 self._win(first, "controls every world")
                 return
         if len(alive) == 1:

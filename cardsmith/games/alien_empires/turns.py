@@ -339,7 +339,7 @@ def _genesis(st: "AlienState", e: Entry) -> None:
     """Each world the active player has colonised gains 1 token (Hive Society: 2), unless an
     opponent with Contraceptives has tokens on it."""
     seat = e["seat"]
-    per = max([1] + [int(x.get("amount", 1)) for x in P.effects(st, seat, "genesis")])
+    per = max([1] + [int(x.get("amount", 1)) for x in P.effects(st, seat, "genesis")]) if P.has(st, seat, "genesis") else 1
     blockers = [s for s in st.alive() if s != seat and "contraceptives" in P.handlers(st, s)]
     grown = []
     rows, labels = st.tokens, st.map.labels
@@ -495,7 +495,10 @@ def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
     Gatherer, 3 more spaces to one world a turn)."""
     seat = e["seat"]
     does = P.handlers(st, seat)
-    reach = P.move_range(st, seat, does)
+    if "move_range" in does or "move_times" in does:
+        reach = P.move_range(st, seat, does)
+    else:  # (`move_range` without the powers that change it)
+        reach = max(1, st.settings.move + int(st.turnstate.get("range_bonus", 0)))
     hmap = st.map
     src = e["src"]
     h = hmap.at[src]
