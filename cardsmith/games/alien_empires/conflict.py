@@ -105,7 +105,8 @@ def _attack(st: "AlienState", e: Entry, action: tuple) -> None:
                    "drawn": False, "shown": False, "second": False, "base": len(st.stack)}
     c = st.conflict
     c["side"][a], c["side"][d] = "A", "D"
-    where = f" ({st.worlds[hx(st, label)]})" if hx(st, label) in st.worlds else ""
+    h = st.map.at[label]
+    where = f" ({st.worlds[h]})" if h in st.worlds else ""
     if teased:
         c["only"][a] = label
         c["bonus"]["A"] -= P.amount(st, seat, "teaser")
@@ -184,7 +185,11 @@ def _commit_options(st: "AlienState", seat: int) -> dict[str, dict[str, int]]:
 
 
 def _commit_legal(st: "AlienState", e: Entry) -> tuple:
-    return tuple(("commit", k) for k in sorted(_commit_options(st, e["seat"])))
+    options = _commit_options(st, e["seat"])
+    return _COMMIT_BOTH if "here" in options else _COMMIT_ALL
+
+
+_COMMIT_ALL, _COMMIT_BOTH = (("commit", "all"),), (("commit", "all"), ("commit", "here"))  # (sorted)
 
 
 @STEPS.decision("commit", _commit_legal)

@@ -68,7 +68,7 @@ def winner_side(st: "AlienState", totals: dict[str, tuple[int, int | None]]) -> 
     with the lowest Force card wins (a side that revealed none cannot have the lowest)."""
     c = st.conflict
     assert c is not None
-    if any(P.has(st, primary(c, s), "minimalist") for s in ("A", "D")):
+    if "minimalist" in P.handlers(st, c["attacker"]) or "minimalist" in P.handlers(st, c["defender"]):
         la, ld = totals["A"][1], totals["D"][1]
         if la is not None or ld is not None:
             if ld is None:

@@ -60,6 +60,8 @@ class AlienGame:
         self.settings = Settings(play)
         self.settings.world_ids = world_names(cardset, self.settings.worlds)
         self.map = board_map(cardset, play.get("map"))
+        # Race cards whose powers the rules do not play (left out of every game's deck), found once.
+        self.unplayable = frozenset(c for c, i in self.table.cards.items() if i.kind == "race" and not playable(i.effects))
 
     def state(self, seats: int, chance: Chance) -> AlienState:
         return AlienState(self.table, self.map, self.settings, seats, chance)
@@ -77,7 +79,7 @@ class AlienGame:
             raise ValueError(f"deck {decks[0].name!r} holds cards not in set {self.cardset.id}: {', '.join(unknown)}")
         st = self.state(len(decks), chance if chance is not None else SeededChance(seed))
         st.keep_forced = keep_forced
-        st.neutral = sorted({c for c in cards if self.table.kind(c) == "race" and not playable(self.table[c].effects)})
+        st.neutral = sorted(self.unplayable.intersection(cards))
         if st.neutral:
             st.rec("excluded", "left out (powers not yet played): " + ", ".join(self.table[c].name for c in st.neutral))
         st.deck = [c for c in cards if c not in st.neutral]
