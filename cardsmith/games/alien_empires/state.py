@@ -378,13 +378,10 @@ class AlienState(ResultState):
             alive = self.alive()
         worlds = self.worlds
         if worlds:
-            row = rows[next(iter(worlds))]
-            most = max(row)  # (`controller` of the first world: one holder when it holds every token there)
-            first = row.index(most) if most and sum(row) == most else None
-            # (the seat holds every world, and holds each alone)
-            if first is not None and held[first].issuperset(worlds) and all(sum(rows[h]) == rows[h][first] for h in worlds):
-                self._win(first, "controls every world")
-                return
+            for s in range(self.seats):  # (one seat at most holds every world alone)
+                if held[s].issuperset(worlds) and all(sum(rows[h]) == rows[h][s] for h in worlds):
+                    self._win(s, "controls every world")
+                    return
         if len(alive) == 1:
             self._win(alive[0], "last race standing")
 
