@@ -48,11 +48,11 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple
     others = [s for s in st.alive() if s != seat]
     # Each opponent's Inconspicuous and Diplomat (`protected`, and the cards Diplomat asks for), asked once.
     hidden, barred = {}, set()
-    held = len(st.hands[seat])
+    cards = len(st.hands[seat])
     for s in others:
         does = P.handlers(st, s)
         hidden[s] = "inconspicuous" in does
-        if "diplomat" in does and held < P.amount(st, s, "diplomat"):
+        if "diplomat" in does and cards < P.amount(st, s, "diplomat"):
             barred.add(s)
     labels, adjacent = st.map.labels, st.map.adjacent
     rows = st.tokens
