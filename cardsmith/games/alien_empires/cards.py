@@ -61,5 +61,20 @@ class CardTable(KitCardTable[CardInfo]):
     def kind(self, cid: str) -> str:
         return self.cards[cid].kind
 
+    @cached_property
+    def force_order(self) -> dict[str, tuple[int, str]]:
+        """Force card -> its place in a reveal's order (highest value first, then by id)."""
+        return {cid: (-info.value, cid) for cid, info in self.cards.items() if info.kind == "force"}
+
+    @cached_property
+    def events(self) -> dict[str, frozenset[str]]:
+        """The Event cards by timing ("fate", "migration", "conflict"): a hand holding none of a
+        phase's has no Event to play in it, which the legal lists test before looking at each card."""
+        out: dict[str, set[str]] = {}
+        for cid, info in self.cards.items():
+            if info.kind == "event":
+                out.setdefault(info.timing, set()).add(cid)
+        return {t: frozenset(out.get(t, ())) for t in EVENT_TIMINGS}
+
     def value(self, cid: str) -> int:
         return self.cards[cid].value

@@ -11,8 +11,6 @@ side, `cancelled` / `borrowed` Race cards per seat, `reveal` per seat, `used` po
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import cardsmith.games.alien_empires.powers as P
@@ -50,25 +48,23 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple
     others = [s for s in st.alive() if s != seat]
     # Each opponent's Inconspicuous and Diplomat (`protected`, and the cards Diplomat asks for), asked once.
     hidden, barred = {}, set()
-    held = len(st.hands[seat])
+    cards = len(st.hands[seat])
     for s in others:
         does = P.handlers(st, s)
         hidden[s] = "inconspicuous" in does
-        if "diplomat" in does and held < P.amount(st, s, "diplomat"):
+        if "diplomat" in does and cards < P.amount(st, s, "diplomat"):
             barred.add(s)
     labels, adjacent = st.map.labels, st.map.adjacent
     rows = st.tokens
     fought = ts["fought"]
-    everywhere = range(len(rows))
-    mine = list(compress(everywhere, map(itemgetter(seat), rows)))
-    reach = set(mine).union(*(adjacent[h] for h in mine))  # a conflict needs a token in the space or next to it
-    if near is not None:
-        reach &= near
-    # Only spaces holding an opponent's tokens can be fought over: look at those alone.
-    contested: set[int] = set()
-    for s in others:
-        contested.update(compress(everywhere, map(itemgetter(s), rows)))
-    for h in sorted(reach & contested):
+    held = st.held
+    mine = held[seat]
+    # Only spaces holding an opponent's tokens can be fought over (by hex): look at those alone.
+    contested = sorted(held[others[0]] if len(others) == 1 else set().union(*(held[s] for s in others)))
+    for h in contested:
+        # a conflict needs a token of the seat in the space or next to it (adjacency is mutual)
+        if h not in mine and mine.isdisjoint(adjacent[h]) or near is not None and h not in near:
+            continue
         row = rows[h]
         if labels[h] in fought:
             continue
@@ -109,7 +105,8 @@ def _attack(st: "AlienState", e: Entry, action: tuple) -> None:
                    "drawn": False, "shown": False, "second": False, "base": len(st.stack)}
     c = st.conflict
     c["side"][a], c["side"][d] = "A", "D"
-    where = f" ({st.worlds[hx(st, label)]})" if hx(st, label) in st.worlds else ""
+    h = st.map.at[label]
+    where = f" ({st.worlds[h]})" if h in st.worlds else ""
     if teased:
         c["only"][a] = label
         c["bonus"]["A"] -= P.amount(st, seat, "teaser")
@@ -120,16 +117,10 @@ def _attack(st: "AlienState", e: Entry, action: tuple) -> None:
             c["only"][a] = e["stack"]
         if st.loud:
             st.rec("attack", f"P{a} attacks P{d} at {label}{where}", seat=a, defender=d, hex=label)
-    st.push("@resolve")
-    st.push("@reveal")
-    st.push("cards", a)
-    st.push("@start_late")
-    st.push("@start_autos")
-    st.push("@start_early")
-    st.push("@defender_draws")
-    st.push("@allies")
-    st.push("commit", d)
-    st.push("commit", a)
+    # (`push` ten times, as one list: every conflict of every game)
+    st.stack += [{"kind": "@resolve"}, {"kind": "@reveal"}, {"kind": "cards", "seat": a}, {"kind": "@start_late"},
+                 {"kind": "@start_autos"}, {"kind": "@start_early"}, {"kind": "@defender_draws"}, {"kind": "@allies"},
+                 {"kind": "commit", "seat": d}, {"kind": "commit", "seat": a}]
     if teased:  # forced: neither Pacifist nor Diplomat lets the teaser refuse its own conflict
         return
     if P.has(st, d, "pacifist") and pacify_cards(st, d):
@@ -179,13 +170,14 @@ def area(st: "AlienState", reach: int = 1) -> list[int]:
 def _commit_options(st: "AlienState", seat: int) -> dict[str, dict[str, int]]:
     c = st.conflict
     assert c is not None
-    h = hx(st, c["hex"])
     only = (c.get("only") or [None] * st.seats)[seat]
     if only is not None:  # a Strategy stack or a teased stack fights alone
         n = st.tokens[hx(st, only)][seat] if hx(st, only) in area(st) else 0
         return {"all": {only: n} if n else {}}
-    here = {c["hex"]: st.tokens[h][seat]} if st.tokens[h][seat] else {}
-    every = {lbl(st, a): st.tokens[a][seat] for a in area(st) if st.tokens[a][seat]}
+    rows, labels = st.tokens, st.map.labels
+    h = st.map.at[c["hex"]]
+    here = {c["hex"]: rows[h][seat]} if rows[h][seat] else {}
+    every = {labels[a]: rows[a][seat] for a in (h, *st.map.within(h, 1)) if rows[a][seat]}  # (`area`)
     out = {"all": every}
     if here and here != every:
         out["here"] = here
@@ -193,7 +185,11 @@ def _commit_options(st: "AlienState", seat: int) -> dict[str, dict[str, int]]:
 
 
 def _commit_legal(st: "AlienState", e: Entry) -> tuple:
-    return tuple(("commit", k) for k in sorted(_commit_options(st, e["seat"])))
+    options = _commit_options(st, e["seat"])
+    return _COMMIT_BOTH if "here" in options else _COMMIT_ALL
+
+
+_COMMIT_ALL, _COMMIT_BOTH = (("commit", "all"),), (("commit", "all"), ("commit", "here"))  # (sorted)
 
 
 @STEPS.decision("commit", _commit_legal)
@@ -289,8 +285,8 @@ def convert(st: "AlienState", o: int, p: int, why: str) -> None:
         if c["commit"][o][label]:
             h = hx(st, label)
             c["commit"][o][label] -= 1
-            st.tokens[h][o] -= 1
-            st.tokens[h][p] += 1
+            st.add_tokens(h, o, -1)
+            st.add_tokens(h, p, 1)
             c["commit"][p][label] = c["commit"][p].get(label, 0) + 1
             st.rec("convert", f"P{p} ({why}) takes control of one of P{o}'s tokens at {label}", seat=p)
             return
@@ -302,18 +298,17 @@ def _cards_legal(st: "AlienState", e: Entry) -> tuple:
     c = st.conflict
     assert c is not None
     p = e["seat"]
-    side = c["side"][p]
-    where = "world" if hx(st, c["hex"]) in st.worlds else "space"
     out: list[tuple] = [("pass",)]
-    table = st.table.cards
-    for x in sorted(set(st.hands[p])):
-        info = table[x]
-        if info.timing != "conflict" or info.kind != "event":
-            continue
-        eff = info.effects[0]
-        if eff.get("side", "any") not in ("any", role_of(side)) or eff.get("where", "any") not in ("any", where):
-            continue
-        out.append(("play", x))
+    held = st.table.events["conflict"].intersection(st.hands[p])
+    if held:
+        role = role_of(c["side"][p])
+        where = "world" if hx(st, c["hex"]) in st.worlds else "space"
+        table = st.table.cards
+        for x in sorted(held):
+            eff = table[x].effects[0]
+            if eff.get("side", "any") not in ("any", role) or eff.get("where", "any") not in ("any", where):
+                continue
+            out.append(("play", x))
     does = P.handlers(st, p)
     if not does & _CARD_POWERS:
         return tuple(out)

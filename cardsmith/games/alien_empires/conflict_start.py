@@ -31,7 +31,7 @@ def _start_early(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
     for p in reversed(primaries(c)):
-        if not P.handlers(st, p) & _EARLY:
+        if _EARLY.isdisjoint(P.handlers(st, p)):
             continue
         for kind, do in (("copycat", "copycat"), ("emulate", "emulate"), ("neutralize", "neutralize")):
             if P.has(st, p, do):
@@ -95,17 +95,22 @@ def _start_autos(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
     for p in primaries(c):
-        if not P.handlers(st, p) & _AUTOS:
+        does = P.handlers(st, p)
+        if _AUTOS.isdisjoint(does):
             continue
         o = opponent(c, p)
-        if P.has(st, p, "conflict_draw"):
+        # (each power asked only of a primary that has it: the same draws, steals and moves)
+        if "conflict_draw" in does:
             st.draw(p, P.amount(st, p, "conflict_draw"), "Tactician")
-        steal(st, p, o, P.amount(st, p, "opportunists"), "Opportunists")
-        for _ in range(P.amount(st, p, "mind_control")):
-            convert(st, o, p, "Mind Control")
-        for x in P.effects(st, p, "reinforcement"):
-            reinforce(st, p, int(x.get("range", 3)), int(x.get("amount", 1)))
-        if P.has(st, p, "plea_maker"):
+        if "opportunists" in does:
+            steal(st, p, o, P.amount(st, p, "opportunists"), "Opportunists")
+        if "mind_control" in does:
+            for _ in range(P.amount(st, p, "mind_control")):
+                convert(st, o, p, "Mind Control")
+        if "reinforcement" in does:
+            for x in P.effects(st, p, "reinforcement"):
+                reinforce(st, p, int(x.get("range", 3)), int(x.get("amount", 1)))
+        if "plea_maker" in does:
             plea(st, p, P.amount(st, p, "plea_maker"))
     for p in reversed(primaries(c)):
         o = opponent(c, p)
@@ -124,8 +129,7 @@ def reinforce(st: "AlienState", p: int, reach: int, n: int) -> None:
         if not spare:
             return
         a = min(spare, key=lambda x: (st.map.dist[h][x], x))
-        st.tokens[a][p] -= 1
-        st.tokens[h][p] += 1
+        st.move_tokens(p, a, h, 1)
         c["commit"][p][c["hex"]] = c["commit"][p].get(c["hex"], 0) + 1
         st.rec("reinforce", f"P{p} (Reinforcement) brings a token from {lbl(st, a)}", seat=p)
 
@@ -154,7 +158,7 @@ def _start_late(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
     for p in reversed(primaries(c)):
-        if not P.handlers(st, p) & _LATE:
+        if _LATE.isdisjoint(P.handlers(st, p)):
             continue
         if P.has(st, p, "distress_call"):
             for s in reversed(st.alive()):
@@ -185,8 +189,7 @@ def _rearguard(st: "AlienState", e: Entry, action: tuple) -> None:
     p, h, d = e["seat"], hx(st, c["hex"]), hx(st, action[1])
     keep = max(int(x.get("keep", 1)) for x in P.effects(st, p, "rearguard"))
     n = c["commit"][p][c["hex"]] - keep
-    st.tokens[h][p] -= n
-    st.tokens[d][p] += n
+    st.move_tokens(p, h, d, n)
     c["commit"][p][c["hex"]] = keep
     st.rec("rearguard", f"P{p} (Rearguard) retreats {n} tokens to {action[1]}", seat=p)
 

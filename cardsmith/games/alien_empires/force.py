@@ -27,10 +27,12 @@ def side_parts(st: "AlienState", side: str) -> tuple[dict[str, int], int | None]
     the lowest Force card revealed or None."""
     c = st.conflict
     assert c is not None
-    p = primary(c, side)
-    o = primary(c, other_side(side))
-    tokens = sum(sum(c["commit"][s].values()) for s in range(st.seats) if c["side"][s] == side)
-    own = sum(c["commit"][p].values())
+    p, o = (c["attacker"], c["defender"]) if side == "A" else (c["defender"], c["attacker"])
+    commit, sides = c["commit"], c["side"]
+    own = tokens = sum(commit[p].values())
+    for s, x in enumerate(sides):  # (the primary's own, plus its allies')
+        if x == side and s != p:
+            tokens += sum(commit[s].values())
     does = P.handlers(st, p)  # (each power below asked only of a primary that has it: same sums, fewer look-ups)
     per_token = int(c["flags"][side].get("martyr", 0))
     if "token_force" in does:
@@ -43,13 +45,14 @@ def side_parts(st: "AlienState", side: str) -> tuple[dict[str, int], int | None]
         return n * (1 + per_token) + sum(n // per * amount for per, amount in pairs)
 
     parts = {"tokens": own_force(own), "allies' tokens": tokens - own}
-    jinx = min(tokens, P.amount(st, o, "jinx"))
+    jinx = min(tokens, P.amount(st, o, "jinx")) if "jinx" in P.handlers(st, o) else 0
     # "One of opponents tokens is Force = 0": the jinxed token loses all it is worth (the jinxer
     # picks the one worth most), not a single point.
     parts["jinx"] = -max(own_force(own) - own_force(own - k) + (jinx - k)
                          for k in range(max(0, jinx - (tokens - own)), min(jinx, own) + 1)) if jinx else 0
     parts["card effects"] = c["bonus"][side]
-    values = sorted((st.table.value(x) for x in c["reveal"][p] or []), reverse=True)
+    cards = st.table.cards
+    values = sorted([cards[x].value for x in c["reveal"][p] or ()], reverse=True)
     doubles = c["flags"][side].get("doubles", 0)
     if "double_force_card" in does:
         doubles += sum(1 for _ in P.effects(st, p, "double_force_card"))
@@ -65,7 +68,7 @@ def winner_side(st: "AlienState", totals: dict[str, tuple[int, int | None]]) -> 
     with the lowest Force card wins (a side that revealed none cannot have the lowest)."""
     c = st.conflict
     assert c is not None
-    if any(P.has(st, primary(c, s), "minimalist") for s in ("A", "D")):
+    if "minimalist" in P.handlers(st, c["attacker"]) or "minimalist" in P.handlers(st, c["defender"]):
         la, ld = totals["A"][1], totals["D"][1]
         if la is not None or ld is not None:
             if ld is None:

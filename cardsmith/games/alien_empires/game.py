@@ -60,6 +60,8 @@ class AlienGame:
         self.settings = Settings(play)
         self.settings.world_ids = world_names(cardset, self.settings.worlds)
         self.map = board_map(cardset, play.get("map"))
+        # Race cards whose powers the rules do not play (left out of every game's deck), found once.
+        self.unplayable = frozenset(c for c, i in self.table.cards.items() if i.kind == "race" and not playable(i.effects))
 
     def state(self, seats: int, chance: Chance) -> AlienState:
         return AlienState(self.table, self.map, self.settings, seats, chance)
@@ -77,7 +79,7 @@ class AlienGame:
             raise ValueError(f"deck {decks[0].name!r} holds cards not in set {self.cardset.id}: {', '.join(unknown)}")
         st = self.state(len(decks), chance if chance is not None else SeededChance(seed))
         st.keep_forced = keep_forced
-        st.neutral = sorted({c for c in cards if self.table.kind(c) == "race" and not playable(self.table[c].effects)})
+        st.neutral = sorted(self.unplayable.intersection(cards))
         if st.neutral:
             st.rec("excluded", "left out (powers not yet played): " + ", ".join(self.table[c].name for c in st.neutral))
         st.deck = [c for c in cards if c not in st.neutral]
@@ -126,12 +128,14 @@ class AlienGame:
         st = self.state(seats, chance)
         for f in FIELDS:
             setattr(st, f, fields[f])
-        labels = self.map._index or {lab: i for i, lab in enumerate(self.map.labels)}
+        st.destiny_changed()
+        labels = self.map.at
         if trusted:
             st.worlds = {labels[k]: w for k, w in data["worlds"].items()}
             rows = st.tokens
             for k, counts in data["tokens"].items():
                 rows[labels[k]] = counts
+            st.recount()
             st.pool = dict(data["pool"]) if data["pool"] else dict(Counter(_all_cards(st)))
             return st
         try:
@@ -142,6 +146,7 @@ class AlienGame:
                 st.tokens[labels[str(k)]] = [int(n) for n in counts]
         except KeyError as e:
             raise PositionError(f"the position names hex {e.args[0]!r}, which the map does not have") from None
+        st.recount()
         st.pool = dict(data.get("pool") or Counter(_all_cards(st)))
         return st
 

@@ -15,7 +15,11 @@ class HexMap:
     dist: tuple[tuple[int, ...], ...]
     adjacent: tuple[tuple[int, ...], ...]
     _within: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
-    _index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    # label -> hex: the rules' hot paths read it directly for labels their own actions carry
+    at: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.at.update((lab, i) for i, lab in enumerate(self.labels))
 
     @classmethod
     def from_coords(cls, coords: list[tuple[int, int]]) -> "HexMap":
@@ -44,9 +48,7 @@ class HexMap:
 
     def index(self, label: str) -> int:
         """The hex labelled `label` (ValueError when the map has none)."""
-        if not self._index:
-            self._index.update((lab, i) for i, lab in enumerate(self.labels))
         try:
-            return self._index[label]
+            return self.at[label]
         except KeyError:
             raise ValueError(f"{label!r} is not a hex of the map") from None

@@ -55,8 +55,7 @@ def _contagion(st: "AlienState", e: Entry, action: tuple) -> None:
     st.stack.pop()
     if action[0] == "follow":
         seat, k = e["seat"], action[1]
-        st.tokens[st.map.index(e["src"])][seat] -= k
-        st.tokens[st.map.index(e["dst"])][seat] += k
+        st.move_tokens(seat, st.map.index(e["src"]), st.map.index(e["dst"]), k)
         st.rec("contagion", f"P{seat} (Contagion) moves {k} token(s) with them from {e['src']} to {e['dst']}",
                seat=seat, src=e["src"], dst=e["dst"], count=k)
 
@@ -66,7 +65,7 @@ def _contagion(st: "AlienState", e: Entry, action: tuple) -> None:
 def _strategy_start(st: "AlienState", e: Entry) -> None:
     """After the Conflict phase, a player with Strategy may pick one of its stacks."""
     seat = e["seat"]
-    if seat in st.alive() and P.has(st, seat, "strategy") and any(st.stacks(seat)):
+    if P.has(st, seat, "strategy") and seat in st.alive() and any(st.stacks(seat)):
         st.push("strategy", seat)
 
 
@@ -106,8 +105,7 @@ def _restack(st: "AlienState", e: Entry, action: tuple) -> None:
     seat = e["seat"]
     src, dst = st.map.index(action[1]), st.map.index(action[2])
     n = st.tokens[src][seat]
-    st.tokens[src][seat] = 0
-    st.tokens[dst][seat] += n
+    st.move_tokens(seat, src, dst, n)
     st.turnstate["strategy"] = action[2]
     top = st.stack[-1]
     if top["kind"] == "attack" and top.get("stack") == action[1]:

@@ -286,6 +286,7 @@ class _Powers:
         self.table, self.settings = game.table, game.settings
         self.destiny, self.conflict, self.turnstate = obs["destiny"], obs["conflict"], obs["turnstate"]
         self._alive = [s for s in range(int(obs["seats"])) if s not in obs["out"]]
+        self.does = [P.cards_handlers(self, d) for d in self.destiny]
 
     def alive(self) -> list[int]:
         return self._alive

@@ -41,6 +41,7 @@ class Powered(Protocol):
 
     static: int
     destiny: list[list[str]]
+    does: list[frozenset[str]]
     conflict: dict[str, Any] | None
     turnstate: dict[str, Any]
 
@@ -82,9 +83,12 @@ def handlers(st: Powered, seat: int) -> frozenset[str]:
     """Every handler of the Race cards `seat` may use now."""
     c = st.conflict
     if c is None or not (c["cancelled"][seat] or c["borrowed"][seat]):
-        cards = st.destiny[seat]
-    else:
-        cards = active_cards(st, seat)
+        return st.does[seat]  # (the Racial Destiny's, kept by the state: asked a few thousand times a game)
+    return cards_handlers(st, active_cards(st, seat))
+
+
+def cards_handlers(st: Powered, cards: list[str]) -> frozenset[str]:
+    """Every handler the Race cards `cards` name."""
     key = (st.static, *cards)
     got = _DOES.get(key)
     if got is None:
@@ -129,9 +133,11 @@ def amount(st: Powered, seat: int, do: str, key: str = "amount", **match: Any) -
 
 def hand_limit(st: Powered, seat: int) -> int:
     """The hand size: the setting, plus Memory, less every opponent's Scourge."""
-    limit = st.settings.hand + amount(st, seat, "hand_size", who="self")
+    limit = st.settings.hand
+    if "hand_size" in handlers(st, seat):  # (asked only of seats with the power: the same sum)
+        limit += amount(st, seat, "hand_size", who="self")
     for other in st.alive():
-        if other != seat:
+        if other != seat and "hand_size" in handlers(st, other):
             limit += amount(st, other, "hand_size", who="opponents")
     return max(0, limit)
 

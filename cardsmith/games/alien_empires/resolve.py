@@ -45,7 +45,10 @@ def _forced_reveals(st: "AlienState") -> None:
     if st.keep_forced:
         return
     top = st.stack[-1]
+    order = st.table.force_order
     for s in list(top["waiting"]):
+        if len({x for x in st.hands[s] if x in order}) >= 2:
+            continue  # two different Force cards: two single reveals at least (`reveal_options`)
         options = reveal_options(st, s)
         if len(options) == 1 and top["kind"] == "reveal":
             _reveal(st, {"seat": s}, options[0])
@@ -56,11 +59,11 @@ def _forced_reveals(st: "AlienState") -> None:
 def reveal_options(st: "AlienState", seat: int) -> list[tuple]:
     c = st.conflict
     assert c is not None
-    cards = st.table.cards
-    forces = sorted((x for x in st.hands[seat] if cards[x].kind == "force"), key=lambda x: (-cards[x].value, x))
+    order = st.table.force_order
+    forces = sorted(filter(order.__contains__, st.hands[seat]), key=order.__getitem__)
     if not forces:
         return [("reveal",)]
-    singles = [("reveal", x) for x in sorted(set(forces), key=lambda x: (-cards[x].value, x))]
+    singles = [("reveal", x) for x in dict.fromkeys(forces)]  # (each card once, in the same order)
     if P.amount(st, opponent(c, seat), "force_card_limit"):
         return singles
     return singles + [("reveal",) + tuple(forces[:k]) for k in range(2, len(forces) + 1)]
@@ -132,28 +135,30 @@ def losses(st: "AlienState", lose: str, win: str) -> None:
     assert c is not None
     l, w = primary(c, lose), primary(c, win)
     h = hx(st, c["hex"])
-    back = _retreat_hex(st, l, h)
     if c["flags"][lose].get("evacuate") and c["commit"][l].get(c["hex"]):
+        back = _retreat_hex(st, l, h)
         n = c["commit"][l].pop(c["hex"])
-        st.tokens[h][l] -= n
-        st.tokens[back][l] += n
+        st.move_tokens(l, h, back, n)
         st.rec("evacuate", f"P{l} evacuates {n} tokens to {lbl(st, back)}", seat=l)
-    if P.has(st, l, "escape"):
+    does = P.handlers(st, l)
+    if "escape" in does:
         for label in sorted(c["commit"][l], key=lambda k: k != c["hex"]):
             if c["commit"][l][label]:
                 c["commit"][l][label] -= 1
-                st.tokens[hx(st, label)][l] -= 1
-                st.tokens[_retreat_hex(st, l, hx(st, label))][l] += 1
+                st.add_tokens(hx(st, label), l, -1)
+                st.add_tokens(_retreat_hex(st, l, hx(st, label)), l, 1)
                 st.rec("escape", f"P{l} (Escape Artist) retreats one token from {label}", seat=l)
                 break
     for s in range(st.seats):
         if c["side"][s] == lose:
             for label, n in c["commit"][s].items():
                 st.kill(hx(st, label), s, n, "lost the conflict")
-    for x in P.effects(st, l, "booby_trap"):
-        n = sum(c["commit"][w].values()) // int(x.get("divisor", 2))
-        kill_taking_part(st, w, n, "Booby Trap")
-    steal(st, l, w, P.amount(st, l, "lose_steal"), "Repatriations")
+    if "booby_trap" in does:
+        for x in P.effects(st, l, "booby_trap"):
+            n = sum(c["commit"][w].values()) // int(x.get("divisor", 2))
+            kill_taking_part(st, w, n, "Booby Trap")
+    if "lose_steal" in does:
+        steal(st, l, w, P.amount(st, l, "lose_steal"), "Repatriations")
 
 
 def _retreat_hex(st: "AlienState", seat: int, h: int) -> int:
@@ -165,11 +170,12 @@ def rewards(st: "AlienState", win: str, lose: str) -> None:
     c = st.conflict
     assert c is not None
     w = primary(c, win)
-    n = P.amount(st, w, "win_tokens")
+    does = P.handlers(st, w)
+    n = P.amount(st, w, "win_tokens") if "win_tokens" in does else 0
     if n:
         st.add_tokens(hx(st, c["hex"]), w, n)
         st.rec("vampirism", f"P{w} (Vampirism) gains {n} token(s) at {c['hex']}", seat=w)
-    draw = P.amount(st, w, "win_draw") + c["flags"][win].get("win_draw", 0)
+    draw = (P.amount(st, w, "win_draw") if "win_draw" in does else 0) + c["flags"][win].get("win_draw", 0)
     if draw:
         st.draw(w, draw, "won the conflict")
     for s in range(st.seats):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import itemgetter
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Sequence
 
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, Decision, Event, IllegalAction, Outcome
@@ -18,7 +18,7 @@ from cardsmith.engine.kit import EventRecorder, position_header, ResultState
 from cardsmith.engine.kit.steps import Steps
 from cardsmith.games.alien_empires.cards import CardTable
 from cardsmith.games.alien_empires.hexmap import HexMap
-from cardsmith.games.alien_empires.powers import sees_hand
+from cardsmith.games.alien_empires.powers import cards_handlers, sees_hand
 from cardsmith.games.alien_empires.decisions import decision as _decision
 
 GAME = "alien_empires"
@@ -90,6 +90,10 @@ class AlienState(ResultState):
         self.loud = True                                  # False once muted: no events, no log
         self.worlds: dict[int, str] = {}                 # hex -> world id
         self.tokens: list[list[int]] = [[0] * seats for _ in range(len(hexmap))]
+        # The hexes where each seat has tokens: an index the rules keep with `tokens` (every change
+        # goes through `add_tokens`, `kill` or `move_tokens`), so listing a seat's stacks or its
+        # opponents' does not walk the whole map (a random game asks a few hundred times).
+        self.held: list[set[int]] = [set() for _ in range(seats)]
         self.order: list[int] = list(range(seats))       # playing order (reverse of the setup order)
         self.active = 0                                   # index into order
         self.turn = 1
@@ -99,6 +103,9 @@ class AlienState(ResultState):
         self.deck: list[str] = []
         self.discard: list[str] = []
         self.destiny: list[list[str]] = [[] for _ in range(seats)]
+        # Each seat's handlers from its Racial Destiny (`powers.handlers` outside a conflict's cancels
+        # and borrows): kept by `destiny_changed`, since the rules ask for them a few thousand times a game.
+        self.does: list[frozenset[str]] = [frozenset()] * seats
         self.turnstate: dict[str, Any] = {}
         self.conflict: dict[str, Any] | None = None
         self.stack: list[dict[str, Any]] = []
@@ -107,11 +114,10 @@ class AlienState(ResultState):
         self.result: Outcome | None = None
         self._legal: dict[int, tuple] = {}
         self.pool: dict[str, int] = {}
-        # (Migration stack entry, worked out by the last move?, free stacks): turns.py's memo that
-        # saves listing the seat's stacks anew after each ordinary move. Not part of the position.
-        self.free_memo: tuple[dict[str, Any], bool, list[int]] | None = None
-        # A hex per seat where it last had tokens (check_end looks there first): a hint, right or not.
-        self.holds: list[int] = [0] * seats
+        # (Migration stack entry, worked out by the last move?, free stacks, their choices or None):
+        # turns.py's memo that saves listing the seat's stacks anew after each ordinary move. Not
+        # part of the position.
+        self.free_memo: tuple[dict[str, Any], bool, list[int], tuple | None] | None = None
 
     def _bind(self) -> None:
         """The card table, map and settings as attributes (the rules read the map a few thousand
@@ -185,12 +191,10 @@ class AlienState(ResultState):
                 action = _tuple(action)
             if action not in legal:
                 raise IllegalAction(f"{action!r} is not legal for seat {who} now")
-        # (`_do`, inline: a random game applies some 800 actions)
         top = self.stack[-1]
         kind = top["kind"]
-        self._legal = {}
+        self._legal = {}  # (the steps list nothing: `settle` sets it where play stops)
         STEPS.decisions[kind][1](self, top if kind != "reveal" else dict(top, seat=who), action)
-        self._legal = {}
         self.settle()
         return self.rec.take() if self.loud else ()
 
@@ -200,16 +204,12 @@ class AlienState(ResultState):
         self.loud = False
         self.rec = _QUIET
 
-    def _do(self, action: tuple, seat: int) -> None:
-        top = self.stack[-1]
-        self._legal = {}
-        STEPS.decisions[top["kind"]][1](self, top if top["kind"] != "reveal" else dict(top, seat=seat), action)
-        self._legal = {}
-
     def settle(self) -> None:
         """Run automatic steps and forced decisions (kept with `keep_forced`) until a seat has a real
         choice (or the game ends)."""
-        stack, autos, out = self.stack, STEPS.autos, self.out
+        # `_legal` is {} on entry (a new state, or `apply`) and no step lists legal actions, so it
+        # is set only where play stops: a random game runs some 2,000 steps here.
+        stack, autos, decisions, out = self.stack, STEPS.autos, STEPS.decisions, self.out
         while self.result is None:
             if not stack:
                 STEPS.empty(self)  # turns.next_turn
@@ -219,7 +219,6 @@ class AlienState(ResultState):
             if kind[0] == "@":
                 stack.pop()
                 autos[kind](self, top)
-                self._legal = {}
                 continue
             if kind == "reveal":
                 waiting = top["waiting"]
@@ -237,15 +236,21 @@ class AlienState(ResultState):
                 self._legal = {}
                 return  # surely more than one legal action: work them out only when asked
             # (the legal list of a decision on the stack, as legal_actions would work it out)
-            legal = tuple(STEPS.decisions[kind][0](self, top if kind != "reveal" else dict(top, seat=seat)))
-            self._legal = {seat: legal}
+            listed, do = decisions[kind]
+            entry = top if kind != "reveal" else dict(top, seat=seat)
+            legal = tuple(listed(self, entry))
             if not legal:
                 raise RuntimeError(f"no legal action for seat {seat} at {kind}")
             if len(legal) == 1 and not self.keep_forced:
-                self._do(legal[0], seat)
+                do(self, entry, legal[0])  # a forced decision is taken at once
                 continue
+            self._legal = {seat: legal}
             return
         stack.clear()
+
+    def destiny_changed(self) -> None:
+        """After a Racial Destiny changed (a Race card played, a state built from data): `does` anew."""
+        self.does = [cards_handlers(self, d) for d in self.destiny]
 
     def cards_dealt(self, seat: int) -> frozenset[str]:
         """Right after `new_game`: the starting hand the `@deal` step will give the seat, read off the
@@ -280,11 +285,18 @@ class AlienState(ResultState):
             self.stack.append({"kind": kind, "seat": seat, **data})
 
     def total(self, seat: int) -> int:
-        return sum(map(itemgetter(seat), self.tokens))
+        rows = self.tokens
+        return sum([rows[h][seat] for h in self.held[seat]])
 
-    def stacks(self, seat: int) -> Iterator[int]:
-        """Hexes where `seat` has tokens."""
-        return (h for h, t in enumerate(self.tokens) if t[seat])
+    def stacks(self, seat: int) -> list[int]:
+        """Hexes where `seat` has tokens, in order."""
+        return sorted(self.held[seat])
+
+    def recount(self) -> None:
+        """`held` anew from `tokens` (a state built from data)."""
+        rows = self.tokens
+        everywhere = range(len(rows))
+        self.held = [set(compress(everywhere, map(itemgetter(s), rows))) for s in range(self.seats)]
 
     def controller(self, hex_: int) -> int | None:
         """The only seat with tokens on the hex, or None."""
@@ -293,7 +305,7 @@ class AlienState(ResultState):
 
     def colonised(self, seat: int) -> list[int]:
         """Worlds on which `seat` has tokens ("Any world you have tokens on is considered to be colonized")."""
-        return [h for h in sorted(self.worlds) if self.tokens[h][seat]]
+        return sorted(self.held[seat].intersection(self.worlds))
 
     def draw(self, seat: int, n: int, why: str = "") -> list[str]:
         """Draw up to `n` cards, shuffling the discards into a new deck when it runs out."""
@@ -325,12 +337,23 @@ class AlienState(ResultState):
         return hand[self.chance.randrange(len(hand), why, "public")]
 
     def add_tokens(self, hex_: int, seat: int, n: int) -> None:
-        self.tokens[hex_][seat] += n
+        """`n` more tokens of `seat` on the hex (fewer when `n` < 0)."""
+        row = self.tokens[hex_]
+        row[seat] += n
+        if row[seat]:
+            self.held[seat].add(hex_)
+        else:
+            self.held[seat].discard(hex_)
+
+    def move_tokens(self, seat: int, src: int, dst: int, n: int) -> None:
+        """`n` tokens of `seat` go from `src` to `dst`."""
+        self.add_tokens(src, seat, -n)
+        self.add_tokens(dst, seat, n)
 
     def kill(self, hex_: int, seat: int, n: int, why: str) -> int:
         n = min(n, self.tokens[hex_][seat])
         if n:
-            self.tokens[hex_][seat] -= n
+            self.add_tokens(hex_, seat, -n)
             if self.loud:
                 self.rec("destroyed", f"{n} token(s) of P{seat} destroyed at {self.map.labels[hex_]} ({why})",
                          seat=seat, hex=self.map.labels[hex_], count=n)
@@ -343,28 +366,22 @@ class AlienState(ResultState):
             return
         rows = self.tokens
         alive: Sequence[int] = self.alive() if self.out else range(self.seats)
-        hint = self.holds
+        held = self.held
         for s in alive:
-            if s == holder or rows[hint[s]][s]:  # (tokens where this seat had some when last searched)
+            if s == holder or held[s]:
                 continue
-            found = next(compress(range(len(rows)), map(itemgetter(s), rows)), None)
-            if found is not None:
-                hint[s] = found
-            else:
-                self.out.append(s)
-                self.discard.extend(self.hands[s])
-                self.hands[s] = []
-                self.rec("out", f"P{s} has no token left and is out of the game", seat=s)
+            self.out.append(s)
+            self.discard.extend(self.hands[s])
+            self.hands[s] = []
+            self.rec("out", f"P{s} has no token left and is out of the game", seat=s)
         if len(self.out) + len(alive) != self.seats:  # someone went out just now
             alive = self.alive()
         worlds = self.worlds
         if worlds:
-            row = rows[next(iter(worlds))]
-            most = max(row)  # (`controller` of the first world: one holder when it holds every token there)
-            first = row.index(most) if most and sum(row) == most else None
-            if first is not None and all(rows[h][first] and sum(rows[h]) == rows[h][first] for h in worlds):
-                self._win(first, "controls every world")
-                return
+            for s in range(self.seats):  # (one seat at most holds every world alone)
+                if held[s].issuperset(worlds) and all(sum(rows[h]) == rows[h][s] for h in worlds):
+                    self._win(s, "controls every world")
+                    return
         if len(alive) == 1:
             self._win(alive[0], "last race standing")
 
@@ -428,6 +445,7 @@ class AlienState(ResultState):
         twin.hands = [list(h) for h in self.hands]
         twin.deck, twin.discard = list(self.deck), list(self.discard)
         twin.destiny = [list(d) for d in self.destiny]
+        twin.does = list(self.does)
         twin.turnstate = _flat_copy(self.turnstate)
         twin.conflict = plain_copy(self.conflict)
         twin.stack = [_flat_copy(e) for e in self.stack]
@@ -436,7 +454,7 @@ class AlienState(ResultState):
         twin.result = self.result
         twin._legal = dict(self._legal)
         twin.free_memo = None  # (it names a stack entry of this state, which the twin copies)
-        twin.holds = list(self.holds)
+        twin.held = [set(h) for h in self.held]
         twin.pool = self.pool
         return twin
 

@@ -6,8 +6,6 @@ module docstring of state.py); docs/rules/alien-empires.md gives the readings th
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Iterable
 
 import cardsmith.games.alien_empires.powers as P
@@ -102,6 +100,7 @@ def _destiny(st: "AlienState", e: Entry, action: tuple) -> None:
     seat, card = e["seat"], action[1]
     st.hands[seat].remove(card)
     st.destiny[seat].append(card)
+    st.destiny_changed()
     st.rec("destiny", f"P{seat} plays {st.table[card].name} into its Racial Destiny", seat=seat, card=card)
     st.push("@destiny", seat)
 
@@ -234,17 +233,17 @@ def _fate_legal(st: "AlienState", e: Entry) -> tuple:
     out: list[tuple] = [("done",)]
     if not ts["drawn"]:
         out.append(("draw",))
-    hand = sorted(set(st.hands[seat]))
-    table = st.table.cards
-    for c in hand:
-        info = table[c]
-        if info.timing == "fate" and info.kind == "event":
-            if info.does[0] == "add_tokens":
+    held = st.table.events["fate"].intersection(st.hands[seat])
+    if held:
+        table = st.table.cards
+        for c in sorted(held):
+            if table[c].does[0] == "add_tokens":
                 out += [("play", c, lbl(st, h)) for h in st.colonised(seat)]
             else:
                 out.append(("play", c))
     if not P.handlers(st, seat) & _FATE_POWERS:
         return tuple(out)
+    hand = sorted(set(st.hands[seat]))
     if P.has(st, seat, "resurrection") and seat not in ts["resurrected"] and st.discard and st.total(seat) > 1:
         out.append(("resurrect",))
     others = [s for s in st.alive() if s != seat]
@@ -328,8 +327,7 @@ def play_event(st: "AlienState", seat: int, card: str, args: tuple) -> None:
     elif do == "warp":
         src, dst = hx(st, args[0]), hx(st, args[1])
         moving = st.tokens[src][seat]
-        st.tokens[src][seat] = 0
-        st.add_tokens(dst, seat, moving)
+        st.move_tokens(seat, src, dst, moving)
         moved = st.turnstate["moved"]
         moved[args[1]] = moved.get(args[1], 0) + moving
         moved.pop(args[0], None)
@@ -341,14 +339,16 @@ def _genesis(st: "AlienState", e: Entry) -> None:
     """Each world the active player has colonised gains 1 token (Hive Society: 2), unless an
     opponent with Contraceptives has tokens on it."""
     seat = e["seat"]
-    per = max([1] + [int(x.get("amount", 1)) for x in P.effects(st, seat, "genesis")])
-    blockers = [s for s in st.alive() if s != seat and P.has(st, s, "contraceptives")]
+    per = max([1] + [int(x.get("amount", 1)) for x in P.effects(st, seat, "genesis")]) if P.has(st, seat, "genesis") else 1
+    blockers = [s for s in st.alive() if s != seat and "contraceptives" in P.handlers(st, s)]
     grown = []
+    rows, labels = st.tokens, st.map.labels
     for h in st.colonised(seat):
-        if any(st.tokens[h][b] for b in blockers):
+        row = rows[h]
+        if blockers and any(row[b] for b in blockers):
             continue
-        st.add_tokens(h, seat, per)
-        grown.append(lbl(st, h))
+        row[seat] += per  # (`add_tokens`: the seat holds the world already)
+        grown.append(labels[h])
     if grown:
         if st.loud:
             st.rec("genesis", f"P{seat}'s colonies grow: {', '.join(grown)} (+{per} each)", seat=seat, hexes=grown, each=per)
@@ -392,33 +392,32 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
     seat = e["seat"]
     memo = st.free_memo
     if memo is not None and memo[0] is e and memo[1]:
-        free = memo[2]  # worked out by the move just made (`_next_free`)
+        free, base = memo[2], memo[3]  # worked out by the move just made (`_next_free`)
     else:
-        free = free_stacks(st, seat)
-    st.free_memo = (e, False, free)
-    static = st.static
-    actions = _LABELLED.get((static, "stack")) or _labelled(st, "stack")
-    out: list[tuple] = [_DONE]
-    out += map(actions.__getitem__, free)
+        free, base = free_stacks(st, seat), None
+    if base is None:  # `done`, then a choice of each free stack
+        actions = _LABELLED.get((st.static, "stack")) or _labelled(st, "stack")
+        base = (_DONE, *map(actions.__getitem__, free))
+    st.free_memo = (e, False, free, base)
+    out = base
     if not _MOVE_POWERS.isdisjoint(P.handlers(st, seat)):
-        out += _power_moves(st, seat)
-    events = _MIGRATION_EVENTS.get(static)
-    if events is None:
-        table = st.table.cards
-        events = _MIGRATION_EVENTS[static] = frozenset(c for c, i in table.items() if i.kind == "event" and i.timing == "migration")
+        out += tuple(_power_moves(st, seat))
+    events = st.table.events["migration"]
     hand = st.hands[seat]
     if not events.isdisjoint(hand):
         held = events.intersection(hand)
         table = st.table.cards
         rows = st.tokens
+        plays: list[tuple] = []
         for c in sorted(held):
             if table[c].does[0] == "warp":
                 for h in free:
                     if movable(st, seat, h) == rows[h][seat]:
-                        out += _warps(st, c, h)
+                        plays += _warps(st, c, h)
             else:
-                out.append(("play", c))
-    return tuple(out)
+                plays.append(("play", c))
+        out += tuple(plays)
+    return out
 
 
 _DONE = ("done",)
@@ -458,21 +457,20 @@ def _warps(st: "AlienState", card: str, h: int) -> tuple:
     return got
 
 
-# Race powers that add moves to the Migration phase (`_power_moves`), and each game's Migration Events.
+# Race powers that add moves to the Migration phase (`_power_moves`).
 _MOVE_POWERS = frozenset({"assassination", "projection", "repulsion", "deporter", "propagandist", "worldships"})
-_MIGRATION_EVENTS: dict[int, frozenset[str]] = {}
 
 
 def free_stacks(st: "AlienState", seat: int) -> list[int]:
     """The hexes (in order) where `seat` has tokens free to move (`movable` for every hex at once)."""
     rows = st.tokens
-    mine: Iterable[int] = compress(range(len(rows)), map(itemgetter(seat), rows))
+    mine: Iterable[int] = sorted(st.held[seat])
     moved = st.turnstate["moved"]
     if moved:
         # A stack is spent when every token on it moved there this turn: only the hexes `moved`
         # names can be (a few), so look those up rather than every stack of the seat.
-        index = st.map.index
-        spent = {h for h, k in ((index(lab), k) for lab, k in moved.items()) if rows[h][seat] <= k}
+        at = st.map.at
+        spent = {h for h, k in ((at[lab], k) for lab, k in moved.items()) if rows[h][seat] <= k}
         if spent:
             mine = [h for h in mine if h not in spent]
     tolls = toll_keepers(st, seat)
@@ -497,13 +495,18 @@ def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
     Gatherer, 3 more spaces to one world a turn)."""
     seat = e["seat"]
     does = P.handlers(st, seat)
-    reach = P.move_range(st, seat, does)
+    if "move_range" in does or "move_times" in does:
+        reach = P.move_range(st, seat, does)
+    else:  # (`move_range` without the powers that change it)
+        reach = max(1, st.settings.move + int(st.turnstate.get("range_bonus", 0)))
     hmap = st.map
     src = e["src"]
-    h = hmap.index(src)
+    h = hmap.at[src]
     # (`movable`, with the label at hand)
-    free = st.tokens[h][seat] - st.turnstate["moved"].get(src, 0)
-    if free <= 0 or (h in st.worlds and toll_blocked(st, seat, h)):
+    row = st.tokens[h]
+    free = row[seat] - st.turnstate["moved"].get(src, 0)
+    # (a Toll Keeper blocks only where another seat has tokens on the world)
+    if free <= 0 or (h in st.worlds and sum(row) != row[seat] and toll_blocked(st, seat, h)):
         free = 0
     key = (st.static, h, reach, free)
     out = _MOVES.get(key)
@@ -528,11 +531,9 @@ CHOICE["move_to"] = lambda st, e: True  # every hex has a neighbour: at least tw
 def _enemies(st: "AlienState", seat: int) -> list[tuple[int, int]]:
     """(hex, seat) for every hex holding another player's tokens."""
     others = [s for s in st.alive() if s != seat]
-    rows = st.tokens
-    everywhere = range(len(rows))
-    out = [(h, s) for s in others for h in compress(everywhere, map(itemgetter(s), rows))]
-    if len(others) > 1:
-        out.sort()  # by hex, then seat: the order of a walk over the map
+    held = st.held
+    out = [(h, s) for s in others for h in held[s]]
+    out.sort()  # by hex, then seat: the order of a walk over the map
     return out
 
 
@@ -587,19 +588,26 @@ def _migrate(st: "AlienState", e: Entry, action: tuple) -> None:
 def _move_to(st: "AlienState", e: Entry, action: tuple) -> None:
     st.stack.pop()
     seat, ts, hmap = e["seat"], st.turnstate, st.map
-    src, dst, n = hmap.index(action[1]), hmap.index(action[2]), action[3]
+    at = hmap.at
+    src, dst, n = at[action[1]], at[action[2]], action[3]
     # Only Gatherer lists moves beyond the seat's range (`_move_to_legal`).
     does = P.handlers(st, seat)
     if "gatherer" in does and hmap.dist[src][dst] > P.move_range(st, seat, does):
         ts["gatherer"] = action[2]
     rows = st.tokens
-    rows[src][seat] -= n
+    rows[src][seat] -= n  # (`move_tokens`, inline: n >= 1)
     rows[dst][seat] += n
+    held = st.held[seat]
+    held.add(dst)
+    if not rows[src][seat]:
+        held.discard(src)
     moves = ts["moved"]
     moves[action[2]] = moves.get(action[2], 0) + n
     if st.loud:
         st.rec("move", f"P{seat} moves {n} from {action[1]} to {action[2]}", seat=seat, src=action[1], dst=action[2], count=n)
-    moved(st, seat, src, dst, n)
+    row = rows[src]
+    if sum(row) != row[seat]:  # (`moved`: only another seat's tokens there could follow)
+        moved(st, seat, src, dst, n)
     st.check_end(holder=seat)  # (its n >= 1 tokens are on dst)
     _next_free(st, seat, src, action[1])
 
@@ -616,10 +624,10 @@ def _next_free(st: "AlienState", seat: int, src: int, label: str) -> None:
     if memo is None or memo[1] or not stack or stack[-1] is not memo[0] or st.result is not None:
         st.free_memo = None
         return
-    free = memo[2]
+    free, base = memo[2], memo[3]
     if st.tokens[src][seat] <= st.turnstate["moved"].get(label, 0):
-        free = [h for h in free if h != src]
-    st.free_memo = (memo[0], True, free)
+        free, base = [h for h in free if h != src], None  # (the stack is spent: list the choices anew)
+    st.free_memo = (memo[0], True, free, base)
 
 
 def _power_move(st: "AlienState", seat: int, action: tuple) -> None:
@@ -639,12 +647,11 @@ def _power_move(st: "AlienState", seat: int, action: tuple) -> None:
     elif what in ("repulse", "deport"):
         ts["used"].append("repulsion" if what == "repulse" else "deporter")
         n = 1 if what == "repulse" else min(st.tokens[h][action[2]], P.amount(st, seat, "deporter") or 2)
-        st.tokens[h][action[2]] -= n
-        st.add_tokens(hx(st, action[3]), action[2], n)
+        st.move_tokens(action[2], h, hx(st, action[3]), n)
         st.rec(what, f"P{seat} moves {n} of P{action[2]}'s tokens from {action[1]} to {action[3]}", seat=seat)
     elif what == "convert":
         ts["used"].append("propagandist")
-        st.tokens[h][action[2]] -= 1
+        st.add_tokens(h, action[2], -1)
         st.add_tokens(h, seat, 1)
         ts["moved"][action[1]] = ts["moved"].get(action[1], 0) + 1
         st.rec("convert", f"P{seat} (Propagandist) takes over one of P{action[2]}'s tokens at {action[1]}", seat=seat)
@@ -653,8 +660,7 @@ def _power_move(st: "AlienState", seat: int, action: tuple) -> None:
         d = hx(st, action[2])
         st.worlds[d] = st.worlds.pop(h)
         n = st.tokens[h][seat]
-        st.tokens[h][seat] = 0
-        st.add_tokens(d, seat, n)
+        st.move_tokens(seat, h, d, n)
         moved = ts["moved"]
         if action[1] in moved:
             moved[action[2]] = moved.pop(action[1])
