@@ -1,0 +1,40 @@
+"""Alien Empires keeps two indexes beside its tokens and Racial Destinies, for speed: `held` (the
+hexes where each seat has tokens) and `does` (each seat's Race handlers). The rules read them
+instead of the map and the cards, so an index out of step would change play silently. These tests
+walk random games, clones, positions and determinizations and compare each index with what it
+stands for after every action."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardsmith.games.alien_empires.powers import cards_handlers
+from tests.alien_support import game, standard_deck
+
+
+def in_step(st) -> None:
+    for s in range(st.seats):
+        assert st.held[s] == {h for h, row in enumerate(st.tokens) if row[s]}, f"held of seat {s}"
+        assert st.does[s] == cards_handlers(st, st.destiny[s]), f"does of seat {s}"
+
+
+@pytest.mark.parametrize("seats", [2, 3, 5])
+def test_the_indexes_follow_every_action_of_random_games(seats):
+    g, rng = game(), random.Random(seats)
+    for i in range(4):
+        st = g.new_game([standard_deck()] * seats, 40 + i)
+        st.mute()
+        for step in range(20_000):
+            acting = st.to_act()
+            if not acting:
+                break
+            seat = acting[0]
+            st.apply(rng.choice(st.legal_actions(seat)), seat)
+            in_step(st)
+            if step % 97 == 0:  # the search primitives build states of their own
+                in_step(st.clone())
+                in_step(g.from_position(st.position(), seed=i))
+                in_step(g.sample_state(st.observation(seat), rng))
+        assert not st.to_act(), "a random game ended"
