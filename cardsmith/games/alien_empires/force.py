@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import cardsmith.games.alien_empires.powers as P
 
@@ -34,16 +34,8 @@ def side_parts(st: "AlienState", side: str) -> tuple[dict[str, int], int | None]
         if x == side and s != p:
             tokens += sum(commit[s].values())
     does = P.handlers(st, p)  # (each power below asked only of a primary that has it: same sums, fewer look-ups)
-    per_token = int(c["flags"][side].get("martyr", 0))
-    if "token_force" in does:
-        where = "world" if st.map.index(c["hex"]) in st.worlds else "space"
-        per_token += P.amount(st, p, "token_force", side=role_of(side), where=where)
-    pairs = [(max(1, int(x.get("per", 2))), int(x.get("amount", 1))) for x in P.effects(st, p, "pair_force")] \
-        if "pair_force" in does else []
-
-    def own_force(n: int) -> int:
-        return n * (1 + per_token) + sum(n // per * amount for per, amount in pairs)
-
+    flags = c["flags"][side]
+    own_force = _own_force(st, c, side, p, does)
     parts = {"tokens": own_force(own), "allies' tokens": tokens - own}
     jinx = min(tokens, P.amount(st, o, "jinx")) if "jinx" in P.handlers(st, o) else 0
     # "One of opponents tokens is Force = 0": the jinxed token loses all it is worth (the jinxer
@@ -51,16 +43,42 @@ def side_parts(st: "AlienState", side: str) -> tuple[dict[str, int], int | None]
     parts["jinx"] = -max(own_force(own) - own_force(own - k) + (jinx - k)
                          for k in range(max(0, jinx - (tokens - own)), min(jinx, own) + 1)) if jinx else 0
     parts["card effects"] = c["bonus"][side]
-    cards = st.table.cards
-    values = sorted([cards[x].value for x in c["reveal"][p] or ()], reverse=True)
-    doubles = c["flags"][side].get("doubles", 0)
-    if "double_force_card" in does:
-        doubles += sum(1 for _ in P.effects(st, p, "double_force_card"))
-    parts["force cards"] = sum(values)
-    parts["doubled force cards"] = sum(values[:doubles])
+    revealed = c["reveal"][p]
+    if revealed:
+        cards = st.table.cards
+        values = sorted([cards[x].value for x in revealed], reverse=True)
+        doubles = flags.get("doubles", 0)
+        if "double_force_card" in does:
+            doubles += sum(1 for _ in P.effects(st, p, "double_force_card"))
+        parts["force cards"] = sum(values)
+        parts["doubled force cards"] = sum(values[:doubles])
+    else:  # (no Force card revealed: nothing to double, and no lowest card)
+        values = []
+        parts["force cards"] = parts["doubled force cards"] = 0
     below = sum(parts.values())
     parts["no lower than 0"] = -below if below < 0 else 0
     return parts, (values[-1] if values else None)
+
+
+def _plain(n: int) -> int:
+    return n
+
+
+def _own_force(st: "AlienState", c: dict, side: str, p: int, does: frozenset[str]) -> Callable[[int], int]:
+    """What `n` of the primary's own tokens are worth: 1 each, plus Martyr's and Token Force's per
+    token and Pair Force's per pair (most conflicts have none of them: then `n` itself)."""
+    per_token = int(c["flags"][side].get("martyr", 0))
+    if "token_force" in does:
+        where = "world" if st.map.index(c["hex"]) in st.worlds else "space"
+        per_token += P.amount(st, p, "token_force", side=role_of(side), where=where)
+    pairs = [(max(1, int(x.get("per", 2))), int(x.get("amount", 1))) for x in P.effects(st, p, "pair_force")] \
+        if "pair_force" in does else []
+    if not per_token and not pairs:
+        return _plain
+
+    def own_force(n: int) -> int:
+        return n * (1 + per_token) + sum(n // per * amount for per, amount in pairs)
+    return own_force
 
 
 def winner_side(st: "AlienState", totals: dict[str, tuple[int, int | None]]) -> str:

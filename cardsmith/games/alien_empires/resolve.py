@@ -99,24 +99,20 @@ def _reveal(st: "AlienState", e: Entry, action: tuple) -> None:
 def _resolve(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
-    parts = {side: side_parts(st, side) for side in ("A", "D")}
-    totals = {side: (sum(parts[side][0].values()), parts[side][1]) for side in parts}
+    a, d = c["attacker"], c["defender"]
+    parts_a, parts_d = side_parts(st, "A"), side_parts(st, "D")
+    totals = {"A": (sum(parts_a[0].values()), parts_a[1]), "D": (sum(parts_d[0].values()), parts_d[1])}
     win = winner_side(st, totals)
     lose = other_side(win)
-    w, l = primary(c, win), primary(c, lose)
+    w, l = (a, d) if win == "A" else (d, a)
     if st.loud:  # (a muted game builds no event: a random game is a few hundred of them)
-        by_card = any(P.has(st, primary(c, x), "minimalist") for x in totals) and any(
-            totals[x][1] is not None for x in totals)
-        st.rec("result", f"force {totals['A'][0]} (P{c['attacker']}) against {totals['D'][0]} (P{c['defender']}): P{w} wins",
-               attack=totals["A"][0], defend=totals["D"][0], winner=w, resolution="conflict",
-               decided_by="lowest force card" if by_card else "total",
-               sides=[{"seat": primary(c, x), "role": role_of(x), "total": totals[x][0], "parts": parts[x][0],
-                       "lowest force card": totals[x][1]} for x in ("A", "D")])
-    for s in primaries(c):
-        for x in c["reveal"][s] or []:
+        _record_result(st, {"A": parts_a, "D": parts_d}, totals, w)
+    reveal, played = c["reveal"], st.played
+    for s in (a, d):
+        for x in reveal[s] or ():
             st.discard_card(s, x)
-            st.played[s].append(x)
-    if P.has(st, l, "second_chance") and not c["second"]:
+            played[s].append(x)
+    if "second_chance" in P.handlers(st, l) and not c["second"]:
         c["second"] = True
         st.rec("second_chance", f"P{l} (Second Chances): its tokens remain and a second conflict is fought", seat=l)
         st.push("@resolve")
@@ -128,14 +124,27 @@ def _resolve(st: "AlienState", e: Entry) -> None:
     st.check_end()
 
 
+def _record_result(st: "AlienState", parts: dict, totals: dict, w: int) -> None:
+    """The `result` event: both totals, their parts and what decided the conflict."""
+    c = st.conflict
+    assert c is not None
+    by_card = any(P.has(st, primary(c, x), "minimalist") for x in totals) and any(
+        totals[x][1] is not None for x in totals)
+    st.rec("result", f"force {totals['A'][0]} (P{c['attacker']}) against {totals['D'][0]} (P{c['defender']}): P{w} wins",
+           attack=totals["A"][0], defend=totals["D"][0], winner=w, resolution="conflict",
+           decided_by="lowest force card" if by_card else "total",
+           sides=[{"seat": primary(c, x), "role": role_of(x), "total": totals[x][0], "parts": parts[x][0],
+                   "lowest force card": totals[x][1]} for x in ("A", "D")])
+
+
 def losses(st: "AlienState", lose: str, win: str) -> None:
     """The losing side's tokens taking part are destroyed (Escape Artist saves one, Evacuation
     retreats the loser's tokens in the space); Booby Trap then kills half the winner's."""
     c = st.conflict
     assert c is not None
     l, w = primary(c, lose), primary(c, win)
-    h = hx(st, c["hex"])
     if c["flags"][lose].get("evacuate") and c["commit"][l].get(c["hex"]):
+        h = hx(st, c["hex"])
         back = _retreat_hex(st, l, h)
         n = c["commit"][l].pop(c["hex"])
         st.move_tokens(l, h, back, n)
@@ -149,10 +158,11 @@ def losses(st: "AlienState", lose: str, win: str) -> None:
                 st.add_tokens(_retreat_hex(st, l, hx(st, label)), l, 1)
                 st.rec("escape", f"P{l} (Escape Artist) retreats one token from {label}", seat=l)
                 break
-    for s in range(st.seats):
-        if c["side"][s] == lose:
+    at = st.map.at  # (labels the rules wrote themselves: no check)
+    for s, side in enumerate(c["side"]):
+        if side == lose:
             for label, n in c["commit"][s].items():
-                st.kill(hx(st, label), s, n, "lost the conflict")
+                st.kill(at[label], s, n, "lost the conflict")
     if "booby_trap" in does:
         for x in P.effects(st, l, "booby_trap"):
             n = sum(c["commit"][w].values()) // int(x.get("divisor", 2))
