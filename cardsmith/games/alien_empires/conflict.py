@@ -35,7 +35,8 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple
     opponent). In Strategy's second Attack phase (`stack`: the chosen stack's hex) only conflicts in
     or next to that hex, fought by its tokens."""
     ts = st.turnstate
-    if ts["attacks"] >= st.settings.attacks and not P.has(st, seat, "unlimited_attacks"):
+    does = P.handlers(st, seat)
+    if ts["attacks"] >= st.settings.attacks and "unlimited_attacks" not in does:
         return []
     near = None
     if stack is not None:
@@ -43,11 +44,11 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple
         if not st.tokens[s0][seat]:
             return []
         near = {s0, *st.map.adjacent[s0]}
-    teaser = P.has(st, seat, "teaser")
+    teaser = "teaser" in does
     out = []
     others = [s for s in st.alive() if s != seat]
     # Each opponent's Inconspicuous and Diplomat (`protected`, and the cards Diplomat asks for), asked once.
-    hidden, barred = {}, set()
+    hidden, barred = [False] * st.seats, set()
     cards = len(st.hands[seat])
     for s in others:
         does = P.handlers(st, s)
@@ -65,19 +66,18 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple
         # a conflict needs a token of the seat in the space or next to it (adjacency is mutual)
         if h not in mine and mine.isdisjoint(adjacent[h]) or near is not None and h not in near:
             continue
-        row = rows[h]
-        if labels[h] in fought:
+        label = labels[h]
+        if label in fought:
             continue
+        row = rows[h]
         for s in others:
             if not row[s]:
                 continue
             if teaser and row[seat] and h in st.worlds and (near is None or h == s0):
-                out.append(("tease", labels[h], s))
-            if row[s] == 1 and hidden[s] and sum(row) == 1:  # protected(st, h, s)
+                out.append(("tease", label, s))
+            if row[s] == 1 and hidden[s] and sum(row) == 1 or s in barred:  # (`protected`; Diplomat)
                 continue
-            if s in barred:
-                continue
-            out.append(("attack", labels[h], s))
+            out.append(("attack", label, s))
     return out
 
 

@@ -26,13 +26,12 @@ def _reveal_start(st: "AlienState", e: Entry) -> None:
     commits first and the holder chooses after seeing it."""
     c = st.conflict
     assert c is not None
-    a, d = primaries(c)
+    a, d = c["attacker"], c["defender"]
     c["reveal"] = [None] * st.seats
     c["shown"] = False
-    seers = [p for p in (a, d) if P.has(st, p, "precognition")]
-    if len(seers) == 1:
-        first = [x for x in (a, d) if x not in seers]
-        st.push("reveal", waiting=first, then=seers)
+    seer_a, seer_d = "precognition" in P.handlers(st, a), "precognition" in P.handlers(st, d)
+    if seer_a != seer_d:
+        st.push("reveal", waiting=[d] if seer_a else [a], then=[a] if seer_a else [d])
     else:
         st.push("reveal", waiting=[a, d], then=[])
     _forced_reveals(st)
@@ -45,15 +44,27 @@ def _forced_reveals(st: "AlienState") -> None:
     if st.keep_forced:
         return
     top = st.stack[-1]
-    order = st.table.force_order
     for s in list(top["waiting"]):
-        if len({x for x in st.hands[s] if x in order}) >= 2:
-            continue  # two different Force cards: two single reveals at least (`reveal_options`)
-        options = reveal_options(st, s)
-        if len(options) == 1 and top["kind"] == "reveal":
-            _reveal(st, {"seat": s}, options[0])
+        only = _only_reveal(st, s)
+        if only is not None and top["kind"] == "reveal":
+            _reveal(st, {"seat": s}, only)
             if not st.stack or st.stack[-1] is not top:
                 return
+
+
+def _only_reveal(st: "AlienState", seat: int) -> tuple | None:
+    """The seat's one reveal when `reveal_options` would list only it, else None; found without
+    sorting or listing the options (both primaries, every reveal of every conflict)."""
+    order = st.table.force_order
+    forces = [x for x in st.hands[seat] if x in order]
+    if len(forces) < 2:  # no Force card (reveal none) or one (reveal it)
+        return ("reveal", *forces)
+    if forces.count(forces[0]) < len(forces):
+        return None  # two different Force cards: two single reveals at least
+    c = st.conflict
+    assert c is not None
+    # copies of one card: the single reveal alone when the opponent limits the cards to one
+    return ("reveal", forces[0]) if P.amount(st, opponent(c, seat), "force_card_limit") else None
 
 
 def reveal_options(st: "AlienState", seat: int) -> list[tuple]:
