@@ -185,8 +185,18 @@ def _commit_options(st: "AlienState", seat: int) -> dict[str, dict[str, int]]:
 
 
 def _commit_legal(st: "AlienState", e: Entry) -> tuple:
-    options = _commit_options(st, e["seat"])
-    return _COMMIT_BOTH if "here" in options else _COMMIT_ALL
+    """`_commit_options`' names, without building them: "here" too when the seat fights with no
+    single stack and has tokens both in the space and next to it (two commits every conflict)."""
+    c = st.conflict
+    assert c is not None
+    seat = e["seat"]
+    only = c.get("only")
+    if only and only[seat] is not None:
+        return _COMMIT_ALL
+    rows, h = st.tokens, st.map.at[c["hex"]]
+    if rows[h][seat] and any(rows[a][seat] for a in st.map.within(h, 1)):
+        return _COMMIT_BOTH
+    return _COMMIT_ALL
 
 
 _COMMIT_ALL, _COMMIT_BOTH = (("commit", "all"),), (("commit", "all"), ("commit", "here"))  # (sorted)
