@@ -24,6 +24,8 @@ from cardsmith.games.alien_empires.decisions import decision as _decision
 GAME = "alien_empires"
 HIDDEN = "?"
 STEPS: "Steps[AlienState]" = Steps()
+_DECISIONS = STEPS.decisions  # (kind -> (legal, apply), filled as the rules modules load)
+_ONE = tuple((s,) for s in range(6))  # to_act's answer for one seat, made once
 # kind -> a cheap test that a decision surely has more than one legal action (so settle() need not
 # list them: a look-ahead agent applies hundreds of actions to clones and asks for few of the lists).
 CHOICE: dict[str, Callable[["AlienState", dict[str, Any]], bool]] = {}
@@ -112,7 +114,10 @@ class AlienState(ResultState):
         self.played: list[list[str]] = [[] for _ in range(seats)]
         self.neutral: list[str] = []                      # excluded cards (powers the rules do not play), for counts
         self.result: Outcome | None = None
-        self._legal: dict[int, tuple] = {}
+        # The legal actions listed since the last change, and whose (-1: none): one seat's list is
+        # all the runner asks for between two actions, so two fields rather than a dict per action.
+        self._lseat = -1
+        self._lacts: tuple = ()
         self.pool: dict[str, int] = {}
         # (Migration stack entry, worked out by the last move?, free stacks, their choices or None):
         # turns.py's memo that saves listing the seat's stacks anew after each ordinary move. Not
@@ -145,7 +150,7 @@ class AlienState(ResultState):
         top = self.stack[-1]
         if top["kind"] == "reveal":
             return tuple(top["waiting"])
-        return (top["seat"],)
+        return _ONE[top["seat"]]
 
     def _who(self, seat: int | None) -> int | None:
         """The seat that acts for `seat` (None: the first to act), or None when it does not act now."""
@@ -160,23 +165,22 @@ class AlienState(ResultState):
         return who if seat is None or seat == who else None
 
     def legal_actions(self, seat: int | None = None) -> tuple:
-        got = self._legal.get(seat) if seat is not None else None
-        if got is not None:  # a cached list is only ever kept for a seat that acts now
-            return got
+        if seat is not None and seat == self._lseat:  # a kept list is only for a seat that acts now
+            return self._lacts
         who = self._who(seat)
         if who is None:
             return ()
-        got = self._legal.get(who)
-        if got is None:
-            top = self.stack[-1]
-            kind = top["kind"]  # (a reveal's entry names no seat: each waiting seat lists its own)
-            got = self._legal[who] = tuple(STEPS.decisions[kind][0](self, top if kind != "reveal" else dict(top, seat=who)))
+        if who == self._lseat:
+            return self._lacts
+        top = self.stack[-1]
+        kind = top["kind"]  # (a reveal's entry names no seat: each waiting seat lists its own)
+        got = tuple(_DECISIONS[kind][0](self, top if kind != "reveal" else dict(top, seat=who)))
+        self._lseat, self._lacts = who, got
         return got
 
     def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
-        legal = self._legal.get(seat) if seat is not None else None
-        if legal is not None and seat is not None:  # listed for this seat since the last change: it acts now
-            who = seat
+        if seat is not None and seat == self._lseat:  # listed for this seat since the last change: it acts now
+            who, legal = seat, self._lacts
         else:
             got = self._who(seat)
             if got is None:
@@ -193,8 +197,8 @@ class AlienState(ResultState):
                 raise IllegalAction(f"{action!r} is not legal for seat {who} now")
         top = self.stack[-1]
         kind = top["kind"]
-        self._legal = {}  # (the steps list nothing: `settle` sets it where play stops)
-        STEPS.decisions[kind][1](self, top if kind != "reveal" else dict(top, seat=who), action)
+        self._lseat = -1  # (the steps list nothing: `settle` keeps a list where play stops)
+        _DECISIONS[kind][1](self, top if kind != "reveal" else dict(top, seat=who), action)
         self.settle()
         return self.rec.take() if self.loud else ()
 
@@ -207,9 +211,9 @@ class AlienState(ResultState):
     def settle(self) -> None:
         """Run automatic steps and forced decisions (kept with `keep_forced`) until a seat has a real
         choice (or the game ends)."""
-        # `_legal` is {} on entry (a new state, or `apply`) and no step lists legal actions, so it
-        # is set only where play stops: a random game runs some 2,000 steps here.
-        stack, autos, decisions, out = self.stack, STEPS.autos, STEPS.decisions, self.out
+        # No list is kept on entry (a new state, or `apply`) and no step lists legal actions, so one
+        # is kept only where play stops: a random game runs some 2,000 steps here.
+        stack, autos, decisions, out = self.stack, STEPS.autos, _DECISIONS, self.out
         while self.result is None:
             if not stack:
                 STEPS.empty(self)  # turns.next_turn
@@ -223,7 +227,7 @@ class AlienState(ResultState):
             if kind == "reveal":
                 waiting = top["waiting"]
                 if len(waiting) != 1:  # simultaneous: each seat still to commit chooses
-                    self._legal = {}
+                    self._lseat = -1
                     return
                 seat = waiting[0]
             else:
@@ -233,7 +237,7 @@ class AlienState(ResultState):
                     continue
             quick = CHOICE.get(kind)
             if quick is not None and quick(self, top):
-                self._legal = {}
+                self._lseat = -1
                 return  # surely more than one legal action: work them out only when asked
             # (the legal list of a decision on the stack, as legal_actions would work it out)
             listed, do = decisions[kind]
@@ -244,7 +248,7 @@ class AlienState(ResultState):
             if len(legal) == 1 and not self.keep_forced:
                 do(self, entry, legal[0])  # a forced decision is taken at once
                 continue
-            self._legal = {seat: legal}
+            self._lseat, self._lacts = seat, legal
             return
         stack.clear()
 
@@ -452,7 +456,7 @@ class AlienState(ResultState):
         twin.played = [list(p) for p in self.played]
         twin.neutral = self.neutral
         twin.result = self.result
-        twin._legal = dict(self._legal)
+        twin._lseat, twin._lacts = self._lseat, self._lacts
         twin.free_memo = None  # (it names a stack entry of this state, which the twin copies)
         twin.held = [set(h) for h in self.held]
         twin.pool = self.pool
