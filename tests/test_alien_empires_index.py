@@ -11,6 +11,7 @@ import random
 import pytest
 
 from cardsmith.games.alien_empires.powers import cards_handlers
+from cardsmith.games.alien_empires.state import STEPS
 from tests.alien_support import game, standard_deck
 
 
@@ -38,3 +39,23 @@ def test_the_indexes_follow_every_action_of_random_games(seats):
                 in_step(g.from_position(st.position(), seed=i))
                 in_step(g.sample_state(st.observation(seat), rng))
         assert not st.to_act(), "a random game ended"
+
+
+@pytest.mark.parametrize("seats", [2, 5])
+def test_migration_choices_after_a_move_are_those_listed_afresh(seats):
+    # After an ordinary move the seat's next Migration list comes from a memo of the last one
+    # (free stacks, power moves): a clone starts without it, so its listing works everything out.
+    g, rng = game(), random.Random(7 + seats)
+    checked = 0
+    for i in range(6):
+        st = g.new_game([standard_deck()] * seats, 70 + i)
+        st.mute()
+        while st.to_act():
+            seat = st.to_act()[0]
+            legal = st.legal_actions(seat)
+            if st.stack[-1]["kind"] == "migrate" and st.free_memo is not None:
+                twin = st.clone()
+                assert legal == STEPS.decisions["migrate"][0](twin, twin.stack[-1])
+                checked += 1
+            st.apply(rng.choice(legal), seat)
+    assert checked > 100

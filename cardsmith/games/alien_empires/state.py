@@ -119,10 +119,10 @@ class AlienState(ResultState):
         self._lseat = -1
         self._lacts: tuple = ()
         self.pool: dict[str, int] = {}
-        # (Migration stack entry, worked out by the last move?, free stacks, their choices or None):
-        # turns.py's memo that saves listing the seat's stacks anew after each ordinary move. Not
-        # part of the position.
-        self.free_memo: tuple[dict[str, Any], bool, list[int], tuple | None] | None = None
+        # (Migration stack entry, worked out by the last move?, free stacks, their choices or None,
+        # the power moves or None): turns.py's memo that saves listing the seat's stacks and power
+        # moves anew after each ordinary move. Not part of the position.
+        self.free_memo: tuple[dict[str, Any], bool, list[int], tuple | None, tuple | None] | None = None
 
     def _bind(self) -> None:
         """The card table, map and settings as attributes (the rules read the map a few thousand

@@ -391,17 +391,20 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
     look-ahead agent weighs a few stacks, then a few dozen moves, instead of hundreds."""
     seat = e["seat"]
     memo = st.free_memo
+    powers: tuple | None = None
     if memo is not None and memo[0] is e and memo[1]:
-        free, base = memo[2], memo[3]  # worked out by the move just made (`_next_free`)
+        free, base, powers = memo[2], memo[3], memo[4]  # worked out by the move just made (`_next_free`)
     else:
         free, base = free_stacks(st, seat), None
     if base is None:  # `done`, then a choice of each free stack
         actions = _LABELLED.get((st.static, "stack")) or _labelled(st, "stack")
         base = (_DONE, *map(actions.__getitem__, free))
-    st.free_memo = (e, False, free, base)
     out = base
-    if not _MOVE_POWERS.isdisjoint(P.handlers(st, seat)):
-        out += tuple(_power_moves(st, seat))
+    if powers is None and not _MOVE_POWERS.isdisjoint(P.handlers(st, seat)):
+        powers = tuple(_power_moves(st, seat))
+    if powers:
+        out += powers
+    st.free_memo = (e, False, free, base, powers)
     events = st.table.events["migration"]
     hand = st.hands[seat]
     if not events.isdisjoint(hand):
@@ -563,7 +566,10 @@ def _power_moves(st: "AlienState", seat: int) -> list[tuple]:
         rows = st.tokens
         out += [("convert", labels[h], s) for h, s in enemies if h in worlds and rows[h][seat]]
     if "worldships" in does and seat not in st.turnstate.get("worldship", []):
-        out += [("worldship", labels[h], labels[d]) for h in sorted(worlds) if st.controller(h) == seat
+        # (`controller(h) == seat` for each world: among the seat's worlds, those where every
+        # other seat has no token)
+        rows, others = st.tokens, st.seats - 1
+        out += [("worldship", labels[h], labels[d]) for h in st.colonised(seat) if rows[h].count(0) == others
                 for d in adjacent[h] if d not in worlds]
     return out
 
@@ -609,25 +615,30 @@ def _move_to(st: "AlienState", e: Entry, action: tuple) -> None:
     if sum(row) != row[seat]:  # (`moved`: only another seat's tokens there could follow)
         moved(st, seat, src, dst, n)
     st.check_end(holder=seat)  # (its n >= 1 tokens are on dst)
-    _next_free(st, seat, src, action[1])
+    _next_free(st, seat, src, dst, action[1])
 
 
-def _next_free(st: "AlienState", seat: int, src: int, label: str) -> None:
-    """After an ordinary move from `src`: the seat's free stacks for its next Migration choice, from
-    those its last choice listed (`free_memo`), when nothing but the move came between.
+def _next_free(st: "AlienState", seat: int, src: int, dst: int, label: str) -> None:
+    """After an ordinary move from `src` to `dst`: the seat's free stacks and power moves for its
+    next Migration choice, from those its last choice listed (`free_memo`), when nothing but the
+    move came between.
 
     Only `src` can change: the tokens reaching the destination count as moved there, so its free
     tokens stay as they were, and no other seat's token moved (no Contagion followed), so no Toll
-    Keeper's block changed. Anything else (a power, an Event, a clone, a position) lists anew."""
+    Keeper's block changed. The power moves read other seats' stacks, the seat's total, its
+    tokens on worlds and who controls each world: only a move from or to a world can change
+    them. Anything else (a power, an Event, a clone, a position) lists anew."""
     memo = st.free_memo
     stack = st.stack
     if memo is None or memo[1] or not stack or stack[-1] is not memo[0] or st.result is not None:
         st.free_memo = None
         return
-    free, base = memo[2], memo[3]
+    free, base, powers = memo[2], memo[3], memo[4]
     if st.tokens[src][seat] <= st.turnstate["moved"].get(label, 0):
         free, base = [h for h in free if h != src], None  # (the stack is spent: list the choices anew)
-    st.free_memo = (memo[0], True, free, base)
+    if src in st.worlds or dst in st.worlds:
+        powers = None
+    st.free_memo = (memo[0], True, free, base, powers)
 
 
 def _power_move(st: "AlienState", seat: int, action: tuple) -> None:
