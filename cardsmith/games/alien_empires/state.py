@@ -368,9 +368,13 @@ class AlienState(ResultState):
         `holder`: a seat the caller knows has tokens (it just moved some), not searched for them."""
         if self.result is not None:
             return
-        rows = self.tokens
-        alive: Sequence[int] = self.alive() if self.out else range(self.seats)
         held = self.held
+        if not self.out and all(held):
+            # (the usual case, a few hundred times a game: nobody goes out and two or more seats
+            # are left, so only a seat holding every world alone can end the game)
+            self._every_world()
+            return
+        alive: Sequence[int] = self.alive() if self.out else range(self.seats)
         for s in alive:
             if s == holder or held[s]:
                 continue
@@ -380,14 +384,20 @@ class AlienState(ResultState):
             self.rec("out", f"P{s} has no token left and is out of the game", seat=s)
         if len(self.out) + len(alive) != self.seats:  # someone went out just now
             alive = self.alive()
-        worlds = self.worlds
+        if self._every_world():
+            return
+        if len(alive) == 1:
+            self._win(alive[0], "last race standing")
+
+    def _every_world(self) -> bool:
+        """True (and the game won) when one seat alone has tokens on every world."""
+        worlds, held, rows = self.worlds, self.held, self.tokens
         if worlds:
             for s in range(self.seats):  # (one seat at most holds every world alone)
                 if held[s].issuperset(worlds) and all(sum(rows[h]) == rows[h][s] for h in worlds):
                     self._win(s, "controls every world")
-                    return
-        if len(alive) == 1:
-            self._win(alive[0], "last race standing")
+                    return True
+        return False
 
     def _win(self, seat: int, reason: str) -> None:
         others = [s for s in self.alive() if s != seat]
