@@ -340,18 +340,18 @@ def _genesis(st: "AlienState", e: Entry) -> None:
     opponent with Contraceptives has tokens on it."""
     seat = e["seat"]
     per = max([1] + [int(x.get("amount", 1)) for x in P.effects(st, seat, "genesis")]) if P.has(st, seat, "genesis") else 1
-    blockers = [s for s in st.alive() if s != seat and "contraceptives" in P.handlers(st, s)]
-    grown = []
-    rows, labels = st.tokens, st.map.labels
-    for h in st.colonised(seat):
-        row = rows[h]
-        if blockers and any(row[b] for b in blockers):
-            continue
-        row[seat] += per  # (`add_tokens`: the seat holds the world already)
-        grown.append(labels[h])
-    if grown:
-        if st.loud:
-            st.rec("genesis", f"P{seat}'s colonies grow: {', '.join(grown)} (+{per} each)", seat=seat, hexes=grown, each=per)
+    out = st.out
+    blockers = [s for s in range(st.seats) if s != seat and s not in out and "contraceptives" in P.handlers(st, s)]
+    rows = st.tokens
+    # (`colonised`, unsorted: the order of growth matters only to the log line)
+    grown = st.held[seat].intersection(st.worlds)
+    if blockers:
+        grown = {h for h in grown if not any(rows[h][b] for b in blockers)}
+    for h in grown:
+        rows[h][seat] += per  # (`add_tokens`: the seat holds the world already)
+    if grown and st.loud:
+        names = [st.map.labels[h] for h in sorted(grown)]
+        st.rec("genesis", f"P{seat}'s colonies grow: {', '.join(names)} (+{per} each)", seat=seat, hexes=names, each=per)
 
 
 def _breed_legal(st: "AlienState", e: Entry) -> tuple:
@@ -473,7 +473,7 @@ def free_stacks(st: "AlienState", seat: int) -> list[int]:
         # A stack is spent when every token on it moved there this turn: only the hexes `moved`
         # names can be (a few), so look those up rather than every stack of the seat.
         at = st.map.at
-        spent = {h for h, k in ((at[lab], k) for lab, k in moved.items()) if rows[h][seat] <= k}
+        spent = [at[lab] for lab, k in moved.items() if rows[at[lab]][seat] <= k]
         if spent:
             mine = [h for h in mine if h not in spent]
     tolls = toll_keepers(st, seat)
@@ -485,7 +485,8 @@ def free_stacks(st: "AlienState", seat: int) -> list[int]:
 
 def toll_keepers(st: "AlienState", seat: int) -> list[int]:
     """The opponents of `seat` with Toll Keeper."""
-    return [s for s in st.alive() if s != seat and "toll_keeper" in P.handlers(st, s)]
+    out = st.out
+    return [s for s in range(st.seats) if s != seat and s not in out and "toll_keeper" in P.handlers(st, s)]
 
 
 # (game key, hex, reach, free tokens) -> the moves of `_move_to_legal` without Gatherer: the same few
