@@ -220,9 +220,10 @@ class AlienState(ResultState):
                 continue
             top = stack[-1]
             kind = top["kind"]
-            if kind[0] == "@":
+            run = autos.get(kind)  # (an automatic step: one lookup says so and finds it)
+            if run is not None:
                 stack.pop()
-                autos[kind](self, top)
+                run(self, top)
                 continue
             if kind == "reveal":
                 waiting = top["waiting"]

@@ -181,7 +181,8 @@ def next_turn(st: "AlienState") -> None:
 def start_round(st: "AlienState") -> None:
     """"At the beginning of the round you may change the turn order" (Time Control)."""
     st.turnstate = {"resurrected": []}
-    holders = [s for s in st.alive() if P.has(st, s, "time_control")]
+    out = st.out
+    holders = [s for s in range(st.seats) if s not in out and P.has(st, s, "time_control")]
     st.push("@start_turn")
     for s in reversed(holders):
         st.push("time_control", s)
@@ -241,7 +242,7 @@ def _fate_legal(st: "AlienState", e: Entry) -> tuple:
                 out += [("play", c, lbl(st, h)) for h in st.colonised(seat)]
             else:
                 out.append(("play", c))
-    if not P.handlers(st, seat) & _FATE_POWERS:
+    if _FATE_POWERS.isdisjoint(P.handlers(st, seat)):
         return tuple(out)
     hand = sorted(set(st.hands[seat]))
     if P.has(st, seat, "resurrection") and seat not in ts["resurrected"] and st.discard and st.total(seat) > 1:
