@@ -42,20 +42,22 @@ def test_the_indexes_follow_every_action_of_random_games(seats):
 
 
 @pytest.mark.parametrize("seats", [2, 5])
-def test_migration_choices_after_a_move_are_those_listed_afresh(seats):
+def test_choices_kept_between_moves_and_discards_are_those_listed_afresh(seats):
     # After an ordinary move the seat's next Migration list comes from a memo of the last one
-    # (free stacks, power moves): a clone starts without it, so its listing works everything out.
+    # (free stacks, power moves), and a discard of several cards lists once: a clone starts
+    # without the memos, so its listing works everything out.
     g, rng = game(), random.Random(7 + seats)
-    checked = 0
+    checked = {"migrate": 0, "discard": 0}
     for i in range(6):
         st = g.new_game([standard_deck()] * seats, 70 + i)
         st.mute()
         while st.to_act():
             seat = st.to_act()[0]
             legal = st.legal_actions(seat)
-            if st.stack[-1]["kind"] == "migrate" and st.free_memo is not None:
+            kind = st.stack[-1]["kind"]
+            if kind in checked:
                 twin = st.clone()
-                assert legal == STEPS.decisions["migrate"][0](twin, twin.stack[-1])
-                checked += 1
+                assert legal == STEPS.decisions[kind][0](twin, twin.stack[-1]), kind
+                checked[kind] += 1
             st.apply(rng.choice(legal), seat)
-    assert checked > 100
+    assert checked["migrate"] > 100 and checked["discard"] > 50, checked

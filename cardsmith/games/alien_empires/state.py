@@ -123,6 +123,9 @@ class AlienState(ResultState):
         # the power moves or None): turns.py's memo that saves listing the seat's stacks and power
         # moves anew after each ordinary move. Not part of the position.
         self.free_memo: tuple[dict[str, Any], bool, list[int], tuple | None, tuple | None] | None = None
+        # (discard stack entry, worked out by the last discard?, its legal list): the same for a
+        # discard of several cards. Not part of the position.
+        self.discard_memo: tuple[dict[str, Any], bool, tuple] | None = None
 
     def _bind(self) -> None:
         """The card table, map and settings as attributes (the rules read the map a few thousand
@@ -372,8 +375,10 @@ class AlienState(ResultState):
         held = self.held
         if not self.out and all(held):
             # (the usual case, a few hundred times a game: nobody goes out and two or more seats
-            # are left, so only a seat holding every world alone can end the game)
-            self._every_world()
+            # are left, so only a seat holding every world alone can end the game, and it holds
+            # at least as many hexes as there are worlds)
+            if max(map(len, held)) >= len(self.worlds):
+                self._every_world()
             return
         alive: Sequence[int] = self.alive() if self.out else range(self.seats)
         for s in alive:
@@ -468,7 +473,7 @@ class AlienState(ResultState):
         twin.neutral = self.neutral
         twin.result = self.result
         twin._lseat, twin._lacts = self._lseat, self._lacts
-        twin.free_memo = None  # (it names a stack entry of this state, which the twin copies)
+        twin.free_memo = twin.discard_memo = None  # (they name a stack entry of this state, which the twin copies)
         twin.held = [set(h) for h in self.held]
         twin.pool = self.pool
         return twin

@@ -134,10 +134,15 @@ def _hand_limit(st: "AlienState", e: Entry) -> None:
 
 
 def _discard_legal(st: "AlienState", e: Entry) -> tuple:
+    memo = st.discard_memo
+    if memo is not None and memo[0] is e and memo[1]:
+        return memo[2]  # worked out by the discard just made (`_discard`)
     acts = _DISCARDS.get(st.static)
     if acts is None:  # ("discard", card) for every card of the game: made once, not at every discard
         acts = _DISCARDS[st.static] = {c: ("discard", c) for c in st.table.cards}
-    return tuple(map(acts.__getitem__, sorted(set(st.hands[e["seat"]]))))
+    legal = tuple(map(acts.__getitem__, sorted(set(st.hands[e["seat"]]))))
+    st.discard_memo = (e, False, legal)
+    return legal
 
 
 _DISCARDS: dict[int, dict[str, tuple[str, str]]] = {}
@@ -145,12 +150,26 @@ _DISCARDS: dict[int, dict[str, tuple[str, str]]] = {}
 
 @STEPS.decision("discard", _discard_legal)
 def _discard(st: "AlienState", e: Entry, action: tuple) -> None:
-    st.discard_card(e["seat"], action[1])
+    seat, card = e["seat"], action[1]
+    st.discard_card(seat, card)
     if st.loud:
-        st.rec("discard", f"P{e['seat']} discards {st.table[action[1]].name} ({e.get('why', '')})", seat=e["seat"], card=action[1])
+        st.rec("discard", f"P{seat} discards {st.table[card].name} ({e.get('why', '')})", seat=seat, card=card)
     e["count"] -= 1
-    if e["count"] <= 0 or not st.hands[e["seat"]]:
+    if e["count"] <= 0 or not st.hands[seat]:
         st.stack.pop()
+        st.discard_memo = None
+        return
+    # The next choice of this discard is the list just made, less the card when its last copy
+    # went (a hand-limit discard of five cards lists once instead of five times).
+    memo = st.discard_memo
+    if memo is None or memo[0] is not e or memo[1]:
+        st.discard_memo = None
+        return
+    legal = memo[2]
+    if card not in st.hands[seat]:
+        i = legal.index(action)
+        legal = legal[:i] + legal[i + 1:]
+    st.discard_memo = (e, True, legal)
 
 
 @STEPS.auto("@first_turn")
@@ -400,11 +419,9 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
     if base is None:  # `done`, then a choice of each free stack
         actions = _LABELLED.get((st.static, "stack")) or _labelled(st, "stack")
         base = (_DONE, *map(actions.__getitem__, free))
-    out = base
-    if powers is None and not _MOVE_POWERS.isdisjoint(P.handlers(st, seat)):
-        powers = tuple(_power_moves(st, seat))
-    if powers:
-        out += powers
+    if powers is None:  # (() for a seat without move powers: the memo then spares the question)
+        powers = () if _MOVE_POWERS.isdisjoint(P.handlers(st, seat)) else tuple(_power_moves(st, seat))
+    out = base + powers if powers else base
     st.free_memo = (e, False, free, base, powers)
     events = st.table.events["migration"]
     hand = st.hands[seat]
