@@ -168,7 +168,7 @@ class AlienState(ResultState):
         return who if seat is None or seat == who else None
 
     def legal_actions(self, seat: int | None = None) -> tuple:
-        if seat is not None and seat == self._lseat:  # a kept list is only for a seat that acts now
+        if seat == self._lseat:  # a kept list is only for a seat that acts now (never None, nor -1)
             return self._lacts
         who = self._who(seat)
         if who is None:
@@ -182,8 +182,8 @@ class AlienState(ResultState):
         return got
 
     def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
-        if seat is not None and seat == self._lseat:  # listed for this seat since the last change: it acts now
-            who, legal = seat, self._lacts
+        if seat == self._lseat:  # listed for this seat since the last change: it acts now
+            who, legal = self._lseat, self._lacts
         else:
             got = self._who(seat)
             if got is None:
@@ -246,7 +246,9 @@ class AlienState(ResultState):
             # (the legal list of a decision on the stack, as legal_actions would work it out)
             listed, do = decisions[kind]
             entry = top if kind != "reveal" else dict(top, seat=seat)
-            legal = tuple(listed(self, entry))
+            legal = listed(self, entry)
+            if type(legal) is not tuple:  # (the listings return tuples; a list would be copied)
+                legal = tuple(legal)
             if not legal:
                 raise RuntimeError(f"no legal action for seat {seat} at {kind}")
             if len(legal) == 1 and not self.keep_forced:

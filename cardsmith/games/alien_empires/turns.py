@@ -539,11 +539,26 @@ def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
         out = _MOVES[key] = tuple(("move", src, labels[d], k) for d in hmap.within(h, reach) for k in counts)
     gather = P.amount(st, seat, "gatherer") if "gatherer" in does else 0
     if gather:
-        labels, counts = hmap.labels, _counts(free)
+        labels, counts, worlds = hmap.labels, _counts(free), st.worlds
         target = st.turnstate.get("gatherer")
-        out += tuple(("move", src, labels[d], k) for d in hmap.within(h, reach + gather)
-                     if hmap.dist[h][d] > reach and d in st.worlds and (target is None or target == labels[d]) for k in counts)
+        out += tuple(("move", src, labels[d], k) for d in _ring(st, h, reach, gather)
+                     if d in worlds and (target is None or target == labels[d]) for k in counts)
     return out
+
+
+# (game key, hex, reach, more) -> the hexes beyond `reach` and within `reach + more` of the hex, in
+# index order: Gatherer's extra spaces, the same every turn (only which of them are worlds varies).
+_RINGS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+
+
+def _ring(st: "AlienState", h: int, reach: int, more: int) -> tuple[int, ...]:
+    key = (st.static, h, reach, more)
+    got = _RINGS.get(key)
+    if got is None:
+        hmap = st.map
+        row = hmap.dist[h]
+        got = _RINGS[key] = tuple(d for d in hmap.within(h, reach + more) if row[d] > reach)
+    return got
 
 
 # (No quick test for `migrate`: its legal list costs little more than the test would.)
@@ -612,29 +627,30 @@ def _migrate(st: "AlienState", e: Entry, action: tuple) -> None:
 @STEPS.decision("move_to", _move_to_legal)
 def _move_to(st: "AlienState", e: Entry, action: tuple) -> None:
     st.stack.pop()
-    seat, ts, hmap = e["seat"], st.turnstate, st.map
-    at = hmap.at
-    src, dst, n = at[action[1]], at[action[2]], action[3]
+    seat, ts = e["seat"], st.turnstate
+    _, label, to, n = action
+    at = st.map.at
+    src, dst = at[label], at[to]
     # Only Gatherer lists moves beyond the seat's range (`_move_to_legal`).
     does = P.handlers(st, seat)
-    if "gatherer" in does and hmap.dist[src][dst] > P.move_range(st, seat, does):
-        ts["gatherer"] = action[2]
+    if "gatherer" in does and st.map.dist[src][dst] > P.move_range(st, seat, does):
+        ts["gatherer"] = to
     rows = st.tokens
-    rows[src][seat] -= n  # (`move_tokens`, inline: n >= 1)
+    row = rows[src]
+    row[seat] -= n  # (`move_tokens`, inline: n >= 1)
     rows[dst][seat] += n
     held = st.held[seat]
     held.add(dst)
-    if not rows[src][seat]:
+    if not row[seat]:
         held.discard(src)
     moves = ts["moved"]
-    moves[action[2]] = moves.get(action[2], 0) + n
+    moves[to] = moves.get(to, 0) + n
     if st.loud:
-        st.rec("move", f"P{seat} moves {n} from {action[1]} to {action[2]}", seat=seat, src=action[1], dst=action[2], count=n)
-    row = rows[src]
+        st.rec("move", f"P{seat} moves {n} from {label} to {to}", seat=seat, src=label, dst=to, count=n)
     if sum(row) != row[seat]:  # (`moved`: only another seat's tokens there could follow)
         moved(st, seat, src, dst, n)
-    st.check_end(holder=seat)  # (its n >= 1 tokens are on dst)
-    _next_free(st, seat, src, dst, action[1])
+    st.check_end(seat)  # (the holder: its n >= 1 tokens are on dst)
+    _next_free(st, seat, src, dst, label)
 
 
 def _next_free(st: "AlienState", seat: int, src: int, dst: int, label: str) -> None:
@@ -653,8 +669,10 @@ def _next_free(st: "AlienState", seat: int, src: int, dst: int, label: str) -> N
         st.free_memo = None
         return
     free, base, powers = memo[2], memo[3], memo[4]
-    if st.tokens[src][seat] <= st.turnstate["moved"].get(label, 0):
-        free, base = [h for h in free if h != src], None  # (the stack is spent: list the choices anew)
+    if st.tokens[src][seat] <= st.turnstate["moved"].get(label, 0):  # the stack is spent: list the choices anew
+        free, base = free.copy(), None
+        if src in free:
+            free.remove(src)
     if src in st.worlds or dst in st.worlds:
         powers = None
     st.free_memo = (memo[0], True, free, base, powers)
