@@ -61,3 +61,23 @@ def test_choices_kept_between_moves_and_discards_are_those_listed_afresh(seats):
                 checked[kind] += 1
             st.apply(rng.choice(legal), seat)
     assert checked["migrate"] > 100 and checked["discard"] > 50, checked
+
+
+def test_a_kept_list_answers_only_the_seat_that_acts():
+    # The state keeps the last listed legal actions with their seat (-1 when none): another
+    # seat, or -1 itself, still has none and cannot act.
+    from cardsmith.engine.contract import IllegalAction
+
+    g, rng = game(), random.Random(3)
+    st = g.new_game([standard_deck()] * 3, 5)
+    st.mute()
+    for _ in range(300):
+        acting = st.to_act()
+        if not acting:
+            break
+        seat = acting[0]
+        for other in (-1, *(s for s in range(3) if s not in acting)):  # (asked before the seat's list too)
+            assert st.legal_actions(other) == ()
+            with pytest.raises(IllegalAction):
+                st.apply(st.legal_actions(seat)[0], other)
+        st.apply(rng.choice(st.legal_actions(seat)), seat)

@@ -114,8 +114,9 @@ class AlienState(ResultState):
         self.played: list[list[str]] = [[] for _ in range(seats)]
         self.neutral: list[str] = []                      # excluded cards (powers the rules do not play), for counts
         self.result: Outcome | None = None
-        # The legal actions listed since the last change, and whose (-1: none): one seat's list is
-        # all the runner asks for between two actions, so two fields rather than a dict per action.
+        # The legal actions listed since the last change, and whose (-1 and (): none): one seat's
+        # list is all the runner asks for between two actions, so two fields rather than a dict
+        # per action. (Asked about seat -1, the kept () is the right answer.)
         self._lseat = -1
         self._lacts: tuple = ()
         self.pool: dict[str, int] = {}
@@ -168,7 +169,7 @@ class AlienState(ResultState):
         return who if seat is None or seat == who else None
 
     def legal_actions(self, seat: int | None = None) -> tuple:
-        if seat == self._lseat:  # a kept list is only for a seat that acts now (never None, nor -1)
+        if seat == self._lseat:  # a kept list is only for a seat that acts now
             return self._lacts
         who = self._who(seat)
         if who is None:
@@ -182,7 +183,7 @@ class AlienState(ResultState):
         return got
 
     def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
-        if seat == self._lseat:  # listed for this seat since the last change: it acts now
+        if seat == self._lseat and self._lacts:  # listed for this seat since the last change: it acts now
             who, legal = self._lseat, self._lacts
         else:
             got = self._who(seat)
@@ -200,7 +201,7 @@ class AlienState(ResultState):
                 raise IllegalAction(f"{action!r} is not legal for seat {who} now")
         top = self.stack[-1]
         kind = top["kind"]
-        self._lseat = -1  # (the steps list nothing: `settle` keeps a list where play stops)
+        self._lseat, self._lacts = -1, ()  # (the steps list nothing: `settle` keeps a list where play stops)
         _DECISIONS[kind][1](self, top if kind != "reveal" else dict(top, seat=who), action)
         self.settle()
         return self.rec.take() if self.loud else ()
@@ -231,7 +232,7 @@ class AlienState(ResultState):
             if kind == "reveal":
                 waiting = top["waiting"]
                 if len(waiting) != 1:  # simultaneous: each seat still to commit chooses
-                    self._lseat = -1
+                    self._lseat, self._lacts = -1, ()
                     return
                 seat = waiting[0]
             else:
@@ -241,7 +242,7 @@ class AlienState(ResultState):
                     continue
             quick = CHOICE.get(kind)
             if quick is not None and quick(self, top):
-                self._lseat = -1
+                self._lseat, self._lacts = -1, ()
                 return  # surely more than one legal action: work them out only when asked
             # (the legal list of a decision on the stack, as legal_actions would work it out)
             listed, do = decisions[kind]
