@@ -114,11 +114,12 @@ class AlienState(ResultState):
         self.played: list[list[str]] = [[] for _ in range(seats)]
         self.neutral: list[str] = []                      # excluded cards (powers the rules do not play), for counts
         self.result: Outcome | None = None
-        # The legal actions listed since the last change, and whose (-1 and (): none): one seat's
-        # list is all the runner asks for between two actions, so two fields rather than a dict
-        # per action. (Asked about seat -1, the kept () is the right answer.)
+        # The legal actions listed since the last change, and whose (-1 and (): none; a seat and
+        # None: that seat acts, its list not made yet): one seat's list is all the runner asks for
+        # between two actions, so two fields rather than a dict per action. (Asked about seat -1,
+        # the kept () is the right answer.)
         self._lseat = -1
-        self._lacts: tuple = ()
+        self._lacts: tuple | None = ()
         self.pool: dict[str, int] = {}
         # (Migration stack entry, worked out by the last move?, free stacks, their choices or None,
         # the power moves or None): turns.py's memo that saves listing the seat's stacks and power
@@ -169,13 +170,18 @@ class AlienState(ResultState):
         return who if seat is None or seat == who else None
 
     def legal_actions(self, seat: int | None = None) -> tuple:
-        if seat == self._lseat:  # a kept list is only for a seat that acts now
-            return self._lacts
+        if seat == self._lseat:  # the seat `settle` found to act: its kept list, or one made now
+            got = self._lacts
+            return got if got is not None else self._list(seat)
         who = self._who(seat)
         if who is None:
             return ()
-        if who == self._lseat:
+        if who == self._lseat and self._lacts is not None:
             return self._lacts
+        return self._list(who)
+
+    def _list(self, who: int) -> tuple:
+        """The legal actions of `who`, which acts now, kept until the next change."""
         top = self.stack[-1]
         kind = top["kind"]  # (a reveal's entry names no seat: each waiting seat lists its own)
         got = tuple(_DECISIONS[kind][0](self, top if kind != "reveal" else dict(top, seat=who)))
@@ -183,8 +189,9 @@ class AlienState(ResultState):
         return got
 
     def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
-        if seat == self._lseat and self._lacts:  # listed for this seat since the last change: it acts now
-            who, legal = self._lseat, self._lacts
+        legal = self._lacts
+        if seat == self._lseat and legal:  # listed for this seat since the last change: it acts now
+            who = seat
         else:
             got = self._who(seat)
             if got is None:
@@ -235,26 +242,28 @@ class AlienState(ResultState):
                     self._lseat, self._lacts = -1, ()
                     return
                 seat = waiting[0]
+                entry = dict(top, seat=seat)
             else:
                 seat = top["seat"]
                 if seat in out:
                     stack.pop()
                     continue
+                entry = top
             quick = CHOICE.get(kind)
             if quick is not None and quick(self, top):
-                self._lseat, self._lacts = -1, ()
+                self._lseat, self._lacts = seat, None
                 return  # surely more than one legal action: work them out only when asked
             # (the legal list of a decision on the stack, as legal_actions would work it out)
             listed, do = decisions[kind]
-            entry = top if kind != "reveal" else dict(top, seat=seat)
             legal = listed(self, entry)
             if type(legal) is not tuple:  # (the listings return tuples; a list would be copied)
                 legal = tuple(legal)
-            if not legal:
-                raise RuntimeError(f"no legal action for seat {seat} at {kind}")
-            if len(legal) == 1 and not self.keep_forced:
-                do(self, entry, legal[0])  # a forced decision is taken at once
-                continue
+            if len(legal) < 2:
+                if not legal:
+                    raise RuntimeError(f"no legal action for seat {seat} at {kind}")
+                if not self.keep_forced:
+                    do(self, entry, legal[0])  # a forced decision is taken at once
+                    continue
             self._lseat, self._lacts = seat, legal
             return
         stack.clear()
