@@ -121,10 +121,9 @@ class AlienState(ResultState):
         self._lseat = -1
         self._lacts: tuple | None = ()
         self.pool: dict[str, int] = {}
-        # (Migration stack entry, worked out by the last move?, free stacks, their choices or None,
-        # the power moves or None): turns.py's memo that saves listing the seat's stacks and power
-        # moves anew after each ordinary move. Not part of the position.
-        self.free_memo: tuple[dict[str, Any], bool, list[int], tuple | None, tuple | None] | None = None
+        # turns.FreeMemo: what the seat's last Migration listing worked out, which saves listing its
+        # stacks and power moves anew after each ordinary move. Not part of the position.
+        self.free_memo: Any = None
         # (discard stack entry, worked out by the last discard?, its legal list): the same for a
         # discard of several cards. Not part of the position.
         self.discard_memo: tuple[dict[str, Any], bool, tuple] | None = None

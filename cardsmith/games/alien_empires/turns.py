@@ -411,18 +411,21 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
     look-ahead agent weighs a few stacks, then a few dozen moves, instead of hundreds."""
     seat = e["seat"]
     memo = st.free_memo
-    powers: tuple | None = None
-    if memo is not None and memo[0] is e and memo[1]:
-        free, base, powers = memo[2], memo[3], memo[4]  # worked out by the move just made (`_next_free`)
+    if memo is not None and memo.entry is e and memo.ready:  # brought up to date by the move just made
+        memo.ready = False
     else:
-        free, base = free_stacks(st, seat), None
-    if base is None:  # `done`, then a choice of each free stack
-        actions = _LABELLED.get((st.static, "stack")) or _labelled(st, "stack")
-        base = (_DONE, *map(actions.__getitem__, free))
-    if powers is None:  # (() for a seat without move powers: the memo then spares the question)
-        powers = () if _MOVE_POWERS.isdisjoint(P.handlers(st, seat)) else tuple(_power_moves(st, seat))
-    out = base + powers if powers else base
-    st.free_memo = (e, False, free, base, powers)
+        memo = st.free_memo = FreeMemo(e, free_stacks(st, seat))
+    out = memo.out
+    if out is None:
+        base = memo.base
+        if base is None:  # `done`, then a choice of each free stack
+            actions = _LABELLED.get((st.static, "stack")) or _labelled(st, "stack")
+            base = memo.base = (_DONE, *map(actions.__getitem__, memo.free))
+        powers = memo.powers
+        if powers is None:  # (() for a seat without move powers: the memo then spares the question)
+            powers = memo.powers = () if _MOVE_POWERS.isdisjoint(P.handlers(st, seat)) else tuple(_power_moves(st, seat))
+        out = memo.out = base + powers if powers else base
+    free = memo.free
     events = st.table.events["migration"]
     hand = st.hands[seat]
     if not events.isdisjoint(hand):
@@ -653,10 +656,26 @@ def _move_to(st: "AlienState", e: Entry, action: tuple) -> None:
     _next_free(st, seat, src, dst, label)
 
 
+class FreeMemo:
+    """Migration's memo (`AlienState.free_memo`; not part of the position, and a clone starts
+    without it): what the seat's last Migration listing worked out, brought up to date by the
+    ordinary move that follows (`_next_free`) so the next listing need not work it out again.
+    A part that a move may have changed is None (listed anew)."""
+
+    __slots__ = ("entry", "ready", "free", "base", "powers", "out")
+
+    def __init__(self, entry: Entry, free: list[int]):
+        self.entry = entry                 # the Migration stack entry
+        self.ready = False                 # True: brought up to date by the move just made
+        self.free = free                   # the free stacks
+        self.base: tuple | None = None     # `done` and a choice of each free stack
+        self.powers: tuple | None = None   # the power moves (() for none)
+        self.out: tuple | None = None      # base + powers
+
+
 def _next_free(st: "AlienState", seat: int, src: int, dst: int, label: str) -> None:
-    """After an ordinary move from `src` to `dst`: the seat's free stacks and power moves for its
-    next Migration choice, from those its last choice listed (`free_memo`), when nothing but the
-    move came between.
+    """After an ordinary move from `src` to `dst`: the memo of the seat's last Migration listing,
+    brought up to date, when nothing but the move came between.
 
     Only `src` can change: the tokens reaching the destination count as moved there, so its free
     tokens stay as they were, and no other seat's token moved (no Contagion followed), so no Toll
@@ -665,17 +684,17 @@ def _next_free(st: "AlienState", seat: int, src: int, dst: int, label: str) -> N
     them. Anything else (a power, an Event, a clone, a position) lists anew."""
     memo = st.free_memo
     stack = st.stack
-    if memo is None or memo[1] or not stack or stack[-1] is not memo[0] or st.result is not None:
+    if memo is None or memo.ready or not stack or stack[-1] is not memo.entry or st.result is not None:
         st.free_memo = None
         return
-    free, base, powers = memo[2], memo[3], memo[4]
     if st.tokens[src][seat] <= st.turnstate["moved"].get(label, 0):  # the stack is spent: list the choices anew
-        free, base = free.copy(), None
+        free = memo.free = memo.free.copy()
         if src in free:
             free.remove(src)
+        memo.base = memo.out = None
     if src in st.worlds or dst in st.worlds:
-        powers = None
-    st.free_memo = (memo[0], True, free, base, powers)
+        memo.powers = memo.out = None
+    memo.ready = True
 
 
 def _power_move(st: "AlienState", seat: int, action: tuple) -> None:
