@@ -183,7 +183,7 @@ class AlienState(ResultState):
         """The legal actions of `who`, which acts now, kept until the next change."""
         top = self.stack[-1]
         kind = top["kind"]  # (a reveal's entry names no seat: each waiting seat lists its own)
-        got = tuple(_DECISIONS[kind][0](self, top if kind != "reveal" else dict(top, seat=who)))
+        got = _DECISIONS[kind][0](self, top if kind != "reveal" else dict(top, seat=who))
         self._lseat, self._lacts = who, got
         return got
 
@@ -248,15 +248,13 @@ class AlienState(ResultState):
                     stack.pop()
                     continue
                 entry = top
-            quick = CHOICE.get(kind)
-            if quick is not None and quick(self, top):
+            if kind in CHOICE and CHOICE[kind](self, top):
                 self._lseat, self._lacts = seat, None
                 return  # surely more than one legal action: work them out only when asked
-            # (the legal list of a decision on the stack, as legal_actions would work it out)
+            # (the legal list of a decision on the stack, as legal_actions would work it out; the
+            # listings return tuples, as `Steps` types them, kept as they are)
             listed, do = decisions[kind]
             legal = listed(self, entry)
-            if type(legal) is not tuple:  # (the listings return tuples; a list would be copied)
-                legal = tuple(legal)
             if len(legal) < 2:
                 if not legal:
                     raise RuntimeError(f"no legal action for seat {seat} at {kind}")
