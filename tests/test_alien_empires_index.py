@@ -11,6 +11,7 @@ import random
 import pytest
 
 from cardsmith.games.alien_empires.powers import cards_handlers
+from cardsmith.games.alien_empires.state import STEPS
 from tests.alien_support import game, standard_deck
 
 
@@ -38,3 +39,45 @@ def test_the_indexes_follow_every_action_of_random_games(seats):
                 in_step(g.from_position(st.position(), seed=i))
                 in_step(g.sample_state(st.observation(seat), rng))
         assert not st.to_act(), "a random game ended"
+
+
+@pytest.mark.parametrize("seats", [2, 5])
+def test_choices_kept_between_moves_and_discards_are_those_listed_afresh(seats):
+    # After an ordinary move the seat's next Migration list comes from a memo of the last one
+    # (free stacks, power moves), and a discard of several cards lists once: a clone starts
+    # without the memos, so its listing works everything out.
+    g, rng = game(), random.Random(7 + seats)
+    checked = {"migrate": 0, "discard": 0}
+    for i in range(6):
+        st = g.new_game([standard_deck()] * seats, 70 + i)
+        st.mute()
+        while st.to_act():
+            seat = st.to_act()[0]
+            legal = st.legal_actions(seat)
+            kind = st.stack[-1]["kind"]
+            if kind in checked:
+                twin = st.clone()
+                assert legal == STEPS.decisions[kind][0](twin, twin.stack[-1]), kind
+                checked[kind] += 1
+            st.apply(rng.choice(legal), seat)
+    assert checked["migrate"] > 100 and checked["discard"] > 50, checked
+
+
+def test_a_kept_list_answers_only_the_seat_that_acts():
+    # The state keeps the last listed legal actions with their seat (-1 when none): another
+    # seat, or -1 itself, still has none and cannot act.
+    from cardsmith.engine.contract import IllegalAction
+
+    g, rng = game(), random.Random(3)
+    st = g.new_game([standard_deck()] * 3, 5)
+    st.mute()
+    for _ in range(300):
+        acting = st.to_act()
+        if not acting:
+            break
+        seat = acting[0]
+        for other in (-1, *(s for s in range(3) if s not in acting)):  # (asked before the seat's list too)
+            assert st.legal_actions(other) == ()
+            with pytest.raises(IllegalAction):
+                st.apply(st.legal_actions(seat)[0], other)
+        st.apply(rng.choice(st.legal_actions(seat)), seat)

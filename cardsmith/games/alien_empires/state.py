@@ -24,6 +24,8 @@ from cardsmith.games.alien_empires.decisions import decision as _decision
 GAME = "alien_empires"
 HIDDEN = "?"
 STEPS: "Steps[AlienState]" = Steps()
+_DECISIONS = STEPS.decisions  # (kind -> (legal, apply), filled as the rules modules load)
+_ONE = tuple((s,) for s in range(6))  # to_act's answer for one seat, made once
 # kind -> a cheap test that a decision surely has more than one legal action (so settle() need not
 # list them: a look-ahead agent applies hundreds of actions to clones and asks for few of the lists).
 CHOICE: dict[str, Callable[["AlienState", dict[str, Any]], bool]] = {}
@@ -112,12 +114,19 @@ class AlienState(ResultState):
         self.played: list[list[str]] = [[] for _ in range(seats)]
         self.neutral: list[str] = []                      # excluded cards (powers the rules do not play), for counts
         self.result: Outcome | None = None
-        self._legal: dict[int, tuple] = {}
+        # The legal actions listed since the last change, and whose (-1 and (): none; a seat and
+        # None: that seat acts, its list not made yet): one seat's list is all the runner asks for
+        # between two actions, so two fields rather than a dict per action. (Asked about seat -1,
+        # the kept () is the right answer.)
+        self._lseat = -1
+        self._lacts: tuple | None = ()
         self.pool: dict[str, int] = {}
-        # (Migration stack entry, worked out by the last move?, free stacks, their choices or None):
-        # turns.py's memo that saves listing the seat's stacks anew after each ordinary move. Not
-        # part of the position.
-        self.free_memo: tuple[dict[str, Any], bool, list[int], tuple | None] | None = None
+        # turns.FreeMemo: what the seat's last Migration listing worked out, which saves listing its
+        # stacks and power moves anew after each ordinary move. Not part of the position.
+        self.free_memo: Any = None
+        # (discard stack entry, worked out by the last discard?, its legal list): the same for a
+        # discard of several cards. Not part of the position.
+        self.discard_memo: tuple[dict[str, Any], bool, tuple] | None = None
 
     def _bind(self) -> None:
         """The card table, map and settings as attributes (the rules read the map a few thousand
@@ -145,7 +154,7 @@ class AlienState(ResultState):
         top = self.stack[-1]
         if top["kind"] == "reveal":
             return tuple(top["waiting"])
-        return (top["seat"],)
+        return _ONE[top["seat"]]
 
     def _who(self, seat: int | None) -> int | None:
         """The seat that acts for `seat` (None: the first to act), or None when it does not act now."""
@@ -160,22 +169,27 @@ class AlienState(ResultState):
         return who if seat is None or seat == who else None
 
     def legal_actions(self, seat: int | None = None) -> tuple:
-        got = self._legal.get(seat) if seat is not None else None
-        if got is not None:  # a cached list is only ever kept for a seat that acts now
-            return got
+        if seat == self._lseat:  # the seat `settle` found to act: its kept list, or one made now
+            got = self._lacts
+            return got if got is not None else self._list(seat)
         who = self._who(seat)
         if who is None:
             return ()
-        got = self._legal.get(who)
-        if got is None:
-            top = self.stack[-1]
-            kind = top["kind"]  # (a reveal's entry names no seat: each waiting seat lists its own)
-            got = self._legal[who] = tuple(STEPS.decisions[kind][0](self, top if kind != "reveal" else dict(top, seat=who)))
+        if who == self._lseat and self._lacts is not None:
+            return self._lacts
+        return self._list(who)
+
+    def _list(self, who: int) -> tuple:
+        """The legal actions of `who`, which acts now, kept until the next change."""
+        top = self.stack[-1]
+        kind = top["kind"]  # (a reveal's entry names no seat: each waiting seat lists its own)
+        got = _DECISIONS[kind][0](self, top if kind != "reveal" else dict(top, seat=who))
+        self._lseat, self._lacts = who, got
         return got
 
     def apply(self, action: Any, seat: int | None = None) -> tuple[Event, ...]:
-        legal = self._legal.get(seat) if seat is not None else None
-        if legal is not None and seat is not None:  # listed for this seat since the last change: it acts now
+        legal = self._lacts
+        if seat == self._lseat and legal:  # listed for this seat since the last change: it acts now
             who = seat
         else:
             got = self._who(seat)
@@ -193,8 +207,8 @@ class AlienState(ResultState):
                 raise IllegalAction(f"{action!r} is not legal for seat {who} now")
         top = self.stack[-1]
         kind = top["kind"]
-        self._legal = {}  # (the steps list nothing: `settle` sets it where play stops)
-        STEPS.decisions[kind][1](self, top if kind != "reveal" else dict(top, seat=who), action)
+        self._lseat, self._lacts = -1, ()  # (the steps list nothing: `settle` keeps a list where play stops)
+        _DECISIONS[kind][1](self, top if kind != "reveal" else dict(top, seat=who), action)
         self.settle()
         return self.rec.take() if self.loud else ()
 
@@ -207,44 +221,47 @@ class AlienState(ResultState):
     def settle(self) -> None:
         """Run automatic steps and forced decisions (kept with `keep_forced`) until a seat has a real
         choice (or the game ends)."""
-        # `_legal` is {} on entry (a new state, or `apply`) and no step lists legal actions, so it
-        # is set only where play stops: a random game runs some 2,000 steps here.
-        stack, autos, decisions, out = self.stack, STEPS.autos, STEPS.decisions, self.out
+        # No list is kept on entry (a new state, or `apply`) and no step lists legal actions, so one
+        # is kept only where play stops: a random game runs some 2,000 steps here.
+        stack, autos, decisions, out = self.stack, STEPS.autos, _DECISIONS, self.out
         while self.result is None:
             if not stack:
                 STEPS.empty(self)  # turns.next_turn
                 continue
             top = stack[-1]
             kind = top["kind"]
-            if kind[0] == "@":
+            run = autos.get(kind)  # (an automatic step: one lookup says so and finds it)
+            if run is not None:
                 stack.pop()
-                autos[kind](self, top)
+                run(self, top)
                 continue
             if kind == "reveal":
                 waiting = top["waiting"]
                 if len(waiting) != 1:  # simultaneous: each seat still to commit chooses
-                    self._legal = {}
+                    self._lseat, self._lacts = -1, ()
                     return
                 seat = waiting[0]
+                entry = dict(top, seat=seat)
             else:
                 seat = top["seat"]
                 if seat in out:
                     stack.pop()
                     continue
-            quick = CHOICE.get(kind)
-            if quick is not None and quick(self, top):
-                self._legal = {}
+                entry = top
+            if kind in CHOICE and CHOICE[kind](self, top):
+                self._lseat, self._lacts = seat, None
                 return  # surely more than one legal action: work them out only when asked
-            # (the legal list of a decision on the stack, as legal_actions would work it out)
+            # (the legal list of a decision on the stack, as legal_actions would work it out; the
+            # listings return tuples, as `Steps` types them, kept as they are)
             listed, do = decisions[kind]
-            entry = top if kind != "reveal" else dict(top, seat=seat)
-            legal = tuple(listed(self, entry))
-            if not legal:
-                raise RuntimeError(f"no legal action for seat {seat} at {kind}")
-            if len(legal) == 1 and not self.keep_forced:
-                do(self, entry, legal[0])  # a forced decision is taken at once
-                continue
-            self._legal = {seat: legal}
+            legal = listed(self, entry)
+            if len(legal) < 2:
+                if not legal:
+                    raise RuntimeError(f"no legal action for seat {seat} at {kind}")
+                if not self.keep_forced:
+                    do(self, entry, legal[0])  # a forced decision is taken at once
+                    continue
+            self._lseat, self._lacts = seat, legal
             return
         stack.clear()
 
@@ -364,9 +381,15 @@ class AlienState(ResultState):
         `holder`: a seat the caller knows has tokens (it just moved some), not searched for them."""
         if self.result is not None:
             return
-        rows = self.tokens
-        alive: Sequence[int] = self.alive() if self.out else range(self.seats)
         held = self.held
+        if not self.out and all(held):
+            # (the usual case, a few hundred times a game: nobody goes out and two or more seats
+            # are left, so only a seat holding every world alone can end the game, and it holds
+            # at least as many hexes as there are worlds)
+            if max(map(len, held)) >= len(self.worlds):
+                self._every_world()
+            return
+        alive: Sequence[int] = self.alive() if self.out else range(self.seats)
         for s in alive:
             if s == holder or held[s]:
                 continue
@@ -376,14 +399,20 @@ class AlienState(ResultState):
             self.rec("out", f"P{s} has no token left and is out of the game", seat=s)
         if len(self.out) + len(alive) != self.seats:  # someone went out just now
             alive = self.alive()
-        worlds = self.worlds
+        if self._every_world():
+            return
+        if len(alive) == 1:
+            self._win(alive[0], "last race standing")
+
+    def _every_world(self) -> bool:
+        """True (and the game won) when one seat alone has tokens on every world."""
+        worlds, held, rows = self.worlds, self.held, self.tokens
         if worlds:
             for s in range(self.seats):  # (one seat at most holds every world alone)
                 if held[s].issuperset(worlds) and all(sum(rows[h]) == rows[h][s] for h in worlds):
                     self._win(s, "controls every world")
-                    return
-        if len(alive) == 1:
-            self._win(alive[0], "last race standing")
+                    return True
+        return False
 
     def _win(self, seat: int, reason: str) -> None:
         others = [s for s in self.alive() if s != seat]
@@ -452,8 +481,8 @@ class AlienState(ResultState):
         twin.played = [list(p) for p in self.played]
         twin.neutral = self.neutral
         twin.result = self.result
-        twin._legal = dict(self._legal)
-        twin.free_memo = None  # (it names a stack entry of this state, which the twin copies)
+        twin._lseat, twin._lacts = self._lseat, self._lacts
+        twin.free_memo = twin.discard_memo = None  # (they name a stack entry of this state, which the twin copies)
         twin.held = [set(h) for h in self.held]
         twin.pool = self.pool
         return twin

@@ -134,10 +134,15 @@ def _hand_limit(st: "AlienState", e: Entry) -> None:
 
 
 def _discard_legal(st: "AlienState", e: Entry) -> tuple:
+    memo = st.discard_memo
+    if memo is not None and memo[0] is e and memo[1]:
+        return memo[2]  # worked out by the discard just made (`_discard`)
     acts = _DISCARDS.get(st.static)
     if acts is None:  # ("discard", card) for every card of the game: made once, not at every discard
         acts = _DISCARDS[st.static] = {c: ("discard", c) for c in st.table.cards}
-    return tuple(map(acts.__getitem__, sorted(set(st.hands[e["seat"]]))))
+    legal = tuple(map(acts.__getitem__, sorted(set(st.hands[e["seat"]]))))
+    st.discard_memo = (e, False, legal)
+    return legal
 
 
 _DISCARDS: dict[int, dict[str, tuple[str, str]]] = {}
@@ -145,12 +150,26 @@ _DISCARDS: dict[int, dict[str, tuple[str, str]]] = {}
 
 @STEPS.decision("discard", _discard_legal)
 def _discard(st: "AlienState", e: Entry, action: tuple) -> None:
-    st.discard_card(e["seat"], action[1])
+    seat, card = e["seat"], action[1]
+    st.discard_card(seat, card)
     if st.loud:
-        st.rec("discard", f"P{e['seat']} discards {st.table[action[1]].name} ({e.get('why', '')})", seat=e["seat"], card=action[1])
+        st.rec("discard", f"P{seat} discards {st.table[card].name} ({e.get('why', '')})", seat=seat, card=card)
     e["count"] -= 1
-    if e["count"] <= 0 or not st.hands[e["seat"]]:
+    if e["count"] <= 0 or not st.hands[seat]:
         st.stack.pop()
+        st.discard_memo = None
+        return
+    # The next choice of this discard is the list just made, less the card when its last copy
+    # went (a hand-limit discard of five cards lists once instead of five times).
+    memo = st.discard_memo
+    if memo is None or memo[0] is not e or memo[1]:
+        st.discard_memo = None
+        return
+    legal = memo[2]
+    if card not in st.hands[seat]:
+        i = legal.index(action)
+        legal = legal[:i] + legal[i + 1:]
+    st.discard_memo = (e, True, legal)
 
 
 @STEPS.auto("@first_turn")
@@ -181,7 +200,8 @@ def next_turn(st: "AlienState") -> None:
 def start_round(st: "AlienState") -> None:
     """"At the beginning of the round you may change the turn order" (Time Control)."""
     st.turnstate = {"resurrected": []}
-    holders = [s for s in st.alive() if P.has(st, s, "time_control")]
+    out = st.out
+    holders = [s for s in range(st.seats) if s not in out and P.has(st, s, "time_control")]
     st.push("@start_turn")
     for s in reversed(holders):
         st.push("time_control", s)
@@ -241,7 +261,7 @@ def _fate_legal(st: "AlienState", e: Entry) -> tuple:
                 out += [("play", c, lbl(st, h)) for h in st.colonised(seat)]
             else:
                 out.append(("play", c))
-    if not P.handlers(st, seat) & _FATE_POWERS:
+    if _FATE_POWERS.isdisjoint(P.handlers(st, seat)):
         return tuple(out)
     hand = sorted(set(st.hands[seat]))
     if P.has(st, seat, "resurrection") and seat not in ts["resurrected"] and st.discard and st.total(seat) > 1:
@@ -340,18 +360,18 @@ def _genesis(st: "AlienState", e: Entry) -> None:
     opponent with Contraceptives has tokens on it."""
     seat = e["seat"]
     per = max([1] + [int(x.get("amount", 1)) for x in P.effects(st, seat, "genesis")]) if P.has(st, seat, "genesis") else 1
-    blockers = [s for s in st.alive() if s != seat and "contraceptives" in P.handlers(st, s)]
-    grown = []
-    rows, labels = st.tokens, st.map.labels
-    for h in st.colonised(seat):
-        row = rows[h]
-        if blockers and any(row[b] for b in blockers):
-            continue
-        row[seat] += per  # (`add_tokens`: the seat holds the world already)
-        grown.append(labels[h])
-    if grown:
-        if st.loud:
-            st.rec("genesis", f"P{seat}'s colonies grow: {', '.join(grown)} (+{per} each)", seat=seat, hexes=grown, each=per)
+    out = st.out
+    blockers = [s for s in range(st.seats) if s != seat and s not in out and "contraceptives" in P.handlers(st, s)]
+    rows = st.tokens
+    # (`colonised`, unsorted: the order of growth matters only to the log line)
+    grown = st.held[seat].intersection(st.worlds)
+    if blockers:
+        grown = {h for h in grown if not any(rows[h][b] for b in blockers)}
+    for h in grown:
+        rows[h][seat] += per  # (`add_tokens`: the seat holds the world already)
+    if grown and st.loud:
+        names = [st.map.labels[h] for h in sorted(grown)]
+        st.rec("genesis", f"P{seat}'s colonies grow: {', '.join(names)} (+{per} each)", seat=seat, hexes=names, each=per)
 
 
 def _breed_legal(st: "AlienState", e: Entry) -> tuple:
@@ -391,17 +411,21 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
     look-ahead agent weighs a few stacks, then a few dozen moves, instead of hundreds."""
     seat = e["seat"]
     memo = st.free_memo
-    if memo is not None and memo[0] is e and memo[1]:
-        free, base = memo[2], memo[3]  # worked out by the move just made (`_next_free`)
+    if memo is not None and memo.entry is e and memo.ready:  # brought up to date by the move just made
+        memo.ready = False
     else:
-        free, base = free_stacks(st, seat), None
-    if base is None:  # `done`, then a choice of each free stack
-        actions = _LABELLED.get((st.static, "stack")) or _labelled(st, "stack")
-        base = (_DONE, *map(actions.__getitem__, free))
-    st.free_memo = (e, False, free, base)
-    out = base
-    if not _MOVE_POWERS.isdisjoint(P.handlers(st, seat)):
-        out += tuple(_power_moves(st, seat))
+        memo = st.free_memo = FreeMemo(e, free_stacks(st, seat))
+    out = memo.out
+    if out is None:
+        base = memo.base
+        if base is None:  # `done`, then a choice of each free stack
+            actions = _LABELLED.get((st.static, "stack")) or _labelled(st, "stack")
+            base = memo.base = (_DONE, *map(actions.__getitem__, memo.free))
+        powers = memo.powers
+        if powers is None:  # (() for a seat without move powers: the memo then spares the question)
+            powers = memo.powers = () if _MOVE_POWERS.isdisjoint(P.handlers(st, seat)) else tuple(_power_moves(st, seat))
+        out = memo.out = base + powers if powers else base
+    free = memo.free
     events = st.table.events["migration"]
     hand = st.hands[seat]
     if not events.isdisjoint(hand):
@@ -470,7 +494,7 @@ def free_stacks(st: "AlienState", seat: int) -> list[int]:
         # A stack is spent when every token on it moved there this turn: only the hexes `moved`
         # names can be (a few), so look those up rather than every stack of the seat.
         at = st.map.at
-        spent = {h for h, k in ((at[lab], k) for lab, k in moved.items()) if rows[h][seat] <= k}
+        spent = [at[lab] for lab, k in moved.items() if rows[at[lab]][seat] <= k]
         if spent:
             mine = [h for h in mine if h not in spent]
     tolls = toll_keepers(st, seat)
@@ -482,7 +506,8 @@ def free_stacks(st: "AlienState", seat: int) -> list[int]:
 
 def toll_keepers(st: "AlienState", seat: int) -> list[int]:
     """The opponents of `seat` with Toll Keeper."""
-    return [s for s in st.alive() if s != seat and "toll_keeper" in P.handlers(st, s)]
+    out = st.out
+    return [s for s in range(st.seats) if s != seat and s not in out and "toll_keeper" in P.handlers(st, s)]
 
 
 # (game key, hex, reach, free tokens) -> the moves of `_move_to_legal` without Gatherer: the same few
@@ -517,11 +542,26 @@ def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
         out = _MOVES[key] = tuple(("move", src, labels[d], k) for d in hmap.within(h, reach) for k in counts)
     gather = P.amount(st, seat, "gatherer") if "gatherer" in does else 0
     if gather:
-        labels, counts = hmap.labels, _counts(free)
+        labels, counts, worlds = hmap.labels, _counts(free), st.worlds
         target = st.turnstate.get("gatherer")
-        out += tuple(("move", src, labels[d], k) for d in hmap.within(h, reach + gather)
-                     if hmap.dist[h][d] > reach and d in st.worlds and (target is None or target == labels[d]) for k in counts)
+        out += tuple(("move", src, labels[d], k) for d in _ring(st, h, reach, gather)
+                     if d in worlds and (target is None or target == labels[d]) for k in counts)
     return out
+
+
+# (game key, hex, reach, more) -> the hexes beyond `reach` and within `reach + more` of the hex, in
+# index order: Gatherer's extra spaces, the same every turn (only which of them are worlds varies).
+_RINGS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+
+
+def _ring(st: "AlienState", h: int, reach: int, more: int) -> tuple[int, ...]:
+    key = (st.static, h, reach, more)
+    got = _RINGS.get(key)
+    if got is None:
+        hmap = st.map
+        row = hmap.dist[h]
+        got = _RINGS[key] = tuple(d for d in hmap.within(h, reach + more) if row[d] > reach)
+    return got
 
 
 # (No quick test for `migrate`: its legal list costs little more than the test would.)
@@ -563,7 +603,10 @@ def _power_moves(st: "AlienState", seat: int) -> list[tuple]:
         rows = st.tokens
         out += [("convert", labels[h], s) for h, s in enemies if h in worlds and rows[h][seat]]
     if "worldships" in does and seat not in st.turnstate.get("worldship", []):
-        out += [("worldship", labels[h], labels[d]) for h in sorted(worlds) if st.controller(h) == seat
+        # (`controller(h) == seat` for each world: among the seat's worlds, those where every
+        # other seat has no token)
+        rows, others = st.tokens, st.seats - 1
+        out += [("worldship", labels[h], labels[d]) for h in st.colonised(seat) if rows[h].count(0) == others
                 for d in adjacent[h] if d not in worlds]
     return out
 
@@ -587,47 +630,71 @@ def _migrate(st: "AlienState", e: Entry, action: tuple) -> None:
 @STEPS.decision("move_to", _move_to_legal)
 def _move_to(st: "AlienState", e: Entry, action: tuple) -> None:
     st.stack.pop()
-    seat, ts, hmap = e["seat"], st.turnstate, st.map
-    at = hmap.at
-    src, dst, n = at[action[1]], at[action[2]], action[3]
+    seat, ts = e["seat"], st.turnstate
+    _, label, to, n = action
+    at = st.map.at
+    src, dst = at[label], at[to]
     # Only Gatherer lists moves beyond the seat's range (`_move_to_legal`).
     does = P.handlers(st, seat)
-    if "gatherer" in does and hmap.dist[src][dst] > P.move_range(st, seat, does):
-        ts["gatherer"] = action[2]
+    if "gatherer" in does and st.map.dist[src][dst] > P.move_range(st, seat, does):
+        ts["gatherer"] = to
     rows = st.tokens
-    rows[src][seat] -= n  # (`move_tokens`, inline: n >= 1)
+    row = rows[src]
+    row[seat] -= n  # (`move_tokens`, inline: n >= 1)
     rows[dst][seat] += n
     held = st.held[seat]
     held.add(dst)
-    if not rows[src][seat]:
+    if not row[seat]:
         held.discard(src)
     moves = ts["moved"]
-    moves[action[2]] = moves.get(action[2], 0) + n
+    moves[to] = moves.get(to, 0) + n
     if st.loud:
-        st.rec("move", f"P{seat} moves {n} from {action[1]} to {action[2]}", seat=seat, src=action[1], dst=action[2], count=n)
-    row = rows[src]
+        st.rec("move", f"P{seat} moves {n} from {label} to {to}", seat=seat, src=label, dst=to, count=n)
     if sum(row) != row[seat]:  # (`moved`: only another seat's tokens there could follow)
         moved(st, seat, src, dst, n)
-    st.check_end(holder=seat)  # (its n >= 1 tokens are on dst)
-    _next_free(st, seat, src, action[1])
+    st.check_end(seat)  # (the holder: its n >= 1 tokens are on dst)
+    _next_free(st, seat, src, dst, label)
 
 
-def _next_free(st: "AlienState", seat: int, src: int, label: str) -> None:
-    """After an ordinary move from `src`: the seat's free stacks for its next Migration choice, from
-    those its last choice listed (`free_memo`), when nothing but the move came between.
+class FreeMemo:
+    """Migration's memo (`AlienState.free_memo`; not part of the position, and a clone starts
+    without it): what the seat's last Migration listing worked out, brought up to date by the
+    ordinary move that follows (`_next_free`) so the next listing need not work it out again.
+    A part that a move may have changed is None (listed anew)."""
+
+    __slots__ = ("entry", "ready", "free", "base", "powers", "out")
+
+    def __init__(self, entry: Entry, free: list[int]):
+        self.entry = entry                 # the Migration stack entry
+        self.ready = False                 # True: brought up to date by the move just made
+        self.free = free                   # the free stacks
+        self.base: tuple | None = None     # `done` and a choice of each free stack
+        self.powers: tuple | None = None   # the power moves (() for none)
+        self.out: tuple | None = None      # base + powers
+
+
+def _next_free(st: "AlienState", seat: int, src: int, dst: int, label: str) -> None:
+    """After an ordinary move from `src` to `dst`: the memo of the seat's last Migration listing,
+    brought up to date, when nothing but the move came between.
 
     Only `src` can change: the tokens reaching the destination count as moved there, so its free
     tokens stay as they were, and no other seat's token moved (no Contagion followed), so no Toll
-    Keeper's block changed. Anything else (a power, an Event, a clone, a position) lists anew."""
+    Keeper's block changed. The power moves read other seats' stacks, the seat's total, its
+    tokens on worlds and who controls each world: only a move from or to a world can change
+    them. Anything else (a power, an Event, a clone, a position) lists anew."""
     memo = st.free_memo
     stack = st.stack
-    if memo is None or memo[1] or not stack or stack[-1] is not memo[0] or st.result is not None:
+    if memo is None or memo.ready or not stack or stack[-1] is not memo.entry or st.result is not None:
         st.free_memo = None
         return
-    free, base = memo[2], memo[3]
-    if st.tokens[src][seat] <= st.turnstate["moved"].get(label, 0):
-        free, base = [h for h in free if h != src], None  # (the stack is spent: list the choices anew)
-    st.free_memo = (memo[0], True, free, base)
+    if st.tokens[src][seat] <= st.turnstate["moved"].get(label, 0):  # the stack is spent: list the choices anew
+        free = memo.free = memo.free.copy()
+        if src in free:
+            free.remove(src)
+        memo.base = memo.out = None
+    if src in st.worlds or dst in st.worlds:
+        memo.powers = memo.out = None
+    memo.ready = True
 
 
 def _power_move(st: "AlienState", seat: int, action: tuple) -> None:
