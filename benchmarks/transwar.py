@@ -13,7 +13,6 @@ rate per seat and per starting Form, ally requests and what helping earned).
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 import traceback

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from cardsmith.games.alien_empires.powers import hand_limit, move_range
-from tests.alien_support import fight, move, moves, play, position, start, tokens, turnstate
+from tests.alien_support import fight, move, moves, position, start, tokens
 
 WORLDS = {"1,0": "vega", "4,-4": "mira"}  # the contested space 1,0 is a world; nobody holds 4,-4
 

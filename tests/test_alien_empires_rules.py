@@ -7,7 +7,7 @@ import pytest
 
 from cardsmith.engine.chance import ScriptedChance
 from cardsmith.engine.contract import IllegalAction, Outcome
-from tests.alien_support import fight, game, move, moves, play, position, standard_deck, start, tokens, turnstate
+from tests.alien_support import fight, game, move, moves, play, position, standard_deck, start, tokens
 
 
 def new(n: int, rolls: list[int], seed: int = 1):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import shutil
-import sys
 from pathlib import Path
 
 import pytest

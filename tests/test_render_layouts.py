@@ -13,7 +13,7 @@ from cardsmith.layout._data import escape
 from cardsmith.layout._richtext import parse
 from cardsmith.layout.fonts import FontLibrary
 from cardsmith.layout.paint import ArtError, Page, Painter, open_art
-from cardsmith.layout.template import SCHEMA_PATH, LayoutError, Layouts, _layer_valid, check_tree
+from cardsmith.layout.template import SCHEMA_PATH, LayoutError, Layouts, _layer_valid
 from cardsmith.base.project import BUNDLED_FONTS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -480,7 +480,6 @@ def test_turn_cap_is_a_capped_draw():
 
 # ---------------------------------------------------------------- hidden cards, positions, random play
 def _random_game(seed: int, stop: int | None = None):
-    from pathlib import Path
 
     from cardsmith.simulation.sets import load_checked_deck
 

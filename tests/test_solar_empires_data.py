@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from cardsmith.sets.loader import load_yaml
-from cardsmith.sets.model import CardSet, KeywordUse
+from cardsmith.sets.model import CardSet
 from cardsmith.sets.validate import check_set, load_set
 
 ROOT = Path(__file__).resolve().parents[1]

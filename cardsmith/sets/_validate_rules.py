@@ -28,7 +28,6 @@ Report = Callable[..., None]  # report(doc, path, message, hint=None, *, key=Fal
 
 def rules_diagnostics(cardset: CardSet, set_doc: Document, places: CardPlaces) -> list[Diagnostic]:
     """Every problem between the set and its rules (empty when the set names no rules)."""
-    from cardsmith.engine.registry import get_rules, unknown_rules_hint
 
     out: list[Diagnostic] = []
 

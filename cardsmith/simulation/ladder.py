@@ -20,10 +20,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from cardsmith.base.errors import CardsmithError
-from cardsmith.engine.contract import Game
 from cardsmith.engine.runner import GameRecord, GameTask, normalise_agents, table_tasks
 from cardsmith.engine.stats import wilson
-from cardsmith.sets.model import Deck
 
 DEFAULT_GAMES = 200  # games per pairing, at least
 RANDOM = "random"
