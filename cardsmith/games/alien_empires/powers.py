@@ -128,7 +128,13 @@ def amount(st: Powered, seat: int, do: str, key: str = "amount", **match: Any) -
         return 0
     total = 0
     for e in _effects(st, seat, do):
-        if all(e.get(k, v) in (v, "any") for k, v in match.items()):
+        # (a plain loop, not `all` over a generator: Token Force asks with two matches in every
+        # conflict it is in, and the generator cost more than the sum)
+        for k, v in match.items():
+            got = e.get(k, v)
+            if got != v and got != "any":
+                break
+        else:
             total += int(e.get(key, 0) or 0)
     return total
 
