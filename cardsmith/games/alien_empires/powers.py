@@ -62,8 +62,8 @@ def playable(effects: tuple[Mapping[str, Any], ...]) -> bool:
 def active_cards(st: Powered, seat: int) -> list[str]:
     """The Race cards whose powers `seat` may use now."""
     c = st.conflict
-    if c is None:
-        return st.destiny[seat]
+    if c is None or not (c["cancelled"][seat] or c["borrowed"][seat]):
+        return st.destiny[seat]  # (most conflicts cancel and borrow nothing: no copy to make)
     cards = list(st.destiny[seat])
     cancelled = c["cancelled"][seat]
     if "*" in cancelled:
