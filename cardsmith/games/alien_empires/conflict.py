@@ -209,7 +209,7 @@ def _commit(st: "AlienState", e: Entry, action: tuple) -> None:
     st.stack.pop()
     c = st.conflict
     assert c is not None
-    c["commit"][e["seat"]] = dict(_commit_options(st, e["seat"])[action[1]])
+    c["commit"][e["seat"]] = _commit_options(st, e["seat"])[action[1]]  # (built afresh: no copy needed)
 
 
 @STEPS.auto("@allies")
