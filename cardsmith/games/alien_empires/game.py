@@ -74,7 +74,7 @@ class AlienGame:
         if not 2 <= len(decks) <= 6:
             raise ValueError(f"Alien Empires is for 2 to 6 players, not {len(decks)}")
         cards = decks[0].cards(ZONE) if ZONE in decks[0].zones else decks[0].cards()
-        unknown = sorted({c for c in cards if c not in self.table})
+        unknown = sorted(set(cards).difference(self.table.cards))  # (set work, not a call per card: every game asks)
         if unknown:
             raise ValueError(f"deck {decks[0].name!r} holds cards not in set {self.cardset.id}: {', '.join(unknown)}")
         st = self.state(len(decks), chance if chance is not None else SeededChance(seed))
