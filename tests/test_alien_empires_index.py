@@ -81,3 +81,30 @@ def test_a_kept_list_answers_only_the_seat_that_acts():
             with pytest.raises(IllegalAction):
                 st.apply(st.legal_actions(seat)[0], other)
         st.apply(rng.choice(st.legal_actions(seat)), seat)
+
+
+def test_a_move_is_checked_against_its_list_whatever_object_names_it():
+    # `apply` tests a move against a set kept with the listing: an equal tuple or list made anew
+    # is the same move, and a move the list lacks (too many tokens, another stack) is refused.
+    from cardsmith.engine.contract import IllegalAction
+
+    g, rng = game(), random.Random(7)
+    st = g.new_game([standard_deck()] * 2, 11)
+    st.mute()
+    checked = 0
+    while st.to_act() and checked < 20:
+        seat = st.to_act()[0]
+        legal = st.legal_actions(seat)
+        if st.stack[-1]["kind"] == "move_to":
+            move = rng.choice(legal)
+            for bad in (move[:3] + (99,), ("move", "nowhere", move[2], 1)):
+                with pytest.raises(IllegalAction):
+                    st.clone().apply(bad, seat)
+            twin = st.clone()
+            twin.apply(list(move), seat)
+            st.apply(tuple(x for x in move), seat)
+            assert twin.position() == st.position()
+            checked += 1
+            continue
+        st.apply(rng.choice(legal), seat)
+    assert checked == 20

@@ -120,6 +120,10 @@ class AlienState(ResultState):
         # the kept () is the right answer.)
         self._lseat = -1
         self._lacts: tuple | None = ()
+        # (a list made once, its actions as a set) from the last listing that keeps one
+        # (`turns._move_to_legal`): when that list is the kept one, `apply` tests an action in
+        # one look-up rather than a scan of some 36 moves.
+        self._lset: tuple[tuple, frozenset] | None = None
         self.pool: dict[str, int] = {}
         # turns.FreeMemo: what the seat's last Migration listing worked out, which saves listing its
         # stacks and power moves anew after each ordinary move. Not part of the position.
@@ -200,7 +204,12 @@ class AlienState(ResultState):
                 raise IllegalAction(f"seat {seat} is not to act (seat {acting[0]} is)")
             who = got
             legal = self.legal_actions(who)
-        if action not in legal:
+        lset = self._lset
+        try:
+            listed = action in lset[1] if lset is not None and lset[0] is legal else action in legal
+        except TypeError:  # (an unhashable action: the scan below says whether it is legal)
+            listed = False
+        if not listed:
             if type(action) is list:
                 action = _tuple(action)
             if action not in legal:
@@ -481,7 +490,7 @@ class AlienState(ResultState):
         twin.played = [list(p) for p in self.played]
         twin.neutral = self.neutral
         twin.result = self.result
-        twin._lseat, twin._lacts = self._lseat, self._lacts
+        twin._lseat, twin._lacts, twin._lset = self._lseat, self._lacts, self._lset
         twin.free_memo = twin.discard_memo = None  # (they name a stack entry of this state, which the twin copies)
         twin.held = [set(h) for h in self.held]
         twin.pool = self.pool

@@ -510,9 +510,9 @@ def toll_keepers(st: "AlienState", seat: int) -> list[int]:
     return [s for s in range(st.seats) if s != seat and s not in out and "toll_keeper" in P.handlers(st, s)]
 
 
-# (game key, hex, reach, free tokens) -> the moves of `_move_to_legal` without Gatherer: the same few
-# hundred lists come back every turn of every game.
-_MOVES: dict[tuple[int, int, int, int], tuple] = {}
+# (game key, hex, reach, free tokens) -> the moves of `_move_to_legal` without Gatherer, and the same
+# as a set: the same few hundred lists come back every turn of every game.
+_MOVES: dict[tuple[int, int, int, int], tuple[tuple, frozenset]] = {}
 
 
 def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
@@ -534,14 +534,18 @@ def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
     if free <= 0 or (h in st.worlds and sum(row) != row[seat] and toll_blocked(st, seat, h)):
         free = 0
     key = (st.static, h, reach, free)
-    out = _MOVES.get(key)
-    if out is None:
+    got = _MOVES.get(key)
+    if got is None:
         if len(_MOVES) > 50_000:  # a bound on memory, far above what the bundled maps fill
             _MOVES.clear()
         labels, counts = hmap.labels, _counts(free)
-        out = _MOVES[key] = tuple(("move", src, labels[d], k) for d in hmap.within(h, reach) for k in counts)
+        out = tuple(("move", src, labels[d], k) for d in hmap.within(h, reach) for k in counts)
+        got = _MOVES[key] = (out, frozenset(out))
+    out = got[0]
     gather = P.amount(st, seat, "gatherer") if "gatherer" in does else 0
-    if gather:
+    if not gather:
+        st._lset = got  # (`apply` tests a move against the set while `out` is the kept list)
+    else:
         labels, counts, worlds = hmap.labels, _counts(free), st.worlds
         target = st.turnstate.get("gatherer")
         out += tuple(("move", src, labels[d], k) for d in _ring(st, h, reach, gather)
