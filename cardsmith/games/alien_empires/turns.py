@@ -519,7 +519,7 @@ def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
     """Moves from the chosen stack: one, half or all of its free tokens to a space in range (with
     Gatherer, 3 more spaces to one world a turn)."""
     seat = e["seat"]
-    does = P.handlers(st, seat)
+    does = st.does[seat]  # (`P.handlers`: Migration is outside any conflict, where no card is cancelled or borrowed)
     if "move_range" in does or "move_times" in does:
         reach = P.move_range(st, seat, does)
     else:  # (`move_range` without the powers that change it)
@@ -639,7 +639,7 @@ def _move_to(st: "AlienState", e: Entry, action: tuple) -> None:
     at = st.map.at
     src, dst = at[label], at[to]
     # Only Gatherer lists moves beyond the seat's range (`_move_to_legal`).
-    does = P.handlers(st, seat)
+    does = st.does[seat]  # (`P.handlers` outside a conflict)
     if "gatherer" in does and st.map.dist[src][dst] > P.move_range(st, seat, does):
         ts["gatherer"] = to
     rows = st.tokens
