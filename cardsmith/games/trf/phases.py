@@ -156,16 +156,18 @@ def _legal_buy(s: Board) -> list[tuple]:
         return _legal_activate(s) + [("pass",)]
     pool = s.pools(seat)
     meters = pool[0]
-    # A Unique character may not be in play twice for one player: the ones it has in play, read once.
-    held = {c["card"] for c in s.d["chars"] if c["owner"] == seat and infos[c["card"]].unique}
+    # A Unique character may not be in play twice for one player: the ones it has in play, read once
+    # (and only when a Unique one could be bought or revived: mostly the hand holds none).
+    held: set[str] | frozenset[str] = frozenset()
+    if revivable or not s.g.unique_characters.isdisjoint(buyable):
+        held = {c["card"] for c in s.d["chars"] if c["owner"] == seat and infos[c["card"]].unique}
     for cid in buyable:
         if cid not in held:
             cost = s.char_cost(seat, cid)
             if cost is not None and cost <= meters:
                 out.append(("buy", cid))
     for cid in revivable:
-        info = infos[cid]
-        if info.type == "character" and info.unique and cid not in held:
+        if cid not in held:  # (`revivable` holds Unique characters only)
             cost = s.char_cost(seat, cid)
             if cost is not None and 2 * cost <= meters:
                 out.append(("revive", cid))
