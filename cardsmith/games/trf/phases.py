@@ -240,11 +240,13 @@ def _attackers(s: Board, mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
     in one pass over the table for all of them (asked on every roleplay and declare listing)."""
     d = s.d
     t = d["turn"]
-    ready = [c for c in mine if c["fleet"] is None and t not in (c["bought"], c["rest"], c["acted"], c["done"])]
+    # (Plain comparisons, not `t in (...)`: no tuple built per character and listing.)
+    ready = [c for c in mine if c["fleet"] is None and c["bought"] != t and c["rest"] != t
+             and c["acted"] != t and c["done"] != t]
     if not ready:  # (the table is read for held-back fleets and fights only when someone is ready)
         return ready
-    held = {x["fleet"] for x in d["chars"]
-            if x["fleet"] is not None and t in (x["bought"], x["rest"], x["acted"], x["done"])}
+    held = {x["fleet"] for x in d["chars"] if x["fleet"] is not None
+            and (x["bought"] == t or x["rest"] == t or x["acted"] == t or x["done"] == t)}
     fighting = {u for f in d["fights"] for u in f["att"] + f["def"]} if d["fights"] else ()
     return [c for c in ready if c["uid"] not in held and c["uid"] not in fighting]
 
