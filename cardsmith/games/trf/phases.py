@@ -181,9 +181,9 @@ def _legal_activate(s: Board, pool: tuple[int, int] | None = None) -> list[tuple
     p = s.d["p"][seat]
     out: list[tuple] = []
     infos = s.g.infos
-    acting = s.g.acting_planets
+    acting, activated = s.g.acting_planets, p["activated"]
     for pl in p["planets"]:
-        if pl["card"] not in acting or pl["uid"] in p["activated"]:
+        if pl["card"] not in acting or pl["uid"] in activated:
             continue
         info = infos[pl["card"]]
         # The targets before the pools: a homeworld's discard_revive (Azguard's) mostly has none,
@@ -199,12 +199,13 @@ def _legal_activate(s: Board, pool: tuple[int, int] | None = None) -> list[tuple
 
 
 def _legal_roleplay(s: Board) -> list[tuple]:
-    seat, t = s.active, s.turn
+    d = s.d
+    seat, t, p = d["active"], d["turn"], d["p"][d["active"]]
     mine = s.chars_of(seat)
     infos = s.g.infos
     # (Listed on every roleplay action of a game: one pass over the seat's characters, the card
     # tables read once per character, and the fights looked into only when there are some.)
-    fighting = {u for f in s.d["fights"] for u in f["att"] + f["def"]} if s.d["fights"] else ()
+    fighting = {u for f in d["fights"] for u in f["att"] + f["def"]} if d["fights"] else ()
     out: list[tuple] = []  # joins and leaves, then abilities (in table order each)
     uses: list[tuple] = []
     free_fleets: list[int] | None = None
@@ -225,8 +226,8 @@ def _legal_roleplay(s: Board) -> list[tuple]:
         if info.acts and c["acted"] != t and c["done"] != t:
             uses += [("ability", uid, *x) for x in targets(s, seat, info.acts)]
     out += uses
-    acc = s.account(seat)
-    if acc.acts and not s.d["p"][seat]["account_used"]:
+    acc = infos[p["account"]]
+    if acc.acts and not p["account_used"]:
         out += [("account", *x) for x in targets(s, seat, acc.acts)]
     # (The pools are worked out only when a planet could be activated or an OOC card played.)
     out += _legal_activate(s) + _legal_ooc(s)
