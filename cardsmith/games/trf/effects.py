@@ -58,7 +58,9 @@ SPECS: dict[str, EffectSpec] = {s.name: s for s in (
     _spec("defend_bonus", "+`amount` combat when defending.", PASSIVE, amount=_POS),
     _spec("fleet_bonus", "+`amount` combat while joined to a fleet.", PASSIVE, amount=_POS),
 )}
-TARGETED = ("destroy", "fight_bonus", "revive", "recover_planet", "join_fight", "counter", "discard_revive", "discard_hand")
+# (A set: asked of every effect listed or resolved, mostly of an untargeted one that matches none.)
+TARGETED = frozenset(("destroy", "fight_bonus", "revive", "recover_planet", "join_fight", "counter", "discard_revive",
+                      "discard_hand"))
 
 
 def targets(s: "Board", seat: int, effects: tuple[Mapping[str, Any], ...], source: int | None = None) -> list[tuple]:

@@ -156,16 +156,18 @@ def _legal_buy(s: Board) -> list[tuple]:
         return _legal_activate(s) + [("pass",)]
     pool = s.pools(seat)
     meters = pool[0]
-    # A Unique character may not be in play twice for one player: the ones it has in play, read once.
-    held = {c["card"] for c in s.d["chars"] if c["owner"] == seat and infos[c["card"]].unique}
+    # A Unique character may not be in play twice for one player: the ones it has in play, read once
+    # (and only when a Unique one could be bought or revived: mostly the hand holds none).
+    held: set[str] | frozenset[str] = frozenset()
+    if revivable or not s.g.unique_characters.isdisjoint(buyable):
+        held = {c["card"] for c in s.d["chars"] if c["owner"] == seat and infos[c["card"]].unique}
     for cid in buyable:
         if cid not in held:
             cost = s.char_cost(seat, cid)
             if cost is not None and cost <= meters:
                 out.append(("buy", cid))
     for cid in revivable:
-        info = infos[cid]
-        if info.type == "character" and info.unique and cid not in held:
+        if cid not in held:  # (`revivable` holds Unique characters only)
             cost = s.char_cost(seat, cid)
             if cost is not None and 2 * cost <= meters:
                 out.append(("revive", cid))
@@ -179,9 +181,9 @@ def _legal_activate(s: Board, pool: tuple[int, int] | None = None) -> list[tuple
     p = s.d["p"][seat]
     out: list[tuple] = []
     infos = s.g.infos
-    acting = s.g.acting_planets
+    acting, activated = s.g.acting_planets, p["activated"]
     for pl in p["planets"]:
-        if pl["card"] not in acting or pl["uid"] in p["activated"]:
+        if pl["card"] not in acting or pl["uid"] in activated:
             continue
         info = infos[pl["card"]]
         # The targets before the pools: a homeworld's discard_revive (Azguard's) mostly has none,
@@ -197,12 +199,13 @@ def _legal_activate(s: Board, pool: tuple[int, int] | None = None) -> list[tuple
 
 
 def _legal_roleplay(s: Board) -> list[tuple]:
-    seat, t = s.active, s.turn
+    d = s.d
+    seat, t, p = d["active"], d["turn"], d["p"][d["active"]]
     mine = s.chars_of(seat)
     infos = s.g.infos
     # (Listed on every roleplay action of a game: one pass over the seat's characters, the card
     # tables read once per character, and the fights looked into only when there are some.)
-    fighting = {u for f in s.d["fights"] for u in f["att"] + f["def"]} if s.d["fights"] else ()
+    fighting = {u for f in d["fights"] for u in f["att"] + f["def"]} if d["fights"] else ()
     out: list[tuple] = []  # joins and leaves, then abilities (in table order each)
     uses: list[tuple] = []
     free_fleets: list[int] | None = None
@@ -223,8 +226,8 @@ def _legal_roleplay(s: Board) -> list[tuple]:
         if info.acts and c["acted"] != t and c["done"] != t:
             uses += [("ability", uid, *x) for x in targets(s, seat, info.acts)]
     out += uses
-    acc = s.account(seat)
-    if acc.acts and not s.d["p"][seat]["account_used"]:
+    acc = infos[p["account"]]
+    if acc.acts and not p["account_used"]:
         out += [("account", *x) for x in targets(s, seat, acc.acts)]
     # (The pools are worked out only when a planet could be activated or an OOC card played.)
     out += _legal_activate(s) + _legal_ooc(s)
@@ -238,11 +241,13 @@ def _attackers(s: Board, mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
     in one pass over the table for all of them (asked on every roleplay and declare listing)."""
     d = s.d
     t = d["turn"]
-    ready = [c for c in mine if c["fleet"] is None and t not in (c["bought"], c["rest"], c["acted"], c["done"])]
+    # (Plain comparisons, not `t in (...)`: no tuple built per character and listing.)
+    ready = [c for c in mine if c["fleet"] is None and c["bought"] != t and c["rest"] != t
+             and c["acted"] != t and c["done"] != t]
     if not ready:  # (the table is read for held-back fleets and fights only when someone is ready)
         return ready
-    held = {x["fleet"] for x in d["chars"]
-            if x["fleet"] is not None and t in (x["bought"], x["rest"], x["acted"], x["done"])}
+    held = {x["fleet"] for x in d["chars"] if x["fleet"] is not None
+            and (x["bought"] == t or x["rest"] == t or x["acted"] == t or x["done"] == t)}
     fighting = {u for f in d["fights"] for u in f["att"] + f["def"]} if d["fights"] else ()
     return [c for c in ready if c["uid"] not in held and c["uid"] not in fighting]
 
@@ -259,7 +264,7 @@ def _legal_ooc(s: Board, words: int | None = None) -> list[tuple]:
     for cid in sorted(held):
         info = infos[cid]
         cost = s.ooc_cost(seat, cid)
-        words = s.words(seat) if words is None else words
+        words = s.pools(seat)[1] if words is None else words  # (`s.words(seat)`: the same sum, table-driven)
         if cost is None or cost > words:
             continue
         out += [("ooc", cid, *x) for x in targets(s, seat, info.used_at(timing))]
