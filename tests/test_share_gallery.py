@@ -88,7 +88,9 @@ def test_filters_search_sort_and_large_view(browser, built):
         assert "Attack" in fields and "9" in fields and "battleship" in fields
         assert "Shield 1: Reduce enemy damage rolls by 1." in page.inner_text("#v-keywords")
         assert page.inner_text("#v-flavor") == "Nothing escapes the Chain."
-        assert page.eval_on_selector("#v-images img", "e => e.complete && e.naturalWidth") > 0
+        # The large image loads after the click: wait for it (a picture that never loads times out and fails).
+        page.wait_for_function("() => { const e = document.querySelector('#v-images img');"
+                               " return e !== null && e.complete && e.naturalWidth > 0; }", timeout=10_000)
         shot(page, "gallery-large-view.png")
         page.keyboard.press("ArrowRight")
         assert page.inner_text("#v-name") == "Chain Skiff"  # next in the current (name) order
