@@ -230,7 +230,8 @@ def test_compare_with_a_folder_of_an_earlier_build(browser, tmp_path):
         page.click("#grid li[data-id=tcs-13-rapier] button")
         captions = page.eval_on_selector_all("#v-images figcaption", "els => els.map(e => e.textContent)")
         assert captions == ["Before", "After"]
-        assert page.eval_on_selector_all("#v-images img", "els => els.every(e => e.complete && e.naturalWidth > 0)")
+        page.wait_for_function("() => [...document.querySelectorAll('#v-images img')]"
+                               ".every(e => e.complete && e.naturalWidth > 0)", timeout=10_000)  # both load after the click
         assert "attack: 2 -> 3" in page.inner_text("#v-changes")
         shot(page, "gallery-compare.png")
         page.keyboard.press("Escape")
