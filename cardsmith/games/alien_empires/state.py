@@ -25,7 +25,7 @@ GAME = "alien_empires"
 HIDDEN = "?"
 STEPS: "Steps[AlienState]" = Steps()
 _DECISIONS = STEPS.decisions  # (kind -> (legal, apply), filled as the rules modules load)
-_ONE = tuple((s,) for s in range(6))  # to_act's answer for one seat, made once
+_ONE = tuple((s,) for s in range(6))  # to_act's answer for one seat, made once (the rules seat 2 to 6: RULES.players)
 # kind -> a cheap test that a decision surely has more than one legal action (so settle() need not
 # list them: a look-ahead agent applies hundreds of actions to clones and asks for few of the lists).
 CHOICE: dict[str, Callable[["AlienState", dict[str, Any]], bool]] = {}
