@@ -174,3 +174,23 @@ def test_with_many_draws_two_even_decks_are_not_both_too_weak():
     figures["deck_win_rates"][1]["wins"] = rate(60)
     assert "harvest is too strong: it wins 60.0% [52-69] against the field (fair: 28%, as 44% of games are draws)." \
         in verdict(figures)["sentences"]
+
+
+def test_an_untrusted_verdict_for_caps_says_where_they_are_and_whose_fault():
+    """A competent player that stalls only where two strong decks meet is not told to be stronger:
+    the verdict names the table that holds the capped games (seen on a planted TRF copy)."""
+    rate = lambda k, n: {"k": k, "n": n, "rate": k / n, "low": 0.0, "high": 1.0}  # noqa: E731
+    figures = _figures([])
+    figures["tables"] = [{"decks": [{"deck": "Strong"}, {"deck": "Other"}], "capped": rate(15, 100)},
+                         {"decks": [{"deck": "Strong"}, {"deck": "Third"}], "capped": rate(0, 100)},
+                         {"decks": [{"deck": "Other"}, {"deck": "Third"}], "capped": rate(3, 100)}]
+    calibration = {"games": 200, "share": 1.0, "low": 0.98, "high": 1.0, "capped_share": 0.0}
+    figures["player"] = {"spec": "planner", "rung": 2, "ladder": ["random", "greedy", "planner"], "vs_random": calibration,
+                         "trusted": False, "reason": "3.0% of planner's games were stopped by a cap (at most 2%)"}
+    first = verdict(figures)["sentences"][0]
+    assert first.startswith("UNTRUSTED: 3.0% of planner's games were stopped by a cap (at most 2%): "
+                            "15 of 100 in Strong against Other; 3 of 100 in Other against Third, so")
+    assert "hold each other off" in first and "use a stronger player" not in first
+    # A player that stalls against random too is told to be stronger.
+    figures["player"]["vs_random"] = {**calibration, "capped_share": 0.05}
+    assert "use a stronger player" in verdict(figures)["sentences"][0]

@@ -44,6 +44,33 @@ def _cause(tests: Sequence[dict[str, Any]], deck: str, flag: str) -> dict[str, A
     return None
 
 
+def _stalls_only_in_the_run(player: dict[str, Any]) -> bool:
+    """True when the player is untrusted for the run's capped games although it beats random and
+    stalls no more than allowed against it: two decks holding each other off, not a weak player."""
+    from cardsmith.simulation.ladder import CAP_LIMIT
+
+    c = player.get("vs_random") or {}
+    return "stopped by a cap" in player["reason"] and bool(c.get("games")) and (c.get("capped_share") or 0.0) <= CAP_LIMIT
+
+
+def _where_capped(figures: dict[str, Any], player: dict[str, Any]) -> str:
+    """`: 15 of 100 in A against B`: the tables of two decks that hold the run's capped games, most first."""
+    if "stopped by a cap" not in player["reason"]:
+        return ""
+    rows = [t for t in figures.get("tables") or [] if len(t.get("decks") or []) == 2 and (t.get("capped") or {}).get("k")]
+    rows.sort(key=lambda t: -t["capped"]["k"])
+    parts = [f"{t['capped']['k']} of {t['capped']['n']} in {t['decks'][0]['deck']} against {t['decks'][1]['deck']}"
+             for t in rows[:2]]
+    return (": " + "; ".join(parts)) if parts else ""
+
+
+def _remedy(player: dict[str, Any]) -> str:
+    if _stalls_only_in_the_run(player):
+        return ("its games against random end, so those decks hold each other off: a rule that ends such "
+                "stand-offs, or a player that breaks them, would settle those games")
+    return "use a stronger player (see `cardsmith agents`)"
+
+
 def verdict(figures: dict[str, Any]) -> dict[str, Any]:
     """Sentences (plain text) and the facts behind them."""
     fair = 1 / figures.get("players", 2)
@@ -113,7 +140,7 @@ def verdict(figures: dict[str, Any]) -> dict[str, Any]:
         out.append(f"Played by {player_line(player)}.")
         if not player["trusted"]:
             trust, reason = False, player["reason"]
-            out.insert(0, f"UNTRUSTED: {reason}, so these figures describe that play, not the game; "
-                          f"use a stronger player (see `cardsmith agents`).")
+            out.insert(0, f"UNTRUSTED: {reason}{_where_capped(figures, player)}, so these figures describe "
+                          f"that play, not the game; {_remedy(player)}.")
     return {"sentences": out, "untrusted_reason": reason, "strong_decks": [d["deck"] for d in strong], "weak_decks": [d["deck"] for d in weak],
             "causes": [{"deck": r["deck"], "card": r["card"], "flag": r["flag"]} for r in causes], "trusted": trust}
