@@ -15,6 +15,22 @@ from cardsmith.games.alien_empires.state import STEPS
 from tests.alien_support import game, standard_deck
 
 
+def random_play(seats: int, seed: int, rng: random.Random, most: int = 20_000):
+    """A muted random game: yields (state, seat, its legal actions) before each action, which it then
+    picks with `rng`. The game must end within `most` actions."""
+    st = game().new_game([standard_deck()] * seats, seed)
+    st.mute()
+    for _ in range(most):
+        acting = st.to_act()
+        if not acting:
+            return
+        seat = acting[0]
+        legal = st.legal_actions(seat)
+        yield st, seat, legal
+        st.apply(rng.choice(legal), seat)
+    raise AssertionError(f"a random game of {seats} seats (seed {seed}) did not end in {most} actions")
+
+
 def in_step(st) -> None:
     for s in range(st.seats):
         assert st.held[s] == {h for h, row in enumerate(st.tokens) if row[s]}, f"held of seat {s}"
@@ -25,20 +41,13 @@ def in_step(st) -> None:
 def test_the_indexes_follow_every_action_of_random_games(seats):
     g, rng = game(), random.Random(seats)
     for i in range(4):
-        st = g.new_game([standard_deck()] * seats, 40 + i)
-        st.mute()
-        for step in range(20_000):
-            acting = st.to_act()
-            if not acting:
-                break
-            seat = acting[0]
-            st.apply(rng.choice(st.legal_actions(seat)), seat)
+        for step, (st, seat, _) in enumerate(random_play(seats, 40 + i, rng)):
             in_step(st)
             if step % 97 == 0:  # the search primitives build states of their own
                 in_step(st.clone())
                 in_step(g.from_position(st.position(), seed=i))
                 in_step(g.sample_state(st.observation(seat), rng))
-        assert not st.to_act(), "a random game ended"
+        in_step(st)  # (the finished game too)
 
 
 @pytest.mark.parametrize("seats", [2, 5])
@@ -46,20 +55,15 @@ def test_choices_kept_between_moves_and_discards_are_those_listed_afresh(seats):
     # After an ordinary move the seat's next Migration list comes from a memo of the last one
     # (free stacks, power moves), and a discard of several cards lists once: a clone starts
     # without the memos, so its listing works everything out.
-    g, rng = game(), random.Random(7 + seats)
+    rng = random.Random(7 + seats)
     checked = {"migrate": 0, "discard": 0}
     for i in range(6):
-        st = g.new_game([standard_deck()] * seats, 70 + i)
-        st.mute()
-        while st.to_act():
-            seat = st.to_act()[0]
-            legal = st.legal_actions(seat)
+        for st, seat, legal in random_play(seats, 70 + i, rng):
             kind = st.stack[-1]["kind"]
             if kind in checked:
                 twin = st.clone()
                 assert legal == STEPS.decisions[kind][0](twin, twin.stack[-1]), kind
                 checked[kind] += 1
-            st.apply(rng.choice(legal), seat)
     assert checked["migrate"] > 100 and checked["discard"] > 50, checked
 
 

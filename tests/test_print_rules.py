@@ -156,13 +156,20 @@ def test_a_label_running_over_its_badges_outline_is_past_the_panel(tmp_path):
     assert notes == []
 
 
-def test_render_strict_makes_text_past_its_panel_an_error_naming_card_layer_and_amount(tmp_path):
+def _demo_set(tmp_path, creature_layout: str):
+    """A scaffolded set under tmp_path/cards/demo whose creatures use `creature_layout`."""
     from cardsmith.sets.scaffold import scaffold_set
 
     set_dir = tmp_path / "cards" / "demo"
     scaffold_set(set_dir)
     (set_dir / "layouts").mkdir()
-    (set_dir / "layouts" / "creature.yaml.j2").write_text(
+    (set_dir / "layouts" / "creature.yaml.j2").write_text(creature_layout, encoding="utf-8")
+    return set_dir
+
+
+def test_render_strict_makes_text_past_its_panel_an_error_naming_card_layer_and_amount(tmp_path):
+    set_dir = _demo_set(
+        tmp_path,
         "layers:\n"
         "  - rect: {name: panel, box: [6mm, 50mm, -6mm, 62mm], fill: '#eeeeee'}\n"
         "  - text: {name: rules, box: [7mm, 51mm, -7mm, 61mm], size: 9pt, min_size: 9pt,\n"
@@ -186,14 +193,9 @@ def test_every_trf_planet_keeps_its_badge_labels_inside_the_badges(tmp_path):
 def test_the_example_layout_in_the_docs_keeps_the_print_rules_on_a_new_set(tmp_path):
     """docs/layouts.md's "A layout" example, dropped into a set `cardsmith new` made, draws every
     creature without a print-rule warning (a reader copies it as the start of their own)."""
-    from cardsmith.sets.scaffold import scaffold_set
-
     doc = (ROOT / "docs" / "layouts.md").read_text(encoding="utf-8")
     example = doc.split("```yaml+jinja\n{# cards/my-game/layouts/creature.yaml.j2 #}\n", 1)[1].split("```", 1)[0]
-    set_dir = tmp_path / "cards" / "demo"
-    scaffold_set(set_dir)
-    (set_dir / "layouts").mkdir()
-    (set_dir / "layouts" / "creature.yaml.j2").write_text(example, encoding="utf-8")
+    set_dir = _demo_set(tmp_path, example)
     from cardsmith.sets.validate import check_set
     assert [d.message for d in check_set(set_dir)[1]] == []  # validate judges the sizes the layout allows
     cardset = load_set(set_dir)
@@ -277,12 +279,8 @@ def test_validate_draws_each_face_for_contrast_and_text_past_a_curve(tmp_path):
     past an ellipse's curve. Now validate paints each distinct face (in memory) and warns; --strict
     makes them errors."""
     from conftest import run_in_process
-    from cardsmith.sets.scaffold import scaffold_set
-
-    set_dir = tmp_path / "cards" / "demo"
-    scaffold_set(set_dir)
-    (set_dir / "layouts").mkdir()
-    (set_dir / "layouts" / "creature.yaml.j2").write_text(
+    set_dir = _demo_set(
+        tmp_path,
         'fonts: {title: lato}\n'
         'layers:\n'
         '  - rect: {name: frame, box: [0, 0, 100%, 100%], bleed: true, fill: "#1d2b3a"}\n'
@@ -291,7 +289,7 @@ def test_validate_draws_each_face_for_contrast_and_text_past_a_curve(tmp_path):
         '           wrap: false, align: center, valign: middle, color: "#ffffff"}\n'
         '  - ellipse: {name: disc, box: [45mm, 4.4mm, 52.2mm, 11.6mm], fill: "#0d1020"}\n'
         '  - text: {name: cost-label, box: [45mm, 9.4mm, 52.2mm, 11.6mm], value: "COST", font: title, style: bold,\n'
-        '           size: 6pt, wrap: false, align: center, valign: middle, color: "#ffffff"}\n', encoding="utf-8")
+        '           size: 6pt, wrap: false, align: center, valign: middle, color: "#ffffff"}\n')
     r = run_in_process("validate", "demo", cwd=tmp_path)
     assert r.returncode == 0, r.stderr  # warnings
     assert "2.14:1" in r.stderr and "past the curve of its ellipse" in r.stderr

@@ -52,6 +52,19 @@ def below(rng: random.Random, n: int) -> int:
     return r
 
 
+def shuffle_like_random(items: list, rng: random.Random) -> None:
+    """`rng.shuffle(items)`: `random.shuffle`'s Fisher-Yates, each swap drawn as `below` draws it (the
+    same order, so the same games, without two Python calls per card: every game shuffles its decks)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 class SeededChance:
     """Chance from independent generators, one per stream, made on first use.
 
@@ -89,16 +102,7 @@ class SeededChance:
         return below((not self._shared and self._streams.get(stream)) or self._rng(stream), n)
 
     def shuffle(self, items: list, why: str = "", stream: str = "public") -> None:
-        # `random.shuffle`'s Fisher-Yates, drawing each swap as `below` does (the same order, so
-        # the same games, without two Python calls per card: every game shuffles its decks).
-        getrandbits = self._rng(stream).getrandbits
-        for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            k = n.bit_length()
-            j = getrandbits(k)
-            while j >= n:
-                j = getrandbits(k)
-            items[i], items[j] = items[j], items[i]
+        shuffle_like_random(items, self._rng(stream))
 
     def fork(self) -> "SeededChance":
         twin = SeededChance.__new__(SeededChance)

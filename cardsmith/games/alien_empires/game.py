@@ -8,7 +8,7 @@ from collections import Counter
 from operator import itemgetter
 from typing import Any, Mapping, Sequence
 
-from cardsmith.engine.chance import SeededChance
+from cardsmith.engine.chance import SeededChance, shuffle_like_random
 from cardsmith.engine.contract import Chance, PositionError
 from cardsmith.engine.kit.shape import check_position, first_moves, guarded
 # conflict, conflict_start, resolve and turns register their steps on STEPS as they load.
@@ -259,19 +259,12 @@ def _copy_observation(observation: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _shuffle(items: list, rng: random.Random) -> None:
-    """`rng.shuffle(items)`: the same order, drawn as CPython's `Random.shuffle` draws it, without
-    its Python call per card (another kind of generator shuffles by its own method)."""
-    if type(rng) is not random.Random:
+    """`rng.shuffle(items)`, drawn as CPython's `Random.shuffle` draws it (another kind of generator
+    shuffles by its own method)."""
+    if type(rng) is random.Random:
+        shuffle_like_random(items, rng)
+    else:
         rng.shuffle(items)
-        return
-    getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        items[i], items[j] = items[j], items[i]
 
 
 def _all_cards_data(data: Mapping[str, Any]) -> list[str]:
