@@ -186,7 +186,8 @@ def test_an_untrusted_verdict_for_caps_says_where_they_are_and_whose_fault():
                          {"decks": [{"deck": "Other"}, {"deck": "Third"}], "capped": rate(3, 100)}]
     calibration = {"games": 200, "share": 1.0, "low": 0.98, "high": 1.0, "capped_share": 0.0}
     figures["player"] = {"spec": "planner", "rung": 2, "ladder": ["random", "greedy", "planner"], "vs_random": calibration,
-                         "trusted": False, "reason": "3.0% of planner's games were stopped by a cap (at most 2%)"}
+                         "trusted": False, "reason": "3.0% of planner's games were stopped by a cap (at most 2%)",
+                         "failed_rule": "caps"}
     first = verdict(figures)["sentences"][0]
     assert first.startswith("UNTRUSTED: 3.0% of planner's games were stopped by a cap (at most 2%): "
                             "15 of 100 in Strong against Other; 3 of 100 in Other against Third, so")

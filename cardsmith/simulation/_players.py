@@ -90,29 +90,35 @@ def calibrate(play: Callable[[list[GameTask], str], list[GameRecord]], player: s
 
 def trust(calibration: dict[str, Any], capped_rate: float | None) -> tuple[bool, str]:
     """Is the player competent enough to trust its verdict? (trusted, why not / why)."""
+    failed, reason = _trust_rule(calibration, capped_rate)
+    return failed is None, reason
+
+
+def _trust_rule(calibration: dict[str, Any], capped_rate: float | None) -> tuple[str | None, str]:
+    """(the rule the player fails: "random", "weak", "caps", or None; the sentence saying so)."""
     player, seats = calibration["player"], calibration["seats"]
     bar = competent_bar(seats)
     if player == RANDOM:
-        return False, "the games were played by random play, which measures chance, not the game"
+        return "random", "the games were played by random play, which measures chance, not the game"
     share = calibration["share"]
     if share < bar:
-        return False, (f"{player} beats random only {100 * share:.1f}% of the time "
-                       f"[{100 * calibration['low']:.1f}-{100 * calibration['high']:.1f}], below the "
-                       f"{100 * bar:.0f}% a competent player reaches")
+        return "weak", (f"{player} beats random only {100 * share:.1f}% of the time "
+                        f"[{100 * calibration['low']:.1f}-{100 * calibration['high']:.1f}], below the "
+                        f"{100 * bar:.0f}% a competent player reaches")
     capped = max(calibration["capped_share"] or 0.0, capped_rate or 0.0)
     if capped > CAP_LIMIT:
-        return False, f"{100 * capped:.1f}% of {player}'s games were stopped by a cap (at most {100 * CAP_LIMIT:.0f}%)"
-    return True, f"{player} beats random {100 * share:.1f}% of the time and caps {100 * capped:.1f}% of games"
+        return "caps", f"{100 * capped:.1f}% of {player}'s games were stopped by a cap (at most {100 * CAP_LIMIT:.0f}%)"
+    return None, f"{player} beats random {100 * share:.1f}% of the time and caps {100 * capped:.1f}% of games"
 
 
 def player_figures(player: str, ladder: Sequence[str], calibration: dict[str, Any], capped_rate: float | None) -> dict[str, Any]:
     """What balance.json and the report say about the player: its rung, strength against random, trust."""
-    trusted, reason = trust(calibration, capped_rate)
+    failed, reason = _trust_rule(calibration, capped_rate)
     rung = ladder.index(player) if player in ladder else None
     # balance.json holds figures of the games only, the same on every machine: no CPU seconds.
     games_only = {k: v for k, v in calibration.items() if not k.startswith("cpu_")}
-    return {"spec": player, "rung": rung, "ladder": list(ladder), "vs_random": games_only, "trusted": trusted,
-            "reason": reason, "competent_bar": round(competent_bar(calibration["seats"]), 6)}
+    return {"spec": player, "rung": rung, "ladder": list(ladder), "vs_random": games_only, "trusted": failed is None,
+            "reason": reason, "failed_rule": failed, "competent_bar": round(competent_bar(calibration["seats"]), 6)}
 
 
 def player_line(p: dict[str, Any]) -> str:

@@ -50,12 +50,12 @@ def _stalls_only_in_the_run(player: dict[str, Any]) -> bool:
     from cardsmith.simulation.ladder import CAP_LIMIT
 
     c = player.get("vs_random") or {}
-    return "stopped by a cap" in player["reason"] and bool(c.get("games")) and (c.get("capped_share") or 0.0) <= CAP_LIMIT
+    return player.get("failed_rule") == "caps" and bool(c.get("games")) and (c.get("capped_share") or 0.0) <= CAP_LIMIT
 
 
 def _where_capped(figures: dict[str, Any], player: dict[str, Any]) -> str:
     """`: 15 of 100 in A against B`: the tables of two decks that hold the run's capped games, most first."""
-    if "stopped by a cap" not in player["reason"]:
+    if player.get("failed_rule") != "caps":
         return ""
     rows = [t for t in figures.get("tables") or [] if len(t.get("decks") or []) == 2 and (t.get("capped") or {}).get("k")]
     rows.sort(key=lambda t: -t["capped"]["k"])
