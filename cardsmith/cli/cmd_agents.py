@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from cardsmith.base.errors import UsageError
 from cardsmith.cli._options import cluster_option, dashboard_option, jobs_option
 from cardsmith.simulation.ladder import DEFAULT_GAMES
 
@@ -38,10 +37,7 @@ def agents_command(set_name: str, games: int, players: int | None, ladder_text: 
     _check_counts(games, jobs)
     cardset = sets.open_set(set_name)
     game = load_game(cardset)
-    lo, hi = game.rules.players
-    seats = lo if players is None else players
-    if not lo <= seats <= hi:
-        raise UsageError(f"--players {seats}: {game.rules.name} is for {lo} to {hi} players")
+    seats = sets.check_players(players, game.rules.players, game.rules.name)
     ladder = check_ladder(ladder_text.split(",") if ladder_text else game.rules.ladder, game.rules)
     files = sets.deck_files(cardset.path, None)
     decks = [sets.load_checked_deck(cardset, p) for p in files] or sets.random_decks(cardset, seed=seed)

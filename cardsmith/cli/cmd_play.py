@@ -250,10 +250,7 @@ def balance_command(set_name: str, decks_dir: Path | None, random_decks: bool, g
     game = load_game(cardset)
     # No --agents: the game's competent player, compared with the rung below it.
     specs = [_agents(s, 2, game.rules)[0] for s in specs or [game.rules.competent_player()]]
-    lo, hi = game.rules.players
-    seats = lo if players is None else players
-    if not lo <= seats <= hi:
-        raise UsageError(f"--players {seats}: {game.rules.name} is for {lo} to {hi} players")
+    seats = sets.check_players(players, game.rules.players, game.rules.name)
     if decks_dir is not None and not decks_dir.is_dir():
         raise CardsmithError(f"--decks {decks_dir}: no such folder")
     if search and seats != 2:

@@ -83,12 +83,23 @@ def default_deck(cardset: CardSet) -> Path:
                      hint=f"name the deck every seat plays with --deck (decks: {listed}), or add decks/default.yaml")
 
 
+def check_players(players: int | None, supported: tuple[int, int], game_name: str) -> int:
+    """The table size `--players` asks for (the rules' smallest when not given); a UsageError
+    when the rules do not seat that many."""
+    lo, hi = supported
+    seats = lo if players is None else players
+    if not lo <= seats <= hi:
+        allowed = f"{lo} players only" if lo == hi else f"{lo} to {hi} players"
+        raise UsageError(f"--players {seats}: {game_name} is for {allowed}")
+    return seats
+
+
 def seat_decks(cardset: CardSet, refs: Sequence[str], players: int | None, supported: tuple[int, int]) -> list[Deck]:
     """One checked deck per seat from `--deck` (N times) and `--players N` (one deck, or the set's
     default deck, in every seat: KIT item 9, common-deck games)."""
     lo, hi = supported
-    if players is not None and not lo <= players <= hi:
-        raise UsageError(f"--players {players}: {cardset.rules} is for {lo} to {hi} players")
+    if players is not None:
+        check_players(players, supported, str(cardset.rules))
     if players is not None and len(refs) > 1 and len(refs) != players:
         raise UsageError(f"--players {players} but {len(refs)} decks", hint="give one --deck per seat, or one deck for every seat")
     if players is not None:
