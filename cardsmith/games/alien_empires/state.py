@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import itemgetter
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Container, Sequence
 
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, Decision, Event, IllegalAction, Outcome
@@ -123,7 +123,7 @@ class AlienState(ResultState):
         # (a list made once, its actions as a set) from the last listing that keeps one
         # (`turns._move_to_legal`): when that list is the kept one, `apply` tests an action in
         # one look-up rather than a scan of some 36 moves.
-        self._lset: tuple[tuple, frozenset] | None = None
+        self._lset: tuple[tuple, Container] | None = None
         self.pool: dict[str, int] = {}
         # turns.FreeMemo: what the seat's last Migration listing worked out, which saves listing its
         # stacks and power moves anew after each ordinary move. Not part of the position.

@@ -423,7 +423,7 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
             base = memo.base = (_DONE, *map(actions.__getitem__, memo.free))
         powers = memo.powers
         if powers is None:  # (() for a seat without move powers: the memo then spares the question)
-            powers = memo.powers = () if _MOVE_POWERS.isdisjoint(P.handlers(st, seat)) else tuple(_power_moves(st, seat))
+            powers = memo.powers = () if _MOVE_POWERS.isdisjoint(st.does[seat]) else tuple(_power_moves(st, seat))
         out = memo.out = base + powers if powers else base
     free = memo.free
     events = st.table.events["migration"]
@@ -505,14 +505,16 @@ def free_stacks(st: "AlienState", seat: int) -> list[int]:
 
 
 def toll_keepers(st: "AlienState", seat: int) -> list[int]:
-    """The opponents of `seat` with Toll Keeper."""
-    out = st.out
-    return [s for s in range(st.seats) if s != seat and s not in out and "toll_keeper" in P.handlers(st, s)]
+    """The opponents of `seat` with Toll Keeper (in Migration, outside any conflict: `does` is `P.handlers`)."""
+    out, does = st.out, st.does
+    return [s for s in range(st.seats) if s != seat and s not in out and "toll_keeper" in does[s]]
 
 
 # (game key, hex, reach, free tokens) -> the moves of `_move_to_legal` without Gatherer, and the same
-# as a set: the same few hundred lists come back every turn of every game.
-_MOVES: dict[tuple[int, int, int, int], tuple[tuple, frozenset]] = {}
+# as a dict (for `apply`'s test): the same few thousand lists come back every turn of every game. (A
+# dict rather than a frozenset: the collector stops tracking a dict of plain tuples, where it would
+# walk every frozenset kept here at each full collection.)
+_MOVES: dict[tuple[int, int, int, int], tuple[tuple, dict]] = {}
 
 
 def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
@@ -540,7 +542,7 @@ def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
             _MOVES.clear()
         labels, counts = hmap.labels, _counts(free)
         out = tuple(("move", src, labels[d], k) for d in hmap.within(h, reach) for k in counts)
-        got = _MOVES[key] = (out, frozenset(out))
+        got = _MOVES[key] = (out, dict.fromkeys(out))
     out = got[0]
     gather = P.amount(st, seat, "gatherer") if "gatherer" in does else 0
     if not gather:
@@ -584,7 +586,7 @@ def _enemies(st: "AlienState", seat: int) -> list[tuple[int, int]]:
 def _power_moves(st: "AlienState", seat: int) -> list[tuple]:
     used = st.turnstate["used"]
     out: list[tuple] = []
-    does = P.handlers(st, seat)
+    does = st.does[seat]  # (`P.handlers` outside a conflict)
     labels, adjacent, worlds = st.map.labels, st.map.adjacent, st.worlds
     enemies: list[tuple[int, int]] | None = None  # `_enemies`, worked out once when a power asks
     if "assassination" in does and "assassination" not in used:
