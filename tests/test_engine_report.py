@@ -106,3 +106,24 @@ def test_a_three_player_balance_run_rotates_seats_and_reports_per_seat():
     assert sum(d["wins"]["n"] for d in figures["deck_win_rates"]) == 36
     page = render_html(figures, CARDSET)
     assert "3 seats, rotating" in page and "fair share (33%)" in page
+
+
+def test_matchup_and_interval_labels_show_whole_deck_names():
+    # A designer tells decks apart by their whole names: "Dolash's Azguard Fle" was once all a row showed.
+    from cardsmith.simulation.report import LABEL_MOST, heatmap_svg, intervals_svg
+
+    names = ["Dolash's Azguard Fleet of the Outer Rim", "Omnae's Admin Tools", "X" * (LABEL_MOST + 10)]
+    cell = {"rate": 0.5, "low": 0.4, "high": 0.6, "k": 5, "n": 10}
+    svg = heatmap_svg(names, [[None if i == j else cell for j in range(3)] for i in range(3)])
+    root = ElementTree.fromstring(svg)
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert texts.count("Dolash's Azguard Fleet of the Outer Rim") == 2  # column and row
+    assert texts.count("X" * (LABEL_MOST - 1) + "\u2026") == 2  # only a very long name is shortened...
+    assert "X" * (LABEL_MOST + 10) in svg  # ...and its cells' tooltips keep it whole
+    # Row labels end at the grid; the longest starts inside the picture (about 7.5 px a character at 12 px).
+    rows = [t for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("text-anchor") == "end"]
+    assert all(float(t.get("x")) - 7.5 * len(t.text or "") >= 0 for t in rows)
+    pair = "Dolash's Azguard Fleet of the Outer Rim vs Omnae's Admin Tools"
+    svg = intervals_svg([(pair, cell)])
+    label = next(t for t in ElementTree.fromstring(svg).iter("{http://www.w3.org/2000/svg}text") if t.get("text-anchor") == "end")
+    assert label.text == pair and float(label.get("x")) - 7.5 * len(pair) >= 0

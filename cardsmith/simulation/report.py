@@ -48,19 +48,40 @@ def _colour(v: float) -> str:
     return f"#{int(r):02x}{int(g):02x}{int(b):02x}"
 
 
+# Labels are sized to the names rather than cut at a fixed width: "Dolash's Azguard Fle" does not say
+# which deck it is. Only a name longer than LABEL_MOST characters is shortened (with an ellipsis; the
+# cell's tooltip keeps the whole name).
+LABEL_MOST = 48
+_SLANT_COS, _SLANT_SIN = 0.819, 0.574  # cos and sin of the column labels' 35 degrees
+
+
+def _label(name: str, most: int = LABEL_MOST) -> str:
+    return name if len(name) <= most else name[:most - 1] + "\u2026"
+
+
+def _text_w(text: str, size: int = 12) -> float:
+    """A generous estimate of the text's width in px (system-ui averages under 0.6 em a character)."""
+    return 0.62 * size * len(text)
+
+
 def heatmap_svg(names: Sequence[str], matrix: list[list[dict | None]]) -> str:
     """Matchup heatmap: cell (row, col) is the row deck's win rate against the column deck."""
     k = len(names)
-    label_w, cell, top = 170, 78, 110
-    w, h = label_w + cell * k + 90, top + cell * k + 10
+    labels = [_label(n) for n in names]
+    widest = max((_text_w(x) for x in labels), default=0.0)
+    cell = 78
+    label_w, top = int(max(80.0, widest + 16)), int(max(60.0, _SLANT_SIN * widest + 20))
+    # (a slanted column label reaches right of its cell: the picture is as wide as the furthest one)
+    right = max((label_w + cell * j + cell / 2 + _SLANT_COS * _text_w(x) for j, x in enumerate(labels)), default=0.0)
+    w, h = int(max(label_w + cell * k + 10, right + 10)), top + cell * k + 10
     out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='{h}' viewBox='0 0 {w} {h}' {FONT} role='img' aria-label='matchup heatmap'>"]
-    for j, n in enumerate(names):
+    for j, n in enumerate(labels):
         x = label_w + cell * j + cell / 2
         # Slanted column labels: deck names are often longer than a cell is wide.
-        out.append(f"<text x='{x}' y='{top - 8}' font-size='12' transform='rotate(-35 {x} {top - 8})'>{_e(n[:24])}</text>")
-    for i, n in enumerate(names):
+        out.append(f"<text x='{x}' y='{top - 8}' font-size='12' transform='rotate(-35 {x} {top - 8})'>{_e(n)}</text>")
+    for i, n in enumerate(labels):
         y = top + cell * i
-        out.append(f"<text x='{label_w - 8}' y='{y + cell / 2 + 4}' font-size='12' text-anchor='end'>{_e(n[:20])}</text>")
+        out.append(f"<text x='{label_w - 8}' y='{y + cell / 2 + 4}' font-size='12' text-anchor='end'>{_e(n)}</text>")
         for j in range(k):
             x = label_w + cell * j
             c = matrix[i][j]
@@ -78,7 +99,9 @@ def heatmap_svg(names: Sequence[str], matrix: list[list[dict | None]]) -> str:
 
 def intervals_svg(rows: Sequence[tuple[str, dict]], reference: float = 0.5) -> str:
     """One row per label: the rate as a dot with its 95% interval as a line, on a 0-100% axis."""
-    label_w, plot_w, row_h = 270, 420, 26
+    plot_w, row_h = 420, 26
+    most = 2 * LABEL_MOST + 4  # (room for "deck vs deck")
+    label_w = int(max(120.0, max((_text_w(_label(label, most)) for label, _ in rows), default=0.0) + 16))
     w, h = label_w + plot_w + 120, 30 + row_h * len(rows) + 24
     x = lambda v: label_w + plot_w * v  # noqa: E731
     out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='{h}' viewBox='0 0 {w} {h}' {FONT} role='img'>"]
@@ -88,7 +111,7 @@ def intervals_svg(rows: Sequence[tuple[str, dict]], reference: float = 0.5) -> s
     out.append(f"<line x1='{x(reference)}' y1='20' x2='{x(reference)}' y2='{h - 20}' stroke='#888' stroke-dasharray='4 3'/>")
     for i, (label, r) in enumerate(rows):
         y = 30 + row_h * i + row_h / 2
-        out.append(f"<text x='{label_w - 8}' y='{y + 4}' font-size='12' text-anchor='end'>{_e(label[:40])}</text>")
+        out.append(f"<text x='{label_w - 8}' y='{y + 4}' font-size='12' text-anchor='end'>{_e(_label(label, most))}</text>")
         if not r or not r["n"]:
             out.append(f"<text x='{x(0)}' y='{y + 4}' font-size='11' fill='#999'>no games</text>")
             continue
