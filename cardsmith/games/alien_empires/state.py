@@ -120,6 +120,9 @@ class AlienState(ResultState):
         # the kept () is the right answer.)
         self._lseat = -1
         self._lacts: tuple | None = ()
+        # The seats `settle` left to act (None: read them off the stack), so that `to_act`, asked
+        # before every action, need not. `apply` forgets them before its step runs.
+        self._acting: tuple[int, ...] | None = None
         # (a list made once, its actions as a set) from the last listing that keeps one
         # (`turns._move_to_legal`): when that list is the kept one, `apply` tests an action in
         # one look-up rather than a scan of some 36 moves.
@@ -153,6 +156,9 @@ class AlienState(ResultState):
         return _decision(self)
 
     def to_act(self) -> tuple[int, ...]:
+        got = self._acting
+        if got is not None:
+            return got
         if self.result is not None or not self.stack:
             return ()
         top = self.stack[-1]
@@ -216,7 +222,7 @@ class AlienState(ResultState):
                 raise IllegalAction(f"{action!r} is not legal for seat {who} now")
         top = self.stack[-1]
         kind = top["kind"]
-        self._lseat, self._lacts = -1, ()  # (the steps list nothing: `settle` keeps a list where play stops)
+        self._lseat, self._lacts, self._acting = -1, (), None  # (the steps list nothing: `settle` keeps a list where play stops)
         _DECISIONS[kind][1](self, top if kind != "reveal" else dict(top, seat=who), action)
         self.settle()
         return self.rec.take() if self.loud else ()
@@ -247,7 +253,7 @@ class AlienState(ResultState):
             if kind == "reveal":
                 waiting = top["waiting"]
                 if len(waiting) != 1:  # simultaneous: each seat still to commit chooses
-                    self._lseat, self._lacts = -1, ()
+                    self._lseat, self._lacts, self._acting = -1, (), None
                     return
                 seat = waiting[0]
                 entry = dict(top, seat=seat)
@@ -258,7 +264,7 @@ class AlienState(ResultState):
                     continue
                 entry = top
             if kind in CHOICE and CHOICE[kind](self, top):
-                self._lseat, self._lacts = seat, None
+                self._lseat, self._lacts, self._acting = seat, None, _ONE[seat]
                 return  # surely more than one legal action: work them out only when asked
             # (the legal list of a decision on the stack, as legal_actions would work it out; the
             # listings return tuples, as `Steps` types them, kept as they are)
@@ -270,9 +276,10 @@ class AlienState(ResultState):
                 if not self.keep_forced:
                     do(self, entry, legal[0])  # a forced decision is taken at once
                     continue
-            self._lseat, self._lacts = seat, legal
+            self._lseat, self._lacts, self._acting = seat, legal, _ONE[seat]
             return
         stack.clear()
+        self._acting = None
 
     def destiny_changed(self) -> None:
         """After a Racial Destiny changed (a Race card played, a state built from data): `does` anew."""
@@ -490,7 +497,7 @@ class AlienState(ResultState):
         twin.played = [list(p) for p in self.played]
         twin.neutral = self.neutral
         twin.result = self.result
-        twin._lseat, twin._lacts, twin._lset = self._lseat, self._lacts, self._lset
+        twin._lseat, twin._lacts, twin._lset, twin._acting = self._lseat, self._lacts, self._lset, self._acting
         twin.free_memo = twin.discard_memo = None  # (they name a stack entry of this state, which the twin copies)
         twin.held = [set(h) for h in self.held]
         twin.pool = self.pool
