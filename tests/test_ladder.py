@@ -102,6 +102,9 @@ def test_agents_command_prints_a_table_and_json(project):
     assert top["below"]["fair"] == pytest.approx(1 / 3) and top["vs_random"] == top["below"]  # rung 1: random is below
     for key in ("share", "low", "high", "capped_share", "cpu_per_game", "cpu_per_decision", "decisions_per_game"):
         assert key in top["below"]
+    # Greedy's thinking is timed; random's is not (it costs less than the clock), so it has no figure.
+    assert top["below"]["cpu_per_decision"] > 0
+    assert figures["rungs"][0]["own"]["cpu_per_decision"] is None and figures["rungs"][0]["own"]["decisions_per_game"] > 0
     assert [r["passed"] for r in figures["rules"]].count(None) == 0
 
 

@@ -33,6 +33,9 @@ class RandomAgent:
 
     name = "random"
     needs_observation = False  # it never looks, so the runner need not build one (a large share of a fast game)
+    # Nor does the runner time its choices: one costs less than reading the clock twice around it,
+    # so the figure would measure the clock (about 2% of a random game); the ladder shows "-".
+    timed = False
 
     def __init__(self, game: Game | None = None):
         self.game = game

@@ -162,6 +162,7 @@ def _play(state: GameState, players: list, rngs: list, max_actions: int, watch: 
     first_actor: int | None = None
     hook = names_first_player(state)
     looks = [getattr(p, "needs_observation", True) for p in players]
+    times = [getattr(p, "timed", True) for p in players]  # (random's choices are not timed: agents.RandomAgent)
     acts = [p.act for p in players]
     is_terminal, to_act, legal_of, apply = state.is_terminal, state.to_act, state.legal_actions, state.apply
     observe, record, clock = state.observation, actions.append, time.perf_counter
@@ -184,10 +185,13 @@ def _play(state: GameState, players: list, rngs: list, max_actions: int, watch: 
             # The agent gets the observation only: never the state, so it cannot read hidden cards.
             observation = observe(seat) if looks[seat] else None
             if len(legal) > 1:  # a forced move is no decision, and not timed
-                started = clock()
-                action = acts[seat](observation, legal, rngs[seat], seat)
-                think[seat] += clock() - started
                 decisions[seat] += 1
+                if times[seat]:
+                    started = clock()
+                    action = acts[seat](observation, legal, rngs[seat], seat)
+                    think[seat] += clock() - started
+                else:
+                    action = acts[seat](observation, legal, rngs[seat], seat)
             else:
                 action = acts[seat](observation, legal, rngs[seat], seat)
             try:

@@ -10,7 +10,9 @@ Wilson's, with the fractional shares counted as they are (an approximation the d
 Costs are machine figures, apart from the games: CPU seconds per game (the whole game, as the
 process that played it measured), and the player's own CPU seconds per decision (a decision is a
 choice among more than one legal action; its wall-clock thinking time, scaled by the game's CPU
-share of its wall time so that a loaded machine does not inflate it).
+share of its wall time so that a loaded machine does not inflate it). Random's choices are not
+timed (one costs less than reading the clock: `engine.agents.RandomAgent.timed`), so its time
+per decision is None, shown "-".
 """
 
 from __future__ import annotations
@@ -81,7 +83,8 @@ class Pairing:
             "capped_share": round(capped / n, 6) if n else None,
             "cpu_per_game": round(sum(r.cpu_seconds for r in self.records) / n, 6) if n else None,
             "decisions_per_game": round(decisions / n, 3) if n else None,
-            "cpu_per_decision": round(think / decisions, 9) if decisions else None,
+            # (no time at all: a player the runner does not time, random)
+            "cpu_per_decision": round(think / decisions, 9) if decisions and think > 0 else None,
         }
 
 
@@ -213,7 +216,8 @@ def format_ladder(figures: dict[str, Any], title: str) -> str:
     fair = f"fair {_pct(1 / seats)}"
     lines += ["", f"  vs below / vs random: the player's share of the win ({fair}): {figures['share_note']}.",
               "  CPU s/game: a whole game (random: random in every seat; others: against random). "
-              "CPU ms/dec.: the player's own time per decision (a choice among more than one legal action).",
+              "CPU ms/dec.: the player's own time per decision (a choice among more than one legal action; "
+              "-: random's, not timed, as it costs less than reading the clock).",
               "", "Rules:"]
     for rule in figures["rules"]:
         lines.append(f"  {'PASS' if rule['passed'] else 'FAIL'}  {rule['rule']}: {rule['detail']}")
