@@ -25,6 +25,7 @@ GAME = "alien_empires"
 HIDDEN = "?"
 STEPS: "Steps[AlienState]" = Steps()
 _DECISIONS = STEPS.decisions  # (kind -> (legal, apply), filled as the rules modules load)
+_AUTOS = STEPS.autos  # (kind -> run, the automatic steps)
 _ONE = tuple((s,) for s in range(6))  # to_act's answer for one seat, made once (the rules seat 2 to 6: RULES.players)
 # kind -> a cheap test that a decision surely has more than one legal action (so settle() need not
 # list them: a look-ahead agent applies hundreds of actions to clones and asks for few of the lists).
@@ -238,14 +239,15 @@ class AlienState(ResultState):
         choice (or the game ends)."""
         # No list is kept on entry (a new state, or `apply`) and no step lists legal actions, so one
         # is kept only where play stops: a random game runs some 2,000 steps here.
-        stack, autos, decisions, out = self.stack, STEPS.autos, _DECISIONS, self.out
+        # (the tables are read as globals: a call runs the loop about twice, too few to gain from locals)
+        stack = self.stack
         while self.result is None:
             if not stack:
                 STEPS.empty(self)  # turns.next_turn
                 continue
             top = stack[-1]
             kind = top["kind"]
-            run = autos.get(kind)  # (an automatic step: one lookup says so and finds it)
+            run = _AUTOS.get(kind)  # (an automatic step: one lookup says so and finds it)
             if run is not None:
                 stack.pop()
                 run(self, top)
@@ -259,7 +261,7 @@ class AlienState(ResultState):
                 entry = dict(top, seat=seat)
             else:
                 seat = top["seat"]
-                if seat in out:
+                if seat in self.out:
                     stack.pop()
                     continue
                 entry = top
@@ -268,7 +270,7 @@ class AlienState(ResultState):
                 return  # surely more than one legal action: work them out only when asked
             # (the legal list of a decision on the stack, as legal_actions would work it out; the
             # listings return tuples, as `Steps` types them, kept as they are)
-            listed, do = decisions[kind]
+            listed, do = _DECISIONS[kind]
             legal = listed(self, entry)
             if len(legal) < 2:
                 if not legal:
