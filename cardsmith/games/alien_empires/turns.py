@@ -414,7 +414,7 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
     if memo is not None and memo.entry is e and memo.ready:  # brought up to date by the move just made
         memo.ready = False
     else:
-        memo = st.free_memo = FreeMemo(e, free_stacks(st, seat))
+        memo = st.free_memo = FreeMemo(e, free_stacks(st, seat), st.table.events["migration"].intersection(st.hands[seat]))
     out = memo.out
     if out is None:
         base = memo.base
@@ -425,11 +425,9 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
         if powers is None:  # (() for a seat without move powers: the memo then spares the question)
             powers = memo.powers = () if _MOVE_POWERS.isdisjoint(st.does[seat]) else tuple(_power_moves(st, seat))
         out = memo.out = base + powers if powers else base
-    free = memo.free
-    events = st.table.events["migration"]
-    hand = st.hands[seat]
-    if not events.isdisjoint(hand):
-        held = events.intersection(hand)
+    held = memo.events
+    if held:
+        free = memo.free
         table = st.table.cards
         rows = st.tokens
         plays: list[tuple] = []
@@ -668,12 +666,13 @@ class FreeMemo:
     ordinary move that follows (`_next_free`) so the next listing need not work it out again.
     A part that a move may have changed is None (listed anew)."""
 
-    __slots__ = ("entry", "ready", "free", "base", "powers", "out")
+    __slots__ = ("entry", "ready", "free", "events", "base", "powers", "out")
 
-    def __init__(self, entry: Entry, free: list[int]):
+    def __init__(self, entry: Entry, free: list[int], events: frozenset[str]):
         self.entry = entry                 # the Migration stack entry
         self.ready = False                 # True: brought up to date by the move just made
         self.free = free                   # the free stacks
+        self.events = events               # the Migration Events in the seat's hand (an ordinary move keeps the hand)
         self.base: tuple | None = None     # `done` and a choice of each free stack
         self.powers: tuple | None = None   # the power moves (() for none)
         self.out: tuple | None = None      # base + powers
