@@ -520,10 +520,17 @@ def _move_to_legal(st: "AlienState", e: Entry) -> tuple:
     Gatherer, 3 more spaces to one world a turn)."""
     seat = e["seat"]
     does = st.does[seat]  # (`P.handlers`: Migration is outside any conflict, where no card is cancelled or borrowed)
-    if "move_range" in does or "move_times" in does:
-        reach = P.move_range(st, seat, does)
-    else:  # (`move_range` without the powers that change it)
-        reach = max(1, st.settings.move + int(st.turnstate.get("range_bonus", 0)))
+    # The stack was just chosen in the Migration whose listing made or renewed `free_memo` (a clone
+    # or a position starts without one): its range, worked out at the first move, holds for the phase.
+    memo = st.free_memo
+    reach = memo.reach if memo is not None else 0
+    if not reach:
+        if "move_range" in does or "move_times" in does:
+            reach = P.move_range(st, seat, does)
+        else:  # (`move_range` without the powers that change it)
+            reach = max(1, st.settings.move + int(st.turnstate.get("range_bonus", 0)))
+        if memo is not None:
+            memo.reach = reach
     hmap = st.map
     src = e["src"]
     h = hmap.at[src]
@@ -666,13 +673,14 @@ class FreeMemo:
     ordinary move that follows (`_next_free`) so the next listing need not work it out again.
     A part that a move may have changed is None (listed anew)."""
 
-    __slots__ = ("entry", "ready", "free", "events", "base", "powers", "out")
+    __slots__ = ("entry", "ready", "free", "events", "reach", "base", "powers", "out")
 
     def __init__(self, entry: Entry, free: list[int], events: frozenset[str]):
         self.entry = entry                 # the Migration stack entry
         self.ready = False                 # True: brought up to date by the move just made
         self.free = free                   # the free stacks
         self.events = events               # the Migration Events in the seat's hand (an ordinary move keeps the hand)
+        self.reach = 0                     # the seat's move range, once `_move_to_legal` worked it out (0: not yet)
         self.base: tuple | None = None     # `done` and a choice of each free stack
         self.powers: tuple | None = None   # the power moves (() for none)
         self.out: tuple | None = None      # base + powers
