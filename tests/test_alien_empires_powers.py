@@ -524,3 +524,14 @@ def test_all_65_race_powers_are_played_and_each_names_a_test_that_exists():
     for row in rows:
         named = re.findall(r"`(test_\w+)`", row)
         assert named and all(n in here for n in named), row
+
+
+def test_hyperspace_lane_mid_migration_reaches_farther_on_the_next_move():
+    # "Play in your Migration phase: your tokens move 2 more spaces this turn" -- also after a first
+    # move, whose range the Migration's memo keeps (the Event must renew it).
+    st = start(position({"0,0": [2, 0], "-1,0": [1, 0], "-4,0": [0, 1]}, hands=[["hyperspace-lane"], []], phase="migrate"))
+    assert ("move", "0,0", "2,0", 2) in moves(st, "0,0") and ("move", "0,0", "4,0", 2) not in moves(st, "0,0")
+    move(st, "-1,0", "-2,0", 1)
+    st.apply(("play", "hyperspace-lane"))
+    st.apply(("stack", "0,0"))  # (on the state itself, not a clone: a clone starts without the memo)
+    assert ("move", "0,0", "4,0", 2) in st.legal_actions()
