@@ -142,6 +142,12 @@ def amount(st: Powered, seat: int, do: str, key: str = "amount", **match: Any) -
 def hand_limit(st: Powered, seat: int) -> int:
     """The hand size: the setting, plus Memory, less every opponent's Scourge."""
     limit = st.settings.hand
+    if st.conflict is None:  # (the Racial Destinies' handlers: most games have no Memory or Scourge at all)
+        for does in st.does:
+            if "hand_size" in does:
+                break
+        else:
+            return max(0, limit)
     if "hand_size" in handlers(st, seat):  # (asked only of seats with the power: the same sum)
         limit += amount(st, seat, "hand_size", who="self")
     for other in st.alive():
