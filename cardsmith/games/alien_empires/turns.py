@@ -250,10 +250,12 @@ def _end_turn(st: "AlienState", e: Entry) -> None:
 # ---- Fate ------------------------------------------------------------------------------------
 def _fate_legal(st: "AlienState", e: Entry) -> tuple:
     seat, ts = e["seat"], st.turnstate
-    out: list[tuple] = [("done",)]
-    if not ts["drawn"]:
-        out.append(("draw",))
-    held = st.table.events["fate"].intersection(st.hands[seat])
+    plain = _ONLY_DONE if ts["drawn"] else _DONE_OR_DRAW
+    events, does = st.table.events["fate"], P.handlers(st, seat)
+    if events.isdisjoint(st.hands[seat]) and _FATE_POWERS.isdisjoint(does):
+        return plain  # (most Fate phases: no Fate Event in hand and no Fate power)
+    out = list(plain)
+    held = events.intersection(st.hands[seat])
     if held:
         table = st.table.cards
         for c in sorted(held):
@@ -261,7 +263,7 @@ def _fate_legal(st: "AlienState", e: Entry) -> tuple:
                 out += [("play", c, lbl(st, h)) for h in st.colonised(seat)]
             else:
                 out.append(("play", c))
-    if _FATE_POWERS.isdisjoint(P.handlers(st, seat)):
+    if _FATE_POWERS.isdisjoint(does):
         return tuple(out)
     hand = sorted(set(st.hands[seat]))
     if P.has(st, seat, "resurrection") and seat not in ts["resurrected"] and st.discard and st.total(seat) > 1:
@@ -275,6 +277,7 @@ def _fate_legal(st: "AlienState", e: Entry) -> tuple:
 
 
 _FATE_POWERS = frozenset({"resurrection", "trader", "foundation"})  # the powers `_fate_legal` offers
+_ONLY_DONE, _DONE_OR_DRAW = (("done",),), (("done",), ("draw",))
 
 
 @STEPS.decision("fate", _fate_legal)
