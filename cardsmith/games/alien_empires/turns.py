@@ -363,13 +363,14 @@ def _genesis(st: "AlienState", e: Entry) -> None:
     opponent with Contraceptives has tokens on it."""
     seat = e["seat"]
     per = max([1] + [int(x.get("amount", 1)) for x in P.effects(st, seat, "genesis")]) if P.has(st, seat, "genesis") else 1
-    out = st.out
-    blockers = [s for s in range(st.seats) if s != seat and s not in out and "contraceptives" in P.handlers(st, s)]
     rows = st.tokens
     # (`colonised`, unsorted: the order of growth matters only to the log line)
     grown = st.held[seat].intersection(st.worlds)
-    if blockers:
-        grown = {h for h in grown if not any(rows[h][b] for b in blockers)}
+    if P.anyone(st, "contraceptives"):
+        out = st.out
+        blockers = [s for s in range(st.seats) if s != seat and s not in out and "contraceptives" in P.handlers(st, s)]
+        if blockers:
+            grown = {h for h in grown if not any(rows[h][b] for b in blockers)}
     for h in grown:
         rows[h][seat] += per  # (`add_tokens`: the seat holds the world already)
     if grown and st.loud:
