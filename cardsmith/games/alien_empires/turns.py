@@ -254,7 +254,7 @@ def _fate_legal(st: "AlienState", e: Entry) -> tuple:
     events, does = st.table.events["fate"], P.handlers(st, seat)
     if events.isdisjoint(st.hands[seat]) and _FATE_POWERS.isdisjoint(does):
         return plain  # (most Fate phases: no Fate Event in hand and no Fate power)
-    out = list(plain)
+    out: list[tuple] = list(plain)
     held = events.intersection(st.hands[seat])
     if held:
         table = st.table.cards
