@@ -122,6 +122,17 @@ def has(st: Powered, seat: int, do: str) -> bool:
     return do in handlers(st, seat)
 
 
+def anyone(st: Powered, do: str) -> bool:
+    """False when surely no seat may use `do` now: outside a conflict, no Racial Destiny names it
+    (a conflict may cancel or borrow powers: then True, and the caller asks each seat)."""
+    if st.conflict is not None:
+        return True
+    for does in st.does:
+        if do in does:
+            return True
+    return False
+
+
 def amount(st: Powered, seat: int, do: str, key: str = "amount", **match: Any) -> int:
     """The sum of `key` over `seat`'s active `do` effects whose parameters match `match`."""
     if do not in handlers(st, seat):
@@ -142,6 +153,8 @@ def amount(st: Powered, seat: int, do: str, key: str = "amount", **match: Any) -
 def hand_limit(st: Powered, seat: int) -> int:
     """The hand size: the setting, plus Memory, less every opponent's Scourge."""
     limit = st.settings.hand
+    if not anyone(st, "hand_size"):  # (most games have no Memory or Scourge at all)
+        return max(0, limit)
     if "hand_size" in handlers(st, seat):  # (asked only of seats with the power: the same sum)
         limit += amount(st, seat, "hand_size", who="self")
     for other in st.alive():

@@ -344,6 +344,21 @@ class AlienState(ResultState):
 
     def draw(self, seat: int, n: int, why: str = "") -> list[str]:
         """Draw up to `n` cards, shuffling the discards into a new deck when it runs out."""
+        deck = self.deck
+        if n <= len(deck):  # (the usual case: the top `n` cards in one slice, in the order `pop` takes them)
+            got = deck[len(deck) - n:]
+            got.reverse()
+            del deck[len(deck) - n:]
+            self.hands[seat] += got
+        else:
+            got = self._draw_through(seat, n)
+        if got and self.loud:
+            self.rec("draw", f"P{seat} draws {len(got)}{' (' + why + ')' if why else ''}", seat=seat, count=len(got))
+            self.rec("drew", "", seen_by=(seat,), seat=seat, cards=list(got))
+        return got
+
+    def _draw_through(self, seat: int, n: int) -> list[str]:
+        """`draw` card by card, reshuffling the discards when the deck runs out."""
         got: list[str] = []
         for _ in range(n):
             if not self.deck:
@@ -355,9 +370,6 @@ class AlienState(ResultState):
             card = self.deck.pop()
             self.hands[seat].append(card)
             got.append(card)
-        if got and self.loud:
-            self.rec("draw", f"P{seat} draws {len(got)}{' (' + why + ')' if why else ''}", seat=seat, count=len(got))
-            self.rec("drew", "", seen_by=(seat,), seat=seat, cards=list(got))
         return got
 
     def discard_card(self, seat: int, card: str) -> None:

@@ -250,10 +250,12 @@ def _end_turn(st: "AlienState", e: Entry) -> None:
 # ---- Fate ------------------------------------------------------------------------------------
 def _fate_legal(st: "AlienState", e: Entry) -> tuple:
     seat, ts = e["seat"], st.turnstate
-    out: list[tuple] = [("done",)]
-    if not ts["drawn"]:
-        out.append(("draw",))
-    held = st.table.events["fate"].intersection(st.hands[seat])
+    plain = _ONLY_DONE if ts["drawn"] else _DONE_OR_DRAW
+    events, does = st.table.events["fate"], P.handlers(st, seat)
+    if events.isdisjoint(st.hands[seat]) and _FATE_POWERS.isdisjoint(does):
+        return plain  # (most Fate phases: no Fate Event in hand and no Fate power)
+    out: list[tuple] = list(plain)
+    held = events.intersection(st.hands[seat])
     if held:
         table = st.table.cards
         for c in sorted(held):
@@ -261,7 +263,7 @@ def _fate_legal(st: "AlienState", e: Entry) -> tuple:
                 out += [("play", c, lbl(st, h)) for h in st.colonised(seat)]
             else:
                 out.append(("play", c))
-    if _FATE_POWERS.isdisjoint(P.handlers(st, seat)):
+    if _FATE_POWERS.isdisjoint(does):
         return tuple(out)
     hand = sorted(set(st.hands[seat]))
     if P.has(st, seat, "resurrection") and seat not in ts["resurrected"] and st.discard and st.total(seat) > 1:
@@ -275,6 +277,7 @@ def _fate_legal(st: "AlienState", e: Entry) -> tuple:
 
 
 _FATE_POWERS = frozenset({"resurrection", "trader", "foundation"})  # the powers `_fate_legal` offers
+_ONLY_DONE, _DONE_OR_DRAW = (("done",),), (("done",), ("draw",))
 
 
 @STEPS.decision("fate", _fate_legal)
@@ -360,13 +363,14 @@ def _genesis(st: "AlienState", e: Entry) -> None:
     opponent with Contraceptives has tokens on it."""
     seat = e["seat"]
     per = max([1] + [int(x.get("amount", 1)) for x in P.effects(st, seat, "genesis")]) if P.has(st, seat, "genesis") else 1
-    out = st.out
-    blockers = [s for s in range(st.seats) if s != seat and s not in out and "contraceptives" in P.handlers(st, s)]
     rows = st.tokens
     # (`colonised`, unsorted: the order of growth matters only to the log line)
     grown = st.held[seat].intersection(st.worlds)
-    if blockers:
-        grown = {h for h in grown if not any(rows[h][b] for b in blockers)}
+    if P.anyone(st, "contraceptives"):
+        out = st.out
+        blockers = [s for s in range(st.seats) if s != seat and s not in out and "contraceptives" in P.handlers(st, s)]
+        if blockers:
+            grown = {h for h in grown if not any(rows[h][b] for b in blockers)}
     for h in grown:
         rows[h][seat] += per  # (`add_tokens`: the seat holds the world already)
     if grown and st.loud:
