@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import cardsmith.games.alien_empires.powers as P
 from cardsmith.games.alien_empires.conflict import kill_taking_part, opponent, primaries, steal
-from cardsmith.games.alien_empires.force import other_side, primary, role_of, side_parts, winner_side
+from cardsmith.games.alien_empires.force import other_side, primary, role_of, side_force, side_parts, winner_side
 from cardsmith.games.alien_empires.state import STEPS
 from cardsmith.games.alien_empires.turns import hx, lbl
 
@@ -111,13 +111,17 @@ def _resolve(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
     a, d = c["attacker"], c["defender"]
-    parts_a, parts_d = side_parts(st, "A"), side_parts(st, "D")
-    totals = {"A": (sum(parts_a[0].values()), parts_a[1]), "D": (sum(parts_d[0].values()), parts_d[1])}
+    loud = st.loud
+    if loud:  # (the `result` event names each part; a muted game needs only the totals)
+        parts = {"A": side_parts(st, "A"), "D": side_parts(st, "D")}
+        totals = {x: (sum(parts[x][0].values()), parts[x][1]) for x in parts}
+    else:
+        totals = {"A": side_force(st, "A"), "D": side_force(st, "D")}
     win = winner_side(st, totals)
     lose = other_side(win)
     w, l = (a, d) if win == "A" else (d, a)
-    if st.loud:  # (a muted game builds no event: a random game is a few hundred of them)
-        _record_result(st, {"A": parts_a, "D": parts_d}, totals, w)
+    if loud:  # (a muted game builds no event: a random game is a few hundred of them)
+        _record_result(st, parts, totals, w)
     reveal, played = c["reveal"], st.played
     for s in (a, d):
         for x in reveal[s] or ():
