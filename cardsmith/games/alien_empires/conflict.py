@@ -216,6 +216,8 @@ def _commit(st: "AlienState", e: Entry, action: tuple) -> None:
 def _allies(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
+    if None not in c["side"]:
+        return  # (every seat already takes a side: every 2-seat conflict)
     for s in reversed(st.alive()):
         if c["side"][s] is None and reach_tokens(st, s):
             st.push("ally", s)
