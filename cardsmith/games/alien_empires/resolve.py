@@ -31,9 +31,9 @@ def _reveal_start(st: "AlienState", e: Entry) -> None:
     c["shown"] = False
     seer_a, seer_d = "precognition" in P.handlers(st, a), "precognition" in P.handlers(st, d)
     if seer_a != seer_d:
-        st.push("reveal", waiting=[d] if seer_a else [a], then=[a] if seer_a else [d])
-    else:
-        st.push("reveal", waiting=[a, d], then=[])
+        st.stack.append({"kind": "reveal", "waiting": [d] if seer_a else [a], "then": [a] if seer_a else [d]})
+    else:  # (`push`, without its keyword dict: every conflict)
+        st.stack.append({"kind": "reveal", "waiting": [a, d], "then": []})
     _forced_reveals(st)
 
 
@@ -47,7 +47,7 @@ def _forced_reveals(st: "AlienState") -> None:
     for s in list(top["waiting"]):
         only = _only_reveal(st, s)
         if only is not None and top["kind"] == "reveal":
-            _reveal(st, {"seat": s}, only)
+            _revealed(st, s, only)
             if not st.stack or st.stack[-1] is not top:
                 return
 
@@ -56,7 +56,7 @@ def _only_reveal(st: "AlienState", seat: int) -> tuple | None:
     """The seat's one reveal when `reveal_options` would list only it, else None; found without
     sorting or listing the options (both primaries, every reveal of every conflict)."""
     order = st.table.force_order
-    forces = [x for x in st.hands[seat] if x in order]
+    forces = list(filter(order.__contains__, st.hands[seat]))
     if len(forces) < 2:  # no Force card (reveal none) or one (reveal it)
         return ("reveal", *forces)
     if forces.count(forces[0]) < len(forces):
@@ -86,11 +86,16 @@ def _reveal_legal(st: "AlienState", e: Entry) -> tuple:
 
 @STEPS.decision("reveal", _reveal_legal)
 def _reveal(st: "AlienState", e: Entry, action: tuple) -> None:
+    _revealed(st, e["seat"], action)
+
+
+def _revealed(st: "AlienState", seat: int, action: tuple) -> None:
+    """`seat` commits the Force cards `action` names; once every seat has, they are shown."""
     c = st.conflict
     assert c is not None
     top = st.stack[-1]
-    c["reveal"][e["seat"]] = list(action[1:])
-    top["waiting"] = [s for s in top["waiting"] if s != e["seat"]]
+    c["reveal"][seat] = list(action[1:])
+    top["waiting"] = [s for s in top["waiting"] if s != seat]
     if top["waiting"]:
         return
     c["shown"] = True
@@ -99,10 +104,11 @@ def _reveal(st: "AlienState", e: Entry, action: tuple) -> None:
         _forced_reveals(st)
         return
     st.stack.pop()
+    if not st.loud:
+        return
     for s in primaries(c):
         cards = c["reveal"][s]
-        if st.loud:
-            st.rec("reveal", f"P{s} reveals " + (", ".join(st.table[x].name for x in cards) or "no Force card"), seat=s, cards=list(cards))
+        st.rec("reveal", f"P{s} reveals " + (", ".join(st.table[x].name for x in cards) or "no Force card"), seat=s, cards=list(cards))
 
 
 # ---- the outcome -----------------------------------------------------------------------------
