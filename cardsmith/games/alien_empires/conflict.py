@@ -43,7 +43,7 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple
         s0 = hx(st, stack)
         if not st.tokens[s0][seat]:
             return []
-        near = {s0, *st.map.adjacent[s0]}
+        near = st.map.close[s0]
     teaser = "teaser" in does
     out = []
     others = [s for s in st.alive() if s != seat]
@@ -55,7 +55,7 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple
         hidden[s] = "inconspicuous" in does
         if "diplomat" in does and cards < P.amount(st, s, "diplomat"):
             barred.add(s)
-    labels, adjacent = st.map.labels, st.map.adjacent
+    labels, close = st.map.labels, st.map.close
     rows = st.tokens
     fought = ts["fought"]
     held = st.held
@@ -64,7 +64,7 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple
     contested = sorted(held[others[0]] if len(others) == 1 else set().union(*(held[s] for s in others)))
     for h in contested:
         # a conflict needs a token of the seat in the space or next to it (adjacency is mutual)
-        if h not in mine and mine.isdisjoint(adjacent[h]) or near is not None and h not in near:
+        if mine.isdisjoint(close[h]) or near is not None and h not in near:
             continue
         label = labels[h]
         if label in fought:
