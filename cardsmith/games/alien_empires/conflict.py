@@ -167,25 +167,30 @@ def area(st: "AlienState", reach: int = 1) -> list[int]:
     return [h, *st.map.within(h, reach)]
 
 
-def _commit_options(st: "AlienState", seat: int) -> dict[str, dict[str, int]]:
+def _committed(st: "AlienState", seat: int, which: str) -> dict[str, int]:
+    """The tokens `seat` commits, by hex label: "all" (in the space and next to it: the space
+    first, then by hex, as `area` lists them) or "here" (in the contested space alone)."""
     c = st.conflict
     assert c is not None
     only = (c.get("only") or [None] * st.seats)[seat]
     if only is not None:  # a Strategy stack or a teased stack fights alone
         n = st.tokens[hx(st, only)][seat] if hx(st, only) in area(st) else 0
-        return {"all": {only: n} if n else {}}
-    rows, labels = st.tokens, st.map.labels
-    h = st.map.at[c["hex"]]
-    here = {c["hex"]: rows[h][seat]} if rows[h][seat] else {}
-    every = {labels[a]: rows[a][seat] for a in (h, *st.map.within(h, 1)) if rows[a][seat]}  # (`area`)
-    out = {"all": every}
-    if here and here != every:
-        out["here"] = here
-    return out
+        return {only: n} if n else {}
+    rows, h = st.tokens, st.map.at[c["hex"]]
+    if which == "here":
+        return {c["hex"]: rows[h][seat]}
+    # (the hexes the seat holds in or next to the space, met by one set operation)
+    near = st.held[seat].intersection(st.map.close[h])
+    every = {c["hex"]: rows[h][seat]} if h in near else {}
+    near.discard(h)
+    labels = st.map.labels
+    for a in sorted(near):
+        every[labels[a]] = rows[a][seat]
+    return every
 
 
 def _commit_legal(st: "AlienState", e: Entry) -> tuple:
-    """`_commit_options`' names, without building them: "here" too when the seat fights with no
+    """`_committed`'s choices: "here" too when the seat fights with no
     single stack and has tokens both in the space and next to it (two commits every conflict)."""
     c = st.conflict
     assert c is not None
@@ -193,8 +198,9 @@ def _commit_legal(st: "AlienState", e: Entry) -> tuple:
     only = c.get("only")
     if only and only[seat] is not None:
         return _COMMIT_ALL
-    rows, h = st.tokens, st.map.at[c["hex"]]
-    if rows[h][seat] and any(rows[a][seat] for a in st.map.within(h, 1)):
+    h = st.map.at[c["hex"]]
+    # (tokens in the space and in a neighbour: the hexes the seat holds, met by one set operation)
+    if st.tokens[h][seat] and not st.held[seat].isdisjoint(st.map.adjacent[h]):
         return _COMMIT_BOTH
     return _COMMIT_ALL
 
@@ -209,7 +215,7 @@ def _commit(st: "AlienState", e: Entry, action: tuple) -> None:
     st.stack.pop()
     c = st.conflict
     assert c is not None
-    c["commit"][e["seat"]] = _commit_options(st, e["seat"])[action[1]]  # (built afresh: no copy needed)
+    c["commit"][e["seat"]] = _committed(st, e["seat"], action[1])  # (built afresh: no copy needed)
 
 
 @STEPS.auto("@allies")
