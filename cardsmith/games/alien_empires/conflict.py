@@ -316,33 +316,38 @@ def _cards_legal(st: "AlienState", e: Entry) -> tuple:
     c = st.conflict
     assert c is not None
     p = e["seat"]
-    out: list[tuple] = [("pass",)]
     held = st.table.events["conflict"].intersection(st.hands[p])
+    does = P.handlers(st, p)
+    if not held and _CARD_POWERS.isdisjoint(does):
+        return _PASS_ONLY  # (most listings of a conflict: nothing to play but pass)
+    out: list[tuple] = [("pass",)]
     if held:
         role = role_of(c["side"][p])
-        where = "world" if hx(st, c["hex"]) in st.worlds else "space"
+        where = "world" if st.map.at[c["hex"]] in st.worlds else "space"
         table = st.table.cards
         for x in sorted(held):
             eff = table[x].effects[0]
             if eff.get("side", "any") not in ("any", role) or eff.get("where", "any") not in ("any", where):
                 continue
             out.append(("play", x))
-    does = P.handlers(st, p)
-    if not does & _CARD_POWERS:
+    if _CARD_POWERS.isdisjoint(does):
         return tuple(out)
     used = c["used"][p]
-    if P.has(st, p, "discard_for_force") and "berserk" not in used:
+    # (`does` for `P.has`: the same handlers, asked once; `st.total` too)
+    if "discard_for_force" in does and "berserk" not in used:
         out += [("berserk", x) for x in sorted(set(st.hands[p]))]
+    more = st.total(p) > 1
     for act, do in (("martyr", "martyr"), ("burnout", "sacrifice_draw"), ("eliminate", "sacrifice_discard")):
-        if P.has(st, p, do) and act not in used and st.total(p) > 1:
+        if do in does and act not in used and more:
             out.append((act,))
-    if P.has(st, p, "feedback") and st.total(p) > 1:
+    if "feedback" in does and more:
         done = {u.split(":", 1)[1] for u in used if u.startswith("feedback:")}
         out += [("feedback", x) for x in sorted(set((c.get("events") or [[]] * st.seats)[opponent(c, p)]))
                 if x not in done and st.table[x].does[0] != "ceasefire"]
     return tuple(out)
 
 
+_PASS_ONLY = (("pass",),)
 # The Race powers `_cards_legal` offers (a primary with none of them has only its Events to play).
 _CARD_POWERS = frozenset({"discard_for_force", "martyr", "sacrifice_draw", "sacrifice_discard", "feedback"})
 
