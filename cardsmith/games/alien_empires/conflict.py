@@ -105,29 +105,34 @@ def _attack(st: "AlienState", e: Entry, action: tuple) -> None:
                    "drawn": False, "shown": False, "second": False, "base": len(st.stack)}
     c = st.conflict
     c["side"][a], c["side"][d] = "A", "D"
-    h = st.map.at[label]
-    where = f" ({st.worlds[h]})" if h in st.worlds else ""
     if teased:
         c["only"][a] = label
         c["bonus"]["A"] -= P.amount(st, seat, "teaser")
-        st.rec("tease", f"P{seat} (Teaser) forces P{a}'s stack at {label}{where} to attack it at "
+        st.rec("tease", f"P{seat} (Teaser) forces P{a}'s stack at {label}{_where(st, label)} to attack it at "
                f"-{P.amount(st, seat, 'teaser')} Force", seat=seat, attacker=a, hex=label)
     else:
         if e.get("stack"):
             c["only"][a] = e["stack"]
         if st.loud:
-            st.rec("attack", f"P{a} attacks P{d} at {label}{where}", seat=a, defender=d, hex=label)
+            st.rec("attack", f"P{a} attacks P{d} at {label}{_where(st, label)}", seat=a, defender=d, hex=label)
     # (`push` ten times, as one list: every conflict of every game)
     st.stack += [{"kind": "@resolve"}, {"kind": "@reveal"}, {"kind": "cards", "seat": a}, {"kind": "@start_late"},
                  {"kind": "@start_autos"}, {"kind": "@start_early"}, {"kind": "@defender_draws"}, {"kind": "@allies"},
                  {"kind": "commit", "seat": d}, {"kind": "commit", "seat": a}]
     if teased:  # forced: neither Pacifist nor Diplomat lets the teaser refuse its own conflict
         return
-    if P.has(st, d, "pacifist") and pacify_cards(st, d):
+    does = P.handlers(st, d)  # (asked once for both powers)
+    if "pacifist" in does and pacify_cards(st, d):
         st.push("pacify", d)
-    need = P.amount(st, d, "diplomat")
+    need = P.amount(st, d, "diplomat") if "diplomat" in does else 0
     if need:
         st.push("discard", a, count=need, why="Diplomat")
+
+
+def _where(st: "AlienState", label: str) -> str:
+    """" (the world's name)" for a world, else "": how the log names a contested space."""
+    h = st.map.at[label]
+    return f" ({st.worlds[h]})" if h in st.worlds else ""
 
 
 def end_conflict(st: "AlienState") -> None:
