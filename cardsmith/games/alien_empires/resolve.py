@@ -139,8 +139,8 @@ def _resolve(st: "AlienState", e: Entry) -> None:
         st.push("@resolve")
         st.push("@reveal")
         return
-    losses(st, lose, win)
-    rewards(st, win, lose)
+    losses(st, lose, l, w)
+    rewards(st, win, w)
     st.conflict = None
     st.check_end()
 
@@ -158,12 +158,12 @@ def _record_result(st: "AlienState", parts: dict, totals: dict, w: int) -> None:
                    "lowest force card": totals[x][1]} for x in ("A", "D")])
 
 
-def losses(st: "AlienState", lose: str, win: str) -> None:
+def losses(st: "AlienState", lose: str, l: int, w: int) -> None:
     """The losing side's tokens taking part are destroyed (Escape Artist saves one, Evacuation
-    retreats the loser's tokens in the space); Booby Trap then kills half the winner's."""
+    retreats the loser's tokens in the space); Booby Trap then kills half the winner's. `l`, `w`:
+    the losing and the winning primary."""
     c = st.conflict
     assert c is not None
-    l, w = primary(c, lose), primary(c, win)
     if c["flags"][lose].get("evacuate") and c["commit"][l].get(c["hex"]):
         h = hx(st, c["hex"])
         back = _retreat_hex(st, l, h)
@@ -197,10 +197,10 @@ def _retreat_hex(st: "AlienState", seat: int, h: int) -> int:
     return max(st.map.adjacent[h], key=lambda a: (st.tokens[a][seat], -a))
 
 
-def rewards(st: "AlienState", win: str, lose: str) -> None:
+def rewards(st: "AlienState", win: str, w: int) -> None:
+    """The winning primary `w` gains its powers' tokens and cards; the winning allies draw one each."""
     c = st.conflict
     assert c is not None
-    w = primary(c, win)
     does = P.handlers(st, w)
     n = P.amount(st, w, "win_tokens") if "win_tokens" in does else 0
     if n:
@@ -209,6 +209,6 @@ def rewards(st: "AlienState", win: str, lose: str) -> None:
     draw = (P.amount(st, w, "win_draw") if "win_draw" in does else 0) + c["flags"][win].get("win_draw", 0)
     if draw:
         st.draw(w, draw, "won the conflict")
-    for s in range(st.seats):
-        if c["side"][s] == win and s != w:
+    for s, side in enumerate(c["side"]):
+        if side == win and s != w:
             st.draw(s, 1, "ally of the winner")
