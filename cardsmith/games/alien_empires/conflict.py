@@ -97,14 +97,7 @@ def _attack(st: "AlienState", e: Entry, action: tuple) -> None:
     st.turnstate["fought"].append(label)
     teased = action[0] == "tease"
     a, d = (other, seat) if teased else (seat, other)
-    n = st.seats
-    st.conflict = {"hex": label, "attacker": a, "defender": d, "side": [None] * n, "commit": [{} for _ in range(n)],
-                   "bonus": {"A": 0, "D": 0}, "flags": {"A": {}, "D": {}}, "cancelled": [[] for _ in range(n)],
-                   "borrowed": [[] for _ in range(n)], "reveal": [None] * n, "used": [[] for _ in range(n)],
-                   "events": [[] for _ in range(n)], "only": [None] * n,
-                   "drawn": False, "shown": False, "second": False, "base": len(st.stack)}
-    c = st.conflict
-    c["side"][a], c["side"][d] = "A", "D"
+    st.conflict = c = _new_conflict(label, a, d, st.seats, len(st.stack))
     if teased:
         c["only"][a] = label
         c["bonus"]["A"] -= P.amount(st, seat, "teaser")
@@ -133,6 +126,29 @@ def _where(st: "AlienState", label: str) -> str:
     """" (the world's name)" for a world, else "": how the log names a contested space."""
     h = st.map.at[label]
     return f" ({st.worlds[h]})" if h in st.worlds else ""
+
+
+def _new_conflict(label: str, a: int, d: int, n: int, base: int) -> Entry:
+    """The record of a conflict over `label`, attacker `a`, defender `d`, among `n` seats, whose
+    steps sit above `base` on the stack (the module docstring names its keys)."""
+    # (each seat's own empty record, made in one loop rather than five comprehensions: every conflict)
+    commit: list[dict] = []
+    cancelled: list[list] = []
+    borrowed: list[list] = []
+    used: list[list] = []
+    events: list[list] = []
+    for _ in range(n):
+        commit.append({})
+        cancelled.append([])
+        borrowed.append([])
+        used.append([])
+        events.append([])
+    side: list[str | None] = [None] * n
+    side[a], side[d] = "A", "D"
+    return {"hex": label, "attacker": a, "defender": d, "side": side, "commit": commit,
+            "bonus": {"A": 0, "D": 0}, "flags": {"A": {}, "D": {}}, "cancelled": cancelled,
+            "borrowed": borrowed, "reveal": [None] * n, "used": used, "events": events, "only": [None] * n,
+            "drawn": False, "shown": False, "second": False, "base": base}
 
 
 def end_conflict(st: "AlienState") -> None:
