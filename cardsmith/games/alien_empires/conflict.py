@@ -30,31 +30,34 @@ def protected(st: "AlienState", h: int, s: int) -> bool:
     return st.tokens[h][s] == 1 and sum(st.tokens[h]) == 1 and P.has(st, s, "inconspicuous")
 
 
-def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple]:
-    """The conflicts `seat` may start now: ("attack", hex, defender) and, with Teaser, ("tease", world,
-    opponent). In Strategy's second Attack phase (`stack`: the chosen stack's hex) only conflicts in
-    or next to that hex, fought by its tokens."""
+def targets(st: "AlienState", seat: int, stack: str | None = None) -> tuple:
+    """The Attack phase's choices of `seat`: ("done",), then the conflicts it may start now:
+    ("attack", hex, defender) and, with Teaser, ("tease", world, opponent). In Strategy's second
+    Attack phase (`stack`: the chosen stack's hex) only conflicts in or next to that hex, fought
+    by its tokens."""
     ts = st.turnstate
     does = P.handlers(st, seat)
     if ts["attacks"] >= st.settings.attacks and "unlimited_attacks" not in does:
-        return []
+        return _DONE_ONLY
     near = None
     if stack is not None:
         s0 = hx(st, stack)
         if not st.tokens[s0][seat]:
-            return []
+            return _DONE_ONLY
         near = st.map.close[s0]
     teaser = "teaser" in does
-    out = []
-    others = [s for s in st.alive() if s != seat]
+    out: list[tuple] = [("done",)]
+    others = st.alive()  # (a new list each call: the acting seat, alive, is taken out of it)
+    others.remove(seat)
     # Each opponent's Inconspicuous and Diplomat (`protected`, and the cards Diplomat asks for), asked once.
-    hidden, barred = [False] * st.seats, set()
+    hidden = [False] * st.seats
+    barred: tuple[int, ...] = ()  # (seldom any: no set made for it)
     cards = len(st.hands[seat])
     for s in others:
         does = P.handlers(st, s)
         hidden[s] = "inconspicuous" in does
         if "diplomat" in does and cards < P.amount(st, s, "diplomat"):
-            barred.add(s)
+            barred += (s,)
     labels, close = st.map.labels, st.map.close
     rows = st.tokens
     fought = ts["fought"]
@@ -78,11 +81,14 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple
             if row[s] == 1 and hidden[s] and sum(row) == 1 or s in barred:  # (`protected`; Diplomat)
                 continue
             out.append(("attack", label, s))
-    return out
+    return tuple(out)
+
+
+_DONE_ONLY = (("done",),)
 
 
 def _attack_legal(st: "AlienState", e: Entry) -> tuple:
-    return (("done",),) + tuple(targets(st, e["seat"], e.get("stack")))
+    return targets(st, e["seat"], e.get("stack"))
 
 
 @STEPS.decision("attack", _attack_legal)
