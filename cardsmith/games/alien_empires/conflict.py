@@ -395,7 +395,7 @@ def _cards(st: "AlienState", e: Entry, action: tuple) -> None:
         top["passes"] = 0
         if not conflict_play(st, p, action):
             return
-    top["seat"] = opponent(c, p)
+    top["seat"] = c["defender"] if p == c["attacker"] else c["attacker"]  # (`opponent`: 3 a conflict)
 
 
 def conflict_play(st: "AlienState", p: int, action: tuple) -> bool:

@@ -59,9 +59,10 @@ def _side(st: "AlienState", c: dict, side: str) -> tuple[int, int, int, int, fro
     p, o = (c["attacker"], c["defender"]) if side == "A" else (c["defender"], c["attacker"])
     commit, sides = c["commit"], c["side"]
     own = tokens = sum(commit[p].values())
-    for s, x in enumerate(sides):  # (the primary's own, plus its allies')
-        if x == side and s != p:
-            tokens += sum(commit[s].values())
+    if sides.count(side) > 1:  # (allies: never at 2 seats)
+        for s, x in enumerate(sides):  # (the primary's own, plus its allies')
+            if x == side and s != p:
+                tokens += sum(commit[s].values())
     does = P.handlers(st, p)  # (each power asked only of a primary that has it: same sums, fewer look-ups)
     return p, o, own, tokens, does, _own_force(st, c, side, p, does)
 
@@ -100,7 +101,10 @@ def _plain(n: int) -> int:
 def _own_force(st: "AlienState", c: dict, side: str, p: int, does: frozenset[str]) -> Callable[[int], int]:
     """What `n` of the primary's own tokens are worth: 1 each, plus Martyr's and Token Force's per
     token and Pair Force's per pair (most conflicts have none of them: then `n` itself)."""
-    per_token = int(c["flags"][side].get("martyr", 0))
+    flags = c["flags"][side]
+    if "martyr" not in flags and "token_force" not in does and "pair_force" not in does:
+        return _plain
+    per_token = int(flags.get("martyr", 0))
     if "token_force" in does:
         where = "world" if st.map.index(c["hex"]) in st.worlds else "space"
         per_token += P.amount(st, p, "token_force", side=role_of(side), where=where)
