@@ -2,7 +2,8 @@
 hexes where each seat has tokens) and `does` (each seat's Race handlers). The rules read them
 instead of the map and the cards, so an index out of step would change play silently. These tests
 walk random games, clones, positions and determinizations and compare each index with what it
-stands for after every action."""
+stands for after every action. A muted game also sums conflict Force by a shortcut (`side_force`),
+checked against the parts the `result` event names."""
 
 from __future__ import annotations
 
@@ -112,3 +113,27 @@ def test_a_move_is_checked_against_its_list_whatever_object_names_it():
             continue
         st.apply(rng.choice(legal), seat)
     assert checked == 20
+
+
+@pytest.mark.parametrize("seats", [2, 3, 5])
+def test_a_muted_conflict_is_decided_by_the_totals_the_result_event_gives(seats, monkeypatch):
+    # A muted game sums each side's Force with `side_force` and builds no `result` event; a logged
+    # game sums `side_parts`. The two must agree at every conflict, Race powers and Events included.
+    from cardsmith.games.alien_empires.force import side_force, side_parts
+
+    game()  # (loads the rules, which register their steps)
+    resolve, seen = STEPS.autos["@resolve"], set()
+
+    def checked(st, e):
+        for side in "AD":
+            parts, lowest = side_parts(st, side)
+            assert side_force(st, side) == (sum(parts.values()), lowest), (side, parts)
+            seen.update(k for k, v in parts.items() if v)
+        return resolve(st, e)
+
+    monkeypatch.setitem(STEPS.autos, "@resolve", checked)
+    rng = random.Random(11 + seats)
+    for i in range(10):
+        for _ in random_play(seats, 70 + i, rng):
+            pass
+    assert {"jinx", "doubled force cards", "no lower than 0"} <= seen  # (these games have them all)

@@ -30,32 +30,35 @@ def protected(st: "AlienState", h: int, s: int) -> bool:
     return st.tokens[h][s] == 1 and sum(st.tokens[h]) == 1 and P.has(st, s, "inconspicuous")
 
 
-def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple]:
-    """The conflicts `seat` may start now: ("attack", hex, defender) and, with Teaser, ("tease", world,
-    opponent). In Strategy's second Attack phase (`stack`: the chosen stack's hex) only conflicts in
-    or next to that hex, fought by its tokens."""
+def targets(st: "AlienState", seat: int, stack: str | None = None) -> tuple:
+    """The Attack phase's choices of `seat`: ("done",), then the conflicts it may start now:
+    ("attack", hex, defender) and, with Teaser, ("tease", world, opponent). In Strategy's second
+    Attack phase (`stack`: the chosen stack's hex) only conflicts in or next to that hex, fought
+    by its tokens."""
     ts = st.turnstate
     does = P.handlers(st, seat)
     if ts["attacks"] >= st.settings.attacks and "unlimited_attacks" not in does:
-        return []
+        return _DONE_ONLY
     near = None
     if stack is not None:
         s0 = hx(st, stack)
         if not st.tokens[s0][seat]:
-            return []
-        near = {s0, *st.map.adjacent[s0]}
+            return _DONE_ONLY
+        near = st.map.close[s0]
     teaser = "teaser" in does
-    out = []
-    others = [s for s in st.alive() if s != seat]
+    out: list[tuple] = [("done",)]
+    others = st.alive()  # (a new list each call: the acting seat, alive, is taken out of it)
+    others.remove(seat)
     # Each opponent's Inconspicuous and Diplomat (`protected`, and the cards Diplomat asks for), asked once.
-    hidden, barred = [False] * st.seats, set()
+    hidden = [False] * st.seats
+    barred: tuple[int, ...] = ()  # (seldom any: no set made for it)
     cards = len(st.hands[seat])
     for s in others:
         does = P.handlers(st, s)
         hidden[s] = "inconspicuous" in does
         if "diplomat" in does and cards < P.amount(st, s, "diplomat"):
-            barred.add(s)
-    labels, adjacent = st.map.labels, st.map.adjacent
+            barred += (s,)
+    labels, close = st.map.labels, st.map.close
     rows = st.tokens
     fought = ts["fought"]
     held = st.held
@@ -64,7 +67,7 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple
     contested = sorted(held[others[0]] if len(others) == 1 else set().union(*(held[s] for s in others)))
     for h in contested:
         # a conflict needs a token of the seat in the space or next to it (adjacency is mutual)
-        if h not in mine and mine.isdisjoint(adjacent[h]) or near is not None and h not in near:
+        if mine.isdisjoint(close[h]) or near is not None and h not in near:
             continue
         label = labels[h]
         if label in fought:
@@ -78,11 +81,14 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> list[tuple
             if row[s] == 1 and hidden[s] and sum(row) == 1 or s in barred:  # (`protected`; Diplomat)
                 continue
             out.append(("attack", label, s))
-    return out
+    return tuple(out)
+
+
+_DONE_ONLY = (("done",),)
 
 
 def _attack_legal(st: "AlienState", e: Entry) -> tuple:
-    return (("done",),) + tuple(targets(st, e["seat"], e.get("stack")))
+    return targets(st, e["seat"], e.get("stack"))
 
 
 @STEPS.decision("attack", _attack_legal)
@@ -97,37 +103,58 @@ def _attack(st: "AlienState", e: Entry, action: tuple) -> None:
     st.turnstate["fought"].append(label)
     teased = action[0] == "tease"
     a, d = (other, seat) if teased else (seat, other)
-    n = st.seats
-    st.conflict = {"hex": label, "attacker": a, "defender": d, "side": [None] * n, "commit": [{} for _ in range(n)],
-                   "bonus": {"A": 0, "D": 0}, "flags": {"A": {}, "D": {}}, "cancelled": [[] for _ in range(n)],
-                   "borrowed": [[] for _ in range(n)], "reveal": [None] * n, "used": [[] for _ in range(n)],
-                   "events": [[] for _ in range(n)], "only": [None] * n,
-                   "drawn": False, "shown": False, "second": False, "base": len(st.stack)}
-    c = st.conflict
-    c["side"][a], c["side"][d] = "A", "D"
-    h = st.map.at[label]
-    where = f" ({st.worlds[h]})" if h in st.worlds else ""
+    st.conflict = c = _new_conflict(label, a, d, st.seats, len(st.stack))
     if teased:
         c["only"][a] = label
         c["bonus"]["A"] -= P.amount(st, seat, "teaser")
-        st.rec("tease", f"P{seat} (Teaser) forces P{a}'s stack at {label}{where} to attack it at "
+        st.rec("tease", f"P{seat} (Teaser) forces P{a}'s stack at {label}{_where(st, label)} to attack it at "
                f"-{P.amount(st, seat, 'teaser')} Force", seat=seat, attacker=a, hex=label)
     else:
         if e.get("stack"):
             c["only"][a] = e["stack"]
         if st.loud:
-            st.rec("attack", f"P{a} attacks P{d} at {label}{where}", seat=a, defender=d, hex=label)
+            st.rec("attack", f"P{a} attacks P{d} at {label}{_where(st, label)}", seat=a, defender=d, hex=label)
     # (`push` ten times, as one list: every conflict of every game)
     st.stack += [{"kind": "@resolve"}, {"kind": "@reveal"}, {"kind": "cards", "seat": a}, {"kind": "@start_late"},
                  {"kind": "@start_autos"}, {"kind": "@start_early"}, {"kind": "@defender_draws"}, {"kind": "@allies"},
                  {"kind": "commit", "seat": d}, {"kind": "commit", "seat": a}]
     if teased:  # forced: neither Pacifist nor Diplomat lets the teaser refuse its own conflict
         return
-    if P.has(st, d, "pacifist") and pacify_cards(st, d):
+    does = P.handlers(st, d)  # (asked once for both powers)
+    if "pacifist" in does and pacify_cards(st, d):
         st.push("pacify", d)
-    need = P.amount(st, d, "diplomat")
+    need = P.amount(st, d, "diplomat") if "diplomat" in does else 0
     if need:
         st.push("discard", a, count=need, why="Diplomat")
+
+
+def _where(st: "AlienState", label: str) -> str:
+    """" (the world's name)" for a world, else "": how the log names a contested space."""
+    h = st.map.at[label]
+    return f" ({st.worlds[h]})" if h in st.worlds else ""
+
+
+def _new_conflict(label: str, a: int, d: int, n: int, base: int) -> Entry:
+    """The record of a conflict over `label`, attacker `a`, defender `d`, among `n` seats, whose
+    steps sit above `base` on the stack (the module docstring names its keys)."""
+    # (each seat's own empty record, made in one loop rather than five comprehensions: every conflict)
+    commit: list[dict] = []
+    cancelled: list[list] = []
+    borrowed: list[list] = []
+    used: list[list] = []
+    events: list[list] = []
+    for _ in range(n):
+        commit.append({})
+        cancelled.append([])
+        borrowed.append([])
+        used.append([])
+        events.append([])
+    side: list[str | None] = [None] * n
+    side[a], side[d] = "A", "D"
+    return {"hex": label, "attacker": a, "defender": d, "side": side, "commit": commit,
+            "bonus": {"A": 0, "D": 0}, "flags": {"A": {}, "D": {}}, "cancelled": cancelled,
+            "borrowed": borrowed, "reveal": [None] * n, "used": used, "events": events, "only": [None] * n,
+            "drawn": False, "shown": False, "second": False, "base": base}
 
 
 def end_conflict(st: "AlienState") -> None:
@@ -167,25 +194,30 @@ def area(st: "AlienState", reach: int = 1) -> list[int]:
     return [h, *st.map.within(h, reach)]
 
 
-def _commit_options(st: "AlienState", seat: int) -> dict[str, dict[str, int]]:
+def _committed(st: "AlienState", seat: int, which: str) -> dict[str, int]:
+    """The tokens `seat` commits, by hex label: "all" (in the space and next to it: the space
+    first, then by hex, as `area` lists them) or "here" (in the contested space alone)."""
     c = st.conflict
     assert c is not None
     only = (c.get("only") or [None] * st.seats)[seat]
     if only is not None:  # a Strategy stack or a teased stack fights alone
         n = st.tokens[hx(st, only)][seat] if hx(st, only) in area(st) else 0
-        return {"all": {only: n} if n else {}}
-    rows, labels = st.tokens, st.map.labels
-    h = st.map.at[c["hex"]]
-    here = {c["hex"]: rows[h][seat]} if rows[h][seat] else {}
-    every = {labels[a]: rows[a][seat] for a in (h, *st.map.within(h, 1)) if rows[a][seat]}  # (`area`)
-    out = {"all": every}
-    if here and here != every:
-        out["here"] = here
-    return out
+        return {only: n} if n else {}
+    rows, h = st.tokens, st.map.at[c["hex"]]
+    if which == "here":
+        return {c["hex"]: rows[h][seat]}
+    # (the hexes the seat holds in or next to the space, met by one set operation)
+    near = st.held[seat].intersection(st.map.close[h])
+    every = {c["hex"]: rows[h][seat]} if h in near else {}
+    near.discard(h)
+    labels = st.map.labels
+    for a in sorted(near):
+        every[labels[a]] = rows[a][seat]
+    return every
 
 
 def _commit_legal(st: "AlienState", e: Entry) -> tuple:
-    """`_commit_options`' names, without building them: "here" too when the seat fights with no
+    """`_committed`'s choices: "here" too when the seat fights with no
     single stack and has tokens both in the space and next to it (two commits every conflict)."""
     c = st.conflict
     assert c is not None
@@ -193,8 +225,9 @@ def _commit_legal(st: "AlienState", e: Entry) -> tuple:
     only = c.get("only")
     if only and only[seat] is not None:
         return _COMMIT_ALL
-    rows, h = st.tokens, st.map.at[c["hex"]]
-    if rows[h][seat] and any(rows[a][seat] for a in st.map.within(h, 1)):
+    h = st.map.at[c["hex"]]
+    # (tokens in the space and in a neighbour: the hexes the seat holds, met by one set operation)
+    if st.tokens[h][seat] and not st.held[seat].isdisjoint(st.map.adjacent[h]):
         return _COMMIT_BOTH
     return _COMMIT_ALL
 
@@ -209,13 +242,15 @@ def _commit(st: "AlienState", e: Entry, action: tuple) -> None:
     st.stack.pop()
     c = st.conflict
     assert c is not None
-    c["commit"][e["seat"]] = _commit_options(st, e["seat"])[action[1]]  # (built afresh: no copy needed)
+    c["commit"][e["seat"]] = _committed(st, e["seat"], action[1])  # (built afresh: no copy needed)
 
 
 @STEPS.auto("@allies")
 def _allies(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
+    if None not in c["side"]:
+        return  # (every seat already takes a side: every 2-seat conflict)
     for s in reversed(st.alive()):
         if c["side"][s] is None and reach_tokens(st, s):
             st.push("ally", s)
@@ -308,33 +343,38 @@ def _cards_legal(st: "AlienState", e: Entry) -> tuple:
     c = st.conflict
     assert c is not None
     p = e["seat"]
-    out: list[tuple] = [("pass",)]
     held = st.table.events["conflict"].intersection(st.hands[p])
+    does = P.handlers(st, p)
+    if not held and _CARD_POWERS.isdisjoint(does):
+        return _PASS_ONLY  # (most listings of a conflict: nothing to play but pass)
+    out: list[tuple] = [("pass",)]
     if held:
         role = role_of(c["side"][p])
-        where = "world" if hx(st, c["hex"]) in st.worlds else "space"
+        where = "world" if st.map.at[c["hex"]] in st.worlds else "space"
         table = st.table.cards
         for x in sorted(held):
             eff = table[x].effects[0]
             if eff.get("side", "any") not in ("any", role) or eff.get("where", "any") not in ("any", where):
                 continue
             out.append(("play", x))
-    does = P.handlers(st, p)
-    if not does & _CARD_POWERS:
+    if _CARD_POWERS.isdisjoint(does):
         return tuple(out)
     used = c["used"][p]
-    if P.has(st, p, "discard_for_force") and "berserk" not in used:
+    # (`does` for `P.has`: the same handlers, asked once; `st.total` too)
+    if "discard_for_force" in does and "berserk" not in used:
         out += [("berserk", x) for x in sorted(set(st.hands[p]))]
+    more = st.total(p) > 1
     for act, do in (("martyr", "martyr"), ("burnout", "sacrifice_draw"), ("eliminate", "sacrifice_discard")):
-        if P.has(st, p, do) and act not in used and st.total(p) > 1:
+        if do in does and act not in used and more:
             out.append((act,))
-    if P.has(st, p, "feedback") and st.total(p) > 1:
+    if "feedback" in does and more:
         done = {u.split(":", 1)[1] for u in used if u.startswith("feedback:")}
         out += [("feedback", x) for x in sorted(set((c.get("events") or [[]] * st.seats)[opponent(c, p)]))
                 if x not in done and st.table[x].does[0] != "ceasefire"]
     return tuple(out)
 
 
+_PASS_ONLY = (("pass",),)
 # The Race powers `_cards_legal` offers (a primary with none of them has only its Events to play).
 _CARD_POWERS = frozenset({"discard_for_force", "martyr", "sacrifice_draw", "sacrifice_discard", "feedback"})
 
@@ -355,7 +395,7 @@ def _cards(st: "AlienState", e: Entry, action: tuple) -> None:
         top["passes"] = 0
         if not conflict_play(st, p, action):
             return
-    top["seat"] = opponent(c, p)
+    top["seat"] = c["defender"] if p == c["attacker"] else c["attacker"]  # (`opponent`: 3 a conflict)
 
 
 def conflict_play(st: "AlienState", p: int, action: tuple) -> bool:

@@ -23,6 +23,7 @@ Entry = dict[str, Any]
 _EARLY = frozenset({"copycat", "emulate", "neutralize"})
 _AUTOS = frozenset({"conflict_draw", "opportunists", "mind_control", "reinforcement", "plea_maker"})
 _LATE = frozenset({"distress_call", "clean_slate", "anarchy", "rearguard"})
+_ANY_AUTO = _AUTOS | {"conflict_discard"}  # (Limit acts at the end of `@start_autos`)
 
 
 @STEPS.auto("@start_early")
@@ -30,7 +31,7 @@ def _start_early(st: "AlienState", e: Entry) -> None:
     """Neutralize, Emulate and Copycat first: they decide which powers act in this conflict."""
     c = st.conflict
     assert c is not None
-    for p in reversed(primaries(c)):
+    for p in (c["defender"], c["attacker"]):  # (`reversed(primaries(c))`, without the calls: every conflict)
         if _EARLY.isdisjoint(P.handlers(st, p)):
             continue
         for kind, do in (("copycat", "copycat"), ("emulate", "emulate"), ("neutralize", "neutralize")):
@@ -94,8 +95,13 @@ STEPS.decision("copycat", _borrow_legal)(_borrow)
 def _start_autos(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
-    for p in primaries(c):
-        does = P.handlers(st, p)
+    a, d = primaries(c)
+    # (the primaries' handlers, asked once: nothing below cancels or borrows a power)
+    does_of = {a: P.handlers(st, a), d: P.handlers(st, d)}
+    if _ANY_AUTO.isdisjoint(does_of[a]) and _ANY_AUTO.isdisjoint(does_of[d]):
+        return  # (most conflicts: neither primary has a power acting here)
+    for p in (a, d):
+        does = does_of[p]
         if _AUTOS.isdisjoint(does):
             continue
         o = opponent(c, p)
@@ -112,9 +118,9 @@ def _start_autos(st: "AlienState", e: Entry) -> None:
                 reinforce(st, p, int(x.get("range", 3)), int(x.get("amount", 1)))
         if "plea_maker" in does:
             plea(st, p, P.amount(st, p, "plea_maker"))
-    for p in reversed(primaries(c)):
+    for p in (d, a):
         o = opponent(c, p)
-        if "conflict_discard" in P.handlers(st, p) and st.hands[o]:
+        if "conflict_discard" in does_of[p] and st.hands[o]:
             st.push("discard", o, count=P.amount(st, p, "conflict_discard"), why="Limit")
 
 
@@ -157,7 +163,7 @@ def plea(st: "AlienState", p: int, n: int) -> None:
 def _start_late(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
-    for p in reversed(primaries(c)):
+    for p in (c["defender"], c["attacker"]):
         if _LATE.isdisjoint(P.handlers(st, p)):
             continue
         if P.has(st, p, "distress_call"):

@@ -27,37 +27,71 @@ def side_parts(st: "AlienState", side: str) -> tuple[dict[str, int], int | None]
     the lowest Force card revealed or None."""
     c = st.conflict
     assert c is not None
-    p, o = (c["attacker"], c["defender"]) if side == "A" else (c["defender"], c["attacker"])
-    commit, sides = c["commit"], c["side"]
-    own = tokens = sum(commit[p].values())
-    for s, x in enumerate(sides):  # (the primary's own, plus its allies')
-        if x == side and s != p:
-            tokens += sum(commit[s].values())
-    does = P.handlers(st, p)  # (each power below asked only of a primary that has it: same sums, fewer look-ups)
-    flags = c["flags"][side]
-    own_force = _own_force(st, c, side, p, does)
-    parts = {"tokens": own_force(own), "allies' tokens": tokens - own}
-    jinx = min(tokens, P.amount(st, o, "jinx")) if "jinx" in P.handlers(st, o) else 0
-    # "One of opponents tokens is Force = 0": the jinxed token loses all it is worth (the jinxer
-    # picks the one worth most), not a single point.
-    parts["jinx"] = -max(own_force(own) - own_force(own - k) + (jinx - k)
-                         for k in range(max(0, jinx - (tokens - own)), min(jinx, own) + 1)) if jinx else 0
-    parts["card effects"] = c["bonus"][side]
-    revealed = c["reveal"][p]
-    if revealed:
-        cards = st.table.cards
-        values = sorted([cards[x].value for x in revealed], reverse=True)
-        doubles = flags.get("doubles", 0)
-        if "double_force_card" in does:
-            doubles += sum(1 for _ in P.effects(st, p, "double_force_card"))
-        parts["force cards"] = sum(values)
-        parts["doubled force cards"] = sum(values[:doubles])
-    else:  # (no Force card revealed: nothing to double, and no lowest card)
-        values = []
-        parts["force cards"] = parts["doubled force cards"] = 0
+    p, o, own, tokens, does, own_force = _side(st, c, side)
+    parts = {"tokens": own_force(own), "allies' tokens": tokens - own,
+             "jinx": -_jinxed(st, o, own, tokens, own_force), "card effects": c["bonus"][side]}
+    values = _card_values(st, c, p)
+    parts["force cards"] = sum(values)
+    parts["doubled force cards"] = sum(values[:_doubles(st, c, side, p, does)]) if values else 0
     below = sum(parts.values())
     parts["no lower than 0"] = -below if below < 0 else 0
     return parts, (values[-1] if values else None)
+
+
+def side_force(st: "AlienState", side: str) -> tuple[int, int | None]:
+    """`side_parts`' total and lowest card, without naming the parts: a muted game's conflicts
+    read only these two (27 a game, both sides)."""
+    c = st.conflict
+    assert c is not None
+    p, o, own, tokens, does, own_force = _side(st, c, side)
+    total = own_force(own) + tokens - own + c["bonus"][side]
+    if "jinx" in P.handlers(st, o):
+        total -= _jinxed(st, o, own, tokens, own_force)
+    values = _card_values(st, c, p)
+    if values:
+        total += sum(values) + sum(values[:_doubles(st, c, side, p, does)])
+    return (total if total > 0 else 0), (values[-1] if values else None)
+
+
+def _side(st: "AlienState", c: dict, side: str) -> tuple[int, int, int, int, frozenset[str], Callable[[int], int]]:
+    """A side's primary and its opponent, the primary's own tokens taking part and the side's (its
+    allies' too), the primary's handlers and what its own tokens are worth (`_own_force`)."""
+    p, o = (c["attacker"], c["defender"]) if side == "A" else (c["defender"], c["attacker"])
+    commit, sides = c["commit"], c["side"]
+    own = tokens = sum(commit[p].values())
+    if sides.count(side) > 1:  # (allies: never at 2 seats)
+        for s, x in enumerate(sides):  # (the primary's own, plus its allies')
+            if x == side and s != p:
+                tokens += sum(commit[s].values())
+    does = P.handlers(st, p)  # (each power asked only of a primary that has it: same sums, fewer look-ups)
+    return p, o, own, tokens, does, _own_force(st, c, side, p, does)
+
+
+def _jinxed(st: "AlienState", o: int, own: int, tokens: int, own_force: Callable[[int], int]) -> int:
+    """The Force the opponent's Jinx takes off: "One of opponents tokens is Force = 0", so the
+    jinxed token loses all it is worth (the jinxer picks the one worth most), not a single point."""
+    jinx = min(tokens, P.amount(st, o, "jinx")) if "jinx" in P.handlers(st, o) else 0
+    if not jinx:
+        return 0
+    return max(own_force(own) - own_force(own - k) + (jinx - k)
+               for k in range(max(0, jinx - (tokens - own)), min(jinx, own) + 1))
+
+
+def _card_values(st: "AlienState", c: dict, p: int) -> list[int]:
+    """The values of the Force cards the primary revealed, highest first."""
+    revealed = c["reveal"][p]
+    if not revealed:
+        return []
+    cards = st.table.cards
+    return sorted([cards[x].value for x in revealed], reverse=True)
+
+
+def _doubles(st: "AlienState", c: dict, side: str, p: int, does: frozenset[str]) -> int:
+    """How many of the side's Force cards count twice (Double Force Events and the race power)."""
+    doubles = int(c["flags"][side].get("doubles", 0))
+    if "double_force_card" in does:
+        doubles += sum(1 for _ in P.effects(st, p, "double_force_card"))
+    return doubles
 
 
 def _plain(n: int) -> int:
@@ -67,7 +101,10 @@ def _plain(n: int) -> int:
 def _own_force(st: "AlienState", c: dict, side: str, p: int, does: frozenset[str]) -> Callable[[int], int]:
     """What `n` of the primary's own tokens are worth: 1 each, plus Martyr's and Token Force's per
     token and Pair Force's per pair (most conflicts have none of them: then `n` itself)."""
-    per_token = int(c["flags"][side].get("martyr", 0))
+    flags = c["flags"][side]
+    if "martyr" not in flags and "token_force" not in does and "pair_force" not in does:
+        return _plain
+    per_token = int(flags.get("martyr", 0))
     if "token_force" in does:
         where = "world" if st.map.index(c["hex"]) in st.worlds else "space"
         per_token += P.amount(st, p, "token_force", side=role_of(side), where=where)

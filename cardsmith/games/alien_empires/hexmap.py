@@ -17,9 +17,13 @@ class HexMap:
     _within: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
     # label -> hex: the rules' hot paths read it directly for labels their own actions carry
     at: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    # hex -> the hex and its neighbours: "is a seat's token in or next to this space?" is then one
+    # set operation (the Attack phase asks it of every space an opponent holds)
+    close: list[frozenset[int]] = field(default_factory=list, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self.at.update((lab, i) for i, lab in enumerate(self.labels))
+        self.close.extend(frozenset((h, *near)) for h, near in enumerate(self.adjacent))
 
     @classmethod
     def from_coords(cls, coords: list[tuple[int, int]]) -> "HexMap":

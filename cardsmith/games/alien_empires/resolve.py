@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import cardsmith.games.alien_empires.powers as P
 from cardsmith.games.alien_empires.conflict import kill_taking_part, opponent, primaries, steal
-from cardsmith.games.alien_empires.force import other_side, primary, role_of, side_parts, winner_side
+from cardsmith.games.alien_empires.force import other_side, primary, role_of, side_force, side_parts, winner_side
 from cardsmith.games.alien_empires.state import STEPS
 from cardsmith.games.alien_empires.turns import hx, lbl
 
@@ -31,9 +31,9 @@ def _reveal_start(st: "AlienState", e: Entry) -> None:
     c["shown"] = False
     seer_a, seer_d = "precognition" in P.handlers(st, a), "precognition" in P.handlers(st, d)
     if seer_a != seer_d:
-        st.push("reveal", waiting=[d] if seer_a else [a], then=[a] if seer_a else [d])
-    else:
-        st.push("reveal", waiting=[a, d], then=[])
+        st.stack.append({"kind": "reveal", "waiting": [d] if seer_a else [a], "then": [a] if seer_a else [d]})
+    else:  # (`push`, without its keyword dict: every conflict)
+        st.stack.append({"kind": "reveal", "waiting": [a, d], "then": []})
     _forced_reveals(st)
 
 
@@ -47,7 +47,7 @@ def _forced_reveals(st: "AlienState") -> None:
     for s in list(top["waiting"]):
         only = _only_reveal(st, s)
         if only is not None and top["kind"] == "reveal":
-            _reveal(st, {"seat": s}, only)
+            _revealed(st, s, only)
             if not st.stack or st.stack[-1] is not top:
                 return
 
@@ -56,7 +56,7 @@ def _only_reveal(st: "AlienState", seat: int) -> tuple | None:
     """The seat's one reveal when `reveal_options` would list only it, else None; found without
     sorting or listing the options (both primaries, every reveal of every conflict)."""
     order = st.table.force_order
-    forces = [x for x in st.hands[seat] if x in order]
+    forces = list(filter(order.__contains__, st.hands[seat]))
     if len(forces) < 2:  # no Force card (reveal none) or one (reveal it)
         return ("reveal", *forces)
     if forces.count(forces[0]) < len(forces):
@@ -86,11 +86,16 @@ def _reveal_legal(st: "AlienState", e: Entry) -> tuple:
 
 @STEPS.decision("reveal", _reveal_legal)
 def _reveal(st: "AlienState", e: Entry, action: tuple) -> None:
+    _revealed(st, e["seat"], action)
+
+
+def _revealed(st: "AlienState", seat: int, action: tuple) -> None:
+    """`seat` commits the Force cards `action` names; once every seat has, they are shown."""
     c = st.conflict
     assert c is not None
     top = st.stack[-1]
-    c["reveal"][e["seat"]] = list(action[1:])
-    top["waiting"] = [s for s in top["waiting"] if s != e["seat"]]
+    c["reveal"][seat] = list(action[1:])
+    top["waiting"] = [s for s in top["waiting"] if s != seat]
     if top["waiting"]:
         return
     c["shown"] = True
@@ -99,10 +104,11 @@ def _reveal(st: "AlienState", e: Entry, action: tuple) -> None:
         _forced_reveals(st)
         return
     st.stack.pop()
+    if not st.loud:
+        return
     for s in primaries(c):
         cards = c["reveal"][s]
-        if st.loud:
-            st.rec("reveal", f"P{s} reveals " + (", ".join(st.table[x].name for x in cards) or "no Force card"), seat=s, cards=list(cards))
+        st.rec("reveal", f"P{s} reveals " + (", ".join(st.table[x].name for x in cards) or "no Force card"), seat=s, cards=list(cards))
 
 
 # ---- the outcome -----------------------------------------------------------------------------
@@ -111,13 +117,17 @@ def _resolve(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
     a, d = c["attacker"], c["defender"]
-    parts_a, parts_d = side_parts(st, "A"), side_parts(st, "D")
-    totals = {"A": (sum(parts_a[0].values()), parts_a[1]), "D": (sum(parts_d[0].values()), parts_d[1])}
+    loud = st.loud
+    if loud:  # (the `result` event names each part; a muted game needs only the totals)
+        parts = {"A": side_parts(st, "A"), "D": side_parts(st, "D")}
+        totals = {x: (sum(parts[x][0].values()), parts[x][1]) for x in parts}
+    else:
+        totals = {"A": side_force(st, "A"), "D": side_force(st, "D")}
     win = winner_side(st, totals)
     lose = other_side(win)
     w, l = (a, d) if win == "A" else (d, a)
-    if st.loud:  # (a muted game builds no event: a random game is a few hundred of them)
-        _record_result(st, {"A": parts_a, "D": parts_d}, totals, w)
+    if loud:  # (a muted game builds no event: a random game is a few hundred of them)
+        _record_result(st, parts, totals, w)
     reveal, played = c["reveal"], st.played
     for s in (a, d):
         for x in reveal[s] or ():
@@ -129,8 +139,8 @@ def _resolve(st: "AlienState", e: Entry) -> None:
         st.push("@resolve")
         st.push("@reveal")
         return
-    losses(st, lose, win)
-    rewards(st, win, lose)
+    losses(st, lose, l, w)
+    rewards(st, win, w)
     st.conflict = None
     st.check_end()
 
@@ -148,12 +158,12 @@ def _record_result(st: "AlienState", parts: dict, totals: dict, w: int) -> None:
                    "lowest force card": totals[x][1]} for x in ("A", "D")])
 
 
-def losses(st: "AlienState", lose: str, win: str) -> None:
+def losses(st: "AlienState", lose: str, l: int, w: int) -> None:
     """The losing side's tokens taking part are destroyed (Escape Artist saves one, Evacuation
-    retreats the loser's tokens in the space); Booby Trap then kills half the winner's."""
+    retreats the loser's tokens in the space); Booby Trap then kills half the winner's. `l`, `w`:
+    the losing and the winning primary."""
     c = st.conflict
     assert c is not None
-    l, w = primary(c, lose), primary(c, win)
     if c["flags"][lose].get("evacuate") and c["commit"][l].get(c["hex"]):
         h = hx(st, c["hex"])
         back = _retreat_hex(st, l, h)
@@ -187,10 +197,10 @@ def _retreat_hex(st: "AlienState", seat: int, h: int) -> int:
     return max(st.map.adjacent[h], key=lambda a: (st.tokens[a][seat], -a))
 
 
-def rewards(st: "AlienState", win: str, lose: str) -> None:
+def rewards(st: "AlienState", win: str, w: int) -> None:
+    """The winning primary `w` gains its powers' tokens and cards; the winning allies draw one each."""
     c = st.conflict
     assert c is not None
-    w = primary(c, win)
     does = P.handlers(st, w)
     n = P.amount(st, w, "win_tokens") if "win_tokens" in does else 0
     if n:
@@ -199,6 +209,6 @@ def rewards(st: "AlienState", win: str, lose: str) -> None:
     draw = (P.amount(st, w, "win_draw") if "win_draw" in does else 0) + c["flags"][win].get("win_draw", 0)
     if draw:
         st.draw(w, draw, "won the conflict")
-    for s in range(st.seats):
-        if c["side"][s] == win and s != w:
+    for s, side in enumerate(c["side"]):
+        if side == win and s != w:
             st.draw(s, 1, "ally of the winner")
