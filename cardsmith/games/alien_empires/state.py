@@ -223,7 +223,9 @@ class AlienState(ResultState):
                 raise IllegalAction(f"{action!r} is not legal for seat {who} now")
         top = self.stack[-1]
         kind = top["kind"]
-        self._lseat, self._lacts, self._acting = -1, (), None  # (the steps list nothing: `settle` keeps a list where play stops)
+        # (no step reads the kept list, the seats to act or `to_act`; `settle` sets all three anew
+        # wherever it stops, and a step that refuses the action before changing anything leaves
+        # them true)
         _DECISIONS[kind][1](self, top if kind != "reveal" else dict(top, seat=who), action)
         self.settle()
         return self.rec.take() if self.loud else ()
@@ -237,8 +239,8 @@ class AlienState(ResultState):
     def settle(self) -> None:
         """Run automatic steps and forced decisions (kept with `keep_forced`) until a seat has a real
         choice (or the game ends)."""
-        # No list is kept on entry (a new state, or `apply`) and no step lists legal actions, so one
-        # is kept only where play stops: a random game runs some 2,000 steps here.
+        # No step lists legal actions, so a list is kept only where play stops (every way out below
+        # sets the kept list, its seat and the seats to act): a random game runs some 2,000 steps here.
         # (the tables are read as globals: a call runs the loop about twice, too few to gain from locals)
         stack = self.stack
         while self.result is None:
@@ -281,7 +283,7 @@ class AlienState(ResultState):
             self._lseat, self._lacts, self._acting = seat, legal, _ONE[seat]
             return
         stack.clear()
-        self._acting = None
+        self._lseat, self._lacts, self._acting = -1, (), None
 
     def destiny_changed(self) -> None:
         """After a Racial Destiny changed (a Race card played, a state built from data): `does` anew."""
