@@ -418,7 +418,8 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
     if memo is not None and memo.entry is e and memo.ready:  # brought up to date by the move just made
         memo.ready = False
     else:
-        memo = st.free_memo = FreeMemo(e, free_stacks(st, seat), st.table.events["migration"].intersection(st.hands[seat]))
+        memo = st.free_memo = FreeMemo(e, free_stacks(st, seat), st.table.events["migration"].intersection(st.hands[seat]),
+                                       not _MOVE_POWERS.isdisjoint(st.does[seat]))
     out = memo.out
     if out is None:
         base = memo.base
@@ -426,8 +427,8 @@ def _migrate_legal(st: "AlienState", e: Entry) -> tuple:
             actions = _LABELLED.get((st.static, "stack")) or _labelled(st, "stack")
             base = memo.base = (_DONE, *map(actions.__getitem__, memo.free))
         powers = memo.powers
-        if powers is None:  # (() for a seat without move powers: the memo then spares the question)
-            powers = memo.powers = () if _MOVE_POWERS.isdisjoint(st.does[seat]) else tuple(_power_moves(st, seat))
+        if powers is None:
+            powers = memo.powers = tuple(_power_moves(st, seat))
         out = memo.out = base + powers if powers else base
     held = memo.events
     if held:
@@ -677,16 +678,17 @@ class FreeMemo:
     ordinary move that follows (`_next_free`) so the next listing need not work it out again.
     A part that a move may have changed is None (listed anew)."""
 
-    __slots__ = ("entry", "ready", "free", "events", "reach", "base", "powers", "out")
+    __slots__ = ("entry", "ready", "free", "events", "powered", "reach", "base", "powers", "out")
 
-    def __init__(self, entry: Entry, free: list[int], events: frozenset[str]):
+    def __init__(self, entry: Entry, free: list[int], events: frozenset[str], powered: bool):
         self.entry = entry                 # the Migration stack entry
         self.ready = False                 # True: brought up to date by the move just made
         self.free = free                   # the free stacks
         self.events = events               # the Migration Events in the seat's hand (an ordinary move keeps the hand)
         self.reach = 0                     # the seat's move range, once `_move_to_legal` worked it out (0: not yet)
         self.base: tuple | None = None     # `done` and a choice of each free stack
-        self.powers: tuple | None = None   # the power moves (() for none)
+        self.powered = powered             # the seat has a power that adds moves (no move changes that)
+        self.powers: tuple | None = None if powered else ()  # the power moves (() for none)
         self.out: tuple | None = None      # base + powers
 
 
@@ -698,7 +700,8 @@ def _next_free(st: "AlienState", seat: int, src: int, dst: int, label: str) -> N
     tokens stay as they were, and no other seat's token moved (no Contagion followed), so no Toll
     Keeper's block changed. The power moves read other seats' stacks, the seat's total, its
     tokens on worlds and who controls each world: only a move from or to a world can change
-    them. Anything else (a power, an Event, a clone, a position) lists anew."""
+    them (and a seat without such powers has none, whatever moves). Anything else (a power, an
+    Event, a clone, a position) lists anew."""
     memo = st.free_memo
     stack = st.stack
     if memo is None or memo.ready or not stack or stack[-1] is not memo.entry or st.result is not None:
@@ -709,7 +712,7 @@ def _next_free(st: "AlienState", seat: int, src: int, dst: int, label: str) -> N
         if src in free:
             free.remove(src)
         memo.base = memo.out = None
-    if src in st.worlds or dst in st.worlds:
+    if memo.powered and (src in st.worlds or dst in st.worlds):
         memo.powers = memo.out = None
     memo.ready = True
 
