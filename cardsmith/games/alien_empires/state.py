@@ -8,7 +8,7 @@ with one legal action is taken at once.
 
 from __future__ import annotations
 
-from itertools import compress
+from itertools import compress, repeat
 from operator import itemgetter
 from typing import Any, Callable, Container, Sequence
 
@@ -416,9 +416,10 @@ class AlienState(ResultState):
         held = self.held
         if not self.out and all(held):
             # (the usual case, a few hundred times a game: nobody goes out and two or more seats
-            # are left, so only a seat holding every world alone can end the game, and it holds
-            # at least as many hexes as there are worlds)
-            if max(map(len, held)) >= len(self.worlds):
+            # are left, so only a seat holding every world alone can end the game: it holds at
+            # least as many hexes as there are worlds, and tokens on each of them)
+            worlds = self.worlds
+            if max(map(len, held)) >= len(worlds) and any(map(set.issuperset, held, repeat(worlds))):
                 self._every_world()
             return
         alive: Sequence[int] = self.alive() if self.out else range(self.seats)
