@@ -645,7 +645,8 @@ def _migrate(st: "AlienState", e: Entry, action: tuple) -> None:
 
 @STEPS.decision("move_to", _move_to_legal)
 def _move_to(st: "AlienState", e: Entry, action: tuple) -> None:
-    st.stack.pop()
+    stack = st.stack
+    stack.pop()
     seat, ts = e["seat"], st.turnstate
     _, label, to, n = action
     at = st.map.at
@@ -656,26 +657,45 @@ def _move_to(st: "AlienState", e: Entry, action: tuple) -> None:
         ts["gatherer"] = to
     rows = st.tokens
     row = rows[src]
-    row[seat] -= n  # (`move_tokens`, inline: n >= 1)
+    left = row[seat] = row[seat] - n  # (`move_tokens`, inline: n >= 1)
     rows[dst][seat] += n
     held = st.held[seat]
     held.add(dst)
-    if not row[seat]:
+    if not left:
         held.discard(src)
     moves = ts["moved"]
     moves[to] = moves.get(to, 0) + n
     if st.loud:
         st.rec("move", f"P{seat} moves {n} from {label} to {to}", seat=seat, src=label, dst=to, count=n)
-    if sum(row) != row[seat]:  # (`moved`: only another seat's tokens there could follow)
+    if sum(row) != left:  # (`moved`: only another seat's tokens there could follow)
         moved(st, seat, src, dst, n)
     st.check_end(seat)  # (the holder: its n >= 1 tokens are on dst)
-    _next_free(st, seat, src, dst, label)
+    # The memo of the seat's last Migration listing, brought up to date when nothing but this move
+    # came between (no Contagion step on the stack, no end), so the next listing need not work it
+    # out again. Only `src` can change: the tokens reaching the destination count as moved there,
+    # so its free tokens stay as they were, and no other seat's token moved, so no Toll Keeper's
+    # block changed. The power moves read other seats' stacks, the seat's total, its tokens on
+    # worlds and who controls each world: only a move from or to a world can change them (and a
+    # seat without such powers has none, whatever moves). Anything else (a power, an Event, a
+    # clone, a position) lists anew.
+    memo = st.free_memo
+    if memo is None or memo.ready or not stack or stack[-1] is not memo.entry or st.result is not None:
+        st.free_memo = None
+        return
+    if left <= moves.get(label, 0):  # the stack is spent: list the choices anew
+        free = memo.free = memo.free.copy()
+        if src in free:
+            free.remove(src)
+        memo.base = memo.out = None
+    if memo.powered and (src in st.worlds or dst in st.worlds):
+        memo.powers = memo.out = None
+    memo.ready = True
 
 
 class FreeMemo:
     """Migration's memo (`AlienState.free_memo`; not part of the position, and a clone starts
     without it): what the seat's last Migration listing worked out, brought up to date by the
-    ordinary move that follows (`_next_free`) so the next listing need not work it out again.
+    ordinary move that follows (`_move_to`) so the next listing need not work it out again.
     A part that a move may have changed is None (listed anew)."""
 
     __slots__ = ("entry", "ready", "free", "events", "powered", "reach", "base", "powers", "out")
@@ -690,31 +710,6 @@ class FreeMemo:
         self.powered = powered             # the seat has a power that adds moves (no move changes that)
         self.powers: tuple | None = None if powered else ()  # the power moves (() for none)
         self.out: tuple | None = None      # base + powers
-
-
-def _next_free(st: "AlienState", seat: int, src: int, dst: int, label: str) -> None:
-    """After an ordinary move from `src` to `dst`: the memo of the seat's last Migration listing,
-    brought up to date, when nothing but the move came between.
-
-    Only `src` can change: the tokens reaching the destination count as moved there, so its free
-    tokens stay as they were, and no other seat's token moved (no Contagion followed), so no Toll
-    Keeper's block changed. The power moves read other seats' stacks, the seat's total, its
-    tokens on worlds and who controls each world: only a move from or to a world can change
-    them (and a seat without such powers has none, whatever moves). Anything else (a power, an
-    Event, a clone, a position) lists anew."""
-    memo = st.free_memo
-    stack = st.stack
-    if memo is None or memo.ready or not stack or stack[-1] is not memo.entry or st.result is not None:
-        st.free_memo = None
-        return
-    if st.tokens[src][seat] <= st.turnstate["moved"].get(label, 0):  # the stack is spent: list the choices anew
-        free = memo.free = memo.free.copy()
-        if src in free:
-            free.remove(src)
-        memo.base = memo.out = None
-    if memo.powered and (src in st.worlds or dst in st.worlds):
-        memo.powers = memo.out = None
-    memo.ready = True
 
 
 def _power_move(st: "AlienState", seat: int, action: tuple) -> None:
