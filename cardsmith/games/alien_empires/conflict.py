@@ -36,7 +36,10 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> tuple:
     Attack phase (`stack`: the chosen stack's hex) only conflicts in or next to that hex, fought
     by its tokens."""
     ts = st.turnstate
-    does = P.handlers(st, seat)
+    # The Attack phase runs between conflicts, where no power is cancelled or borrowed: each seat's
+    # handlers are then its Racial Destiny's (`st.does`), read without a `P.handlers` call per seat.
+    by_seat = st.does if st.conflict is None else [P.handlers(st, s) for s in range(st.seats)]
+    does = by_seat[seat]
     if ts["attacks"] >= st.settings.attacks and "unlimited_attacks" not in does:
         return _DONE_ONLY
     near = None
@@ -54,7 +57,7 @@ def targets(st: "AlienState", seat: int, stack: str | None = None) -> tuple:
     barred: tuple[int, ...] = ()  # (seldom any: no set made for it)
     cards = len(st.hands[seat])
     for s in others:
-        does = P.handlers(st, s)
+        does = by_seat[s]
         hidden[s] = "inconspicuous" in does
         if "diplomat" in does and cards < P.amount(st, s, "diplomat"):
             barred += (s,)

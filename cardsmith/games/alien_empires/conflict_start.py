@@ -32,10 +32,11 @@ def _start_early(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
     for p in (c["defender"], c["attacker"]):  # (`reversed(primaries(c))`, without the calls: every conflict)
-        if _EARLY.isdisjoint(P.handlers(st, p)):
+        does = P.handlers(st, p)  # (`P.has` for each power, asked once: pushing a step changes no power)
+        if _EARLY.isdisjoint(does):
             continue
-        for kind, do in (("copycat", "copycat"), ("emulate", "emulate"), ("neutralize", "neutralize")):
-            if P.has(st, p, do):
+        for kind in ("copycat", "emulate", "neutralize"):
+            if kind in does:
                 st.push(kind, p)
 
 
@@ -164,17 +165,18 @@ def _start_late(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
     for p in (c["defender"], c["attacker"]):
-        if _LATE.isdisjoint(P.handlers(st, p)):
+        does = P.handlers(st, p)  # (`P.has` for each power, asked once: pushing a step changes no power)
+        if _LATE.isdisjoint(does):
             continue
-        if P.has(st, p, "distress_call"):
+        if "distress_call" in does:
             for s in reversed(st.alive()):
                 if s not in primaries(c) and st.hands[s]:
                     st.push("distress", s, to=p)
-        if P.has(st, p, "clean_slate"):
+        if "clean_slate" in does:
             st.push("clean_slate", p)
-        if P.has(st, p, "anarchy"):
+        if "anarchy" in does:
             st.push("anarchy", p)
-        if p == c["defender"] and P.has(st, p, "rearguard") and c["commit"][p].get(c["hex"], 0) > 1:
+        if p == c["defender"] and "rearguard" in does and c["commit"][p].get(c["hex"], 0) > 1:
             st.push("rearguard", p)
 
 

@@ -22,14 +22,30 @@ def primary(c: dict, side: str) -> int:
     return int(c["attacker"] if side == "A" else c["defender"])
 
 
-def side_parts(st: "AlienState", side: str) -> tuple[dict[str, int], int | None]:
-    """A side's force by its parts (the `result` event's `parts`; docs/rules/alien-empires.md), and
-    the lowest Force card revealed or None."""
+# Each primary's handlers by side ("A", "D"): `handlers_by_side`.
+BySide = dict[str, frozenset[str]]
+
+
+def handlers_by_side(st: "AlienState") -> BySide:
+    """Each primary's handlers (`P.handlers`) by side, "A" and "D": the outcome reads them about nine
+    times a conflict and nothing in it cancels or borrows a power, so they are looked up once."""
     c = st.conflict
     assert c is not None
-    p, o, own, tokens, does, own_force = _side(st, c, side)
+    return {"A": P.handlers(st, c["attacker"]), "D": P.handlers(st, c["defender"])}
+
+
+def side_parts(st: "AlienState", side: str, does_of: BySide | None = None) -> tuple[dict[str, int], int | None]:
+    """A side's force by its parts (the `result` event's `parts`; docs/rules/alien-empires.md), and
+    the lowest Force card revealed or None. `does_of`: `handlers_by_side`, when known."""
+    c = st.conflict
+    assert c is not None
+    if does_of is None:
+        does_of = handlers_by_side(st)
+    does = does_of[side]
+    p, o, own, tokens, own_force = _side(st, c, side, does)
+    jinx = _jinxed(st, o, own, tokens, own_force) if "jinx" in does_of[other_side(side)] else 0
     parts = {"tokens": own_force(own), "allies' tokens": tokens - own,
-             "jinx": -_jinxed(st, o, own, tokens, own_force), "card effects": c["bonus"][side]}
+             "jinx": -jinx, "card effects": c["bonus"][side]}
     values = _card_values(st, c, p)
     parts["force cards"] = sum(values)
     parts["doubled force cards"] = sum(values[:_doubles(st, c, side, p, does)]) if values else 0
@@ -38,14 +54,17 @@ def side_parts(st: "AlienState", side: str) -> tuple[dict[str, int], int | None]
     return parts, (values[-1] if values else None)
 
 
-def side_force(st: "AlienState", side: str) -> tuple[int, int | None]:
+def side_force(st: "AlienState", side: str, does_of: BySide | None = None) -> tuple[int, int | None]:
     """`side_parts`' total and lowest card, without naming the parts: a muted game's conflicts
     read only these two (27 a game, both sides)."""
     c = st.conflict
     assert c is not None
-    p, o, own, tokens, does, own_force = _side(st, c, side)
+    if does_of is None:
+        does_of = handlers_by_side(st)
+    does = does_of[side]
+    p, o, own, tokens, own_force = _side(st, c, side, does)
     total = own_force(own) + tokens - own + c["bonus"][side]
-    if "jinx" in P.handlers(st, o):
+    if "jinx" in does_of["D" if side == "A" else "A"]:  # (the opponent's: `other_side`, inline)
         total -= _jinxed(st, o, own, tokens, own_force)
     values = _card_values(st, c, p)
     if values:
@@ -53,9 +72,9 @@ def side_force(st: "AlienState", side: str) -> tuple[int, int | None]:
     return (total if total > 0 else 0), (values[-1] if values else None)
 
 
-def _side(st: "AlienState", c: dict, side: str) -> tuple[int, int, int, int, frozenset[str], Callable[[int], int]]:
+def _side(st: "AlienState", c: dict, side: str, does: frozenset[str]) -> tuple[int, int, int, int, Callable[[int], int]]:
     """A side's primary and its opponent, the primary's own tokens taking part and the side's (its
-    allies' too), the primary's handlers and what its own tokens are worth (`_own_force`)."""
+    allies' too) and what its own tokens are worth (`_own_force`; `does`: the primary's handlers)."""
     p, o = (c["attacker"], c["defender"]) if side == "A" else (c["defender"], c["attacker"])
     commit, sides = c["commit"], c["side"]
     own = tokens = sum(commit[p].values())
@@ -63,14 +82,14 @@ def _side(st: "AlienState", c: dict, side: str) -> tuple[int, int, int, int, fro
         for s, x in enumerate(sides):  # (the primary's own, plus its allies')
             if x == side and s != p:
                 tokens += sum(commit[s].values())
-    does = P.handlers(st, p)  # (each power asked only of a primary that has it: same sums, fewer look-ups)
-    return p, o, own, tokens, does, _own_force(st, c, side, p, does)
+    return p, o, own, tokens, _own_force(st, c, side, p, does)
 
 
 def _jinxed(st: "AlienState", o: int, own: int, tokens: int, own_force: Callable[[int], int]) -> int:
     """The Force the opponent's Jinx takes off: "One of opponents tokens is Force = 0", so the
-    jinxed token loses all it is worth (the jinxer picks the one worth most), not a single point."""
-    jinx = min(tokens, P.amount(st, o, "jinx")) if "jinx" in P.handlers(st, o) else 0
+    jinxed token loses all it is worth (the jinxer picks the one worth most), not a single point.
+    Asked only when the opponent `o` has Jinx."""
+    jinx = min(tokens, P.amount(st, o, "jinx"))
     if not jinx:
         return 0
     return max(own_force(own) - own_force(own - k) + (jinx - k)
@@ -118,12 +137,10 @@ def _own_force(st: "AlienState", c: dict, side: str, p: int, does: frozenset[str
     return own_force
 
 
-def winner_side(st: "AlienState", totals: dict[str, tuple[int, int | None]]) -> str:
+def winner_side(totals: dict[str, tuple[int, int | None]], does_of: BySide) -> str:
     """The higher total wins; a tie goes to the defender. Minimalist (either primary's): the side
     with the lowest Force card wins (a side that revealed none cannot have the lowest)."""
-    c = st.conflict
-    assert c is not None
-    if "minimalist" in P.handlers(st, c["attacker"]) or "minimalist" in P.handlers(st, c["defender"]):
+    if "minimalist" in does_of["A"] or "minimalist" in does_of["D"]:
         la, ld = totals["A"][1], totals["D"][1]
         if la is not None or ld is not None:
             if ld is None:

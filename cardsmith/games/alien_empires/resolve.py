@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import cardsmith.games.alien_empires.powers as P
 from cardsmith.games.alien_empires.conflict import kill_taking_part, opponent, primaries, steal
-from cardsmith.games.alien_empires.force import other_side, primary, role_of, side_force, side_parts, winner_side
+from cardsmith.games.alien_empires.force import (
+    handlers_by_side, other_side, primary, role_of, side_force, side_parts, winner_side)
 from cardsmith.games.alien_empires.state import STEPS
 from cardsmith.games.alien_empires.turns import hx, lbl
 
@@ -118,12 +119,13 @@ def _resolve(st: "AlienState", e: Entry) -> None:
     assert c is not None
     a, d = c["attacker"], c["defender"]
     loud = st.loud
+    does_of = handlers_by_side(st)  # (for every power read below: nothing here cancels or borrows one)
     if loud:  # (the `result` event names each part; a muted game needs only the totals)
-        parts = {"A": side_parts(st, "A"), "D": side_parts(st, "D")}
+        parts = {"A": side_parts(st, "A", does_of), "D": side_parts(st, "D", does_of)}
         totals = {x: (sum(parts[x][0].values()), parts[x][1]) for x in parts}
     else:
-        totals = {"A": side_force(st, "A"), "D": side_force(st, "D")}
-    win = winner_side(st, totals)
+        totals = {"A": side_force(st, "A", does_of), "D": side_force(st, "D", does_of)}
+    win = winner_side(totals, does_of)
     lose = other_side(win)
     w, l = (a, d) if win == "A" else (d, a)
     if loud:  # (a muted game builds no event: a random game is a few hundred of them)
@@ -133,14 +135,14 @@ def _resolve(st: "AlienState", e: Entry) -> None:
         for x in reveal[s] or ():
             st.discard_card(s, x)
             played[s].append(x)
-    if "second_chance" in P.handlers(st, l) and not c["second"]:
+    if "second_chance" in does_of[lose] and not c["second"]:
         c["second"] = True
         st.rec("second_chance", f"P{l} (Second Chances): its tokens remain and a second conflict is fought", seat=l)
         st.push("@resolve")
         st.push("@reveal")
         return
-    losses(st, lose, l, w)
-    rewards(st, win, w)
+    losses(st, lose, l, w, does_of[lose])
+    rewards(st, win, w, does_of[win])
     st.conflict = None
     st.check_end()
 
@@ -158,10 +160,10 @@ def _record_result(st: "AlienState", parts: dict, totals: dict, w: int) -> None:
                    "lowest force card": totals[x][1]} for x in ("A", "D")])
 
 
-def losses(st: "AlienState", lose: str, l: int, w: int) -> None:
+def losses(st: "AlienState", lose: str, l: int, w: int, does: frozenset[str]) -> None:
     """The losing side's tokens taking part are destroyed (Escape Artist saves one, Evacuation
     retreats the loser's tokens in the space); Booby Trap then kills half the winner's. `l`, `w`:
-    the losing and the winning primary."""
+    the losing and the winning primary; `does`: the loser's handlers."""
     c = st.conflict
     assert c is not None
     if c["flags"][lose].get("evacuate") and c["commit"][l].get(c["hex"]):
@@ -170,7 +172,6 @@ def losses(st: "AlienState", lose: str, l: int, w: int) -> None:
         n = c["commit"][l].pop(c["hex"])
         st.move_tokens(l, h, back, n)
         st.rec("evacuate", f"P{l} evacuates {n} tokens to {lbl(st, back)}", seat=l)
-    does = P.handlers(st, l)
     if "escape" in does:
         for label in sorted(c["commit"][l], key=lambda k: k != c["hex"]):
             if c["commit"][l][label]:
@@ -197,11 +198,11 @@ def _retreat_hex(st: "AlienState", seat: int, h: int) -> int:
     return max(st.map.adjacent[h], key=lambda a: (st.tokens[a][seat], -a))
 
 
-def rewards(st: "AlienState", win: str, w: int) -> None:
-    """The winning primary `w` gains its powers' tokens and cards; the winning allies draw one each."""
+def rewards(st: "AlienState", win: str, w: int, does: frozenset[str]) -> None:
+    """The winning primary `w` (handlers `does`) gains its powers' tokens and cards; the winning
+    allies draw one each."""
     c = st.conflict
     assert c is not None
-    does = P.handlers(st, w)
     n = P.amount(st, w, "win_tokens") if "win_tokens" in does else 0
     if n:
         st.add_tokens(hx(st, c["hex"]), w, n)
