@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import compress, repeat
 from operator import itemgetter
-from typing import Any, Callable, Container, Sequence
+from typing import Any, Container, Sequence
 
 from cardsmith.engine.chance import SeededChance
 from cardsmith.engine.contract import Chance, Decision, Event, IllegalAction, Outcome
@@ -27,9 +27,6 @@ STEPS: "Steps[AlienState]" = Steps()
 _DECISIONS = STEPS.decisions  # (kind -> (legal, apply), filled as the rules modules load)
 _AUTOS = STEPS.autos  # (kind -> run, the automatic steps)
 _ONE = tuple((s,) for s in range(6))  # to_act's answer for one seat, made once (the rules seat 2 to 6: RULES.players)
-# kind -> a cheap test that a decision surely has more than one legal action (so settle() need not
-# list them: a look-ahead agent applies hundreds of actions to clones and asks for few of the lists).
-CHOICE: dict[str, Callable[["AlienState", dict[str, Any]], bool]] = {}
 # Position fields besides the map's (worlds and tokens, written by label).
 FIELDS = ("order", "active", "turn", "round", "out", "hands", "deck", "discard", "destiny", "turnstate",
           "conflict", "stack", "played", "neutral")
@@ -115,14 +112,13 @@ class AlienState(ResultState):
         self.played: list[list[str]] = [[] for _ in range(seats)]
         self.neutral: list[str] = []                      # excluded cards (powers the rules do not play), for counts
         self.result: Outcome | None = None
-        # The legal actions listed since the last change, and whose (-1 and (): none; a seat and
-        # None: that seat acts, its list not made yet): one seat's list is all the runner asks for
-        # between two actions, so two fields rather than a dict per action. (Asked about seat -1,
-        # the kept () is the right answer.)
+        # The legal actions listed since the last change, and whose (-1 and (): none): one seat's
+        # list is all the runner asks for between two actions, so two fields rather than a dict per
+        # action. (Asked about seat -1, the kept () is the right answer.)
         self._lseat = -1
-        self._lacts: tuple | None = ()
+        self._lacts: tuple = ()
         # The seats `settle` left to act (None: read them off the stack), so that `to_act`, asked
-        # before every action, need not. `apply` forgets them before its step runs.
+        # before every action, need not.
         self._acting: tuple[int, ...] | None = None
         # (a list made once, its actions as a set) from the last listing that keeps one
         # (`turns._move_to_legal`): when that list is the kept one, `apply` tests an action in
@@ -180,13 +176,12 @@ class AlienState(ResultState):
         return who if seat is None or seat == who else None
 
     def legal_actions(self, seat: int | None = None) -> tuple:
-        if seat == self._lseat:  # the seat `settle` found to act: its kept list, or one made now
-            got = self._lacts
-            return got if got is not None else self._list(seat)
+        if seat == self._lseat:  # the seat `settle` found to act: its kept list
+            return self._lacts
         who = self._who(seat)
         if who is None:
             return ()
-        if who == self._lseat and self._lacts is not None:
+        if who == self._lseat:
             return self._lacts
         return self._list(who)
 
@@ -267,9 +262,6 @@ class AlienState(ResultState):
                     stack.pop()
                     continue
                 entry = top
-            if kind in CHOICE and CHOICE[kind](self, top):
-                self._lseat, self._lacts, self._acting = seat, None, _ONE[seat]
-                return  # surely more than one legal action: work them out only when asked
             # (the legal list of a decision on the stack, as legal_actions would work it out; the
             # listings return tuples, as `Steps` types them, kept as they are)
             listed, do = _DECISIONS[kind]

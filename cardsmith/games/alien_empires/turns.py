@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 import cardsmith.games.alien_empires.powers as P
 from cardsmith.games.alien_empires.manoeuvres import counts as _counts, moved, toll_blocked
-from cardsmith.games.alien_empires.state import CHOICE, STEPS
+from cardsmith.games.alien_empires.state import STEPS
 
 if TYPE_CHECKING:
     from cardsmith.games.alien_empires.state import AlienState
@@ -578,10 +578,6 @@ def _ring(st: "AlienState", h: int, reach: int, more: int) -> tuple[int, ...]:
         row = hmap.dist[h]
         got = _RINGS[key] = tuple(d for d in hmap.within(h, reach + more) if row[d] > reach)
     return got
-
-
-# (No quick test for `migrate`: its legal list costs little more than the test would.)
-CHOICE["move_to"] = lambda st, e: True  # every hex has a neighbour: at least two moves
 
 
 def _enemies(st: "AlienState", seat: int) -> list[tuple[int, int]]:
