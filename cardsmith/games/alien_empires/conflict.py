@@ -202,7 +202,7 @@ def _committed(st: "AlienState", seat: int, which: str) -> dict[str, int]:
     first, then by hex, as `area` lists them) or "here" (in the contested space alone)."""
     c = st.conflict
     assert c is not None
-    only = (c.get("only") or [None] * st.seats)[seat]
+    only = _single_stack(c, seat)
     if only is not None:  # a Strategy stack or a teased stack fights alone
         n = st.tokens[hx(st, only)][seat] if hx(st, only) in area(st) else 0
         return {only: n} if n else {}
@@ -219,14 +219,19 @@ def _committed(st: "AlienState", seat: int, which: str) -> dict[str, int]:
     return every
 
 
+def _single_stack(c: Entry, seat: int) -> str | None:
+    """The one stack (hex label) `seat` fights with: a Strategy stack or a teased stack; else None."""
+    only = c.get("only")
+    return only[seat] if only else None
+
+
 def _commit_legal(st: "AlienState", e: Entry) -> tuple:
     """`_committed`'s choices: "here" too when the seat fights with no
     single stack and has tokens both in the space and next to it (two commits every conflict)."""
     c = st.conflict
     assert c is not None
     seat = e["seat"]
-    only = c.get("only")
-    if only and only[seat] is not None:
+    if _single_stack(c, seat) is not None:
         return _COMMIT_ALL
     h = st.map.at[c["hex"]]
     # (tokens in the space and in a neighbour: the hexes the seat holds, met by one set operation)
@@ -398,7 +403,7 @@ def _cards(st: "AlienState", e: Entry, action: tuple) -> None:
         top["passes"] = 0
         if not conflict_play(st, p, action):
             return
-    top["seat"] = c["defender"] if p == c["attacker"] else c["attacker"]  # (`opponent`: 3 a conflict)
+    top["seat"] = opponent(c, p)
 
 
 def conflict_play(st: "AlienState", p: int, action: tuple) -> bool:

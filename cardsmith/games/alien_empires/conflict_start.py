@@ -31,7 +31,7 @@ def _start_early(st: "AlienState", e: Entry) -> None:
     """Neutralize, Emulate and Copycat first: they decide which powers act in this conflict."""
     c = st.conflict
     assert c is not None
-    for p in (c["defender"], c["attacker"]):  # (`reversed(primaries(c))`, without the calls: every conflict)
+    for p in reversed(primaries(c)):
         does = P.handlers(st, p)  # (`P.has` for each power, asked once: pushing a step changes no power)
         if _EARLY.isdisjoint(does):
             continue
@@ -164,7 +164,7 @@ def plea(st: "AlienState", p: int, n: int) -> None:
 def _start_late(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
-    for p in (c["defender"], c["attacker"]):
+    for p in reversed(primaries(c)):
         does = P.handlers(st, p)  # (`P.has` for each power, asked once: pushing a step changes no power)
         if _LATE.isdisjoint(does):
             continue

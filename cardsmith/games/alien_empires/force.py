@@ -37,13 +37,8 @@ def handlers_by_side(st: "AlienState") -> BySide:
 def side_parts(st: "AlienState", side: str, does_of: BySide | None = None) -> tuple[dict[str, int], int | None]:
     """A side's force by its parts (the `result` event's `parts`; docs/rules/alien-empires.md), and
     the lowest Force card revealed or None. `does_of`: `handlers_by_side`, when known."""
-    c = st.conflict
-    assert c is not None
-    if does_of is None:
-        does_of = handlers_by_side(st)
-    does = does_of[side]
-    p, o, own, tokens, own_force = _side(st, c, side, does)
-    jinx = _jinxed(st, o, own, tokens, own_force) if "jinx" in does_of[other_side(side)] else 0
+    c, does, jinxed, (p, o, own, tokens, own_force) = _sided(st, side, does_of)
+    jinx = _jinxed(st, o, own, tokens, own_force) if jinxed else 0
     parts = {"tokens": own_force(own), "allies' tokens": tokens - own,
              "jinx": -jinx, "card effects": c["bonus"][side]}
     values = _card_values(st, c, p)
@@ -57,19 +52,25 @@ def side_parts(st: "AlienState", side: str, does_of: BySide | None = None) -> tu
 def side_force(st: "AlienState", side: str, does_of: BySide | None = None) -> tuple[int, int | None]:
     """`side_parts`' total and lowest card, without naming the parts: a muted game's conflicts
     read only these two (27 a game, both sides)."""
-    c = st.conflict
-    assert c is not None
-    if does_of is None:
-        does_of = handlers_by_side(st)
-    does = does_of[side]
-    p, o, own, tokens, own_force = _side(st, c, side, does)
+    c, does, jinxed, (p, o, own, tokens, own_force) = _sided(st, side, does_of)
     total = own_force(own) + tokens - own + c["bonus"][side]
-    if "jinx" in does_of["D" if side == "A" else "A"]:  # (the opponent's: `other_side`, inline)
+    if jinxed:
         total -= _jinxed(st, o, own, tokens, own_force)
     values = _card_values(st, c, p)
     if values:
         total += sum(values) + sum(values[:_doubles(st, c, side, p, does)])
     return (total if total > 0 else 0), (values[-1] if values else None)
+
+
+def _sided(st: "AlienState", side: str, does_of: BySide | None) -> tuple[dict, frozenset[str], bool, tuple]:
+    """What `side_parts` and `side_force` both start from: the conflict, the side's primary's
+    handlers, whether the opponent has Jinx, and `_side`'s figures."""
+    c = st.conflict
+    assert c is not None
+    if does_of is None:
+        does_of = handlers_by_side(st)
+    does = does_of[side]
+    return c, does, "jinx" in does_of[other_side(side)], _side(st, c, side, does)
 
 
 def _side(st: "AlienState", c: dict, side: str, does: frozenset[str]) -> tuple[int, int, int, int, Callable[[int], int]]:

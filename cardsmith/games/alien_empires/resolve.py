@@ -27,14 +27,14 @@ def _reveal_start(st: "AlienState", e: Entry) -> None:
     commits first and the holder chooses after seeing it."""
     c = st.conflict
     assert c is not None
-    a, d = c["attacker"], c["defender"]
+    a, d = primaries(c)
     c["reveal"] = [None] * st.seats
     c["shown"] = False
     seer_a, seer_d = "precognition" in P.handlers(st, a), "precognition" in P.handlers(st, d)
     if seer_a != seer_d:
-        st.stack.append({"kind": "reveal", "waiting": [d] if seer_a else [a], "then": [a] if seer_a else [d]})
-    else:  # (`push`, without its keyword dict: every conflict)
-        st.stack.append({"kind": "reveal", "waiting": [a, d], "then": []})
+        st.push("reveal", waiting=[d] if seer_a else [a], then=[a] if seer_a else [d])
+    else:
+        st.push("reveal", waiting=[a, d], then=[])
     _forced_reveals(st)
 
 
@@ -45,36 +45,25 @@ def _forced_reveals(st: "AlienState") -> None:
     if st.keep_forced:
         return
     top = st.stack[-1]
+    order = st.table.force_order
     for s in list(top["waiting"]):
-        only = _only_reveal(st, s)
-        if only is not None and top["kind"] == "reveal":
-            _revealed(st, s, only)
+        if len(set(filter(order.__contains__, st.hands[s]))) >= 2:
+            continue  # two different Force cards: two single reveals at least (`reveal_options`)
+        options = reveal_options(st, s)
+        if len(options) == 1 and top["kind"] == "reveal":
+            _revealed(st, s, options[0])
             if not st.stack or st.stack[-1] is not top:
                 return
-
-
-def _only_reveal(st: "AlienState", seat: int) -> tuple | None:
-    """The seat's one reveal when `reveal_options` would list only it, else None; found without
-    sorting or listing the options (both primaries, every reveal of every conflict)."""
-    order = st.table.force_order
-    forces = list(filter(order.__contains__, st.hands[seat]))
-    if len(forces) < 2:  # no Force card (reveal none) or one (reveal it)
-        return ("reveal", *forces)
-    if forces.count(forces[0]) < len(forces):
-        return None  # two different Force cards: two single reveals at least
-    c = st.conflict
-    assert c is not None
-    # copies of one card: the single reveal alone when the opponent limits the cards to one
-    return ("reveal", forces[0]) if P.amount(st, opponent(c, seat), "force_card_limit") else None
 
 
 def reveal_options(st: "AlienState", seat: int) -> list[tuple]:
     c = st.conflict
     assert c is not None
     order = st.table.force_order
-    forces = sorted(filter(order.__contains__, st.hands[seat]), key=order.__getitem__)
-    if not forces:
-        return [("reveal",)]
+    forces = list(filter(order.__contains__, st.hands[seat]))
+    if len(forces) < 2:  # (no Force card, or one: the one reveal there is; both primaries, every conflict)
+        return [("reveal", *forces)]
+    forces.sort(key=order.__getitem__)
     singles = [("reveal", x) for x in dict.fromkeys(forces)]  # (each card once, in the same order)
     if P.amount(st, opponent(c, seat), "force_card_limit"):
         return singles
@@ -117,7 +106,7 @@ def _revealed(st: "AlienState", seat: int, action: tuple) -> None:
 def _resolve(st: "AlienState", e: Entry) -> None:
     c = st.conflict
     assert c is not None
-    a, d = c["attacker"], c["defender"]
+    a, d = primaries(c)
     loud = st.loud
     does_of = handlers_by_side(st)  # (for every power read below: nothing here cancels or borrows one)
     if loud:  # (the `result` event names each part; a muted game needs only the totals)
