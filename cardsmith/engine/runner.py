@@ -184,14 +184,12 @@ def _play(state: GameState, players: list, rngs: list, max_actions: int, watch: 
                 first_actor = seat
             # The agent gets the observation only: never the state, so it cannot read hidden cards.
             observation = observe(seat) if looks[seat] else None
-            if len(legal) > 1:  # a forced move is no decision, and not timed
-                decisions[seat] += 1
-                if times[seat]:
-                    started = clock()
-                    action = acts[seat](observation, legal, rngs[seat], seat)
-                    think[seat] += clock() - started
-                else:
-                    action = acts[seat](observation, legal, rngs[seat], seat)
+            decided = len(legal) > 1  # a forced move is no decision, and not timed
+            decisions[seat] += decided
+            if decided and times[seat]:
+                started = clock()
+                action = acts[seat](observation, legal, rngs[seat], seat)
+                think[seat] += clock() - started
             else:
                 action = acts[seat](observation, legal, rngs[seat], seat)
             try:

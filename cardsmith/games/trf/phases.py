@@ -226,7 +226,7 @@ def _legal_roleplay(s: Board) -> list[tuple]:
         if info.acts and c["acted"] != t and c["done"] != t:
             uses += [("ability", uid, *x) for x in targets(s, seat, info.acts)]
     out += uses
-    acc = infos[p["account"]]
+    acc = s.account(seat)
     if acc.acts and not p["account_used"]:
         out += [("account", *x) for x in targets(s, seat, acc.acts)]
     # (The pools are worked out only when a planet could be activated or an OOC card played.)
