@@ -109,6 +109,28 @@ def test_random_games_keep_the_contract(played):
             assert protocol_problems(at, seated, seeds=[seed], position_every=5) == [], f"{len(table)} seats, seed {seed}"
 
 
+def test_a_finished_game_leaves_no_reference_cycle(played):
+    """A game's state is freed as soon as the runner drops it. A cycle (say, a rules closure that
+    calls itself over the state) would keep every finished game alive until the garbage collector
+    came by: a balance run's thousands of games would each cost a collection's walk."""
+    import gc
+
+    from cardsmith.engine.runner import play_game
+
+    rules, game, decks, _ = played
+    table = tables(rules, decks)[0]
+    play_game(game, table, ["random"] * len(table), seed=1)  # (first-use caches are not the game's)
+    gc.collect()
+    gc.disable()
+    try:
+        for seed in range(2, 4):
+            play_game(game, table, ["random"] * len(table), seed=seed)
+            left = gc.collect()
+            assert left == 0, f"seed {seed}: {left} objects of a finished game were freed only by the collector"
+    finally:
+        gc.enable()
+
+
 def test_the_optional_hooks_a_game_offers_keep_their_promise(played):
     """peek leads where apply leads, mute changes no play, first_player is a seat that stays put,
     cards_dealt names the seat's own cards, scores_as_now never guesses, balance figures are data."""

@@ -30,16 +30,20 @@ def hx(st: "AlienState", label: str) -> int:
 def roll_order(st: "AlienState") -> list[int]:
     """"All players roll 1D10. Reroll ties.": the highest roll first; tied players roll again among
     themselves until their order is settled."""
-    def rank(group: list[int]) -> list[int]:
-        if len(group) == 1:
-            return group
-        rolls = {s: st.chance.roll(10, f"setup roll P{s}") for s in group}
-        st.rec("roll", "setup rolls: " + ", ".join(f"P{s} {r}" for s, r in rolls.items()), rolls=dict(rolls))
-        out: list[int] = []
-        for value in sorted(set(rolls.values()), reverse=True):
-            out += rank([s for s in group if rolls[s] == value])
-        return out
-    return rank(list(range(st.seats)))
+    return _rank(st, list(range(st.seats)))
+
+
+def _rank(st: "AlienState", group: list[int]) -> list[int]:
+    # (a module function, not a closure over `st` that calls itself: that is a reference cycle,
+    # which kept every finished game's state alive until the garbage collector came by)
+    if len(group) == 1:
+        return group
+    rolls = {s: st.chance.roll(10, f"setup roll P{s}") for s in group}
+    st.rec("roll", "setup rolls: " + ", ".join(f"P{s} {r}" for s, r in rolls.items()), rolls=dict(rolls))
+    out: list[int] = []
+    for value in sorted(set(rolls.values()), reverse=True):
+        out += _rank(st, [s for s in group if rolls[s] == value])
+    return out
 
 
 def begin_setup(st: "AlienState") -> None:
