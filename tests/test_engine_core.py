@@ -192,6 +192,24 @@ def test_results_do_not_depend_on_the_number_of_jobs():
     assert match_summary(one, ["aggro", "turtle", "mid"]) == match_summary(two, ["aggro", "turtle", "mid"])
 
 
+def test_a_run_hands_the_garbage_collector_back_as_it_found_it():
+    """run_tasks keeps what was in memory before the run out of the collector's walks while it plays
+    (gc.freeze), then undoes that; a caller's own freeze is left alone."""
+    import gc
+
+    tasks = match_tasks(("random", "random"), 3, seed=2)
+    assert gc.get_freeze_count() == 0
+    run_tasks(make_game, DECKS, tasks, jobs=1)
+    assert gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        run_tasks(make_game, DECKS, tasks, jobs=1)
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+
+
 def test_zero_games_and_bad_agents_are_refused():
     with pytest.raises(CardsmithError, match="at least 1"):
         match_tasks(("random", "random"), 0, seed=1)
